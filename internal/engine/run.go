@@ -1,0 +1,710 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"reins/internal/llm"
+	"reins/internal/session"
+	"reins/internal/tool"
+)
+
+// Input is what the user sends to start a turn.
+type Input struct {
+	// Content is the prompt: text and image blocks. Empty content runs a
+	// turn on the history as it is (after queued messages, if any).
+	Content []llm.ContentBlock
+	// UUID identifies the message (generated when empty).
+	UUID string
+	// Meta marks content not typed by the user (an expanded command body).
+	Meta bool
+	// TokenBudget, when positive, keeps the model working until it has
+	// produced about this many output tokens (a "+500k" prompt).
+	TokenBudget int
+	// Extra is recorded with the user entry (for example the prompt source).
+	Extra func(*session.Entry)
+}
+
+// ErrMaxOutputTokens ends a turn whose answer stayed truncated after every
+// recovery.
+var ErrMaxOutputTokens = errors.New("the response hit the output token limit and could not be completed")
+
+// ContinuationPrompt is the meta message sent after a truncated answer.
+const ContinuationPrompt = "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without repeating or summarising what you already wrote. If a lot remains, split the rest into smaller steps."
+
+// BudgetPrompt nudges the model to keep working under a token budget.
+const BudgetPrompt = "You still have output budget left for this task (%d of %d tokens used). Keep working on it; do not stop to summarise."
+
+// Run runs one turn and returns its events. The last event is a *TurnEnd.
+// Cancelling ctx interrupts the turn (running tools are stopped and every
+// call is answered); stopping the iteration early does the same.
+func (s *Session) Run(ctx context.Context, in Input) iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		ctx, cancel := context.WithCancelCause(ctx)
+		defer cancel(nil)
+		t := &turn{s: s, yield: yield, cancel: cancel, start: s.cfg.Now(), budget: in.TokenBudget}
+		s.mu.Lock()
+		s.running = true
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			s.running = false
+			s.exec = nil
+			s.mu.Unlock()
+		}()
+		t.run(ctx, in)
+	}
+}
+
+type turn struct {
+	s      *Session
+	yield  func(Event) bool
+	cancel context.CancelCauseFunc
+	gone   bool // the consumer stopped iterating
+
+	start     time.Time
+	responses int
+	usage     llm.Usage
+	cost      float64
+	apiTime   time.Duration
+	denials   []Denial
+
+	outputCap     int
+	escalated     bool
+	continuations int
+	reactiveTried bool
+	overloads     int
+	stopHookOn    bool
+
+	budget       int
+	budgetRounds int
+	lastOutputs  [2]int
+
+	lastStop      string
+	lastText      string
+	assistantUUID string // of the last assistant message recorded
+}
+
+func (t *turn) emit(ev Event) {
+	if t.gone {
+		return
+	}
+	o := ev.origin()
+	if o.ParentToolUseID == "" && o.AgentID == "" {
+		o.ParentToolUseID, o.AgentID = t.s.cfg.ParentToolUseID, t.s.cfg.AgentID
+	}
+	if !t.yield(ev) {
+		t.gone = true
+		t.cancel(tool.ErrInterrupted)
+	}
+}
+
+func (t *turn) end(reason Reason, err error, hookReason string) {
+	s := t.s
+	total := s.Totals()
+	t.emit(&TurnEnd{Reason: reason, Err: err, Result: t.lastText, StopReason: t.lastStop,
+		NumTurns: t.responses, Duration: s.cfg.Now().Sub(t.start), APITime: t.apiTime,
+		Usage: t.usage, Cost: t.cost, Total: total, Denials: t.denials, HookReason: hookReason})
+}
+
+func (t *turn) run(ctx context.Context, in Input) {
+	s := t.s
+	if len(in.Content) > 0 {
+		id := in.UUID
+		if id == "" {
+			id = uuid.NewString()
+		}
+		n := node{uuid: id, msg: &llm.Message{Role: llm.RoleUser, Content: in.Content}, meta: in.Meta}
+		s.append(n, in.Extra)
+		t.emit(&UserMessage{UUID: id, Message: n.msg, Meta: in.Meta})
+		if !in.Meta {
+			text := n.msg.Text()
+			s.record(&session.Entry{Type: session.TypeLastPrompt, LastPrompt: text, LeafUUID: id})
+		}
+	}
+	t.addQueued()
+	for {
+		if ctx.Err() != nil {
+			t.end(ReasonAborted, context.Cause(ctx), "")
+			return
+		}
+		var ts ToolSet
+		if s.cfg.Tools != nil {
+			ts = s.cfg.Tools(ctx)
+		}
+		if s.cfg.Compactor != nil {
+			if err := s.cfg.Compactor.Prepare(ctx, s, t.emit); err != nil {
+				if errors.Is(err, ErrBlockingLimit) {
+					t.end(ReasonBlockingLimit, err, "")
+					return
+				}
+				t.emit(&Notice{Level: "warning", Text: "Compaction failed: " + err.Error()})
+			}
+		}
+		msg, ex, err := t.sample(ctx, ts)
+		if retry, done := t.recover(ctx, msg, ex, err); done {
+			return
+		} else if retry {
+			continue
+		}
+		uses := msg.ToolUses()
+		if len(uses) == 0 {
+			if t.afterAnswer(ctx, msg) {
+				return
+			}
+			continue
+		}
+		outs := t.collect(ctx, ex)
+		interrupted, stop, stopReason := t.addResults(msg, outs)
+		t.addQueued()
+		switch {
+		case ctx.Err() != nil || interrupted:
+			t.end(ReasonAbortedTools, context.Cause(ctx), "")
+			return
+		case stop:
+			t.end(ReasonStopHook, nil, stopReason)
+			return
+		case s.cfg.MaxTurns > 0 && t.responses >= s.cfg.MaxTurns:
+			t.end(ReasonMaxTurns, fmt.Errorf("reached the maximum number of turns (%d)", s.cfg.MaxTurns), "")
+			return
+		case s.cfg.MaxBudgetUSD > 0 && s.Totals().Cost >= s.cfg.MaxBudgetUSD:
+			t.end(ReasonBudget, fmt.Errorf("reached the maximum budget ($%.2f)", s.cfg.MaxBudgetUSD), "")
+			return
+		}
+	}
+}
+
+// recover handles what a sample returned. It reports retry when the loop
+// should sample again and done when the turn has ended.
+func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor, err error) (retry, done bool) {
+	s := t.s
+	if err != nil {
+		// Whatever was completed is kept, and every call is answered.
+		hadTools := msg != nil && len(msg.ToolUses()) > 0
+		if hadTools {
+			t.addAssistant(msg)
+			t.addResults(msg, t.collect(ctx, ex))
+		} else if msg != nil && len(msg.Content) > 0 && ctx.Err() != nil {
+			t.addAssistant(msg)
+		}
+		switch {
+		case ctx.Err() != nil:
+			if hadTools {
+				t.end(ReasonAbortedTools, context.Cause(ctx), "")
+			} else {
+				t.end(ReasonAborted, context.Cause(ctx), "")
+			}
+			return false, true
+		case !hadTools && llm.IsPromptTooLong(err) && !t.reactiveTried && s.cfg.Compactor != nil:
+			t.reactiveTried = true
+			ok, cerr := s.cfg.Compactor.Reactive(ctx, s, t.emit)
+			if ok {
+				return true, false
+			}
+			if cerr != nil {
+				err = fmt.Errorf("%w (compaction failed: %v)", err, cerr)
+			}
+		case !hadTools && llm.IsOverloaded(err) && s.cfg.FallbackModel != "" && t.switchToFallback():
+			t.emit(&StreamReset{Reason: "fallback"})
+			t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("%s is overloaded; switched to %s.", s.cfg.Models.Resolve(s.cfg.Model), s.Model())})
+			return true, false
+		}
+		t.end(ReasonError, err, "")
+		return false, true
+	}
+	if msg.StopReason == "max_tokens" && len(msg.ToolUses()) == 0 {
+		if !t.escalated && s.cfg.MaxOutputTokens == 0 && t.currentCap() < t.escalatedCap() {
+			t.escalated = true
+			t.outputCap = t.escalatedCap()
+			t.emit(&StreamReset{Reason: "max_tokens"})
+			return true, false
+		}
+		t.addAssistant(msg)
+		if t.continuations < MaxContinuations {
+			t.continuations++
+			t.addMeta(ContinuationPrompt)
+			return true, false
+		}
+		t.end(ReasonError, ErrMaxOutputTokens, "")
+		return false, true
+	}
+	t.addAssistant(msg)
+	return false, false
+}
+
+// afterAnswer runs when a response has no tool calls: stop hooks, then the
+// token budget. It reports whether the turn ended.
+func (t *turn) afterAnswer(ctx context.Context, msg *llm.Message) bool {
+	s := t.s
+	if s.cfg.StopHooks != nil {
+		d := s.cfg.StopHooks.Stop(ctx, StopInput{Active: t.stopHookOn, LastAssistant: msg})
+		for _, m := range d.Messages {
+			t.emit(&Notice{Level: "info", Text: m})
+		}
+		if d.Prevent {
+			t.end(ReasonStopHook, nil, d.StopReason)
+			return true
+		}
+		if d.Block {
+			t.stopHookOn = true
+			t.addMeta("Stop hook feedback:\n" + d.Reason)
+			return false
+		}
+	}
+	if t.budget > 0 && t.continueForBudget() {
+		t.addMeta(fmt.Sprintf(BudgetPrompt, t.usage.OutputTokens, t.budget))
+		return false
+	}
+	t.end(ReasonCompleted, nil, "")
+	return true
+}
+
+// continueForBudget applies the token-budget rule: go on below 90% of the
+// budget, unless three continuations in a row each added under 500 tokens.
+func (t *turn) continueForBudget() bool {
+	out := t.usage.OutputTokens
+	if out >= t.budget*9/10 {
+		return false
+	}
+	delta := out - t.lastOutputs[1]
+	if t.budgetRounds >= 3 && delta < 500 && t.lastOutputs[1]-t.lastOutputs[0] < 500 {
+		return false
+	}
+	t.lastOutputs = [2]int{t.lastOutputs[1], out}
+	t.budgetRounds++
+	return true
+}
+
+func (t *turn) switchToFallback() bool {
+	s := t.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fallback {
+		return false
+	}
+	s.fallback = true
+	s.model = s.cfg.Models.Resolve(s.cfg.FallbackModel)
+	return true
+}
+
+func (t *turn) addAssistant(msg *llm.Message) {
+	if msg == nil || len(msg.Content) == 0 {
+		return
+	}
+	n := node{uuid: uuid.NewString(), msg: msg}
+	t.s.append(n, nil)
+	t.assistantUUID = n.uuid
+	t.lastStop = msg.StopReason
+	if txt := msg.Text(); txt != "" {
+		t.lastText = txt
+	}
+	t.emit(&AssistantMessage{UUID: n.uuid, Message: msg})
+}
+
+func (t *turn) addMeta(text string) {
+	n := node{uuid: uuid.NewString(), msg: llm.NewUserText(text), meta: true}
+	t.s.append(n, nil)
+	t.emit(&UserMessage{UUID: n.uuid, Message: n.msg, Meta: true})
+}
+
+// addQueued adds messages the user sent while the turn ran.
+func (t *turn) addQueued() {
+	for _, q := range t.s.takeQueue() {
+		n := node{uuid: q.uuid, msg: &llm.Message{Role: llm.RoleUser, Content: q.content}}
+		t.s.append(n, nil)
+		t.emit(&UserMessage{UUID: n.uuid, Message: n.msg})
+	}
+}
+
+// collect drains the executor until every call is answered, emitting
+// progress and results. A cancelled ctx stops the remaining calls.
+func (t *turn) collect(ctx context.Context, ex *tool.Executor) []*tool.Outcome {
+	if ex == nil {
+		return nil
+	}
+	ex.Close()
+	var outs []*tool.Outcome
+	for {
+		outs = append(outs, t.forward(ex.Take())...)
+		if ex.Done() {
+			break
+		}
+		select {
+		case <-ex.Ready():
+		case <-ctx.Done():
+			ex.Stop(context.Cause(ctx))
+		}
+	}
+	t.waitExec(ex)
+	return outs
+}
+
+// waitExec waits for the executor's goroutines, bounded so a tool that
+// ignores cancellation cannot hang the session.
+func (t *turn) waitExec(ex *tool.Executor) {
+	done := make(chan struct{})
+	go func() {
+		ex.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		ex.Stop(errors.New("tool did not stop"))
+		t.s.cfg.Logger.Warn("a tool call did not return 10s after being stopped")
+	}
+	t.s.mu.Lock()
+	if t.s.exec == ex {
+		t.s.exec = nil
+	}
+	t.s.mu.Unlock()
+}
+
+// forward turns executor outputs into events and returns the outcomes.
+func (t *turn) forward(outs []tool.Output) []*tool.Outcome {
+	var res []*tool.Outcome
+	for _, o := range outs {
+		switch o.Kind {
+		case tool.OutStarted:
+			t.emit(&ToolStart{ID: o.ID, Name: o.Name, Input: o.Input})
+		case tool.OutProgress:
+			if ev, ok := o.Progress.Data.(Event); ok {
+				// A sub-agent's event, passed up as it is.
+				t.emit(ev)
+				continue
+			}
+			t.emit(&ToolProgress{ID: o.ID, Name: o.Name, Progress: o.Progress})
+		case tool.OutResult:
+			res = append(res, o.Outcome)
+			if o.Outcome.Denied {
+				t.denials = append(t.denials, Denial{ToolName: o.Name, ToolUseID: o.ID, ToolInput: o.Outcome.Input})
+			}
+		}
+	}
+	return res
+}
+
+// addResults records the answers to msg's calls, in call order, each as
+// its own user message (the API sees them as one), applying the
+// per-message budget. It reports whether a result asked to interrupt or
+// stop the turn.
+func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, stop bool, stopReason string) {
+	s := t.s
+	byID := map[string]*tool.Outcome{}
+	for _, o := range outs {
+		byID[o.ID] = o
+	}
+	// Every tool_use gets exactly one result, whatever the executor did.
+	var blocks []llm.ContentBlock
+	var ordered []*tool.Outcome
+	for _, u := range msg.ToolUses() {
+		o := byID[u.ID]
+		if o == nil {
+			o = &tool.Outcome{ID: u.ID, Name: u.Name, Input: u.Input, IsError: true,
+				Block: llm.ToolResultBlock(u.ID, []llm.ContentBlock{llm.TextBlock(tool.InterruptedText)}, true)}
+		}
+		ordered = append(ordered, o)
+		blocks = append(blocks, o.Block)
+	}
+	budget := tool.Budget{Store: s.cfg.Store}
+	applied, _ := budget.Apply(&llm.Message{Role: llm.RoleUser, Content: blocks})
+	var extra []llm.ContentBlock
+	for i, o := range ordered {
+		blk := applied.Content[i]
+		m := &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{blk}}
+		n := node{uuid: uuid.NewString(), msg: m}
+		src := t.assistantUUID
+		s.append(n, func(e *session.Entry) {
+			e.ToolUseResult = o.Data
+			e.SourceToolAssistantUUID = src
+		})
+		t.emit(&ToolResult{UUID: n.uuid, ID: o.ID, Name: o.Name, Input: o.Input, Block: blk,
+			IsError: o.IsError, Data: o.Data, Denied: o.Denied, Duration: o.Duration})
+		interrupted = interrupted || o.Interrupt
+		if o.StopTurn {
+			stop = true
+			if stopReason == "" {
+				stopReason = o.StopReason
+			}
+		}
+		extra = append(extra, o.Messages...)
+	}
+	if len(extra) > 0 {
+		n := node{uuid: uuid.NewString(), msg: &llm.Message{Role: llm.RoleUser, Content: extra}, meta: true}
+		s.append(n, nil)
+		t.emit(&UserMessage{UUID: n.uuid, Message: n.msg, Meta: true})
+	}
+	return interrupted, stop, stopReason
+}
+
+func (t *turn) currentCap() int {
+	s := t.s
+	info := s.cfg.Models.Info(s.Model())
+	c := t.outputCap
+	if s.cfg.MaxOutputTokens > 0 {
+		c = s.cfg.MaxOutputTokens
+	}
+	if c == 0 {
+		c = DefaultOutputCap
+	}
+	if info.MaxOutput > 0 && c > info.MaxOutput {
+		c = info.MaxOutput
+	}
+	return c
+}
+
+func (t *turn) escalatedCap() int {
+	info := t.s.cfg.Models.Info(t.s.Model())
+	if info.MaxOutput > 0 && info.MaxOutput < EscalatedOutputCap {
+		return info.MaxOutput
+	}
+	return EscalatedOutputCap
+}
+
+// buildRequest assembles the request for the current history.
+func (t *turn) buildRequest(ts ToolSet) *llm.Request {
+	s := t.s
+	model := s.Model()
+	s.mu.Lock()
+	thinkBudget := s.cfg.MaxThinkingTokens
+	s.mu.Unlock()
+	req := &llm.Request{
+		Model:    model,
+		System:   s.cfg.System,
+		Betas:    s.cfg.Betas,
+		CacheTTL: s.cfg.CacheTTL,
+		NoCache:  s.cfg.NoCache,
+		Extra:    s.cfg.Extra,
+	}
+	req.Tools = ts.Specs
+	if req.Tools == nil {
+		for _, tl := range ts.Tools {
+			req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), InputSchema: tl.InputSchema()})
+		}
+	}
+	msgs := make([]*llm.Message, 0, len(s.history)+1)
+	if s.ctxMsg != nil {
+		msgs = append(msgs, s.ctxMsg)
+	}
+	for _, n := range s.history {
+		msgs = append(msgs, n.msg)
+	}
+	req.Messages = msgs
+	req.MaxTokens = t.currentCap()
+	switch {
+	case s.cfg.Thinking != nil:
+		req.Thinking = s.cfg.Thinking
+	case thinkBudget > 0:
+		req.Thinking = &llm.Thinking{Type: "enabled", BudgetTokens: thinkBudget}
+		req.MaxTokens += thinkBudget
+		if info := s.cfg.Models.Info(model); info.MaxOutput > 0 && req.MaxTokens > info.MaxOutput {
+			req.MaxTokens = info.MaxOutput
+			if req.Thinking.BudgetTokens >= req.MaxTokens {
+				req.Thinking.BudgetTokens = req.MaxTokens / 2
+			}
+		}
+	}
+	return req
+}
+
+type streamItem struct {
+	ev  llm.Event
+	err error
+}
+
+// sample sends one request and streams the response, starting tool calls
+// as their blocks complete. It returns the assistant message (the blocks
+// completed, even on error) and the executor holding the calls.
+func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Executor, error) {
+	s := t.s
+	const maxStreamRetries = 10
+	for attempt := 0; ; attempt++ {
+		req := t.buildRequest(ts)
+		req.OnRetry = func(ri llm.RetryInfo) {
+			// Called from the provider while this goroutine waits in Stream.
+			t.emit(&Retry{Attempt: ri.Attempt, Max: ri.Max, Delay: ri.Delay, Err: ri.Err})
+		}
+		t.emit(&RequestStart{Model: req.Model, Attempt: attempt})
+		started := s.cfg.Now()
+		ex := tool.NewExecutor(ctx, tool.ExecConfig{
+			Lookup:         lookup(ts.Tools),
+			Gate:           s.cfg.Gate,
+			Store:          s.cfg.Store,
+			MaxConcurrency: s.cfg.MaxToolConcurrency,
+			Deferred:       ts.Deferred,
+			NewCall: func(b llm.ContentBlock) *tool.Call {
+				return &tool.Call{ID: b.ID, Name: b.Name, SessionID: s.cfg.SessionID, AgentID: s.cfg.AgentID,
+					Cwd: s.cfg.Cwd, Model: req.Model, ParentToolUseID: s.cfg.ParentToolUseID}
+			},
+		})
+		s.mu.Lock()
+		s.exec = ex
+		s.mu.Unlock()
+		msg, err := t.stream(ctx, req, ex)
+		elapsed := s.cfg.Now().Sub(started)
+		t.apiTime += elapsed
+		if msg != nil && msg.Usage != nil {
+			t.account(req.Model, *msg.Usage, elapsed)
+		}
+		if err == nil {
+			t.overloads = 0
+			t.responses++
+			return msg, ex, nil
+		}
+		if llm.IsOverloaded(err) {
+			t.overloads++
+		}
+		// A stream that broke before any tool started is sent again; one
+		// that broke after is not replayed.
+		if ctx.Err() == nil && ex.Len() == 0 && llm.IsRetryable(err) && attempt < maxStreamRetries &&
+			!(llm.IsOverloaded(err) && s.cfg.FallbackModel != "" && t.overloads >= s.cfg.FallbackAfter) {
+			delay := llm.Backoff(attempt+1, llm.RetryAfter(err))
+			t.emit(&StreamReset{Reason: "retry"})
+			t.emit(&Retry{Attempt: attempt + 1, Max: maxStreamRetries, Delay: delay, Err: err})
+			t.waitExec(ex)
+			select {
+			case <-time.After(delay):
+				continue
+			case <-ctx.Done():
+				return nil, nil, context.Cause(ctx)
+			}
+		}
+		if ex.Len() > 0 {
+			if ctx.Err() != nil {
+				ex.Stop(context.Cause(ctx))
+			} else {
+				ex.Stop(fmt.Errorf("the response stream failed: %w", err))
+			}
+		}
+		if msg != nil {
+			t.responses++
+		}
+		return msg, ex, err
+	}
+}
+
+func (t *turn) account(model string, u llm.Usage, apiTime time.Duration) {
+	cost, total := t.s.addUsage(model, u, apiTime)
+	t.usage.Add(u)
+	t.cost += cost
+	t.emit(&Usage{Model: model, Response: u, Cost: cost, Total: total})
+}
+
+// stream reads one response.
+func (t *turn) stream(ctx context.Context, req *llm.Request, ex *tool.Executor) (*llm.Message, error) {
+	st, err := t.s.cfg.Provider.Stream(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	items := make(chan streamItem)
+	readerDone := make(chan struct{})
+	go func() {
+		defer close(readerDone)
+		for {
+			ev, err := st.Next()
+			select {
+			case items <- streamItem{ev, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	defer func() {
+		st.Close()
+		<-readerDone
+	}()
+	var acc llm.Accumulator
+	for {
+		select {
+		case it := <-items:
+			if it.err == io.EOF {
+				if !acc.Started() {
+					return nil, &llm.ConnError{Op: "read stream", Err: io.ErrUnexpectedEOF}
+				}
+				return acc.Message(), nil
+			}
+			if it.err != nil {
+				m := acc.Message()
+				if len(m.Content) == 0 {
+					m = nil
+				}
+				return m, it.err
+			}
+			t.handle(&acc, it.ev, ex)
+		case <-ex.Ready():
+			t.forwardLive(ex)
+		case <-ctx.Done():
+			ex.Stop(context.Cause(ctx))
+			m := acc.Message()
+			if len(m.Content) == 0 {
+				m = nil
+			}
+			return m, context.Cause(ctx)
+		}
+	}
+}
+
+// forwardLive passes on what the executor has while the stream is still
+// running. Results are held back until the assistant message is recorded;
+// only starts and progress go out now.
+func (t *turn) forwardLive(ex *tool.Executor) {
+	t.forward(ex.TakeProgress())
+}
+
+func (t *turn) handle(acc *llm.Accumulator, ev llm.Event, ex *tool.Executor) {
+	t.emit(&StreamEvent{Event: ev})
+	if ev.Type == llm.EventContentBlockDelta {
+		switch ev.DeltaType {
+		case llm.DeltaText:
+			t.emit(&TextDelta{Index: ev.Index, Text: ev.Delta})
+		case llm.DeltaThinking:
+			t.emit(&ThinkingDelta{Index: ev.Index, Text: ev.Delta})
+		}
+	}
+	blk, done, err := acc.Add(ev)
+	if !done {
+		if err != nil {
+			t.s.cfg.Logger.Warn("stream event out of order", "err", err)
+		}
+		return
+	}
+	t.emit(&AssistantBlock{UUID: "", Message: acc.Message(), Block: blk})
+	if blk.Type == llm.BlockToolUse {
+		ex.Add(blk, err)
+	}
+}
+
+func lookup(tools []tool.Tool) tool.Lookup {
+	m := make(map[string]tool.Tool, len(tools))
+	for _, tl := range tools {
+		if _, dup := m[tl.Name()]; !dup {
+			m[tl.Name()] = tl
+		}
+	}
+	return func(name string) (tool.Tool, bool) {
+		tl, ok := m[name]
+		if !ok {
+			// Rules and transcripts written for the older name of the
+			// Agent tool still reach it.
+			if strings.EqualFold(name, "Task") {
+				tl, ok = m["Agent"]
+			}
+		}
+		return tl, ok
+	}
+}
+
+// ErrBlockingLimit is returned by a Compactor when the context is full and
+// nothing can make room.
+var ErrBlockingLimit = errors.New("the conversation is too long for the model's context window; run /compact or start a new session")

@@ -1,0 +1,417 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"reins/internal/llm"
+	"reins/internal/session"
+	"reins/internal/tool"
+)
+
+// ToolSet is the tools of one turn.
+type ToolSet struct {
+	// Tools are the tools that may be called, in the order the model sees
+	// them.
+	Tools []tool.Tool
+	// Specs is what the model is sent. When nil it is derived from Tools;
+	// a deferred-tool setup sends fewer specs than it can call, and server
+	// tools appear only here.
+	Specs []llm.ToolSpec
+	// Deferred reports a tool whose schema was not sent, with a hint on
+	// how to load it.
+	Deferred func(name string) (hint string, deferred bool)
+}
+
+// Recorder receives transcript entries as they happen. Session writers
+// (*session.Writer) implement it.
+type Recorder interface {
+	Append(e *session.Entry) error
+}
+
+// StopHooks decides, when the model ends its turn, whether it must go on.
+type StopHooks interface {
+	Stop(ctx context.Context, in StopInput) StopDecision
+}
+
+// StopInput is what stop hooks are told.
+type StopInput struct {
+	// Active is true when the model is already continuing because of a
+	// stop hook (stop_hook_active), to prevent endless loops.
+	Active        bool
+	LastAssistant *llm.Message
+}
+
+// StopDecision is the combined answer of the stop hooks.
+type StopDecision struct {
+	// Block makes the model continue; Reason is given to it.
+	Block  bool
+	Reason string
+	// Prevent ends the turn with ReasonStopHook; StopReason says why.
+	Prevent    bool
+	StopReason string
+	// Messages are shown to the user (systemMessage).
+	Messages []string
+}
+
+// Compactor keeps the history within the context window. The compact
+// package provides one.
+type Compactor interface {
+	// Prepare runs before every request, after the tool-result budget. It
+	// may return a new history to use instead (and record it).
+	Prepare(ctx context.Context, s *Session, emit func(Event)) error
+	// Reactive runs once after the API refused the prompt as too long. It
+	// reports whether it compacted.
+	Reactive(ctx context.Context, s *Session, emit func(Event)) (bool, error)
+}
+
+// Config is everything a Session needs. Provider, Models and Model are
+// required; the zero values of the rest are usable.
+type Config struct {
+	Provider llm.Provider
+	Models   *llm.Models
+	// Model is the model id (aliases are resolved through Models).
+	Model string
+	// FallbackModel is used after FallbackAfter consecutive overloaded
+	// responses (default 3).
+	FallbackModel string
+	FallbackAfter int
+
+	SessionID string
+	Cwd       string
+	Version   string
+	GitBranch string
+
+	// System is the system prompt, stable for the session.
+	System []llm.SystemBlock
+	// UserContext, when non-empty, is sent as a meta user message at the
+	// front of every request (memory files, date), wrapped in a
+	// <system-reminder>.
+	UserContext string
+
+	// Tools returns the tools of a turn; called once at each turn start.
+	Tools func(ctx context.Context) ToolSet
+	Gate  tool.Gate
+	// Store persists oversized tool results.
+	Store *tool.ResultStore
+	// MaxToolConcurrency caps parallel safe calls (0: default 10).
+	MaxToolConcurrency int
+
+	// MaxTurns ends the turn after this many model responses with tool
+	// calls (0: no limit).
+	MaxTurns int
+	// MaxBudgetUSD ends the turn once the session cost reaches it (0: none).
+	MaxBudgetUSD float64
+	// MaxThinkingTokens enables extended thinking with this budget.
+	MaxThinkingTokens int
+	// Thinking overrides the thinking configuration entirely when set.
+	Thinking *llm.Thinking
+	// MaxOutputTokens fixes the output cap; 0 means the default cap with
+	// one escalation on truncation.
+	MaxOutputTokens int
+	Betas           []string
+	// CacheTTL is the prompt-cache TTL ("" means the API default).
+	CacheTTL string
+	NoCache  bool
+	// Extra is merged into every request body.
+	Extra map[string]json.RawMessage
+
+	Recorder  Recorder
+	StopHooks StopHooks
+	Compactor Compactor
+
+	// AgentID and ParentToolUseID tag a sub-agent's events and entries.
+	AgentID         string
+	ParentToolUseID string
+	IsSidechain     bool
+
+	Logger *slog.Logger
+	Now    func() time.Time
+}
+
+// Default output caps, as seed002 §4.4.2 gives them.
+const (
+	DefaultOutputCap   = 8_000
+	EscalatedOutputCap = 64_000
+	// MaxContinuations is how many times a truncated answer is continued.
+	MaxContinuations = 3
+)
+
+// node is one history item.
+type node struct {
+	uuid    string
+	msg     *llm.Message
+	meta    bool
+	summary bool // a compaction summary
+}
+
+// Session is one conversation. Run one turn at a time; the other methods
+// are safe to call from any goroutine.
+type Session struct {
+	cfg Config
+
+	// owned by the running turn (or the caller between turns)
+	history  []node
+	ctxMsg   *llm.Message // the UserContext message, built once
+	stopHook bool         // stop_hook_active carried into the next turn check
+
+	mu        sync.Mutex // guards the fields below
+	model     string
+	fallback  bool // switched to the fallback model
+	queue     []queued
+	exec      *tool.Executor // the executor of the running turn, if any
+	totals    Totals
+	lastUsage llm.Usage // usage of the last response
+	lastUUID  string
+	running   bool
+}
+
+type queued struct {
+	content []llm.ContentBlock
+	uuid    string
+}
+
+// New returns a session. It panics if Provider or Models is nil.
+func New(cfg Config) *Session {
+	if cfg.Provider == nil || cfg.Models == nil {
+		panic("engine.New: Provider and Models are required")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Gate == nil {
+		cfg.Gate = tool.AllowAll{}
+	}
+	if cfg.FallbackAfter <= 0 {
+		cfg.FallbackAfter = 3
+	}
+	if cfg.SessionID == "" {
+		cfg.SessionID = uuid.NewString()
+	}
+	s := &Session{cfg: cfg, model: cfg.Models.Resolve(cfg.Model)}
+	if s.model == "" {
+		s.model = llm.DefaultModel
+	}
+	if cfg.UserContext != "" {
+		s.ctxMsg = &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(cfg.UserContext)}}
+	}
+	return s
+}
+
+// ID is the session id.
+func (s *Session) ID() string { return s.cfg.SessionID }
+
+// Config returns the session's configuration.
+func (s *Session) Config() Config { return s.cfg }
+
+// Model is the model the next request uses.
+func (s *Session) Model() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.model
+}
+
+// SetModel changes the model from the next request on.
+func (s *Session) SetModel(m string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m == "" {
+		m = s.cfg.Model
+	}
+	s.model = s.cfg.Models.Resolve(m)
+	s.fallback = false
+}
+
+// SetMaxThinkingTokens changes the thinking budget (0 turns it off).
+func (s *Session) SetMaxThinkingTokens(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.MaxThinkingTokens = n
+}
+
+// Totals returns the session's usage and cost so far.
+func (s *Session) Totals() Totals {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.totals.clone()
+}
+
+// LastUsage is the usage of the most recent response.
+func (s *Session) LastUsage() llm.Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastUsage
+}
+
+// Messages returns the history as API messages (without the user context
+// message). The slice is a copy; the messages are shared and immutable.
+func (s *Session) Messages() []*llm.Message {
+	out := make([]*llm.Message, len(s.history))
+	for i, n := range s.history {
+		out[i] = n.msg
+	}
+	return out
+}
+
+// HistoryItem is a history message with its transcript identity.
+type HistoryItem struct {
+	UUID    string
+	Message *llm.Message
+	Meta    bool
+	Summary bool
+}
+
+// History returns the history with uuids.
+func (s *Session) History() []HistoryItem {
+	out := make([]HistoryItem, len(s.history))
+	for i, n := range s.history {
+		out[i] = HistoryItem{UUID: n.uuid, Message: n.msg, Meta: n.meta, Summary: n.summary}
+	}
+	return out
+}
+
+// SetHistory replaces the history (resume, compaction, /clear). Call it
+// between turns or from a Compactor.
+func (s *Session) SetHistory(items []HistoryItem) {
+	s.history = s.history[:0:0]
+	for _, it := range items {
+		u := it.UUID
+		if u == "" {
+			u = uuid.NewString()
+		}
+		s.history = append(s.history, node{uuid: u, msg: it.Message, meta: it.Meta, summary: it.Summary})
+	}
+	s.mu.Lock()
+	s.lastUUID = ""
+	if n := len(s.history); n > 0 {
+		s.lastUUID = s.history[n-1].uuid
+	}
+	s.mu.Unlock()
+}
+
+// SetLastUUID sets the parent of the next recorded entry (resume).
+func (s *Session) SetLastUUID(u string) {
+	s.mu.Lock()
+	s.lastUUID = u
+	s.mu.Unlock()
+}
+
+// Queue adds a user message sent while a turn runs. Running calls whose
+// interrupt behaviour is Cancel are stopped; the message is added at the
+// next turn boundary. Between turns the message waits for the next Run.
+func (s *Session) Queue(content []llm.ContentBlock) {
+	s.mu.Lock()
+	s.queue = append(s.queue, queued{content: content, uuid: uuid.NewString()})
+	ex := s.exec
+	s.mu.Unlock()
+	if ex != nil {
+		ex.InterruptSoft()
+	}
+}
+
+// Running reports whether a turn is in progress.
+func (s *Session) Running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running
+}
+
+func (s *Session) takeQueue() []queued {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.queue
+	s.queue = nil
+	return q
+}
+
+func (t Totals) clone() Totals {
+	c := t
+	c.ByModel = make(map[string]ModelTotals, len(t.ByModel))
+	for k, v := range t.ByModel {
+		c.ByModel[k] = v
+	}
+	return c
+}
+
+// record appends a message entry to the transcript and returns its uuid.
+func (s *Session) record(e *session.Entry) {
+	if s.cfg.Recorder == nil {
+		return
+	}
+	s.mu.Lock()
+	if e.UUID != "" && (e.Type == session.TypeUser || e.Type == session.TypeAssistant || e.Type == session.TypeSystem) {
+		if s.lastUUID != "" {
+			p := s.lastUUID
+			e.ParentUUID = &p
+		}
+		s.lastUUID = e.UUID
+	}
+	s.mu.Unlock()
+	e.SessionID = s.cfg.SessionID
+	e.Timestamp = s.cfg.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	e.Cwd = s.cfg.Cwd
+	e.Version = s.cfg.Version
+	e.GitBranch = s.cfg.GitBranch
+	e.AgentID = s.cfg.AgentID
+	e.IsSidechain = s.cfg.IsSidechain
+	if err := s.cfg.Recorder.Append(e); err != nil {
+		s.cfg.Logger.Error("transcript write failed", "err", err)
+	}
+}
+
+// Record appends an entry that is not a message (todos, notices).
+func (s *Session) Record(e *session.Entry) { s.record(e) }
+
+// append adds a message to history and records it.
+func (s *Session) append(n node, extra func(*session.Entry)) {
+	s.history = append(s.history, n)
+	typ := session.TypeUser
+	if n.msg.Role == llm.RoleAssistant {
+		typ = session.TypeAssistant
+	}
+	e := &session.Entry{Type: typ, UUID: n.uuid, Message: n.msg, IsMeta: n.meta, IsCompactSummary: n.summary}
+	if extra != nil {
+		extra(e)
+	}
+	s.record(e)
+}
+
+// AppendMessage adds a message to history between turns (for example the
+// output of a local command kept for the model) and records it.
+func (s *Session) AppendMessage(m *llm.Message, meta bool) string {
+	n := node{uuid: uuid.NewString(), msg: m, meta: meta}
+	s.append(n, nil)
+	return n.uuid
+}
+
+// addUsage accounts one response.
+func (s *Session) addUsage(model string, u llm.Usage, apiTime time.Duration) (cost float64, t Totals) {
+	info := s.cfg.Models.Info(model)
+	cost = info.Cost(u)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lastUsage = u
+	s.totals.Usage.Add(u)
+	s.totals.Cost += cost
+	s.totals.APITime += apiTime
+	if !info.PriceKnown() {
+		s.totals.CostUnknown = true
+	}
+	if s.totals.ByModel == nil {
+		s.totals.ByModel = map[string]ModelTotals{}
+	}
+	mt := s.totals.ByModel[model]
+	mt.Usage.Add(u)
+	mt.Cost += cost
+	mt.Info = info
+	s.totals.ByModel[model] = mt
+	return cost, s.totals.clone()
+}

@@ -1,0 +1,543 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"reins/internal/llm"
+)
+
+// DefaultMaxConcurrency is how many safe calls run at once by default.
+const DefaultMaxConcurrency = 10
+
+// ErrInterrupted is the cause given when the user interrupts a turn.
+var ErrInterrupted = errors.New("interrupted by user")
+
+// InterruptedText is the result text of a call stopped by an interrupt.
+const InterruptedText = "The user interrupted this tool call before it finished; it was stopped and its result is not available."
+
+// ExecConfig configures an Executor.
+type ExecConfig struct {
+	Lookup  Lookup
+	Gate    Gate     // nil means AllowAll
+	Schemas *Schemas // nil means a private cache
+	Store   *ResultStore
+	// MaxConcurrency caps concurrent safe calls; 0 means the default.
+	MaxConcurrency int
+	// NewCall returns the Call for a tool_use block.
+	NewCall func(block llm.ContentBlock) *Call
+	// CascadeTools names tools whose failure cancels their running
+	// siblings (Bash by default when nil).
+	CascadeTools map[string]bool
+	// Deferred, when set, reports a deferred tool whose schema was not
+	// sent, so a direct call gets a hint to load it first.
+	Deferred func(name string) (hint string, deferred bool)
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+type status int
+
+const (
+	queued status = iota
+	executing
+	completed
+	yielded
+)
+
+type tracked struct {
+	block    llm.ContentBlock
+	inputErr error
+	tool     Tool
+	safe     bool
+	status   status
+	cancel   context.CancelCauseFunc
+	out      *Outcome
+	started  time.Time
+	behavior Interrupt
+}
+
+// Outcome is the answer to one call.
+type Outcome struct {
+	ID    string
+	Name  string
+	Input json.RawMessage // the input the tool ran with (after any update)
+	// Block is the tool_result block for the model.
+	Block   llm.ContentBlock
+	IsError bool
+	Data    any
+	// Messages is extra content to append after the results.
+	Messages []llm.ContentBlock
+	// Denied is set when permission refused the call.
+	Denied     bool
+	DenyReason string
+	// Interrupt ends the turn after this result (a deny with interrupt).
+	Interrupt bool
+	// StopTurn ends the turn after the results (a hook's continue:false).
+	StopTurn   bool
+	StopReason string
+	Duration   time.Duration
+}
+
+// OutputKind distinguishes the executor's outputs.
+type OutputKind int
+
+// Output kinds.
+const (
+	OutStarted OutputKind = iota
+	OutProgress
+	OutResult
+)
+
+// Output is something a front end should hear about: a call started,
+// progressed, or was answered.
+type Output struct {
+	Kind     OutputKind
+	ID, Name string
+	Input    json.RawMessage // OutStarted: the input the call runs with
+	Progress Progress        // OutProgress
+	Outcome  *Outcome        // OutResult
+}
+
+// Executor runs the tool calls of one assistant message. Use it from one
+// goroutine (the engine's turn loop): Add calls as they complete, receive
+// on Ready, Take what is ready, until Done. Call Wait before discarding it.
+type Executor struct {
+	cfg     ExecConfig
+	ctx     context.Context // parent of every call's context
+	stop    context.CancelCauseFunc
+	sibling context.Context // cancelled when a cascading tool fails
+	sibStop context.CancelCauseFunc
+	wg      sync.WaitGroup
+	ready   chan struct{}
+
+	mu       sync.Mutex // guards the fields below
+	calls    []*tracked
+	progress []Output
+	closed   bool // no more Adds
+	errored  string
+	hardStop error
+}
+
+// NewExecutor returns an executor whose calls run under ctx.
+func NewExecutor(ctx context.Context, cfg ExecConfig) *Executor {
+	if cfg.Gate == nil {
+		cfg.Gate = AllowAll{}
+	}
+	if cfg.Schemas == nil {
+		cfg.Schemas = &Schemas{}
+	}
+	if cfg.MaxConcurrency <= 0 {
+		cfg.MaxConcurrency = DefaultMaxConcurrency
+	}
+	if cfg.CascadeTools == nil {
+		cfg.CascadeTools = map[string]bool{"Bash": true}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.NewCall == nil {
+		cfg.NewCall = func(b llm.ContentBlock) *Call { return &Call{ID: b.ID, Name: b.Name} }
+	}
+	e := &Executor{cfg: cfg, ready: make(chan struct{}, 1)}
+	e.ctx, e.stop = context.WithCancelCause(ctx)
+	e.sibling, e.sibStop = context.WithCancelCause(e.ctx)
+	return e
+}
+
+// Ready is signalled whenever Take has something new.
+func (e *Executor) Ready() <-chan struct{} { return e.ready }
+
+func (e *Executor) signal() {
+	select {
+	case e.ready <- struct{}{}:
+	default:
+	}
+}
+
+// Add queues a complete tool_use block. inputErr is set when its streamed
+// input could not be parsed; the call is then answered with that error.
+func (e *Executor) Add(block llm.ContentBlock, inputErr error) {
+	t := &tracked{block: block, inputErr: inputErr}
+	if inputErr == nil {
+		if tl, ok := e.cfg.Lookup(block.Name); ok {
+			t.tool = tl
+			t.behavior = safeBehavior(tl)
+			if e.cfg.Schemas.Validate(tl.InputSchema(), block.Input) == nil {
+				t.safe = safeConcurrency(tl, block.Input)
+			}
+		}
+	}
+	e.mu.Lock()
+	e.calls = append(e.calls, t)
+	e.processLocked()
+	e.mu.Unlock()
+	e.signal()
+}
+
+// Close says no more calls will be added.
+func (e *Executor) Close() {
+	e.mu.Lock()
+	e.closed = true
+	e.mu.Unlock()
+	e.signal()
+}
+
+// Len is the number of calls added.
+func (e *Executor) Len() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.calls)
+}
+
+func safeConcurrency(t Tool, input json.RawMessage) (safe bool) {
+	defer func() {
+		if recover() != nil {
+			safe = false
+		}
+	}()
+	return t.IsConcurrencySafe(input)
+}
+
+func safeBehavior(t Tool) (b Interrupt) {
+	defer func() {
+		if recover() != nil {
+			b = Block
+		}
+	}()
+	return t.InterruptBehavior()
+}
+
+// processLocked starts whatever queued calls may start now.
+func (e *Executor) processLocked() {
+	running, allSafe := 0, true
+	for _, c := range e.calls {
+		if c.status == executing {
+			running++
+			allSafe = allSafe && c.safe
+		}
+	}
+	for _, c := range e.calls {
+		if c.status != queued {
+			continue
+		}
+		if e.hardStop != nil {
+			e.finishLocked(c, e.synthetic(c, InterruptedText, true))
+			continue
+		}
+		if e.errored != "" {
+			e.finishLocked(c, e.synthetic(c, fmt.Sprintf("Not run: a parallel call failed first (%s).", e.errored), true))
+			continue
+		}
+		can := running == 0 || (c.safe && allSafe && running < e.cfg.MaxConcurrency)
+		if !can {
+			if !c.safe || running >= e.cfg.MaxConcurrency {
+				break
+			}
+			continue
+		}
+		running++
+		allSafe = allSafe && c.safe
+		e.startLocked(c)
+	}
+}
+
+func (e *Executor) synthetic(c *tracked, text string, isErr bool) *Outcome {
+	return &Outcome{ID: c.block.ID, Name: c.block.Name, Input: c.block.Input,
+		Block: llm.ToolResultBlock(c.block.ID, []llm.ContentBlock{llm.TextBlock(text)}, isErr), IsError: isErr}
+}
+
+func (e *Executor) finishLocked(c *tracked, out *Outcome) {
+	if c.status == completed || c.status == yielded {
+		return
+	}
+	if !c.started.IsZero() {
+		out.Duration = e.cfg.Now().Sub(c.started)
+	}
+	c.out = out
+	c.status = completed
+}
+
+func (e *Executor) startLocked(c *tracked) {
+	c.status = executing
+	c.started = e.cfg.Now()
+	// Every call hears a sibling's failure; the failing call itself has
+	// already finished when it cancels the others.
+	ctx, cancel := context.WithCancelCause(e.sibling)
+	c.cancel = cancel
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		defer cancel(nil)
+		out := e.run(ctx, c)
+		e.mu.Lock()
+		if c.status == executing {
+			e.finishLocked(c, out)
+			if out.IsError && e.cfg.CascadeTools[c.block.Name] && e.errored == "" && ctx.Err() == nil {
+				e.errored = describe(c.block)
+				e.sibStop(fmt.Errorf("parallel %s call failed", c.block.Name))
+			}
+		}
+		e.processLocked()
+		e.mu.Unlock()
+		e.signal()
+	}()
+}
+
+func describe(b llm.ContentBlock) string {
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(b.Input, &in) == nil && in.Command != "" {
+		cmd := in.Command
+		if len(cmd) > 60 {
+			cmd = cmd[:60] + "…"
+		}
+		return b.Name + "(" + cmd + ")"
+	}
+	return b.Name
+}
+
+func (e *Executor) emitProgress(o Output) {
+	e.mu.Lock()
+	e.progress = append(e.progress, o)
+	e.mu.Unlock()
+	e.signal()
+}
+
+// run executes one call through the whole pipeline.
+func (e *Executor) run(ctx context.Context, c *tracked) (out *Outcome) {
+	b := c.block
+	out = &Outcome{ID: b.ID, Name: b.Name, Input: b.Input}
+	fail := func(text string) *Outcome {
+		out.Block = llm.ToolResultBlock(b.ID, []llm.ContentBlock{llm.TextBlock(text)}, true)
+		out.IsError = true
+		return out
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out = fail(fmt.Sprintf("The %s tool failed unexpectedly: %v", b.Name, r))
+		}
+	}()
+	if c.inputErr != nil {
+		return fail(fmt.Sprintf("InputValidationError: the input of this %s call was not valid JSON (%v). Send the call again with a complete JSON object.", b.Name, c.inputErr))
+	}
+	if c.tool == nil {
+		return fail(fmt.Sprintf("Error: no tool named %q is available. Use one of the tools listed in this conversation.", b.Name))
+	}
+	t := c.tool
+	call := e.cfg.NewCall(b)
+	if err := e.cfg.Schemas.Validate(t.InputSchema(), b.Input); err != nil {
+		msg := fmt.Sprintf("InputValidationError: %s input is invalid: %v", b.Name, err)
+		if e.cfg.Deferred != nil {
+			if hint, ok := e.cfg.Deferred(b.Name); ok {
+				msg += "\n" + hint
+			}
+		}
+		return fail(msg)
+	}
+	if err := t.Validate(ctx, call, b.Input); err != nil {
+		return fail(err.Error())
+	}
+	input := b.Input
+	v := e.cfg.Gate.Before(ctx, call, t, input)
+	if !v.Allow {
+		if ctx.Err() != nil {
+			return fail(InterruptedText)
+		}
+		reason := v.Reason
+		if reason == "" {
+			reason = fmt.Sprintf("Permission to use %s was denied.", b.Name)
+		}
+		out.Denied, out.DenyReason, out.Interrupt = v.Denied, reason, v.Interrupt
+		return fail(reason)
+	}
+	if v.Input != nil {
+		if err := e.cfg.Schemas.Validate(t.InputSchema(), v.Input); err != nil {
+			return fail(fmt.Sprintf("InputValidationError: the updated input for %s is invalid: %v", b.Name, err))
+		}
+		input = v.Input
+	}
+	out.Input = input
+	out.StopTurn, out.StopReason = v.StopTurn, v.StopReason
+	e.emitProgress(Output{Kind: OutStarted, ID: b.ID, Name: b.Name, Input: input})
+	res, err := t.Call(ctx, call, input, func(p Progress) {
+		e.emitProgress(Output{Kind: OutProgress, ID: b.ID, Name: b.Name, Progress: p})
+	})
+	if ctx.Err() != nil && (err != nil || res == nil) {
+		cause := context.Cause(ctx)
+		if errors.Is(cause, ErrInterrupted) || e.hardStopped() {
+			return fail(InterruptedText)
+		}
+		return fail(fmt.Sprintf("Cancelled: %v.", cause))
+	}
+	if err != nil {
+		res = &Result{Content: []llm.ContentBlock{llm.TextBlock(err.Error())}, IsError: true, Data: res.dataOrNil()}
+	}
+	if res == nil {
+		res = &Result{}
+	}
+	e.cfg.Gate.After(ctx, call, t, input, res)
+	for _, s := range v.Context {
+		res.Content = append(res.Content, llm.TextBlock(s))
+	}
+	out.Data, out.IsError, out.Messages = res.Data, res.IsError, res.Messages
+	out.Block = llm.ToolResultBlock(b.ID, e.limit(t, b.ID, res.Content), res.IsError)
+	return out
+}
+
+func (r *Result) dataOrNil() any {
+	if r == nil {
+		return nil
+	}
+	return r.Data
+}
+
+func (e *Executor) hardStopped() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.hardStop != nil
+}
+
+// limit applies the empty-result placeholder and the size threshold.
+func (e *Executor) limit(t Tool, id string, content []llm.ContentBlock) []llm.ContentBlock {
+	if len(content) == 0 || (textSize(content) == 0 && onlyText(content)) {
+		return []llm.ContentBlock{llm.TextBlock(EmptyResult(t.Name()))}
+	}
+	th := Threshold(t)
+	if th < 0 || textSize(content) <= th || !onlyText(content) {
+		return content
+	}
+	text := joinText(content)
+	repl, err := e.cfg.Store.Persist(id, text)
+	if err != nil {
+		p := Preview(text, th)
+		repl = p + fmt.Sprintf("\n… [output cut: showing %d of %d bytes]", len(p), len(text))
+	}
+	return []llm.ContentBlock{llm.TextBlock(repl)}
+}
+
+func onlyText(c []llm.ContentBlock) bool {
+	for _, b := range c {
+		if b.Type != llm.BlockText {
+			return false
+		}
+	}
+	return true
+}
+
+func joinText(c []llm.ContentBlock) string {
+	if len(c) == 1 {
+		return c[0].Text
+	}
+	r := llm.ContentBlock{Content: c}
+	return r.ResultText()
+}
+
+// Take returns what is ready: progress in arrival order, then results of
+// completed calls in call order up to the first call not yet complete.
+func (e *Executor) Take() []Output {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.progress
+	e.progress = nil
+	for _, c := range e.calls {
+		if c.status == yielded {
+			continue
+		}
+		if c.status != completed {
+			break
+		}
+		c.status = yielded
+		out = append(out, Output{Kind: OutResult, ID: c.block.ID, Name: c.block.Name, Outcome: c.out})
+	}
+	return out
+}
+
+// TakeProgress returns starts and progress only, leaving results for Take.
+func (e *Executor) TakeProgress() []Output {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.progress
+	e.progress = nil
+	return out
+}
+
+// Done reports whether Close was called and every call was yielded.
+func (e *Executor) Done() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.closed {
+		return false
+	}
+	for _, c := range e.calls {
+		if c.status != yielded {
+			return false
+		}
+	}
+	return len(e.progress) == 0
+}
+
+// Stop hard-stops the turn's calls: running calls are cancelled with cause
+// and every unanswered call (running or queued) is answered at once with an
+// interrupted error. It is safe to call more than once.
+func (e *Executor) Stop(cause error) {
+	if cause == nil {
+		cause = ErrInterrupted
+	}
+	e.mu.Lock()
+	if e.hardStop == nil {
+		e.hardStop = cause
+	}
+	for _, c := range e.calls {
+		if c.status == queued || c.status == executing {
+			e.finishLocked(c, e.synthetic(c, InterruptedText, true))
+		}
+	}
+	e.mu.Unlock()
+	e.stop(cause)
+	e.signal()
+}
+
+// InterruptSoft handles a user message sent mid-turn: running calls whose
+// behaviour is Cancel are stopped and answered as interrupted; Block calls
+// go on. It reports whether any call was stopped.
+func (e *Executor) InterruptSoft() bool {
+	e.mu.Lock()
+	stopped := false
+	for _, c := range e.calls {
+		if c.status == executing && c.behavior == Cancel {
+			e.finishLocked(c, e.synthetic(c, InterruptedText, true))
+			c.cancel(ErrInterrupted)
+			stopped = true
+		}
+	}
+	e.processLocked()
+	e.mu.Unlock()
+	e.signal()
+	return stopped
+}
+
+// Running lists the calls executing now.
+func (e *Executor) Running() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var ids []string
+	for _, c := range e.calls {
+		if c.status == executing {
+			ids = append(ids, c.block.ID)
+		}
+	}
+	return ids
+}
+
+// Wait waits until every call's goroutine has returned. Calls are expected
+// to honour their context; Stop first to make them return promptly.
+func (e *Executor) Wait() {
+	e.wg.Wait()
+	e.stop(context.Canceled)
+}

@@ -1,0 +1,133 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"reins/internal/llm"
+)
+
+// Interrupt says what happens to a running call when the user sends a new
+// message in the middle of a turn. A hard interrupt (Esc, SIGINT, an SDK
+// interrupt) stops every call whatever its behaviour.
+type Interrupt int
+
+const (
+	// Block lets the call finish; the new message waits for the turn
+	// boundary.
+	Block Interrupt = iota
+	// Cancel stops the call and answers it with an interrupted error.
+	Cancel
+)
+
+// NoLimit, returned by MaxResultChars, exempts a tool's results from being
+// written to disk (Read limits itself instead).
+const NoLimit = -1
+
+// DefaultMaxResultChars is the largest result kept inline whatever a tool
+// declares.
+const DefaultMaxResultChars = 50_000
+
+// Tool is one capability offered to the model.
+type Tool interface {
+	// Name is the name the model calls, e.g. "Read" or "mcp__github__get_issue".
+	Name() string
+	// Description tells the model what the tool is for and when to prefer
+	// another. It must not change within a session (prompt cache).
+	Description() string
+	// InputSchema is the JSON Schema of the input object.
+	InputSchema() json.RawMessage
+	// Validate checks an input that already matches the schema, with the
+	// tool's own rules (a file must exist, a path must be absolute ...).
+	Validate(ctx context.Context, c *Call, input json.RawMessage) error
+	// IsReadOnly reports whether the call changes nothing outside reins.
+	IsReadOnly(input json.RawMessage) bool
+	// IsConcurrencySafe reports whether the call may run beside others.
+	IsConcurrencySafe(input json.RawMessage) bool
+	// InterruptBehavior says whether a mid-turn user message stops the call.
+	InterruptBehavior() Interrupt
+	// MaxResultChars is the size past which a result is written to disk
+	// and replaced by a preview; 0 means DefaultMaxResultChars and NoLimit
+	// means never.
+	MaxResultChars() int
+	// Call runs the tool. progress may be called from any goroutine until
+	// Call returns. An error becomes an error result whose text is the
+	// error's message.
+	Call(ctx context.Context, c *Call, input json.RawMessage, progress func(Progress)) (*Result, error)
+}
+
+// Defaults gives a Tool the conservative answers: not read-only, not
+// concurrency-safe, blocks on interrupt, the default result limit, and no
+// validation of its own. Embed it and override what differs.
+type Defaults struct{}
+
+// Validate accepts every input.
+func (Defaults) Validate(context.Context, *Call, json.RawMessage) error { return nil }
+
+// IsReadOnly reports false.
+func (Defaults) IsReadOnly(json.RawMessage) bool { return false }
+
+// IsConcurrencySafe reports false.
+func (Defaults) IsConcurrencySafe(json.RawMessage) bool { return false }
+
+// InterruptBehavior reports Block.
+func (Defaults) InterruptBehavior() Interrupt { return Block }
+
+// MaxResultChars reports 0 (the default limit).
+func (Defaults) MaxResultChars() int { return 0 }
+
+// Deferrable is implemented by tools that may be left out of the request
+// until the model searches for them (MCP tools, some built-ins).
+type Deferrable interface {
+	// ShouldDefer reports whether the tool is deferred by default.
+	ShouldDefer() bool
+	// SearchHint is a short phrase of what the tool does, for search.
+	SearchHint() string
+}
+
+// Call carries what a tool needs to know about the call being made.
+type Call struct {
+	ID        string // the tool_use id
+	Name      string // the tool name the model used
+	SessionID string
+	AgentID   string // "" on the main thread
+	Cwd       string // the session's working folder
+	Model     string // the model that made the call
+	// ParentToolUseID is the tool_use id of the Agent call this call runs
+	// under, "" on the main thread.
+	ParentToolUseID string
+}
+
+// Progress is an update from a running call, passed to front ends as is.
+type Progress struct {
+	Message string // a short line for display, e.g. the last output line
+	Data    any    // tool-specific
+}
+
+// Result is what a call returns.
+type Result struct {
+	// Content is what the model sees: text and image blocks. Empty content
+	// becomes "(<Tool> completed with no output)".
+	Content []llm.ContentBlock
+	IsError bool
+	// Data is the structured result for front ends and the SDK's
+	// tool_use_result field, with Claude Code's field names.
+	Data any
+	// Messages are extra user-side content appended after the results of
+	// this turn (for example a loaded skill's instructions).
+	Messages []llm.ContentBlock
+}
+
+// Text returns a result holding one text block.
+func Text(s string) *Result { return &Result{Content: []llm.ContentBlock{llm.TextBlock(s)}} }
+
+// Errorf returns an error result for the model.
+func Errorf(format string, args ...any) *Result {
+	r := Text(fmt.Sprintf(format, args...))
+	r.IsError = true
+	return r
+}
+
+// Lookup finds a tool by name; ok is false when no tool has it.
+type Lookup func(name string) (Tool, bool)
