@@ -34,7 +34,9 @@ type ExecConfig struct {
 	// siblings (Bash by default when nil).
 	CascadeTools map[string]bool
 	// Deferred, when set, reports a deferred tool whose schema was not
-	// sent, so a direct call gets a hint to load it first.
+	// sent, so a direct call gets a hint to load it first: the hint is the
+	// whole answer when Lookup does not know the name, and is added to a
+	// schema validation error when it does.
 	Deferred func(name string) (hint string, deferred bool)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -63,8 +65,11 @@ type tracked struct {
 
 // Outcome is the answer to one call.
 type Outcome struct {
-	ID    string
-	Name  string
+	ID   string
+	Name string // the tool that ran: a proxied call names its target
+	// Via is the proxy the model called (ExecuteExtraTool), "" for a
+	// direct call.
+	Via   string
 	Input json.RawMessage // the input the tool ran with (after any update)
 	// Block is the tool_result block for the model.
 	Block   llm.ContentBlock
@@ -166,9 +171,14 @@ func (e *Executor) Add(block llm.ContentBlock, inputErr error) {
 	if inputErr == nil {
 		if tl, ok := e.cfg.Lookup(block.Name); ok {
 			t.tool = tl
-			t.behavior = safeBehavior(tl)
-			if e.cfg.Schemas.Validate(tl.InputSchema(), block.Input) == nil {
-				t.safe = safeConcurrency(tl, block.Input)
+			// A proxied call is scheduled as its target would be.
+			sched, in := tl, block.Input
+			if e.cfg.Schemas.Validate(tl.InputSchema(), in) == nil {
+				sched, in = proxyTarget(tl, in)
+			}
+			t.behavior = safeBehavior(sched)
+			if e.cfg.Schemas.Validate(sched.InputSchema(), in) == nil {
+				t.safe = safeConcurrency(sched, in)
 			}
 		}
 	}
@@ -201,6 +211,28 @@ func safeConcurrency(t Tool, input json.RawMessage) (safe bool) {
 		}
 	}()
 	return t.IsConcurrencySafe(input)
+}
+
+// proxyTarget returns the target of a Proxy and its input, or t and input
+// themselves when t is no proxy or its input names no usable target.
+func proxyTarget(t Tool, input json.RawMessage) (tt Tool, in json.RawMessage) {
+	px, ok := t.(Proxy)
+	if !ok {
+		return t, input
+	}
+	defer func() {
+		if recover() != nil {
+			tt, in = t, input
+		}
+	}()
+	target, tin, err := px.Target(input)
+	if err != nil || target == nil {
+		return t, input
+	}
+	if _, nested := target.(Proxy); nested {
+		return t, input
+	}
+	return target, tin
 }
 
 func safeBehavior(t Tool) (b Interrupt) {
@@ -310,115 +342,36 @@ func (e *Executor) emitProgress(o Output) {
 }
 
 // run executes one call through the whole pipeline.
-func (e *Executor) run(ctx context.Context, c *tracked) (out *Outcome) {
+func (e *Executor) run(ctx context.Context, c *tracked) *Outcome {
 	b := c.block
-	out = &Outcome{ID: b.ID, Name: b.Name, Input: b.Input}
-	fail := func(text string) *Outcome {
-		out.Block = llm.ToolResultBlock(b.ID, []llm.ContentBlock{llm.TextBlock(text)}, true)
-		out.IsError = true
-		return out
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			out = fail(fmt.Sprintf("The %s tool failed unexpectedly: %v", b.Name, r))
-		}
-	}()
+	out := &Outcome{ID: b.ID, Name: b.Name, Input: b.Input}
 	if c.inputErr != nil {
-		return fail(fmt.Sprintf("InputValidationError: the input of this %s call was not valid JSON (%v). Send the call again with a complete JSON object.", b.Name, c.inputErr))
+		return failOutcome(out, fmt.Sprintf("InputValidationError: the input of this %s call was not valid JSON (%v). Send the call again with a complete JSON object.", b.Name, c.inputErr))
 	}
 	if c.tool == nil {
-		return fail(fmt.Sprintf("Error: no tool named %q is available. Use one of the tools listed in this conversation.", b.Name))
-	}
-	t := c.tool
-	call := e.cfg.NewCall(b)
-	if err := e.cfg.Schemas.Validate(t.InputSchema(), b.Input); err != nil {
-		msg := fmt.Sprintf("InputValidationError: %s input is invalid: %v", b.Name, err)
 		if e.cfg.Deferred != nil {
 			if hint, ok := e.cfg.Deferred(b.Name); ok {
-				msg += "\n" + hint
+				return failOutcome(out, hint)
 			}
 		}
-		return fail(msg)
+		return failOutcome(out, fmt.Sprintf("Error: no tool named %q is available. Use one of the tools listed in this conversation.", b.Name))
 	}
-	if err := t.Validate(ctx, call, b.Input); err != nil {
-		return fail(err.Error())
+	p := Pipeline{Gate: e.cfg.Gate, Schemas: e.cfg.Schemas, Store: e.cfg.Store, Deferred: e.cfg.Deferred,
+		Emit: e.emitProgress, stopped: e.hardStopped}
+	call := e.cfg.NewCall(b)
+	if call.ID == "" {
+		call.ID = b.ID
 	}
-	input := b.Input
-	v := e.cfg.Gate.Before(ctx, call, t, input)
-	if !v.Allow {
-		if ctx.Err() != nil {
-			return fail(InterruptedText)
-		}
-		reason := v.Reason
-		if reason == "" {
-			reason = fmt.Sprintf("Permission to use %s was denied.", b.Name)
-		}
-		out.Denied, out.DenyReason, out.Interrupt = v.Denied, reason, v.Interrupt
-		return fail(reason)
+	if call.Name == "" {
+		call.Name = b.Name
 	}
-	if v.Input != nil {
-		if err := e.cfg.Schemas.Validate(t.InputSchema(), v.Input); err != nil {
-			return fail(fmt.Sprintf("InputValidationError: the updated input for %s is invalid: %v", b.Name, err))
-		}
-		input = v.Input
-	}
-	out.Input = input
-	out.StopTurn, out.StopReason = v.StopTurn, v.StopReason
-	e.emitProgress(Output{Kind: OutStarted, ID: b.ID, Name: b.Name, Input: input})
-	res, err := t.Call(ctx, call, input, func(p Progress) {
-		e.emitProgress(Output{Kind: OutProgress, ID: b.ID, Name: b.Name, Progress: p})
-	})
-	if ctx.Err() != nil && (err != nil || res == nil) {
-		cause := context.Cause(ctx)
-		if errors.Is(cause, ErrInterrupted) || e.hardStopped() {
-			return fail(InterruptedText)
-		}
-		return fail(fmt.Sprintf("Cancelled: %v.", cause))
-	}
-	if err != nil {
-		res = &Result{Content: []llm.ContentBlock{llm.TextBlock(err.Error())}, IsError: true, Data: res.dataOrNil()}
-	}
-	if res == nil {
-		res = &Result{}
-	}
-	e.cfg.Gate.After(ctx, call, t, input, res)
-	for _, s := range v.Context {
-		res.Content = append(res.Content, llm.TextBlock(s))
-	}
-	out.Data, out.IsError, out.Messages = res.Data, res.IsError, res.Messages
-	out.Block = llm.ToolResultBlock(b.ID, e.limit(t, b.ID, res.Content), res.IsError)
-	return out
-}
-
-func (r *Result) dataOrNil() any {
-	if r == nil {
-		return nil
-	}
-	return r.Data
+	return p.Run(ctx, call, c.tool, b.Input)
 }
 
 func (e *Executor) hardStopped() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.hardStop != nil
-}
-
-// limit applies the empty-result placeholder and the size threshold.
-func (e *Executor) limit(t Tool, id string, content []llm.ContentBlock) []llm.ContentBlock {
-	if len(content) == 0 || (textSize(content) == 0 && onlyText(content)) {
-		return []llm.ContentBlock{llm.TextBlock(EmptyResult(t.Name()))}
-	}
-	th := Threshold(t)
-	if th < 0 || textSize(content) <= th || !onlyText(content) {
-		return content
-	}
-	text := joinText(content)
-	repl, err := e.cfg.Store.Persist(id, text)
-	if err != nil {
-		p := Preview(text, th)
-		repl = p + fmt.Sprintf("\n… [output cut: showing %d of %d bytes]", len(p), len(text))
-	}
-	return []llm.ContentBlock{llm.TextBlock(repl)}
 }
 
 func onlyText(c []llm.ContentBlock) bool {
@@ -453,7 +406,7 @@ func (e *Executor) Take() []Output {
 			break
 		}
 		c.status = yielded
-		out = append(out, Output{Kind: OutResult, ID: c.block.ID, Name: c.block.Name, Outcome: c.out})
+		out = append(out, Output{Kind: OutResult, ID: c.block.ID, Name: c.out.Name, Outcome: c.out})
 	}
 	return out
 }
