@@ -1,0 +1,13 @@
+// Package gitinfo takes a snapshot of a git repository's state once, at
+// session start: the current branch, the main branch, `git status --short`
+// (cut at StatusLimit characters) and the last few commits.
+//
+// The snapshot runs its git commands in parallel under a short timeout so
+// that it never delays the first model request by much; a folder that is
+// not inside a repository costs no process at all. The snapshot is never
+// refreshed during a session: the system prompt that carries it must stay
+// byte-stable (DESIGN invariant 10).
+//
+// This package only reads; it never changes a repository, and it passes
+// --no-optional-locks so that it does not take the index lock.
+package gitinfo

@@ -1,0 +1,240 @@
+package gitinfo
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// needGit returns the git executable, failing under CI when it is missing.
+func needGit(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("git is required under CI: %v", err)
+		}
+		t.Skipf("git not installed: %v", err)
+	}
+	return p
+}
+
+// gitEnv isolates test repositories from the user's git configuration.
+func gitEnv(t *testing.T) []string {
+	home := t.TempDir()
+	return append(os.Environ(),
+		"HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+		"GIT_AUTHOR_DATE=2026-01-02T03:04:05Z", "GIT_COMMITTER_DATE=2026-01-02T03:04:05Z")
+}
+
+func git(t *testing.T, dir string, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// newRepo makes a repository on branch main with n commits.
+func newRepo(t *testing.T, n int) (string, []string) {
+	t.Helper()
+	needGit(t)
+	dir := t.TempDir()
+	env := gitEnv(t)
+	git(t, dir, env, "init", "-q", "-b", "main")
+	for i := range n {
+		name := filepath.Join(dir, "f.txt")
+		if err := os.WriteFile(name, []byte(strings.Repeat("x", i+1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git(t, dir, env, "add", "f.txt")
+		git(t, dir, env, "commit", "-q", "-m", "commit number "+string(rune('A'+i)))
+	}
+	return dir, env
+}
+
+func TestTakeOutsideRepoRunsNoGit(t *testing.T) {
+	dir := t.TempDir()
+	// A git that does not exist proves no process is started.
+	s := Take(context.Background(), dir, Options{Git: filepath.Join(dir, "no-such-git"), Env: []string{}})
+	if s.IsRepo || len(s.Errs) != 0 || s.Text() != "" {
+		t.Fatalf("snapshot of a plain folder = %+v, text %q; want zero", s, s.Text())
+	}
+}
+
+func TestTakeReadsBranchStatusAndCommits(t *testing.T) {
+	dir, env := newRepo(t, 7)
+	if err := os.WriteFile(filepath.Join(dir, "new.txt"), []byte("n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte("changed"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, env, "checkout", "-q", "-b", "feature")
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := Take(context.Background(), sub, Options{Env: env})
+	if len(s.Errs) != 0 {
+		t.Fatalf("errors: %v", s.Errs)
+	}
+	if !s.IsRepo || s.Branch != "feature" || s.MainBranch != "main" {
+		t.Errorf("IsRepo=%v Branch=%q MainBranch=%q; want true feature main", s.IsRepo, s.Branch, s.MainBranch)
+	}
+	// Paths are relative to the folder the snapshot was taken in.
+	if want := " M ../f.txt\n?? ../new.txt"; s.Status != want {
+		t.Errorf("Status = %q, want %q", s.Status, want)
+	}
+	if len(s.Commits) != CommitCount {
+		t.Fatalf("got %d commits, want %d: %q", len(s.Commits), CommitCount, s.Commits)
+	}
+	if !strings.HasSuffix(s.Commits[0], " commit number G") || !strings.HasSuffix(s.Commits[4], " commit number C") {
+		t.Errorf("commits not newest first: %q", s.Commits)
+	}
+}
+
+func TestTakeMainBranchPrefersOriginHead(t *testing.T) {
+	dir, env := newRepo(t, 1)
+	git(t, dir, env, "branch", "-m", "main", "trunk")
+	git(t, dir, env, "update-ref", "refs/remotes/origin/trunk", "HEAD")
+	git(t, dir, env, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk")
+	git(t, dir, env, "branch", "master")
+	s := Take(context.Background(), dir, Options{Env: env})
+	if s.MainBranch != "trunk" {
+		t.Errorf("MainBranch = %q, want trunk (origin/HEAD)", s.MainBranch)
+	}
+}
+
+func TestTakeDetachedHead(t *testing.T) {
+	dir, env := newRepo(t, 2)
+	git(t, dir, env, "checkout", "-q", "--detach", "HEAD~1")
+	short := git(t, dir, env, "rev-parse", "--short", "HEAD")
+	s := Take(context.Background(), dir, Options{Env: env})
+	if s.Branch != "" || s.Detached != short {
+		t.Errorf("Branch=%q Detached=%q; want \"\" and %q", s.Branch, s.Detached, short)
+	}
+	if !strings.Contains(s.Text(), "HEAD detached at "+short) {
+		t.Errorf("text does not name the detached commit:\n%s", s.Text())
+	}
+}
+
+func TestTakeCutsLongStatusWithNote(t *testing.T) {
+	dir, env := newRepo(t, 1)
+	for i := range 200 {
+		name := filepath.Join(dir, strings.Repeat("u", 20)+string(rune('a'+i%26))+strings.Repeat("v", i%7)+"-"+itoa(i))
+		if err := os.WriteFile(name, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := Take(context.Background(), dir, Options{Env: env})
+	if !s.StatusTruncated || len(s.Status) > StatusLimit || strings.HasSuffix(s.Status, "\n") {
+		t.Fatalf("truncated=%v len=%d; want cut at a line end within %d", s.StatusTruncated, len(s.Status), StatusLimit)
+	}
+	if !strings.HasPrefix(s.Status, "?? ") || !strings.Contains(s.Text(), "cut at 2000 characters") {
+		t.Errorf("text lacks the truncation note:\n%s", s.Text())
+	}
+}
+
+func TestTakeUnbornRepo(t *testing.T) {
+	needGit(t)
+	dir := t.TempDir()
+	env := gitEnv(t)
+	git(t, dir, env, "init", "-q", "-b", "main")
+	s := Take(context.Background(), dir, Options{Env: env})
+	if !s.IsRepo || s.Branch != "main" || len(s.Commits) != 0 {
+		t.Errorf("unborn repo snapshot = %+v", s)
+	}
+	if s.Status != "" || !strings.Contains(s.Text(), "(clean)") {
+		t.Errorf("unborn repo text:\n%s", s.Text())
+	}
+}
+
+func TestTakeTimeoutReturnsPromptly(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	slow := filepath.Join(dir, "slow-git")
+	if err := os.WriteFile(slow, []byte("#!/bin/sh\nexec sleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	s := Take(context.Background(), dir, Options{Git: slow, Timeout: 100 * time.Millisecond})
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("Take took %v despite a 100ms timeout", el)
+	}
+	if !s.IsRepo || len(s.Errs) == 0 || !errors.Is(s.Errs[0], context.DeadlineExceeded) {
+		t.Fatalf("want IsRepo with deadline errors, got %+v", s)
+	}
+	if !strings.Contains(s.Text(), "(unknown: git status failed)") {
+		t.Errorf("status of a failed snapshot should read unknown:\n%s", s.Text())
+	}
+}
+
+func TestStartWaitMatchesTake(t *testing.T) {
+	dir, env := newRepo(t, 1)
+	p := Start(context.Background(), dir, Options{Env: env})
+	got := p.Wait()
+	want := Take(context.Background(), dir, Options{Env: env})
+	if got.Text() != want.Text() {
+		t.Errorf("Start/Wait text\n%s\nTake text\n%s", got.Text(), want.Text())
+	}
+}
+
+func TestTextGolden(t *testing.T) {
+	s := Snapshot{IsRepo: true, Branch: "feature", MainBranch: "main",
+		Status: " M a.go\n?? b.go", Commits: []string{"abc1234 Second", "def5678 First"}}
+	want := `This is the state of the git repository when the session started. It is not updated as you work; run git yourself for current facts.
+Current branch: feature
+Main branch (the usual target of pull requests): main
+
+Status:
+ M a.go
+?? b.go
+
+Recent commits:
+abc1234 Second
+def5678 First`
+	if got := s.Text(); got != want {
+		t.Errorf("Text() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		limit int
+		want  string
+		cut   bool
+	}{
+		{"short", 10, "short", false},
+		{"aaaa\nbbbb\ncccc", 12, "aaaa\nbbbb", true},
+		{"aaaaaaaaaa\nb", 8, "aaaaaaaa", true},
+		{"ééééé", 5, "éé", true}, // never splits a UTF-8 sequence
+	} {
+		got, c := cut(tc.in, tc.limit)
+		if got != tc.want || c != tc.cut {
+			t.Errorf("cut(%q, %d) = %q, %v; want %q, %v", tc.in, tc.limit, got, c, tc.want, tc.cut)
+		}
+	}
+}
+
+func itoa(i int) string {
+	const d = "0123456789"
+	if i < 10 {
+		return d[i : i+1]
+	}
+	return itoa(i/10) + d[i%10:i%10+1]
+}
