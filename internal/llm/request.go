@@ -71,6 +71,11 @@ type Request struct {
 	CacheTTL string
 	NoCache  bool
 
+	// MaxOverloadRetries, when positive, caps retries of overloaded (529)
+	// responses below the general limit, so a fallback model can take
+	// over sooner.
+	MaxOverloadRetries int
+
 	// OnRetry, when set, is called before the provider waits to retry a
 	// failed attempt. It must not block.
 	OnRetry func(RetryInfo)

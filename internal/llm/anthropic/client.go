@@ -1,0 +1,270 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"reins/internal/llm"
+)
+
+// APIVersion is the anthropic-version header sent.
+const APIVersion = "2023-06-01"
+
+// DefaultBaseURL is the API's address.
+const DefaultBaseURL = "https://api.anthropic.com"
+
+// DefaultIdleTimeout is how long a stream may send nothing before it
+// counts as a broken connection.
+const DefaultIdleTimeout = 90 * time.Second
+
+// Config configures a Client. The zero value talks to the public API with
+// no credentials.
+type Config struct {
+	BaseURL string // default DefaultBaseURL
+	// APIKey is sent as x-api-key; AuthToken, when set instead, as
+	// Authorization: Bearer.
+	APIKey    string
+	AuthToken string
+	// RefreshKey, when set, is called once after a 401 for a new API key
+	// (apiKeyHelper); the request is then retried with it.
+	RefreshKey func(ctx context.Context) (string, error)
+	// Betas are sent in anthropic-beta on every request, before the
+	// request's own.
+	Betas []string
+	// Headers are extra headers (ANTHROPIC_CUSTOM_HEADERS).
+	Headers   map[string]string
+	UserAgent string
+	// HTTPClient defaults to a client with no overall timeout (streams
+	// are long); IdleTimeout bounds silence instead.
+	HTTPClient  *http.Client
+	IdleTimeout time.Duration
+	MaxRetries  int           // default llm.MaxRetries; negative: none
+	RetryBase   time.Duration // default llm.BaseRetryDelay
+	// SessionID is sent as X-Claude-Code-Session-Id when set.
+	SessionID string
+	Logger    *slog.Logger
+}
+
+// Client is an llm.Provider for the Messages API. It is safe for
+// concurrent use.
+type Client struct {
+	cfg Config
+
+	mu  sync.Mutex // guards key
+	key string
+}
+
+// New returns a client.
+func New(cfg Config) *Client {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Transport: &http.Transport{
+			Proxy:                 http.ProxyFromEnvironment,
+			MaxIdleConnsPerHost:   4,
+			IdleConnTimeout:       90 * time.Second,
+			TLSHandshakeTimeout:   15 * time.Second,
+			ResponseHeaderTimeout: 10 * time.Minute,
+			ForceAttemptHTTP2:     true,
+		}}
+	}
+	if cfg.IdleTimeout == 0 {
+		cfg.IdleTimeout = DefaultIdleTimeout
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = llm.MaxRetries
+	}
+	if cfg.RetryBase == 0 {
+		cfg.RetryBase = llm.BaseRetryDelay
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Client{cfg: cfg, key: cfg.APIKey}
+}
+
+// Stream sends req and returns the response stream once its first event
+// has arrived, retrying failures that happen before that.
+func (c *Client) Stream(ctx context.Context, req *llm.Request) (llm.Stream, error) {
+	body, err := EncodeRequest(req)
+	if err != nil {
+		return nil, fmt.Errorf("encode request: %w", err)
+	}
+	maxRetries := max(c.cfg.MaxRetries, 0)
+	refreshed := false
+	overloads := 0
+	for attempt := 0; ; attempt++ {
+		st, err := c.try(ctx, req, body, attempt)
+		if err == nil {
+			return st, nil
+		}
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		if llm.IsAuth(err) && c.cfg.RefreshKey != nil && !refreshed {
+			refreshed = true
+			key, kerr := c.cfg.RefreshKey(ctx)
+			if kerr != nil {
+				return nil, fmt.Errorf("%w (refreshing the API key failed: %v)", err, kerr)
+			}
+			c.mu.Lock()
+			c.key = key
+			c.mu.Unlock()
+			attempt--
+			continue
+		}
+		if llm.IsOverloaded(err) {
+			overloads++
+			if req.MaxOverloadRetries > 0 && overloads > req.MaxOverloadRetries {
+				return nil, err
+			}
+		}
+		if !llm.IsRetryable(err) || attempt >= maxRetries {
+			if attempt > 0 {
+				return nil, fmt.Errorf("after %d retries: %w", attempt, err)
+			}
+			return nil, err
+		}
+		delay := llm.BackoffFrom(c.cfg.RetryBase, attempt+1, llm.RetryAfter(err))
+		c.cfg.Logger.Info("retrying model request", "attempt", attempt+1, "delay", delay, "err", err)
+		if req.OnRetry != nil {
+			req.OnRetry(llm.RetryInfo{Attempt: attempt + 1, Max: maxRetries, Delay: delay, Err: err})
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, context.Cause(ctx)
+		}
+	}
+}
+
+// try makes one attempt: send, check the status, and peek at the first
+// event so an immediate error event is retried like an HTTP error.
+func (c *Client) try(ctx context.Context, req *llm.Request, body []byte, attempt int) (llm.Stream, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.BaseURL+"/v1/messages?beta=true", bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	c.setHeaders(hreq, req, attempt)
+	resp, err := c.cfg.HTTPClient.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		return nil, &llm.ConnError{Op: "POST " + c.cfg.BaseURL + "/v1/messages", Err: err}
+	}
+	if resp.StatusCode != http.StatusOK {
+		defer resp.Body.Close()
+		return nil, apiError(resp)
+	}
+	st := newStream(resp.Body, c.cfg.IdleTimeout)
+	ev, err := st.Next()
+	if err != nil {
+		st.Close()
+		var ae *llm.APIError
+		if errors.As(err, &ae) {
+			ae.RequestID = resp.Header.Get("request-id")
+		}
+		return nil, err
+	}
+	st.pending = append(st.pending, ev)
+	return st, nil
+}
+
+func (c *Client) setHeaders(h *http.Request, req *llm.Request, attempt int) {
+	h.Header.Set("Content-Type", "application/json")
+	h.Header.Set("Accept", "text/event-stream")
+	h.Header.Set("anthropic-version", APIVersion)
+	if c.cfg.UserAgent != "" {
+		h.Header.Set("User-Agent", c.cfg.UserAgent)
+	}
+	c.mu.Lock()
+	key := c.key
+	c.mu.Unlock()
+	switch {
+	case c.cfg.AuthToken != "" && key == "":
+		h.Header.Set("Authorization", "Bearer "+c.cfg.AuthToken)
+	case key != "":
+		h.Header.Set("x-api-key", key)
+	}
+	betas := append(append([]string(nil), c.cfg.Betas...), req.Betas...)
+	if len(betas) > 0 {
+		seen := map[string]bool{}
+		var uniq []string
+		for _, b := range betas {
+			if b != "" && !seen[b] {
+				seen[b] = true
+				uniq = append(uniq, b)
+			}
+		}
+		h.Header.Set("anthropic-beta", strings.Join(uniq, ","))
+	}
+	if c.cfg.SessionID != "" {
+		h.Header.Set("X-Claude-Code-Session-Id", c.cfg.SessionID)
+	}
+	h.Header.Set("x-app", "cli")
+	h.Header.Set("X-Stainless-Retry-Count", strconv.Itoa(attempt))
+	for k, v := range c.cfg.Headers {
+		h.Header.Set(k, v)
+	}
+}
+
+// apiError reads an error response.
+func apiError(resp *http.Response) error {
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	ae := &llm.APIError{Status: resp.StatusCode, RequestID: resp.Header.Get("request-id")}
+	var w struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &w) == nil && w.Error.Message != "" {
+		ae.Type, ae.Message = w.Error.Type, w.Error.Message
+	} else {
+		ae.Message = strings.TrimSpace(string(data))
+		if len(ae.Message) > 300 {
+			ae.Message = ae.Message[:300] + "…"
+		}
+		if ae.Message == "" {
+			ae.Message = http.StatusText(resp.StatusCode)
+		}
+	}
+	if v := resp.Header.Get("retry-after-ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms > 0 {
+			ae.RetryAfter = time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	if ae.RetryAfter == 0 {
+		if v := resp.Header.Get("retry-after"); v != "" {
+			if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+				ae.RetryAfter = time.Duration(s * float64(time.Second))
+			} else if t, err := http.ParseTime(v); err == nil {
+				ae.RetryAfter = time.Until(t)
+			}
+		}
+	}
+	switch strings.ToLower(resp.Header.Get("x-should-retry")) {
+	case "true":
+		b := true
+		ae.ShouldRetry = &b
+	case "false":
+		b := false
+		ae.ShouldRetry = &b
+	}
+	return ae
+}

@@ -1,0 +1,194 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"reins/internal/llm"
+)
+
+// MaxBreakpoints is the API's limit on cache_control markers per request.
+const MaxBreakpoints = 4
+
+// EncodeRequest returns the JSON body for req.
+func EncodeRequest(req *llm.Request) ([]byte, error) {
+	buf := make([]byte, 0, 4096+len(req.Messages)*512)
+	buf = append(buf, `{"model":`...)
+	buf = strconv.AppendQuote(buf, req.Model)
+	buf = append(buf, `,"max_tokens":`...)
+	buf = strconv.AppendInt(buf, int64(req.MaxTokens), 10)
+
+	breaks := 0
+	ttl := req.CacheTTL
+	if len(req.System) > 0 {
+		buf = append(buf, `,"system":[`...)
+		// Only the last two cache-marked system blocks get markers.
+		marked := 0
+		for _, b := range req.System {
+			if b.Cache {
+				marked++
+			}
+		}
+		skip := max(marked-2, 0)
+		for i, b := range req.System {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			cb := llm.TextBlock(b.Text)
+			if b.Cache && !req.NoCache {
+				if skip > 0 {
+					skip--
+				} else {
+					cb.CacheControl = &llm.CacheControl{Type: "ephemeral", TTL: ttl}
+					breaks++
+				}
+			}
+			enc, err := cb.MarshalJSON()
+			if err != nil {
+				return nil, err
+			}
+			buf = append(buf, enc...)
+		}
+		buf = append(buf, ']')
+	}
+	if len(req.Tools) > 0 {
+		buf = append(buf, `,"tools":[`...)
+		for i, t := range req.Tools {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			last := i == len(req.Tools)-1 && !req.NoCache && breaks < MaxBreakpoints-1
+			var err error
+			if buf, err = appendTool(buf, t, last, ttl); err != nil {
+				return nil, err
+			}
+			if last {
+				breaks++
+			}
+		}
+		buf = append(buf, ']')
+	}
+	buf = append(buf, `,"messages":[`...)
+	var err error
+	if buf, err = appendMessages(buf, req.Messages, !req.NoCache && breaks < MaxBreakpoints, ttl); err != nil {
+		return nil, err
+	}
+	buf = append(buf, ']')
+	if req.Thinking != nil {
+		buf = append(buf, `,"thinking":`...)
+		tb, _ := json.Marshal(req.Thinking)
+		buf = append(buf, tb...)
+	}
+	if req.Temperature != nil && (req.Thinking == nil || req.Thinking.Type == "disabled") {
+		buf = append(buf, `,"temperature":`...)
+		buf = strconv.AppendFloat(buf, *req.Temperature, 'g', -1, 64)
+	}
+	if len(req.ToolChoice) > 0 {
+		buf = append(buf, `,"tool_choice":`...)
+		buf = append(buf, req.ToolChoice...)
+	}
+	if len(req.Extra) > 0 {
+		keys := make([]string, 0, len(req.Extra))
+		for k := range req.Extra {
+			switch k {
+			case "model", "max_tokens", "system", "tools", "messages", "thinking", "stream":
+				continue // never let extras replace the core fields
+			}
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			buf = append(buf, ',')
+			buf = strconv.AppendQuote(buf, k)
+			buf = append(buf, ':')
+			buf = append(buf, req.Extra[k]...)
+		}
+	}
+	buf = append(buf, `,"stream":true}`...)
+	return buf, nil
+}
+
+func appendTool(buf []byte, t llm.ToolSpec, cache bool, ttl string) ([]byte, error) {
+	if len(t.Raw) > 0 {
+		if !cache {
+			return append(buf, t.Raw...), nil
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(t.Raw, &m); err != nil {
+			return nil, fmt.Errorf("encode tool %s: %w", t.Name, err)
+		}
+		cc, _ := json.Marshal(llm.CacheControl{Type: "ephemeral", TTL: ttl})
+		m["cache_control"] = cc
+		b, err := json.Marshal(m)
+		return append(buf, b...), err
+	}
+	buf = append(buf, `{"name":`...)
+	buf = strconv.AppendQuote(buf, t.Name)
+	buf = append(buf, `,"description":`...)
+	d, _ := json.Marshal(t.Description)
+	buf = append(buf, d...)
+	buf = append(buf, `,"input_schema":`...)
+	if len(t.InputSchema) == 0 {
+		buf = append(buf, `{"type":"object","properties":{}}`...)
+	} else {
+		var c bytes.Buffer
+		if err := json.Compact(&c, t.InputSchema); err != nil {
+			return nil, fmt.Errorf("encode tool %s schema: %w", t.Name, err)
+		}
+		buf = append(buf, c.Bytes()...)
+	}
+	if cache {
+		buf = append(buf, `,"cache_control":{"type":"ephemeral"`...)
+		if ttl != "" {
+			buf = append(buf, `,"ttl":`...)
+			buf = strconv.AppendQuote(buf, ttl)
+		}
+		buf = append(buf, '}')
+	}
+	return append(buf, '}'), nil
+}
+
+// appendMessages writes the messages, merging adjacent messages of the
+// same role into one (the API requires alternation) by splicing their
+// cached encodings. With cache, the last block of the last message is a
+// breakpoint.
+func appendMessages(buf []byte, msgs []*llm.Message, cache bool, ttl string) ([]byte, error) {
+	var prev llm.Role
+	var err error
+	for i, m := range msgs {
+		if len(m.Content) == 0 {
+			continue
+		}
+		last := i == len(msgs)-1
+		start := len(buf)
+		if buf, err = m.AppendAPI(buf, cache && last, ttl); err != nil {
+			return nil, err
+		}
+		if prev == m.Role && start > 0 {
+			// buf ends with ...]}<,>?{"role":"x","content":[ ... ]}
+			// Drop the previous message's closing "]}" and this one's
+			// opening, joining the blocks with a comma.
+			enc := buf[start:]
+			open := bytes.Index(enc, []byte(`"content":[`))
+			if open < 0 {
+				return nil, fmt.Errorf("encode message %d: unexpected encoding", i)
+			}
+			body := append([]byte(nil), enc[open+len(`"content":[`):]...)
+			buf = buf[:start]
+			// remove trailing "]}" of previous and maybe a comma
+			buf = bytes.TrimSuffix(buf, []byte(","))
+			buf = buf[:len(buf)-2]
+			buf = append(buf, ',')
+			buf = append(buf, body...)
+		}
+		buf = append(buf, ',')
+		prev = m.Role
+	}
+	if len(buf) > 0 && buf[len(buf)-1] == ',' {
+		buf = buf[:len(buf)-1]
+	}
+	return buf, nil
+}

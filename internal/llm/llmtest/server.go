@@ -1,0 +1,456 @@
+package llmtest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"reins/internal/llm"
+)
+
+// Request is a captured request.
+type Request struct {
+	Header http.Header
+	Path   string
+	Body   []byte // as received
+
+	Model     string            `json:"model"`
+	MaxTokens int               `json:"max_tokens"`
+	System    []json.RawMessage `json:"-"`
+	Tools     []json.RawMessage `json:"tools"`
+	Messages  []*llm.Message    `json:"-"`
+	Thinking  json.RawMessage   `json:"thinking"`
+	Stream    bool              `json:"stream"`
+
+	rawSystem   json.RawMessage
+	rawMessages []json.RawMessage
+	// Turn is the index of the scripted turn that answered it (-1: none).
+	Turn int
+}
+
+// SystemText joins the system prompt's text.
+func (r *Request) SystemText() string {
+	var sb strings.Builder
+	for _, s := range r.System {
+		var b struct {
+			Text string `json:"text"`
+		}
+		json.Unmarshal(s, &b)
+		sb.WriteString(b.Text)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// LastUserText is the text of the last user message (text blocks and
+// tool_result text).
+func (r *Request) LastUserText() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		m := r.Messages[i]
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		var sb strings.Builder
+		for _, b := range m.Content {
+			switch b.Type {
+			case llm.BlockText:
+				sb.WriteString(b.Text)
+			case llm.BlockToolResult:
+				sb.WriteString(b.ResultText())
+			}
+			sb.WriteByte('\n')
+		}
+		return sb.String()
+	}
+	return ""
+}
+
+// ToolNames lists the names of the tools sent.
+func (r *Request) ToolNames() []string {
+	var out []string
+	for _, t := range r.Tools {
+		var v struct {
+			Name string `json:"name"`
+		}
+		json.Unmarshal(t, &v)
+		out = append(out, v.Name)
+	}
+	return out
+}
+
+// ToolResults returns the tool_result blocks of the last user message.
+func (r *Request) ToolResults() []llm.ContentBlock {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == llm.RoleUser {
+			var out []llm.ContentBlock
+			for _, b := range r.Messages[i].Content {
+				if b.Type == llm.BlockToolResult {
+					out = append(out, b)
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// Server is a fake Messages API. Create it with Start.
+type Server struct {
+	URL string
+
+	srv *http.Server
+	ln  net.Listener
+	wg  sync.WaitGroup
+
+	mu         sync.Mutex
+	turns      []Turn
+	used       []bool
+	requests   []*Request
+	violations []string
+	convs      map[string]*conv
+	msgSeq     int
+	bytesIn    int64
+}
+
+type conv struct {
+	prefix   []byte   // system+tools bytes
+	messages [][]byte // canonical message encodings of the last request
+}
+
+// Start starts a server on a loopback port with the given script.
+func Start(turns ...Turn) (*Server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("llmtest: listen: %w", err)
+	}
+	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, convs: map[string]*conv{}}
+	s.Add(turns...)
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+// Close stops the server.
+func (s *Server) Close() error {
+	err := s.srv.Close()
+	s.wg.Wait()
+	return err
+}
+
+// Add appends turns to the script.
+func (s *Server) Add(turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = append(s.turns, turns...)
+	s.used = append(s.used, make([]bool, len(turns))...)
+}
+
+// Requests returns the requests captured so far.
+func (s *Server) Requests() []*Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Request(nil), s.requests...)
+}
+
+// BytesReceived is the total size of request bodies.
+func (s *Server) BytesReceived() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bytesIn
+}
+
+// Remaining is the number of scripted turns not yet used.
+func (s *Server) Remaining() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, u := range s.used {
+		if !u {
+			n++
+		}
+	}
+	return n
+}
+
+// Violations returns the protocol violations seen.
+func (s *Server) Violations() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.violations...)
+}
+
+// TB is the part of testing.TB the server reports to.
+type TB interface {
+	Helper()
+	Errorf(format string, args ...any)
+}
+
+// AssertClean fails t for each protocol violation.
+func (s *Server) AssertClean(t TB) {
+	t.Helper()
+	for _, v := range s.Violations() {
+		t.Errorf("fake model server: %s", v)
+	}
+}
+
+func (s *Server) violate(format string, args ...any) {
+	s.violations = append(s.violations, fmt.Sprintf(format, args...))
+}
+
+// ServeHTTP answers /v1/messages.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/v1/messages") {
+		http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"not found"}}`, http.StatusNotFound)
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return
+	}
+	req, perr := parseRequest(body)
+	if perr != nil {
+		writeError(w, 400, "invalid_request_error", "malformed request body: "+perr.Error(), nil)
+		s.mu.Lock()
+		s.violate("request %d: malformed body: %v", len(s.requests), perr)
+		s.mu.Unlock()
+		return
+	}
+	req.Body = body
+	req.Header = r.Header.Clone()
+	req.Path = r.URL.RequestURI()
+	s.mu.Lock()
+	s.bytesIn += int64(len(body))
+	idx := -1
+	for i := range s.turns {
+		if !s.used[i] && s.turns[i].matches(req) {
+			idx = i
+			s.used[i] = true
+			break
+		}
+	}
+	req.Turn = idx
+	n := len(s.requests)
+	s.requests = append(s.requests, req)
+	var turn Turn
+	if idx >= 0 {
+		turn = s.turns[idx]
+	}
+	s.checkLocked(n, req, turn)
+	s.msgSeq++
+	msgID := fmt.Sprintf("msg_%03d", s.msgSeq)
+	s.mu.Unlock()
+
+	if idx < 0 {
+		writeError(w, 500, "api_error", fmt.Sprintf("fake model server: no scripted turn left for request %d", n), nil)
+		return
+	}
+	s.respond(w, r, req, turn, msgID, n)
+}
+
+func parseRequest(body []byte) (*Request, error) {
+	req := &Request{}
+	if err := json.Unmarshal(body, req); err != nil {
+		return nil, err
+	}
+	var raw struct {
+		System   json.RawMessage   `json:"system"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return nil, err
+	}
+	req.rawSystem, req.rawMessages = raw.System, raw.Messages
+	if len(raw.System) > 0 && raw.System[0] == '[' {
+		if err := json.Unmarshal(raw.System, &req.System); err != nil {
+			return nil, fmt.Errorf("system: %w", err)
+		}
+	} else if len(raw.System) > 0 {
+		var s string
+		json.Unmarshal(raw.System, &s)
+		b, _ := json.Marshal(map[string]string{"type": "text", "text": s})
+		req.System = []json.RawMessage{b}
+	}
+	for i, m := range raw.Messages {
+		var msg llm.Message
+		if err := json.Unmarshal(m, &msg); err != nil {
+			return nil, fmt.Errorf("message %d: %w", i, err)
+		}
+		req.Messages = append(req.Messages, &msg)
+	}
+	if len(req.Messages) == 0 {
+		return nil, fmt.Errorf("no messages")
+	}
+	return req, nil
+}
+
+// checkLocked runs the protocol checks on request n.
+func (s *Server) checkLocked(n int, req *Request, turn Turn) {
+	// Roles alternate, starting with user.
+	if req.Messages[0].Role != llm.RoleUser {
+		s.violate("request %d: first message is %s, not user", n, req.Messages[0].Role)
+	}
+	for i := 1; i < len(req.Messages); i++ {
+		if req.Messages[i].Role == req.Messages[i-1].Role {
+			s.violate("request %d: messages %d and %d are both %s", n, i-1, i, req.Messages[i].Role)
+		}
+	}
+	// Every tool_use answered exactly once in the next message.
+	for i, m := range req.Messages {
+		if m.Role != llm.RoleAssistant {
+			continue
+		}
+		uses := map[string]bool{}
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolUse {
+				if uses[b.ID] {
+					s.violate("request %d: duplicate tool_use id %s", n, b.ID)
+				}
+				uses[b.ID] = true
+			}
+		}
+		if len(uses) == 0 {
+			continue
+		}
+		if i+1 >= len(req.Messages) {
+			s.violate("request %d: last message is an assistant message with unanswered tool_use", n)
+			continue
+		}
+		answered := map[string]int{}
+		for _, b := range req.Messages[i+1].Content {
+			if b.Type == llm.BlockToolResult {
+				answered[b.ToolUseID]++
+			}
+		}
+		for id := range uses {
+			if answered[id] != 1 {
+				s.violate("request %d: tool_use %s answered %d times in message %d", n, id, answered[id], i+1)
+			}
+		}
+		for id := range answered {
+			if !uses[id] {
+				s.violate("request %d: tool_result %s has no tool_use in message %d", n, id, i)
+			}
+		}
+	}
+	for i, m := range req.Messages {
+		if m.Role != llm.RoleUser || i == 0 {
+			if m.Role == llm.RoleUser && i == 0 {
+				for _, b := range m.Content {
+					if b.Type == llm.BlockToolResult {
+						s.violate("request %d: tool_result %s in the first message", n, b.ToolUseID)
+					}
+				}
+			}
+			continue
+		}
+		if req.Messages[i-1].Role != llm.RoleAssistant {
+			continue
+		}
+		hasUse := false
+		for _, b := range req.Messages[i-1].Content {
+			hasUse = hasUse || b.Type == llm.BlockToolUse
+		}
+		if !hasUse {
+			for _, b := range m.Content {
+				if b.Type == llm.BlockToolResult {
+					s.violate("request %d: tool_result %s follows an assistant message without tool_use", n, b.ToolUseID)
+				}
+			}
+		}
+	}
+	// Cache breakpoints.
+	if c := bytes.Count(req.Body, []byte(`"cache_control"`)); c > 4 {
+		s.violate("request %d: %d cache_control breakpoints (max 4)", n, c)
+	}
+	if turn.Side {
+		return
+	}
+	// Cache stability within a conversation.
+	prefix := stripCache(append(append([]byte{}, req.rawSystem...), mustJSON(req.Tools)...))
+	key := convKey(req)
+	msgs := make([][]byte, len(req.rawMessages))
+	for i, m := range req.rawMessages {
+		msgs[i] = stripCache(m)
+	}
+	c := s.convs[key]
+	if c != nil && !turn.ResetPrefix {
+		if !bytes.Equal(c.prefix, prefix) {
+			s.violate("request %d: system prompt or tools changed within a conversation", n)
+		}
+		// All but the previous request's last message must be repeated
+		// byte for byte (the last one may have grown by merged blocks).
+		prev := c.messages
+		if len(prev) > 0 {
+			prev = prev[:len(prev)-1]
+		}
+		if len(msgs) < len(prev) {
+			s.violate("request %d: history shrank from %d to %d messages without a compaction", n, len(c.messages), len(msgs))
+		} else {
+			for i := range prev {
+				if !bytes.Equal(prev[i], msgs[i]) {
+					s.violate("request %d: message %d differs from the previous request (cache prefix broken)", n, i)
+					break
+				}
+			}
+		}
+	}
+	s.convs[key] = &conv{prefix: prefix, messages: msgs}
+}
+
+// convKey identifies a conversation: its system prompt and model family
+// of tools; the first user message tells sub-agents apart.
+func convKey(req *Request) string {
+	h := sha256.New()
+	h.Write(stripCache(req.rawSystem))
+	for _, n := range req.ToolNames() {
+		h.Write([]byte(n))
+	}
+	if len(req.rawMessages) > 0 {
+		h.Write(stripCache(req.rawMessages[0]))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// stripCache removes cache_control members so breakpoints moving between
+// requests do not count as a change.
+func stripCache(b []byte) []byte {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return b
+	}
+	v = strip(v)
+	out, _ := json.Marshal(v)
+	return out
+}
+
+func strip(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		delete(t, "cache_control")
+		for k, x := range t {
+			t[k] = strip(x)
+		}
+	case []any:
+		for i, x := range t {
+			t[i] = strip(x)
+		}
+	}
+	return v
+}
