@@ -148,6 +148,11 @@ func (t *turn) run(ctx context.Context, in Input) {
 				t.emit(&Notice{Level: "warning", Text: "Compaction failed: " + err.Error()})
 			}
 		}
+		if ts.Reminders != nil {
+			for _, r := range ts.Reminders(ctx, s.Messages()) {
+				t.addMeta(r)
+			}
+		}
 		msg, ex, err := t.sample(ctx, ts)
 		if retry, done := t.recover(ctx, msg, ex, err); done {
 			return

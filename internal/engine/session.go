@@ -26,6 +26,12 @@ type ToolSet struct {
 	// Deferred reports a tool whose schema was not sent, with a hint on
 	// how to load it.
 	Deferred func(name string) (hint string, deferred bool)
+	// Reminders, when set, is called before each request with the history
+	// (after compaction); each text it returns is appended to the history
+	// as a meta user message before the request is built. The deferred-tool
+	// listing and discovered tools arrive this way, as messages rather than
+	// as changes to the tools array, so the request prefix stays stable.
+	Reminders func(ctx context.Context, history []*llm.Message) []string
 }
 
 // Recorder receives transcript entries as they happen. Session writers
