@@ -1,0 +1,45 @@
+// Package settings loads and merges reins' settings files, which use Claude
+// Code's format so that existing .claude/settings.json files work unchanged.
+//
+// # Sources
+//
+// Load reads, highest precedence first:
+//
+//   - managed policy: /etc/reins/managed-settings.json and
+//     /etc/claude-code/managed-settings.json (SourcePolicy);
+//   - the --settings flag, a file or inline JSON (SourceFlag);
+//   - local project: .reins/settings.local.json and
+//     .claude/settings.local.json (SourceLocal);
+//   - shared project: .reins/settings.json and .claude/settings.json
+//     (SourceProject);
+//   - user: ~/.reins/settings.json and ~/.claude/settings.json (SourceUser).
+//
+// Within one source the .reins/ twin wins over the .claude/ file.
+//
+// # Merge
+//
+// Scalars take the value of the highest source that sets them; objects are
+// merged key by key; arrays (permission rules, hook lists, directories) are
+// concatenated and de-duplicated. Permission rules, additional directories
+// and hooks also keep their origin (source, file, and the folder a
+// "/path" rule is relative to) so that the permission and hook packages can
+// evaluate them as their authors meant.
+//
+// # Trust
+//
+// Until a folder is trusted, its project and local files apply only a safe
+// subset (see SafeEnv and Settings.Withheld): deny and ask rules, a narrowing
+// default mode, the model, and allowlisted environment variables. Hooks,
+// apiKeyHelper, allow rules, additional directories and every other env var
+// wait for trust.
+//
+// # Errors
+//
+// A user, project or flag file that is not valid JSON is reported as a
+// Warning naming its path, line and column, and skipped. A managed-policy
+// file that exists but cannot be read or parsed makes Load fail: policy
+// fails closed.
+//
+// This package reads and writes files only; it does not decide permissions
+// or run hooks (see the permission and hooks packages).
+package settings

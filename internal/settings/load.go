@@ -1,0 +1,268 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultManagedPaths are the managed-policy files, highest first.
+var DefaultManagedPaths = []string{
+	"/etc/reins/managed-settings.json",
+	"/etc/claude-code/managed-settings.json",
+}
+
+// Options says where Load looks. The zero value loads every source for the
+// process's working folder and home.
+type Options struct {
+	// Cwd is the working folder ("" means os.Getwd).
+	Cwd string
+	// ProjectDir holds the project's .claude/ and .reins/ folders ("" means
+	// Cwd).
+	ProjectDir string
+	// Home is the user's home folder ("" means os.UserHomeDir).
+	Home string
+	// ConfigDir is reins' user config folder ("" means $REINS_CONFIG_DIR,
+	// else ~/.reins).
+	ConfigDir string
+	// ClaudeDir is Claude Code's user config folder ("" means
+	// $CLAUDE_CONFIG_DIR, else ~/.claude).
+	ClaudeDir string
+	// CLISettings is the --settings value: a file path or inline JSON.
+	CLISettings string
+	// Sources are the file sources --setting-sources selects, among
+	// SourceUser, SourceProject and SourceLocal. nil loads all three; an
+	// empty non-nil slice loads none. Managed policy and --settings always
+	// load.
+	Sources []Source
+	// Trusted says the project folder is trusted; before that its files
+	// apply only their safe subset.
+	Trusted bool
+	// ManagedPaths are the managed-policy files, highest first (nil means
+	// DefaultManagedPaths).
+	ManagedPaths []string
+	// Getenv reads the environment (nil means os.Getenv).
+	Getenv func(string) string
+}
+
+// ParseSources parses a --setting-sources value such as "user,project,local".
+// An empty value selects no file sources.
+func ParseSources(s string) ([]Source, error) {
+	out := []Source{}
+	for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		switch part {
+		case "user":
+			out = append(out, SourceUser)
+		case "project":
+			out = append(out, SourceProject)
+		case "local":
+			out = append(out, SourceLocal)
+		default:
+			return nil, fmt.Errorf("--setting-sources: unknown source %q (want user, project or local)", part)
+		}
+	}
+	return out, nil
+}
+
+// resolve fills the defaults of o.
+func (o Options) resolve() (Options, error) {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return o, fmt.Errorf("load settings: working folder: %w", err)
+		}
+		o.Cwd = wd
+	}
+	if o.ProjectDir == "" {
+		o.ProjectDir = o.Cwd
+	}
+	if o.Home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			h = ""
+		}
+		o.Home = h
+	}
+	if o.ConfigDir == "" {
+		o.ConfigDir = UserConfigDir(o.Getenv, o.Home)
+	}
+	if o.ClaudeDir == "" {
+		o.ClaudeDir = ClaudeConfigDir(o.Getenv, o.Home)
+	}
+	if o.ManagedPaths == nil {
+		o.ManagedPaths = DefaultManagedPaths
+	}
+	return o, nil
+}
+
+// UserConfigDir is reins' user config folder: $REINS_CONFIG_DIR, else
+// ~/.reins. getenv nil means os.Getenv.
+func UserConfigDir(getenv func(string) string, home string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if d := getenv("REINS_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(home, ".reins")
+}
+
+// ClaudeConfigDir is Claude Code's user config folder: $CLAUDE_CONFIG_DIR,
+// else ~/.claude.
+func ClaudeConfigDir(getenv func(string) string, home string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if d := getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// candidate is a file Load considers.
+type candidate struct {
+	path   string
+	source Source
+	root   string
+	inline []byte // --settings given as JSON
+}
+
+// candidates lists the files of every selected source, highest first.
+func (o Options) candidates() []candidate {
+	var out []candidate
+	for _, p := range o.ManagedPaths {
+		out = append(out, candidate{path: p, source: SourcePolicy, root: o.Cwd})
+	}
+	if s := strings.TrimSpace(o.CLISettings); s != "" {
+		if strings.HasPrefix(s, "{") {
+			out = append(out, candidate{path: "--settings", source: SourceFlag, root: o.Cwd, inline: []byte(s)})
+		} else {
+			p := expandHome(s, o.Home)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(o.Cwd, p)
+			}
+			out = append(out, candidate{path: p, source: SourceFlag, root: o.Cwd})
+		}
+	}
+	want := func(s Source) bool {
+		if o.Sources == nil {
+			return true
+		}
+		for _, x := range o.Sources {
+			if x == s {
+				return true
+			}
+		}
+		return false
+	}
+	if want(SourceLocal) {
+		for _, d := range []string{".reins", ".claude"} {
+			out = append(out, candidate{path: filepath.Join(o.ProjectDir, d, "settings.local.json"), source: SourceLocal, root: o.ProjectDir})
+		}
+	}
+	if want(SourceProject) {
+		for _, d := range []string{".reins", ".claude"} {
+			out = append(out, candidate{path: filepath.Join(o.ProjectDir, d, "settings.json"), source: SourceProject, root: o.ProjectDir})
+		}
+	}
+	if want(SourceUser) {
+		for _, d := range []string{o.ConfigDir, o.ClaudeDir} {
+			out = append(out, candidate{path: filepath.Join(d, "settings.json"), source: SourceUser, root: d})
+		}
+	}
+	return dedupeCandidates(out)
+}
+
+// dedupeCandidates drops a file listed twice (ConfigDir == ClaudeDir, or
+// the project is the home folder).
+func dedupeCandidates(in []candidate) []candidate {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, c := range in {
+		key := c.path
+		if c.inline == nil {
+			key = filepath.Clean(c.path)
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+func expandHome(p, home string) string {
+	if p == "~" {
+		return home
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+// loaded is a parsed file with its origin.
+type loaded struct {
+	candidate
+	data *fileData
+}
+
+// Load reads and merges the settings sources. It returns the warnings of
+// files it skipped or keys it ignored, and an error only when a managed
+// policy file exists but cannot be read or parsed (or ctx is done).
+func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
+	o, err := opt.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
+	var files []loaded
+	var warns []Warning
+	var withheld []Withheld
+	for _, c := range o.candidates() {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, fmt.Errorf("load settings: %w", err)
+		}
+		data := c.inline
+		if data == nil {
+			data, err = os.ReadFile(c.path)
+			if errors.Is(err, fs.ErrNotExist) {
+				if c.source == SourceFlag {
+					warns = append(warns, Warning{File: c.path, Message: "--settings file does not exist; ignored"})
+				}
+				continue
+			}
+			if err != nil {
+				if c.source == SourcePolicy {
+					return nil, warns, fmt.Errorf("read managed settings %s: %w", c.path, err)
+				}
+				warns = append(warns, Warning{File: c.path, Message: fmt.Sprintf("cannot read settings file: %v; skipped", err)})
+				continue
+			}
+		}
+		fd, ws := parseFile(c.path, data)
+		if c.source == SourcePolicy && len(ws) > 0 {
+			// Policy fails closed: a managed file that is not wholly
+			// understood stops reins rather than weakening the policy.
+			return nil, warns, fmt.Errorf("managed settings: %s", ws[0].String())
+		}
+		warns = append(warns, ws...)
+		if fd == nil {
+			continue
+		}
+		if !o.Trusted && (c.source == SourceProject || c.source == SourceLocal) {
+			withheld = append(withheld, restrict(c.path, fd)...)
+		}
+		files = append(files, loaded{candidate: c, data: fd})
+	}
+	s, mw := merge(files, o)
+	s.Withheld = withheld
+	return s, append(warns, mw...), nil
+}

@@ -1,0 +1,333 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// decodeAny decodes raw keeping numbers exact.
+func decodeAny(raw json.RawMessage) any {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	return v
+}
+
+// mergeValue merges a higher-precedence value over a lower one: objects key
+// by key, arrays concatenated (higher first) without duplicates, anything
+// else replaced.
+func mergeValue(low, high any) any {
+	switch h := high.(type) {
+	case map[string]any:
+		l, ok := low.(map[string]any)
+		if !ok {
+			return h
+		}
+		out := make(map[string]any, len(l)+len(h))
+		for k, v := range l {
+			out[k] = v
+		}
+		for k, v := range h {
+			out[k] = mergeValue(l[k], v)
+		}
+		return out
+	case []any:
+		l, ok := low.([]any)
+		if !ok {
+			return h
+		}
+		out := make([]any, 0, len(h)+len(l))
+		seen := map[string]bool{}
+		for _, v := range append(append([]any{}, h...), l...) {
+			k := string(mustMarshal(v))
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, v)
+		}
+		return out
+	}
+	return high
+}
+
+// merge combines the parsed files (highest first) into Settings.
+func merge(files []loaded, o Options) (*Settings, []Warning) {
+	s := &Settings{IncludeCoAuthoredBy: true, Raw: map[string]json.RawMessage{}, Env: map[string]string{}}
+	var warns []Warning
+	warned := map[string]bool{}
+	warnOnce := func(key string, w Warning) {
+		if !warned[key] {
+			warned[key] = true
+			warns = append(warns, w)
+		}
+	}
+	merged := map[string]any{}
+	for i := len(files) - 1; i >= 0; i-- {
+		f := files[i]
+		for _, key := range f.data.order {
+			raw, ok := f.data.values[key]
+			if !ok {
+				continue
+			}
+			merged[key] = mergeValue(merged[key], decodeAny(raw))
+		}
+	}
+	for _, f := range files {
+		s.Files = append(s.Files, LoadedFile{Path: f.path, Source: f.source, Root: f.root})
+		for _, key := range f.data.order {
+			if _, ok := f.data.values[key]; ok && !knownKeys[key] {
+				line, col := position(f.data.src, f.data.pos[key])
+				warnOnce("key:"+key, Warning{File: f.path, Line: line, Column: col,
+					Message: fmt.Sprintf("unknown setting %q (kept, but reins does not use it)", key)})
+			}
+		}
+	}
+	for k, v := range merged {
+		s.Raw[k] = mustMarshal(v)
+	}
+
+	managedRulesOnly, managedHooksOnly := false, false
+	for _, f := range files {
+		if f.source == SourcePolicy {
+			managedRulesOnly = managedRulesOnly || boolKey(f.data, "allowManagedPermissionRulesOnly")
+			managedHooksOnly = managedHooksOnly || boolKey(f.data, "allowManagedHooksOnly")
+		}
+	}
+	s.ManagedRulesOnly = managedRulesOnly
+	s.Rules = collectRules(files, managedRulesOnly)
+	s.AdditionalDirectories = collectDirs(files, o)
+	for _, f := range files {
+		var p permissionsShape
+		if raw, ok := f.data.values["permissions"]; ok && json.Unmarshal(raw, &p) == nil {
+			if p.DisableBypassPermissionsMode == "disable" {
+				s.DisableBypassPermissions = true
+			}
+		}
+	}
+	if raw, ok := s.Raw["permissions"]; ok {
+		var p permissionsShape
+		if json.Unmarshal(raw, &p) == nil {
+			s.DefaultMode = p.DefaultMode
+		}
+	}
+	hooks, hw := collectHooks(files, managedHooksOnly, merged)
+	s.Hooks = hooks
+	for _, w := range hw {
+		warnOnce("hook:"+w.Message, w)
+	}
+	if env, ok := merged["env"].(map[string]any); ok {
+		for k, v := range env {
+			s.Env[k] = envString(v)
+		}
+	}
+	_, _ = s.Get("model", &s.Model)
+	_, _ = s.Get("cleanupPeriodDays", &s.CleanupPeriodDays)
+	_, _ = s.Get("includeCoAuthoredBy", &s.IncludeCoAuthoredBy)
+	_, _ = s.Get("models", &s.Models)
+	if _, err := s.Get("sandbox", &s.Sandbox); err == nil && s.Sandbox.Enabled {
+		s.Sandbox.File = firstFileWith(files, "sandbox")
+	}
+	for _, f := range files {
+		if raw, ok := f.data.values["apiKeyHelper"]; ok {
+			var cmd string
+			if json.Unmarshal(raw, &cmd) == nil && strings.TrimSpace(cmd) != "" {
+				s.APIKeyHelper = &KeyHelper{Command: cmd, Source: f.source, File: f.path, Dir: o.Cwd}
+			}
+			break
+		}
+	}
+	return s, warns
+}
+
+func boolKey(fd *fileData, key string) bool {
+	var b bool
+	raw, ok := fd.values[key]
+	return ok && json.Unmarshal(raw, &b) == nil && b
+}
+
+func firstFileWith(files []loaded, key string) string {
+	for _, f := range files {
+		if _, ok := f.data.values[key]; ok {
+			return f.path
+		}
+	}
+	return ""
+}
+
+func envString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	}
+	return ""
+}
+
+// collectRules gathers permission rules, highest source first, dropping
+// duplicates (same behaviour, text and root). With managedOnly, allow rules
+// from other sources are dropped; deny and ask rules only narrow and stay.
+func collectRules(files []loaded, managedOnly bool) []Rule {
+	var out []Rule
+	seen := map[string]bool{}
+	for _, f := range files {
+		raw, ok := f.data.values["permissions"]
+		if !ok {
+			continue
+		}
+		var p permissionsShape
+		if json.Unmarshal(raw, &p) != nil {
+			continue
+		}
+		for _, list := range []struct {
+			b     Behavior
+			rules []string
+		}{{Deny, p.Deny}, {Ask, p.Ask}, {Allow, p.Allow}} {
+			if managedOnly && list.b == Allow && f.source != SourcePolicy {
+				continue
+			}
+			for _, text := range list.rules {
+				text = strings.TrimSpace(text)
+				key := string(list.b) + "\x00" + text + "\x00" + f.root
+				if text == "" || seen[key] {
+					continue
+				}
+				seen[key] = true
+				out = append(out, Rule{Behavior: list.b, Text: text, Source: f.source, File: f.path, Root: f.root})
+			}
+		}
+	}
+	return out
+}
+
+// collectDirs gathers permissions.additionalDirectories as absolute paths.
+// Relative entries are relative to the file's project folder (project and
+// local files) or the working folder.
+func collectDirs(files []loaded, o Options) []Dir {
+	var out []Dir
+	seen := map[string]bool{}
+	for _, f := range files {
+		raw, ok := f.data.values["permissions"]
+		if !ok {
+			continue
+		}
+		var p permissionsShape
+		if json.Unmarshal(raw, &p) != nil {
+			continue
+		}
+		base := o.Cwd
+		if f.source == SourceProject || f.source == SourceLocal {
+			base = o.ProjectDir
+		}
+		for _, d := range p.AdditionalDirectories {
+			if strings.TrimSpace(d) == "" {
+				continue
+			}
+			d = expandHome(d, o.Home)
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(base, d)
+			}
+			d = filepath.Clean(d)
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			out = append(out, Dir{Path: d, Source: f.source, File: f.path})
+		}
+	}
+	return out
+}
+
+// collectHooks gathers hook matchers per event, highest source first.
+// disableAllHooks from a non-managed source keeps managed hooks only; from
+// managed policy it drops every hook. managedOnly keeps managed hooks only.
+func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[string][]HookMatcher, []Warning) {
+	disabled, _ := merged["disableAllHooks"].(bool)
+	policyDisabled := false
+	for _, f := range files {
+		if f.source == SourcePolicy && boolKey(f.data, "disableAllHooks") {
+			policyDisabled = true
+		}
+	}
+	if policyDisabled {
+		return nil, nil
+	}
+	known := map[string]bool{}
+	for _, e := range KnownHookEvents {
+		known[e] = true
+	}
+	out := map[string][]HookMatcher{}
+	var warns []Warning
+	seen := map[string]bool{}
+	for _, f := range files {
+		if (disabled || managedOnly) && f.source != SourcePolicy {
+			continue
+		}
+		raw, ok := f.data.values["hooks"]
+		if !ok {
+			continue
+		}
+		line, col := position(f.data.src, f.data.pos["hooks"])
+		var events map[string][]HookMatcher
+		if json.Unmarshal(raw, &events) != nil {
+			continue
+		}
+		for _, ev := range sortedKeys(events) {
+			ms := events[ev]
+			if !known[ev] {
+				warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+					Message: fmt.Sprintf("hook event %q is not one reins fires; its hooks never run", ev)})
+				continue
+			}
+			for _, m := range ms {
+				m.Source, m.File = f.source, f.path
+				var kept []HookSpec
+				for _, h := range m.Hooks {
+					switch {
+					case h.Type != "command":
+						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+							Message: fmt.Sprintf("hook type %q is not supported by reins yet; that hook is skipped", h.Type)})
+					case strings.TrimSpace(h.Command) == "":
+						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+							Message: fmt.Sprintf("a %s command hook has no command; skipped", ev)})
+					default:
+						kept = append(kept, h)
+					}
+				}
+				if len(kept) == 0 {
+					continue
+				}
+				m.Hooks = kept
+				key := ev + "\x00" + string(mustMarshal(m))
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				out[ev] = append(out[ev], m)
+			}
+		}
+	}
+	return out, warns
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

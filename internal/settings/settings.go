@@ -1,0 +1,256 @@
+package settings
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+)
+
+// Source names where a setting, rule or hook came from. The values are
+// Claude Code's names, which also appear on the SDK wire as permission
+// update destinations.
+type Source string
+
+// The sources, from highest precedence to lowest. SourceCLI, SourceSession
+// and SourceCommand are not files: they name rules given by flags
+// (--allowedTools), added during the session, or by a command.
+const (
+	SourcePolicy  Source = "policySettings"
+	SourceFlag    Source = "flagSettings"
+	SourceLocal   Source = "localSettings"
+	SourceProject Source = "projectSettings"
+	SourceUser    Source = "userSettings"
+	SourceCLI     Source = "cliArg"
+	SourceSession Source = "session"
+	SourceCommand Source = "command"
+)
+
+// FileSource reports whether s names a kind of settings file.
+func (s Source) FileSource() bool {
+	switch s {
+	case SourcePolicy, SourceFlag, SourceLocal, SourceProject, SourceUser:
+		return true
+	}
+	return false
+}
+
+// Label is a short human name for the source.
+func (s Source) Label() string {
+	switch s {
+	case SourcePolicy:
+		return "managed policy"
+	case SourceFlag:
+		return "--settings"
+	case SourceLocal:
+		return "local project settings"
+	case SourceProject:
+		return "project settings"
+	case SourceUser:
+		return "user settings"
+	case SourceCLI:
+		return "command-line flag"
+	case SourceSession:
+		return "this session"
+	case SourceCommand:
+		return "command"
+	}
+	return string(s)
+}
+
+// Behavior is what a permission rule does with a matching call.
+type Behavior string
+
+// Rule behaviours.
+const (
+	Allow Behavior = "allow"
+	Ask   Behavior = "ask"
+	Deny  Behavior = "deny"
+)
+
+// Rule is one permission rule string with its origin. The rule syntax is
+// parsed by the permission package.
+type Rule struct {
+	Behavior Behavior
+	// Text is the rule as written, e.g. "Bash(npm run test:*)".
+	Text   string
+	Source Source
+	// File is the settings file it came from ("" for flags and session
+	// rules).
+	File string
+	// Root is the folder a rule path starting with a single "/" is
+	// relative to: the project folder for project and local files, the
+	// config folder for user files, the working folder otherwise.
+	Root string
+}
+
+// Dir is an additional working folder with its origin.
+type Dir struct {
+	Path   string // absolute and cleaned
+	Source Source
+	File   string
+}
+
+// HookMatcher is one entry of a hook event's list: the hooks to run when
+// the matcher matches.
+type HookMatcher struct {
+	// Matcher selects what the hooks apply to (a tool name for tool
+	// events): empty or "*" for all, a name, names joined by "|", or a
+	// regular expression.
+	Matcher string     `json:"matcher,omitempty"`
+	Hooks   []HookSpec `json:"hooks"`
+	// Source and File say where the entry was configured.
+	Source Source `json:"-"`
+	File   string `json:"-"`
+}
+
+// HookSpec is one hook: for type "command" a shell command run with bash.
+type HookSpec struct {
+	Type    string `json:"type"`
+	Command string `json:"command,omitempty"`
+	// Timeout is in seconds; 0 means the default (60 s).
+	Timeout float64 `json:"timeout,omitempty"`
+	// Prompt is the text of a "prompt" hook (not run by reins yet).
+	Prompt string `json:"prompt,omitempty"`
+}
+
+// ModelOverride changes or adds a row of the model table (the "models"
+// key), with the field names of llm.ModelInfo.
+type ModelOverride struct {
+	ContextWindow   int     `json:"contextWindow,omitempty"`
+	MaxOutputTokens int     `json:"maxOutputTokens,omitempty"`
+	InputPrice      float64 `json:"inputPrice,omitempty"`
+	OutputPrice     float64 `json:"outputPrice,omitempty"`
+	Family          string  `json:"family,omitempty"`
+}
+
+// Sandbox is the part of the "sandbox" key reins looks at.
+type Sandbox struct {
+	Enabled bool `json:"enabled"`
+	// File is where enabled was set.
+	File string `json:"-"`
+}
+
+// Settings is the merged result of every loaded source.
+type Settings struct {
+	// Rules are the permission rules of every source, highest source
+	// first, de-duplicated per source.
+	Rules []Rule
+	// DefaultMode is permissions.defaultMode ("" when unset).
+	DefaultMode string
+	// AdditionalDirectories are extra working folders
+	// (permissions.additionalDirectories), resolved to absolute paths.
+	AdditionalDirectories []Dir
+	// DisableBypassPermissions is set when any source says
+	// permissions.disableBypassPermissionsMode: "disable".
+	DisableBypassPermissions bool
+	// ManagedRulesOnly is set when managed policy says
+	// allowManagedPermissionRulesOnly: allow rules from other sources
+	// (flags and session answers included) must be ignored. Rules already
+	// holds only the managed allow rules.
+	ManagedRulesOnly bool
+
+	// Hooks maps an event name to its matchers, highest source first.
+	// disableAllHooks and allowManagedHooksOnly are already applied.
+	Hooks map[string][]HookMatcher
+
+	// Env is the environment to apply (already limited to SafeEnv for
+	// untrusted project files).
+	Env map[string]string
+	// Model is the model setting ("" when unset).
+	Model string
+	// APIKeyHelper runs the apiKeyHelper command; nil when unset.
+	APIKeyHelper *KeyHelper
+	// CleanupPeriodDays is how long transcripts are kept (0: default).
+	CleanupPeriodDays int
+	// IncludeCoAuthoredBy is the includeCoAuthoredBy setting (default
+	// true).
+	IncludeCoAuthoredBy bool
+	// Models overrides rows of the model table by id.
+	Models map[string]ModelOverride
+	// Sandbox is set when a source asks for the sandbox. reins has none
+	// yet, so tools that would run inside it refuse (see the permission
+	// package).
+	Sandbox Sandbox
+
+	// Raw is the merged JSON of every key, known or not, for settings read
+	// elsewhere (statusLine, outputStyle, mcp servers ...).
+	Raw map[string]json.RawMessage
+	// Files are the files that were loaded, highest source first.
+	Files []LoadedFile
+	// Withheld lists what untrusted project files asked for and did not
+	// get, for the trust dialog ("env ANTHROPIC_BASE_URL", "hooks", ...).
+	Withheld []Withheld
+}
+
+// LoadedFile is a settings file that took part in the merge.
+type LoadedFile struct {
+	Path   string
+	Source Source
+	// Root is the folder "/path" rules of this file are relative to.
+	Root string
+}
+
+// Withheld is something an untrusted project file set that is held back
+// until the folder is trusted.
+type Withheld struct {
+	File string
+	// What names it: "env NAME", "hooks", "apiKeyHelper",
+	// "permissions.allow", a key name ...
+	What string
+}
+
+// String renders w as "what (file)".
+func (w Withheld) String() string { return fmt.Sprintf("%s (%s)", w.What, w.File) }
+
+// RulesFor returns the rules with behaviour b, in order.
+func (s *Settings) RulesFor(b Behavior) []Rule {
+	var out []Rule
+	for _, r := range s.Rules {
+		if r.Behavior == b {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Get decodes the merged value of a key into v. It reports false when the
+// key is not set, and an error when it does not decode.
+func (s *Settings) Get(key string, v any) (bool, error) {
+	raw, ok := s.Raw[key]
+	if !ok {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return true, fmt.Errorf("settings key %s: %w", key, err)
+	}
+	return true, nil
+}
+
+// Keys returns the merged keys in sorted order.
+func (s *Settings) Keys() []string {
+	keys := make([]string, 0, len(s.Raw))
+	for k := range s.Raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Warning is a problem with a settings file that did not stop reins.
+type Warning struct {
+	File string
+	// Line and Column locate the problem in File, from 1; 0 when unknown.
+	Line, Column int
+	Message      string
+}
+
+// String renders the warning as "file:line:col: message".
+func (w Warning) String() string {
+	switch {
+	case w.File == "":
+		return w.Message
+	case w.Line > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", w.File, w.Line, w.Column, w.Message)
+	}
+	return fmt.Sprintf("%s: %s", w.File, w.Message)
+}
