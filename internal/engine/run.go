@@ -537,7 +537,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 			t.emit(&Retry{Attempt: ri.Attempt, Max: ri.Max, Delay: ri.Delay, Err: ri.Err})
 		}
 		t.emit(&RequestStart{Model: req.Model, Attempt: attempt})
-		started := s.cfg.Now()
+		sentAt := s.cfg.Now()
 		ex := tool.NewExecutor(ctx, tool.ExecConfig{
 			Lookup:         lookup(ts.Tools),
 			Gate:           s.cfg.Gate,
@@ -552,8 +552,11 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		s.mu.Lock()
 		s.exec = ex
 		s.mu.Unlock()
-		msg, err := t.stream(ctx, req, ex)
-		elapsed := s.cfg.Now().Sub(started)
+		if s.cfg.FallbackModel != "" && !s.onFallback() {
+			req.MaxOverloadRetries = max(s.cfg.FallbackAfter-1, 1)
+		}
+		msg, started, err := t.stream(ctx, req, ex)
+		elapsed := s.cfg.Now().Sub(sentAt)
 		t.apiTime += elapsed
 		if msg != nil && msg.Usage != nil {
 			t.account(req.Model, *msg.Usage, elapsed)
@@ -565,12 +568,18 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		}
 		if llm.IsOverloaded(err) {
 			t.overloads++
+			if !started {
+				// The provider already retried it as often as allowed.
+				t.overloads = max(t.overloads, s.cfg.FallbackAfter)
+			}
 		}
-		// A stream that broke before any tool started is sent again; one
-		// that broke after is not replayed.
-		if ctx.Err() == nil && ex.Len() == 0 && llm.IsRetryable(err) && attempt < maxStreamRetries &&
+		// A stream that broke after it started, before any tool started,
+		// is sent again; one that broke after a tool started is not
+		// replayed. Failures before the stream started were already
+		// retried by the provider.
+		if started && ctx.Err() == nil && ex.Len() == 0 && llm.IsRetryable(err) && attempt < maxStreamRetries &&
 			!(llm.IsOverloaded(err) && s.cfg.FallbackModel != "" && t.overloads >= s.cfg.FallbackAfter) {
-			delay := llm.Backoff(attempt+1, llm.RetryAfter(err))
+			delay := llm.BackoffFrom(s.cfg.RetryBaseDelay, attempt+1, llm.RetryAfter(err))
 			t.emit(&StreamReset{Reason: "retry"})
 			t.emit(&Retry{Attempt: attempt + 1, Max: maxStreamRetries, Delay: delay, Err: err})
 			t.waitExec(ex)
@@ -602,11 +611,12 @@ func (t *turn) account(model string, u llm.Usage, apiTime time.Duration) {
 	t.emit(&Usage{Model: model, Response: u, Cost: cost, Total: total})
 }
 
-// stream reads one response.
-func (t *turn) stream(ctx context.Context, req *llm.Request, ex *tool.Executor) (*llm.Message, error) {
+// stream reads one response. started reports whether the response began
+// (the provider returned a stream).
+func (t *turn) stream(ctx context.Context, req *llm.Request, ex *tool.Executor) (msg *llm.Message, started bool, err error) {
 	st, err := t.s.cfg.Provider.Stream(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	defer st.Close()
 	items := make(chan streamItem)
@@ -635,16 +645,16 @@ func (t *turn) stream(ctx context.Context, req *llm.Request, ex *tool.Executor) 
 		case it := <-items:
 			if it.err == io.EOF {
 				if !acc.Started() {
-					return nil, &llm.ConnError{Op: "read stream", Err: io.ErrUnexpectedEOF}
+					return nil, true, &llm.ConnError{Op: "read stream", Err: io.ErrUnexpectedEOF}
 				}
-				return acc.Message(), nil
+				return acc.Message(), true, nil
 			}
 			if it.err != nil {
 				m := acc.Message()
 				if len(m.Content) == 0 {
 					m = nil
 				}
-				return m, it.err
+				return m, true, it.err
 			}
 			t.handle(&acc, it.ev, ex)
 		case <-ex.Ready():
@@ -655,7 +665,7 @@ func (t *turn) stream(ctx context.Context, req *llm.Request, ex *tool.Executor) 
 			if len(m.Content) == 0 {
 				m = nil
 			}
-			return m, context.Cause(ctx)
+			return m, true, context.Cause(ctx)
 		}
 	}
 }

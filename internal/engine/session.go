@@ -136,6 +136,10 @@ type Config struct {
 	ParentToolUseID string
 	IsSidechain     bool
 
+	// RetryBaseDelay is the first backoff step when a broken stream is
+	// sent again (default llm.BaseRetryDelay).
+	RetryBaseDelay time.Duration
+
 	Logger *slog.Logger
 	Now    func() time.Time
 }
@@ -196,6 +200,9 @@ func New(cfg Config) *Session {
 	if cfg.Gate == nil {
 		cfg.Gate = tool.AllowAll{}
 	}
+	if cfg.RetryBaseDelay <= 0 {
+		cfg.RetryBaseDelay = llm.BaseRetryDelay
+	}
 	if cfg.FallbackAfter <= 0 {
 		cfg.FallbackAfter = 3
 	}
@@ -234,6 +241,12 @@ func (s *Session) SetModel(m string) {
 	}
 	s.model = s.cfg.Models.Resolve(m)
 	s.fallback = false
+}
+
+func (s *Session) onFallback() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.fallback
 }
 
 // SetMaxThinkingTokens changes the thinking budget (0 turns it off).

@@ -1,0 +1,13 @@
+// Command reins is a terminal AI coding agent. See README.md.
+package main
+
+import (
+	"context"
+	"os"
+
+	"reins/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

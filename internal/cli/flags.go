@@ -1,0 +1,182 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// Options are the root command's flags.
+type Options struct {
+	Print          bool
+	OutputFormat   string
+	InputFormat    string
+	Verbose        bool
+	Model          string
+	FallbackModel  string
+	SystemPrompt   string
+	SystemFile     string
+	AppendSystem   string
+	AppendFile     string
+	AllowedTools   []string
+	DisallowedTool []string
+	Tools          []string
+	ToolsSet       bool
+	PermissionMode string
+	SkipPerms      bool
+	AllowSkipPerms bool
+	MaxTurns       int
+	MaxBudgetUSD   float64
+	AddDirs        []string
+	MCPConfigs     []string
+	StrictMCP      bool
+	Settings       string
+	SettingSources string
+	SessionID      string
+	Resume         string
+	ResumeSet      bool
+	Continue       bool
+	ForkSession    bool
+	NoPersist      bool
+	Partial        bool
+	HookEvents     bool
+	ReplayUser     bool
+	PromptTool     string
+	JSONSchema     string
+	Agents         string
+	MaxThinking    int
+	Thinking       string
+	Effort         string
+	Betas          []string
+	Debug          bool
+	DebugFile      string
+	ShowVersion    bool
+	ShortVersion   bool
+
+	// Args are the positional arguments (the prompt).
+	Args []string
+}
+
+// flagSet declares the root flags on fs, bound to o.
+func (o *Options) flagSet(fs *pflag.FlagSet) {
+	fs.BoolVarP(&o.Print, "print", "p", false, "print the response and exit (non-interactive)")
+	fs.StringVar(&o.OutputFormat, "output-format", "text", "print mode output: text, json or stream-json")
+	fs.StringVar(&o.InputFormat, "input-format", "text", "print mode input: text or stream-json")
+	fs.BoolVar(&o.Verbose, "verbose", false, "show every message (json output becomes a list)")
+	fs.StringVar(&o.Model, "model", "", "model for this session: an alias (opus, sonnet, haiku) or a model id")
+	fs.StringVar(&o.FallbackModel, "fallback-model", "", "model to switch to when the main model stays overloaded")
+	fs.StringVar(&o.SystemPrompt, "system-prompt", "", "replace the system prompt")
+	fs.StringVar(&o.SystemFile, "system-prompt-file", "", "replace the system prompt with a file's contents")
+	fs.StringVar(&o.AppendSystem, "append-system-prompt", "", "text appended to the system prompt")
+	fs.StringVar(&o.AppendFile, "append-system-prompt-file", "", "file appended to the system prompt")
+	fs.StringArrayVar(&o.AllowedTools, "allowedTools", nil, "tools or rules allowed without asking, e.g. \"Bash(git log *)\" Edit")
+	fs.StringArrayVar(&o.AllowedTools, "allowed-tools", nil, "same as --allowedTools")
+	fs.StringArrayVar(&o.DisallowedTool, "disallowedTools", nil, "tools or rules always denied")
+	fs.StringArrayVar(&o.DisallowedTool, "disallowed-tools", nil, "same as --disallowedTools")
+	fs.StringArrayVar(&o.Tools, "tools", nil, "the built-in tools available: a list, \"default\", or \"\" for none")
+	fs.StringVar(&o.PermissionMode, "permission-mode", "", "default, acceptEdits, plan, bypassPermissions or dontAsk")
+	fs.BoolVar(&o.SkipPerms, "dangerously-skip-permissions", false, "run every tool without asking (bypassPermissions)")
+	fs.BoolVar(&o.AllowSkipPerms, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later")
+	fs.IntVar(&o.MaxTurns, "max-turns", 0, "stop after this many model turns (print mode)")
+	fs.Float64Var(&o.MaxBudgetUSD, "max-budget-usd", 0, "stop once the session has cost this much")
+	fs.StringArrayVar(&o.AddDirs, "add-dir", nil, "another folder the tools may use")
+	fs.StringArrayVar(&o.MCPConfigs, "mcp-config", nil, "MCP servers from a JSON file or string")
+	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
+	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
+	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")
+	fs.StringVar(&o.SessionID, "session-id", "", "use this UUID as the session id")
+	fs.StringVarP(&o.Resume, "resume", "r", "", "resume a session by id")
+	fs.Lookup("resume").NoOptDefVal = " "
+	fs.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session in this folder")
+	fs.BoolVar(&o.ForkSession, "fork-session", false, "with --resume or --continue, continue under a new session id")
+	fs.BoolVar(&o.NoPersist, "no-session-persistence", false, "do not record the session")
+	fs.BoolVar(&o.Partial, "include-partial-messages", false, "stream-json: include streaming events")
+	fs.BoolVar(&o.HookEvents, "include-hook-events", false, "stream-json: include hook events")
+	fs.BoolVar(&o.ReplayUser, "replay-user-messages", false, "stream-json: echo user messages back")
+	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")
+	fs.StringVar(&o.JSONSchema, "json-schema", "", "JSON Schema the final answer must follow (structured_output)")
+	fs.StringVar(&o.Agents, "agents", "", "custom sub-agents as JSON")
+	fs.IntVar(&o.MaxThinking, "max-thinking-tokens", 0, "enable extended thinking with this budget")
+	fs.StringVar(&o.Thinking, "thinking", "", "adaptive or disabled")
+	fs.StringVar(&o.Effort, "effort", "", "low, medium, high or max")
+	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
+	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder")
+	fs.StringVar(&o.DebugFile, "debug-file", "", "write the debug log to this file")
+	fs.BoolVar(&o.ShowVersion, "version", false, "print the version")
+	fs.BoolVarP(&o.ShortVersion, "v", "v", false, "print the Claude Code protocol level (for the Agent SDKs)")
+}
+
+// splitRules splits rule lists given in one or several arguments: commas
+// or spaces separate rules except inside parentheses, so "Bash(git log *)"
+// stays one rule.
+func splitRules(args []string) []string {
+	var out []string
+	for _, a := range args {
+		depth := 0
+		start := 0
+		flush := func(end int) {
+			if r := strings.TrimSpace(a[start:end]); r != "" {
+				out = append(out, r)
+			}
+		}
+		for i, r := range a {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')':
+				if depth > 0 {
+					depth--
+				}
+			case depth == 0 && (r == ',' || r == ' ' || r == '\t' || r == '\n'):
+				flush(i)
+				start = i + 1
+			}
+		}
+		flush(len(a))
+	}
+	return out
+}
+
+// dropUnknownFlags removes flags fs does not know, warning about each on
+// w. An unknown "--name value" also drops the value when it does not look
+// like a flag or a prompt (no spaces).
+func dropUnknownFlags(fs *pflag.FlagSet, args []string, w io.Writer) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			out = append(out, a)
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var f *pflag.Flag
+		if strings.HasPrefix(a, "--") {
+			f = fs.Lookup(name)
+		} else if len(name) >= 1 {
+			if name == "v" {
+				f = fs.Lookup("v")
+			} else {
+				f = fs.ShorthandLookup(name[:1])
+			}
+		}
+		if f != nil {
+			out = append(out, a)
+			if !hasValue && f.NoOptDefVal == "" && f.Value.Type() != "bool" && strings.HasPrefix(a, "--") && i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+			continue
+		}
+		fmt.Fprintf(w, "reins: warning: ignoring unknown option %s\n", a)
+		if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !strings.ContainsAny(args[i+1], " \t\n") {
+			i++
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// exitError carries an exit code out of a command.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// usageError is a command-line mistake; it is printed with a hint.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// Main runs reins with args (without the program name) and returns the
+// process exit code.
+func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Fast path: the version loads nothing else.
+	for _, a := range args {
+		if a == "--version" {
+			fmt.Fprintln(stdout, versionLine())
+			return 0
+		}
+		if a == "-v" {
+			fmt.Fprintln(stdout, sdkVersionLine())
+			return 0
+		}
+		if a == "--" {
+			break
+		}
+	}
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
+	root := newRoot(env)
+	root.SetArgs(dropUnknownFlags(root.Flags(), normaliseArgs(args), stderr))
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	var ee exitError
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "reins: %s\nRun 'reins --help' for usage.\n", ue.msg)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "reins: %v\n", err)
+		return 1
+	}
+}
+
+// sdkVersionLine answers -v with the Claude Code protocol level reins
+// implements, so the Agent SDKs' minimum-version check (they parse a
+// leading x.y.z) passes.
+func sdkVersionLine() string {
+	return protocolVersion + " (reins " + Version + ", Claude Code protocol)"
+}
+
+// Env is the process environment the CLI runs in.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+}
+
+func (e *Env) isTerminal(r any) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// normaliseArgs rewrites "--resume <id>" and "-r <id>" as "--resume=<id>"
+// (the flag also works without a value, which opens the picker).
+func normaliseArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if (a == "--resume" || a == "-r") && i+1 < len(args) && looksLikeID(args[i+1]) {
+			out = append(out, "--resume="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func looksLikeID(s string) bool {
+	if s == "" || strings.HasPrefix(s, "-") || strings.ContainsAny(s, " \t\n") {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+func newRoot(env *Env) *cobra.Command {
+	opts := &Options{}
+	root := &cobra.Command{
+		Use:           "reins [prompt]",
+		Short:         "reins is a terminal AI coding agent",
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args = args
+			opts.ToolsSet = cmd.Flags().Changed("tools")
+			opts.ResumeSet = cmd.Flags().Changed("resume")
+			return run(cmd.Context(), env, opts)
+		},
+	}
+	root.Flags().SortFlags = false
+	opts.flagSet(root.Flags())
+	for _, sub := range subcommands(env) {
+		root.AddCommand(sub)
+	}
+	return root
+}
+
+// run dispatches to a front end.
+func run(ctx context.Context, env *Env, o *Options) error {
+	if o.ShowVersion {
+		fmt.Fprintln(env.Stdout, versionLine())
+		return nil
+	}
+	if o.ShortVersion {
+		fmt.Fprintln(env.Stdout, sdkVersionLine())
+		return nil
+	}
+	switch o.OutputFormat {
+	case "text", "json", "stream-json":
+	default:
+		return usageError{fmt.Sprintf("--output-format must be text, json or stream-json, not %q", o.OutputFormat)}
+	}
+	switch o.InputFormat {
+	case "text", "stream-json":
+	default:
+		return usageError{fmt.Sprintf("--input-format must be text or stream-json, not %q", o.InputFormat)}
+	}
+	if o.InputFormat == "stream-json" {
+		return runSDK(ctx, env, o)
+	}
+	if o.Print || o.OutputFormat != "text" || !env.isTerminal(env.Stdin) || !env.isTerminal(env.Stdout) {
+		return runPrint(ctx, env, o)
+	}
+	return runInteractive(ctx, env, o)
+}

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+	"reins/internal/streamjson"
+)
+
+// readPrompt returns the prompt from the arguments and, when stdin is not a
+// terminal, from stdin (stdin first, then the argument).
+func readPrompt(env *Env, o *Options) (string, error) {
+	arg := strings.Join(o.Args, " ")
+	if env.isTerminal(env.Stdin) || env.Stdin == nil {
+		return arg, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(env.Stdin, 64<<20))
+	if err != nil {
+		return "", fmt.Errorf("read prompt from stdin: %w", err)
+	}
+	in := strings.TrimSpace(string(data))
+	switch {
+	case in == "":
+		return arg, nil
+	case arg == "":
+		return in, nil
+	}
+	return in + "\n\n" + arg, nil
+}
+
+// runPrint runs one prompt non-interactively and prints the result.
+func runPrint(ctx context.Context, env *Env, o *Options) error {
+	prompt, err := readPrompt(env, o)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return usageError{"no prompt: give one as an argument or on stdin (reins -p \"...\")"}
+	}
+	a, err := newApp(ctx, env, o)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	w := streamjson.NewWriter(env.Stdout, streamjson.Options{SessionID: a.sessionID, Partial: o.Partial, Replay: o.ReplayUser})
+	if o.OutputFormat == "stream-json" {
+		if err := w.Line(a.initMessage()); err != nil {
+			return err
+		}
+	}
+	var verbose []any
+	if o.OutputFormat == "json" && o.Verbose {
+		verbose = append(verbose, a.initMessage())
+	}
+	var end *engine.TurnEnd
+	in := engine.Input{Content: []llm.ContentBlock{llm.TextBlock(prompt)}, TokenBudget: engine.ParseTokenBudget(prompt)}
+	for ev := range a.sess.Run(ctx, in) {
+		switch o.OutputFormat {
+		case "stream-json":
+			w.Event(ev)
+		case "json":
+			if o.Verbose {
+				verbose = append(verbose, w.Messages(ev)...)
+			}
+		}
+		if e, ok := ev.(*engine.TurnEnd); ok {
+			end = e
+		}
+	}
+	if end == nil {
+		return errors.New("the turn ended without a result")
+	}
+	res := streamjson.NewResult(a.sessionID, end, a.models)
+	switch o.OutputFormat {
+	case "stream-json":
+		if err := w.Line(res); err != nil {
+			return err
+		}
+	case "json":
+		var out any = res
+		if o.Verbose {
+			out = append(verbose, res)
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
+		env.Stdout.Write(append(b, '\n'))
+	default:
+		if !res.IsError {
+			fmt.Fprintln(env.Stdout, end.Result)
+		}
+	}
+	if res.IsError {
+		if o.OutputFormat == "text" || true {
+			fmt.Fprintf(env.Stderr, "reins: %s\n", oneLine(res.Errors))
+		}
+		if ctx.Err() != nil {
+			return exitError{130}
+		}
+		return exitError{1}
+	}
+	return nil
+}
+
+func oneLine(errs []string) string {
+	s := strings.Join(errs, "; ")
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// initMessage is the system/init line.
+func (a *app) initMessage() *streamjson.Init {
+	var names []string
+	for _, t := range a.tools {
+		names = append(names, t.Name())
+	}
+	return streamjson.NewInit(streamjson.Init{
+		Cwd: a.cwd, SessionID: a.sessionID, Tools: names, Model: a.sess.Model(),
+		PermissionMode: a.permMode, APIKeySource: a.keySource, Version: Version,
+		AdditionalDirs: a.opts.AddDirs,
+	})
+}

@@ -1,0 +1,254 @@
+package streamjson
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/google/uuid"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+)
+
+// ProtocolVersion is the Claude Code version whose headless protocol reins
+// implements; it is reported as claude_code_version.
+const ProtocolVersion = "2.1.328"
+
+// Init is the system/init message.
+type Init struct {
+	Type              string      `json:"type"`
+	Subtype           string      `json:"subtype"`
+	Cwd               string      `json:"cwd"`
+	SessionID         string      `json:"session_id"`
+	Tools             []string    `json:"tools"`
+	MCPServers        []MCPStatus `json:"mcp_servers"`
+	Model             string      `json:"model"`
+	PermissionMode    string      `json:"permissionMode"`
+	SlashCommands     []string    `json:"slash_commands"`
+	APIKeySource      string      `json:"apiKeySource"`
+	ClaudeCodeVersion string      `json:"claude_code_version"`
+	Version           string      `json:"version"`
+	OutputStyle       string      `json:"output_style"`
+	Agents            []string    `json:"agents"`
+	Skills            []string    `json:"skills"`
+	Plugins           []Plugin    `json:"plugins"`
+	UUID              string      `json:"uuid"`
+	AdditionalDirs    []string    `json:"additional_directories,omitempty"`
+}
+
+// MCPStatus is one MCP server's state in init.
+type MCPStatus struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Plugin is a loaded plugin (reins has none yet; the list is empty).
+type Plugin struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+// NewInit fills the constant fields of an init message.
+func NewInit(i Init) *Init {
+	i.Type, i.Subtype = "system", "init"
+	i.ClaudeCodeVersion = ProtocolVersion
+	if i.UUID == "" {
+		i.UUID = uuid.NewString()
+	}
+	if i.OutputStyle == "" {
+		i.OutputStyle = "default"
+	}
+	for _, p := range []*[]string{&i.Tools, &i.SlashCommands, &i.Agents, &i.Skills} {
+		if *p == nil {
+			*p = []string{}
+		}
+	}
+	if i.MCPServers == nil {
+		i.MCPServers = []MCPStatus{}
+	}
+	if i.Plugins == nil {
+		i.Plugins = []Plugin{}
+	}
+	return &i
+}
+
+// Assistant is an assistant line. Message carries one content block per
+// line, as Claude Code streams them.
+type Assistant struct {
+	Type            string          `json:"type"`
+	Message         json.RawMessage `json:"message"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	SessionID       string          `json:"session_id"`
+	UUID            string          `json:"uuid"`
+	Timestamp       string          `json:"timestamp,omitempty"`
+	Error           string          `json:"error,omitempty"`
+}
+
+// User is a user line (tool results, replayed prompts).
+type User struct {
+	Type            string          `json:"type"`
+	Message         json.RawMessage `json:"message"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	SessionID       string          `json:"session_id"`
+	UUID            string          `json:"uuid"`
+	Timestamp       string          `json:"timestamp,omitempty"`
+	ToolUseResult   any             `json:"tool_use_result,omitempty"`
+	IsReplay        bool            `json:"isReplay,omitempty"`
+}
+
+// StreamEvent is a raw API stream event (--include-partial-messages).
+type StreamEvent struct {
+	Type            string          `json:"type"`
+	Event           json.RawMessage `json:"event"`
+	ParentToolUseID *string         `json:"parent_tool_use_id"`
+	SessionID       string          `json:"session_id"`
+	UUID            string          `json:"uuid"`
+}
+
+// System is a system line other than init (compact_boundary, notices,
+// hook events, task notifications, status).
+type System struct {
+	Type            string         `json:"type"`
+	Subtype         string         `json:"subtype"`
+	SessionID       string         `json:"session_id"`
+	UUID            string         `json:"uuid"`
+	ParentToolUseID *string        `json:"parent_tool_use_id,omitempty"`
+	Fields          map[string]any `json:"-"`
+}
+
+// MarshalJSON flattens Fields into the object.
+func (s System) MarshalJSON() ([]byte, error) {
+	m := map[string]any{"type": s.Type, "subtype": s.Subtype, "session_id": s.SessionID, "uuid": s.UUID}
+	if s.ParentToolUseID != nil {
+		m["parent_tool_use_id"] = *s.ParentToolUseID
+	}
+	for k, v := range s.Fields {
+		m[k] = v
+	}
+	return json.Marshal(m)
+}
+
+// Usage is the usage object of a result line.
+type Usage struct {
+	InputTokens              int                `json:"input_tokens"`
+	CacheCreationInputTokens int                `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int                `json:"cache_read_input_tokens"`
+	OutputTokens             int                `json:"output_tokens"`
+	ServerToolUse            *llm.ServerToolUse `json:"server_tool_use"`
+	ServiceTier              string             `json:"service_tier"`
+	CacheCreation            *llm.CacheCreation `json:"cache_creation"`
+}
+
+// ModelUsage is one model's entry in modelUsage.
+type ModelUsage struct {
+	InputTokens              int     `json:"inputTokens"`
+	OutputTokens             int     `json:"outputTokens"`
+	CacheReadInputTokens     int     `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int     `json:"cacheCreationInputTokens"`
+	WebSearchRequests        int     `json:"webSearchRequests"`
+	CostUSD                  float64 `json:"costUSD"`
+	ContextWindow            int     `json:"contextWindow"`
+	MaxOutputTokens          int     `json:"maxOutputTokens"`
+}
+
+// Result is the last line of a run (and the whole output of --output-format
+// json).
+type Result struct {
+	Type              string                `json:"type"`
+	Subtype           string                `json:"subtype"`
+	IsError           bool                  `json:"is_error"`
+	DurationMs        int64                 `json:"duration_ms"`
+	DurationAPIMs     int64                 `json:"duration_api_ms"`
+	NumTurns          int                   `json:"num_turns"`
+	Result            *string               `json:"result,omitempty"`
+	StopReason        *string               `json:"stop_reason"`
+	SessionID         string                `json:"session_id"`
+	TotalCostUSD      float64               `json:"total_cost_usd"`
+	Usage             Usage                 `json:"usage"`
+	ModelUsage        map[string]ModelUsage `json:"modelUsage"`
+	PermissionDenials []engine.Denial       `json:"permission_denials"`
+	TerminalReason    string                `json:"terminal_reason,omitempty"`
+	StructuredOutput  any                   `json:"structured_output,omitempty"`
+	Errors            []string              `json:"errors,omitempty"`
+	UUID              string                `json:"uuid"`
+}
+
+// Subtypes of result lines.
+const (
+	SubtypeSuccess        = "success"
+	SubtypeMaxTurns       = "error_max_turns"
+	SubtypeDuringExec     = "error_during_execution"
+	SubtypeMaxBudget      = "error_max_budget_usd"
+	SubtypeStructuredFail = "error_max_structured_output_retries"
+)
+
+// NewResult builds the result line for a finished turn.
+func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Result {
+	r := &Result{Type: "result", SessionID: sessionID, UUID: uuid.NewString(),
+		DurationMs: end.Duration.Milliseconds(), DurationAPIMs: end.Total.APITime.Milliseconds(),
+		NumTurns: end.NumTurns, TotalCostUSD: end.Total.Cost, TerminalReason: string(end.Reason),
+		PermissionDenials: end.Denials, ModelUsage: map[string]ModelUsage{}}
+	if r.PermissionDenials == nil {
+		r.PermissionDenials = []engine.Denial{}
+	}
+	u := end.Usage
+	r.Usage = Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
+		CacheCreationInputTokens: u.CacheCreationInputTokens, CacheReadInputTokens: u.CacheReadInputTokens,
+		ServerToolUse: u.ServerToolUse, ServiceTier: "standard", CacheCreation: u.CacheCreation}
+	if r.Usage.ServerToolUse == nil {
+		r.Usage.ServerToolUse = &llm.ServerToolUse{}
+	}
+	if r.Usage.CacheCreation == nil {
+		r.Usage.CacheCreation = &llm.CacheCreation{}
+	}
+	for id, mt := range end.Total.ByModel {
+		mu := ModelUsage{InputTokens: mt.Usage.InputTokens, OutputTokens: mt.Usage.OutputTokens,
+			CacheReadInputTokens: mt.Usage.CacheReadInputTokens, CacheCreationInputTokens: mt.Usage.CacheCreationInputTokens,
+			CostUSD: mt.Cost, ContextWindow: mt.Info.ContextWindow, MaxOutputTokens: mt.Info.MaxOutput}
+		if mt.Usage.ServerToolUse != nil {
+			mu.WebSearchRequests = mt.Usage.ServerToolUse.WebSearchRequests
+		}
+		r.ModelUsage[id] = mu
+	}
+	if end.StopReason != "" {
+		sr := end.StopReason
+		r.StopReason = &sr
+	}
+	switch end.Reason {
+	case engine.ReasonCompleted, engine.ReasonStopHook:
+		r.Subtype = SubtypeSuccess
+		res := end.Result
+		r.Result = &res
+	case engine.ReasonMaxTurns:
+		r.Subtype, r.IsError = SubtypeMaxTurns, true
+	case engine.ReasonBudget:
+		r.Subtype, r.IsError = SubtypeMaxBudget, true
+	default:
+		r.Subtype, r.IsError = SubtypeDuringExec, true
+	}
+	if r.IsError {
+		msg := string(end.Reason)
+		if end.Err != nil {
+			msg = end.Err.Error()
+		}
+		r.Errors = []string{msg}
+	}
+	return r
+}
+
+// assistantMessage renders one content block of an assistant message as
+// Claude Code's per-block assistant line message.
+func assistantMessage(m *llm.Message, b llm.ContentBlock) json.RawMessage {
+	one := &llm.Message{Role: llm.RoleAssistant, ID: m.ID, Model: m.Model, Usage: m.Usage, Content: []llm.ContentBlock{b}}
+	raw, _ := json.Marshal(one)
+	// The per-block lines carry stop_reason null, as Claude Code's do.
+	var obj map[string]json.RawMessage
+	json.Unmarshal(raw, &obj)
+	obj["stop_reason"] = json.RawMessage("null")
+	obj["stop_sequence"] = json.RawMessage("null")
+	out, _ := json.Marshal(obj)
+	return out
+}
+
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

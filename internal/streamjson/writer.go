@@ -1,0 +1,146 @@
+package streamjson
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+)
+
+// Options select what a Writer emits.
+type Options struct {
+	SessionID string
+	// Partial emits stream_event lines (--include-partial-messages).
+	Partial bool
+	// Replay echoes user prompts back (--replay-user-messages).
+	Replay bool
+	Now    func() time.Time
+}
+
+// Writer writes protocol lines to an io.Writer.
+type Writer struct {
+	opts Options
+
+	mu  sync.Mutex // guards w and err
+	w   io.Writer
+	err error
+}
+
+// NewWriter returns a writer.
+func NewWriter(w io.Writer, opts Options) *Writer {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Writer{w: w, opts: opts}
+}
+
+// SetSessionID changes the session id stamped on lines.
+func (w *Writer) SetSessionID(id string) {
+	w.mu.Lock()
+	w.opts.SessionID = id
+	w.mu.Unlock()
+}
+
+// Line writes v as one JSON line.
+func (w *Writer) Line(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode output line: %w", err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.w.Write(b); err != nil {
+		w.err = fmt.Errorf("write output: %w", err)
+		return w.err
+	}
+	if f, ok := w.w.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+	return nil
+}
+
+// Err is the first write error.
+func (w *Writer) Err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+func parent(o engine.Origin) *string {
+	if o.ParentToolUseID == "" {
+		return nil
+	}
+	p := o.ParentToolUseID
+	return &p
+}
+
+// Messages converts an engine event into protocol messages (none for events
+// the protocol does not carry).
+func (w *Writer) Messages(ev engine.Event) []any {
+	w.mu.Lock()
+	sid := w.opts.SessionID
+	w.mu.Unlock()
+	o := engine.From(ev)
+	now := timestamp(w.opts.Now())
+	switch e := ev.(type) {
+	case *engine.StreamEvent:
+		if !w.opts.Partial || len(e.Event.Raw) == 0 {
+			return nil
+		}
+		return []any{StreamEvent{Type: "stream_event", Event: e.Event.Raw, ParentToolUseID: parent(o), SessionID: sid, UUID: uuid.NewString()}}
+	case *engine.AssistantBlock:
+		return []any{Assistant{Type: "assistant", Message: assistantMessage(e.Message, e.Block),
+			ParentToolUseID: parent(o), SessionID: sid, UUID: uuid.NewString(), Timestamp: now}}
+	case *engine.ToolResult:
+		msg, _ := json.Marshal(&llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Block}})
+		var data any = e.Data
+		if e.IsError && data == nil {
+			data = "Error: " + e.Block.ResultText()
+		}
+		return []any{User{Type: "user", Message: msg, ParentToolUseID: parent(o), SessionID: sid,
+			UUID: e.UUID, Timestamp: now, ToolUseResult: data}}
+	case *engine.UserMessage:
+		if !w.opts.Replay || e.Meta {
+			return nil
+		}
+		msg, _ := json.Marshal(e.Message)
+		return []any{User{Type: "user", Message: msg, ParentToolUseID: parent(o), SessionID: sid, UUID: e.UUID, Timestamp: now, IsReplay: true}}
+	case *engine.CompactBoundary:
+		return []any{System{Type: "system", Subtype: "compact_boundary", SessionID: sid, UUID: e.UUID,
+			Fields: map[string]any{"compact_metadata": map[string]any{"trigger": e.Trigger, "pre_tokens": e.PreTokens}}}}
+	case *engine.Notice:
+		return []any{System{Type: "system", Subtype: "notice", SessionID: sid, UUID: uuid.NewString(), ParentToolUseID: parent(o),
+			Fields: map[string]any{"level": e.Level, "message": e.Text}}}
+	case *engine.Retry:
+		return []any{System{Type: "system", Subtype: "api_retry", SessionID: sid, UUID: uuid.NewString(), ParentToolUseID: parent(o),
+			Fields: map[string]any{"attempt": e.Attempt, "max_retries": e.Max, "retry_delay_ms": e.Delay.Milliseconds(), "error": errText(e.Err)}}}
+	}
+	return nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Event writes the lines for an engine event.
+func (w *Writer) Event(ev engine.Event) error {
+	for _, m := range w.Messages(ev) {
+		if err := w.Line(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
