@@ -1,0 +1,288 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Output is what one hook produced.
+type Output struct {
+	// Name identifies the hook for messages: its command, or a callback
+	// id.
+	Name     string
+	ExitCode int
+	Stdout   string
+	Stderr   string
+	// TimedOut is set when the hook ran past its timeout and was killed.
+	TimedOut bool
+	// Err is set when the hook could not be run at all.
+	Err      error
+	Duration time.Duration
+}
+
+// Decision is a permission decision from hooks.
+type Decision string
+
+// Decisions, from weakest to strongest when hooks disagree.
+const (
+	DecisionNone  Decision = ""
+	DecisionAllow Decision = "allow"
+	DecisionAsk   Decision = "ask"
+	DecisionDeny  Decision = "deny"
+)
+
+func (d Decision) rank() int {
+	switch d {
+	case DecisionAllow:
+		return 1
+	case DecisionAsk:
+		return 2
+	case DecisionDeny:
+		return 3
+	}
+	return 0
+}
+
+// PermissionAnswer is a PermissionRequest hook's answer to the question
+// instead of the user.
+type PermissionAnswer struct {
+	// Behavior is "allow" or "deny".
+	Behavior     string
+	UpdatedInput json.RawMessage
+	// UpdatedPermissions are permission updates (Claude Code's shape).
+	UpdatedPermissions json.RawMessage
+	// Message tells the model why it was denied.
+	Message   string
+	Interrupt bool
+}
+
+// Result is the combined answer of the hooks of one event.
+type Result struct {
+	Event Event
+	// Outputs are the hooks' raw outputs, in configuration order.
+	Outputs []Output
+
+	// Stop is set when a hook said continue:false: everything stops, and
+	// StopReason is shown to the user.
+	Stop       bool
+	StopReason string
+	// Block is set by exit code 2 or decision "block"; Reason is the
+	// stderr or the reason given. See the package doc for its effect per
+	// event.
+	Block  bool
+	Reason string
+	// Decision is the PreToolUse permission decision (deny beats ask
+	// beats allow) and DecisionReason its explanation.
+	Decision       Decision
+	DecisionReason string
+	// UpdatedInput replaces the tool input (PreToolUse), merged key by
+	// key in configuration order when several hooks give one.
+	UpdatedInput json.RawMessage
+	// Permission is a PermissionRequest hook's answer (deny beats allow);
+	// nil when no hook answered.
+	Permission *PermissionAnswer
+	// AdditionalContext is text for the model.
+	AdditionalContext []string
+	// SystemMessages are shown to the user.
+	SystemMessages []string
+	// SuppressOutput asks that the hooks' stdout stay out of the
+	// transcript view.
+	SuppressOutput bool
+	// Errors are non-blocking problems shown to the user: other exit
+	// codes, timeouts, failures to start, unreadable JSON.
+	Errors []string
+}
+
+// hookJSON is the JSON a hook may print on stdout.
+type hookJSON struct {
+	Continue       *bool  `json:"continue"`
+	StopReason     string `json:"stopReason"`
+	SuppressOutput bool   `json:"suppressOutput"`
+	SystemMessage  string `json:"systemMessage"`
+	Decision       string `json:"decision"`
+	Reason         string `json:"reason"`
+	Specific       *struct {
+		HookEventName            string          `json:"hookEventName"`
+		PermissionDecision       string          `json:"permissionDecision"`
+		PermissionDecisionReason string          `json:"permissionDecisionReason"`
+		UpdatedInput             json.RawMessage `json:"updatedInput"`
+		AdditionalContext        string          `json:"additionalContext"`
+		Decision                 *struct {
+			Behavior           string          `json:"behavior"`
+			UpdatedInput       json.RawMessage `json:"updatedInput"`
+			UpdatedPermissions json.RawMessage `json:"updatedPermissions"`
+			Message            string          `json:"message"`
+			Interrupt          bool            `json:"interrupt"`
+		} `json:"decision"`
+	} `json:"hookSpecificOutput"`
+}
+
+// Aggregate combines the outputs of the hooks of one event, in
+// configuration order. It is pure: the same outputs give the same result.
+func Aggregate(ev Event, outs []Output) Result {
+	r := Result{Event: ev, Outputs: outs}
+	var blocks, decisionReasons []string
+	for _, o := range outs {
+		switch {
+		case o.Err != nil:
+			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q could not run: %v", ev, o.Name, o.Err))
+		case o.TimedOut:
+			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q timed out after %s and was stopped", ev, o.Name, o.Duration.Round(time.Millisecond)))
+		case o.ExitCode == 2:
+			msg := strings.TrimSpace(o.Stderr)
+			if msg == "" {
+				msg = fmt.Sprintf("%s hook %q blocked this (exit 2) without a message", ev, o.Name)
+			}
+			blocks = append(blocks, msg)
+		case o.ExitCode != 0:
+			msg := strings.TrimSpace(o.Stderr)
+			if msg == "" {
+				msg = "no message"
+			}
+			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q failed with exit code %d: %s", ev, o.Name, o.ExitCode, msg))
+		default:
+			r.applyStdout(o, &blocks, &decisionReasons)
+		}
+	}
+	if len(blocks) > 0 {
+		r.Block = true
+		r.Reason = strings.Join(blocks, "\n")
+	}
+	r.DecisionReason = strings.Join(decisionReasons, "\n")
+	return r
+}
+
+// applyStdout interprets the stdout of a hook that exited 0.
+func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
+	out := strings.TrimSpace(o.Stdout)
+	if out == "" {
+		return
+	}
+	if !strings.HasPrefix(out, "{") {
+		if r.Event == UserPromptSubmit || r.Event == SessionStart {
+			r.AdditionalContext = append(r.AdditionalContext, out)
+		}
+		return
+	}
+	var h hookJSON
+	dec := json.NewDecoder(strings.NewReader(out))
+	if err := dec.Decode(&h); err != nil || dec.More() {
+		if err == nil {
+			err = fmt.Errorf("text after the JSON object")
+		}
+		r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q printed output that is not valid hook JSON: %v", r.Event, o.Name, err))
+		if r.Event == UserPromptSubmit || r.Event == SessionStart {
+			r.AdditionalContext = append(r.AdditionalContext, out)
+		}
+		return
+	}
+	if h.Continue != nil && !*h.Continue {
+		r.Stop = true
+		if r.StopReason == "" {
+			r.StopReason = h.StopReason
+		}
+	}
+	r.SuppressOutput = r.SuppressOutput || h.SuppressOutput
+	if h.SystemMessage != "" {
+		r.SystemMessages = append(r.SystemMessages, h.SystemMessage)
+	}
+	switch h.Decision {
+	case "":
+	case "block":
+		if r.Event == PreToolUse {
+			r.decide(DecisionDeny, h.Reason, decisionReasons)
+			break
+		}
+		reason := h.Reason
+		if strings.TrimSpace(reason) == "" {
+			if r.Event == Stop || r.Event == SubagentStop {
+				r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q said decision \"block\" without the required reason; ignored", r.Event, o.Name))
+				break
+			}
+			reason = fmt.Sprintf("%s hook %q blocked this without a reason", r.Event, o.Name)
+		}
+		*blocks = append(*blocks, reason)
+	case "approve":
+		if r.Event == PreToolUse {
+			r.decide(DecisionAllow, h.Reason, decisionReasons)
+		}
+	default:
+		r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q gave an unknown decision %q; ignored", r.Event, o.Name, h.Decision))
+	}
+	if h.Specific != nil {
+		r.applySpecific(o, &h, decisionReasons)
+	}
+}
+
+func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string) {
+	s := h.Specific
+	if s.HookEventName != "" && s.HookEventName != string(r.Event) {
+		r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q answered for event %q; its hookSpecificOutput is ignored", r.Event, o.Name, s.HookEventName))
+		return
+	}
+	if s.AdditionalContext != "" {
+		r.AdditionalContext = append(r.AdditionalContext, s.AdditionalContext)
+	}
+	switch r.Event {
+	case PreToolUse:
+		switch d := Decision(s.PermissionDecision); d {
+		case DecisionNone:
+		case DecisionAllow, DecisionAsk, DecisionDeny:
+			r.decide(d, s.PermissionDecisionReason, decisionReasons)
+		default:
+			r.Errors = append(r.Errors, fmt.Sprintf("PreToolUse hook %q gave an unknown permissionDecision %q; ignored", o.Name, s.PermissionDecision))
+		}
+		if isObject(s.UpdatedInput) {
+			r.UpdatedInput = mergeObjects(r.UpdatedInput, s.UpdatedInput)
+		}
+	case PermissionRequest:
+		if d := s.Decision; d != nil && (d.Behavior == "allow" || d.Behavior == "deny") {
+			if r.Permission == nil || r.Permission.Behavior != "deny" {
+				r.Permission = &PermissionAnswer{Behavior: d.Behavior, UpdatedInput: d.UpdatedInput,
+					UpdatedPermissions: d.UpdatedPermissions, Message: d.Message, Interrupt: d.Interrupt}
+			}
+		}
+	}
+}
+
+// decide records a PreToolUse decision; the strongest wins, and the
+// reasons of the winning level are kept.
+func (r *Result) decide(d Decision, reason string, reasons *[]string) {
+	switch {
+	case d.rank() > r.Decision.rank():
+		r.Decision = d
+		*reasons = (*reasons)[:0]
+	case d.rank() < r.Decision.rank():
+		return
+	}
+	if reason != "" {
+		*reasons = append(*reasons, reason)
+	}
+}
+
+func isObject(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && t[0] == '{' && json.Valid(t)
+}
+
+// mergeObjects merges the keys of b over a (both JSON objects).
+func mergeObjects(a, b json.RawMessage) json.RawMessage {
+	if a == nil {
+		return b
+	}
+	var ma, mb map[string]json.RawMessage
+	if json.Unmarshal(a, &ma) != nil || json.Unmarshal(b, &mb) != nil {
+		return b
+	}
+	for k, v := range mb {
+		ma[k] = v
+	}
+	out, err := json.Marshal(ma)
+	if err != nil {
+		return b
+	}
+	return out
+}

@@ -1,0 +1,40 @@
+// Package hooks runs lifecycle hooks configured the way Claude Code users
+// already write them:
+//
+//	{"hooks": {"PreToolUse": [{"matcher": "Edit|Write",
+//	  "hooks": [{"type": "command", "command": "./check.sh", "timeout": 60}]}]}}
+//
+// A Runner holds the hooks of a session: command hooks from settings and
+// Handlers registered at run time (the SDK front end registers callbacks
+// answered over the control protocol). Runner.Run gives every hook that
+// matches an event the event's Input as JSON on stdin, runs them in
+// parallel (an identical command once), stores each Output by index and
+// combines them with the pure function Aggregate into one Result.
+//
+// # Exit codes and output
+//
+// Exit 0: stdout is parsed as JSON when it is a JSON object; for
+// UserPromptSubmit and SessionStart plain stdout becomes added context.
+// Exit 2: a blocking error; stderr is the reason (Result.Block), whose
+// effect depends on the event: PreToolUse denies the call,
+// PermissionRequest denies the permission, PostToolUse and
+// PostToolUseFailure show it to the model, UserPromptSubmit erases the
+// prompt, Stop and SubagentStop make the model continue; for the other
+// events it is shown to the user only. Any other exit code, a timeout or a
+// failure to start is a non-blocking error shown to the user
+// (Result.Errors).
+//
+// JSON output fields: continue and stopReason (Result.Stop), suppressOutput,
+// systemMessage, decision and reason, and hookSpecificOutput with
+// permissionDecision, permissionDecisionReason, updatedInput,
+// additionalContext, and for PermissionRequest a decision object.
+//
+// Command hooks run with bash -c in the session's folder, with
+// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder, and
+// are killed (their whole process group) after their timeout (default 60
+// seconds) or when the context ends.
+//
+// This package runs hooks and interprets what they say; deciding what a
+// result means for a tool call or a turn belongs to its caller (the
+// engine's gate, the front ends).
+package hooks

@@ -1,0 +1,206 @@
+package hooks
+
+import (
+	"encoding/json"
+)
+
+// Event names a hook event.
+type Event string
+
+// The events reins fires.
+const (
+	PreToolUse         Event = "PreToolUse"
+	PostToolUse        Event = "PostToolUse"
+	PostToolUseFailure Event = "PostToolUseFailure"
+	PermissionRequest  Event = "PermissionRequest"
+	UserPromptSubmit   Event = "UserPromptSubmit"
+	Notification       Event = "Notification"
+	Stop               Event = "Stop"
+	SubagentStart      Event = "SubagentStart"
+	SubagentStop       Event = "SubagentStop"
+	PreCompact         Event = "PreCompact"
+	SessionStart       Event = "SessionStart"
+	SessionEnd         Event = "SessionEnd"
+)
+
+// Events lists every event, in the order of the documentation.
+var Events = []Event{
+	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
+	Notification, Stop, SubagentStart, SubagentStop, PreCompact, SessionStart, SessionEnd,
+}
+
+// toolEvent reports whether the event is about one tool call.
+func (e Event) toolEvent() bool {
+	switch e {
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+		return true
+	}
+	return false
+}
+
+// Input is what a hook is told, as JSON on stdin. The common fields are
+// always sent; each event adds its own (see JSON).
+type Input struct {
+	Event          Event
+	SessionID      string
+	TranscriptPath string
+	Cwd            string
+	PermissionMode string
+	// AgentID and AgentType are set inside a sub-agent and for the
+	// SubagentStart and SubagentStop events.
+	AgentID   string
+	AgentType string
+
+	// Tool events.
+	ToolName  string
+	ToolInput json.RawMessage
+	ToolUseID string
+	// ToolResponse is the tool's structured result (PostToolUse).
+	ToolResponse any
+	// Error and IsInterrupt describe a failed call (PostToolUseFailure).
+	Error       string
+	IsInterrupt bool
+	// PermissionSuggestions are the "always allow" updates offered
+	// (PermissionRequest).
+	PermissionSuggestions any
+
+	// Prompt is the user's prompt (UserPromptSubmit).
+	Prompt string
+
+	// Notification.
+	Message          string
+	Title            string
+	NotificationType string
+
+	// StopHookActive is true when the model is already continuing because
+	// of a stop hook (Stop, SubagentStop).
+	StopHookActive       bool
+	LastAssistantMessage string
+	// AgentTranscriptPath is the sub-agent's transcript (SubagentStop).
+	AgentTranscriptPath string
+
+	// Trigger is "manual" or "auto" and CustomInstructions the /compact
+	// argument (PreCompact).
+	Trigger            string
+	CustomInstructions string
+
+	// Source is "startup", "resume", "clear" or "compact" and Model the
+	// session's model (SessionStart).
+	Source string
+	Model  string
+
+	// Reason says why the session ended (SessionEnd): "clear", "logout",
+	// "prompt_input_exit", "other".
+	Reason string
+}
+
+// MatchValue is what an event's matchers are matched against: the tool
+// name, the session start source, the compaction trigger, the notification
+// type, the agent type, or the end reason. Events without a matcher
+// (UserPromptSubmit, Stop) return "" and run every hook.
+func (in *Input) MatchValue() string {
+	switch in.Event {
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+		return in.ToolName
+	case SessionStart:
+		return in.Source
+	case PreCompact:
+		return in.Trigger
+	case Notification:
+		return in.NotificationType
+	case SubagentStart, SubagentStop:
+		return in.AgentType
+	case SessionEnd:
+		return in.Reason
+	}
+	return ""
+}
+
+// usesMatcher reports whether the event's matchers select hooks.
+func (e Event) usesMatcher() bool {
+	switch e {
+	case UserPromptSubmit, Stop:
+		return false
+	}
+	return true
+}
+
+// JSON encodes the input with Claude Code's field names: the common
+// fields, then the event's own.
+func (in *Input) JSON() []byte {
+	m := map[string]any{
+		"session_id":      in.SessionID,
+		"transcript_path": in.TranscriptPath,
+		"cwd":             in.Cwd,
+		"hook_event_name": string(in.Event),
+	}
+	if in.PermissionMode != "" {
+		m["permission_mode"] = in.PermissionMode
+	}
+	if in.AgentID != "" {
+		m["agent_id"] = in.AgentID
+	}
+	if in.AgentType != "" {
+		m["agent_type"] = in.AgentType
+	}
+	if in.Event.toolEvent() {
+		m["tool_name"] = in.ToolName
+		input := in.ToolInput
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		m["tool_input"] = input
+		if in.ToolUseID != "" {
+			m["tool_use_id"] = in.ToolUseID
+		}
+	}
+	switch in.Event {
+	case PostToolUse:
+		m["tool_response"] = in.ToolResponse
+	case PostToolUseFailure:
+		m["error"] = in.Error
+		if in.IsInterrupt {
+			m["is_interrupt"] = true
+		}
+	case PermissionRequest:
+		if in.PermissionSuggestions != nil {
+			m["permission_suggestions"] = in.PermissionSuggestions
+		}
+	case UserPromptSubmit:
+		m["prompt"] = in.Prompt
+	case Notification:
+		m["message"] = in.Message
+		if in.Title != "" {
+			m["title"] = in.Title
+		}
+		if in.NotificationType != "" {
+			m["notification_type"] = in.NotificationType
+		}
+	case Stop, SubagentStop:
+		m["stop_hook_active"] = in.StopHookActive
+		if in.LastAssistantMessage != "" {
+			m["last_assistant_message"] = in.LastAssistantMessage
+		}
+		if in.Event == SubagentStop && in.AgentTranscriptPath != "" {
+			m["agent_transcript_path"] = in.AgentTranscriptPath
+		}
+	case PreCompact:
+		m["trigger"] = in.Trigger
+		m["custom_instructions"] = in.CustomInstructions
+	case SessionStart:
+		m["source"] = in.Source
+		if in.Model != "" {
+			m["model"] = in.Model
+		}
+	case SessionEnd:
+		m["reason"] = in.Reason
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		// Only ToolResponse can fail to encode (a tool's structured
+		// data); send the rest rather than nothing.
+		delete(m, "tool_response")
+		b, _ = json.Marshal(m)
+	}
+	return b
+}

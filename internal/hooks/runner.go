@@ -1,0 +1,318 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"reins/internal/settings"
+)
+
+// DefaultTimeout bounds a hook that sets no timeout of its own.
+const DefaultTimeout = 60 * time.Second
+
+// maxOutput caps what is kept of a hook's stdout and of its stderr.
+const maxOutput = 1 << 20
+
+// Handler runs one hook. Command hooks from settings are *Command; the SDK
+// front end supplies handlers that ask its client. A Handler must be safe
+// for concurrent use and honour ctx (its deadline is the hook's timeout).
+type Handler interface {
+	Run(ctx context.Context, input []byte) Output
+}
+
+// Hook is one registered hook.
+type Hook struct {
+	Event   Event
+	Matcher string
+	Handler Handler
+	// Key identifies the hook for de-duplication: hooks of one event with
+	// the same key run once. Empty means never de-duplicated.
+	Key string
+	// Name identifies the hook in messages (its command, a callback id).
+	Name string
+	// Timeout bounds the hook (0 means the runner's default).
+	Timeout time.Duration
+	Source  settings.Source
+}
+
+// Progress reports a hook starting or finishing, for front ends that show
+// hook events (--include-hook-events).
+type Progress struct {
+	Event Event
+	Name  string
+	// Done is false when the hook starts; Output is set when it is true.
+	Done   bool
+	Output Output
+}
+
+// Config configures a Runner.
+type Config struct {
+	// Hooks are the command hooks from settings.
+	Hooks map[string][]settings.HookMatcher
+	// ProjectDir is exported to hooks as CLAUDE_PROJECT_DIR and
+	// REINS_PROJECT_DIR.
+	ProjectDir string
+	// Dir is the folder hooks run in ("" means ProjectDir).
+	Dir string
+	// Env is the base environment of command hooks (nil means the
+	// process's).
+	Env []string
+	// Shell runs commands with -c ("" means bash, else /bin/sh).
+	Shell string
+	// DefaultTimeout bounds hooks without their own (0 means 60 s).
+	DefaultTimeout time.Duration
+	// Disabled turns every hook off (disableAllHooks).
+	Disabled bool
+	// Notify, when set, hears each hook start and finish. It is called
+	// from the hooks' goroutines and must be safe for concurrent use.
+	Notify func(Progress)
+}
+
+// Runner runs the hooks of a session. It is safe for concurrent use.
+type Runner struct {
+	cfg Config
+
+	mu    sync.Mutex // guards hooks
+	hooks []Hook
+}
+
+// New returns a runner for the hooks in cfg.
+func New(cfg Config) *Runner {
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = DefaultTimeout
+	}
+	if cfg.Dir == "" {
+		cfg.Dir = cfg.ProjectDir
+	}
+	if cfg.Shell == "" {
+		cfg.Shell = settings.Shell()
+	}
+	if cfg.Env == nil {
+		cfg.Env = os.Environ()
+	}
+	env := append([]string{}, cfg.Env...)
+	if cfg.ProjectDir != "" {
+		env = append(env, "CLAUDE_PROJECT_DIR="+cfg.ProjectDir, "REINS_PROJECT_DIR="+cfg.ProjectDir)
+	}
+	cfg.Env = env
+	r := &Runner{cfg: cfg}
+	for _, name := range settings.KnownHookEvents {
+		for _, m := range cfg.Hooks[name] {
+			for _, h := range m.Hooks {
+				if h.Type != "command" || strings.TrimSpace(h.Command) == "" {
+					continue
+				}
+				timeout := time.Duration(h.Timeout * float64(time.Second))
+				cmd := &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Shell: cfg.Shell}
+				r.hooks = append(r.hooks, Hook{Event: Event(name), Matcher: m.Matcher, Handler: cmd,
+					Key: "command:" + h.Command, Name: h.Command, Timeout: timeout, Source: m.Source})
+			}
+		}
+	}
+	return r
+}
+
+// Add registers a hook at run time (for example an SDK callback).
+func (r *Runner) Add(h Hook) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hooks = append(r.hooks, h)
+}
+
+// Has reports whether any hook is registered for ev.
+func (r *Runner) Has(ev Event) bool {
+	if r == nil || r.cfg.Disabled {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, h := range r.hooks {
+		if h.Event == ev {
+			return true
+		}
+	}
+	return false
+}
+
+// Matching returns the hooks that apply to in, in registration order,
+// with identical keys once.
+func (r *Runner) Matching(in *Input) []Hook {
+	if r == nil || r.cfg.Disabled {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Hook
+	seen := map[string]bool{}
+	value := in.MatchValue()
+	for _, h := range r.hooks {
+		if h.Event != in.Event || (in.Event.usesMatcher() && !Matches(h.Matcher, value)) {
+			continue
+		}
+		if h.Key != "" {
+			if seen[h.Key] {
+				continue
+			}
+			seen[h.Key] = true
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// Run runs the hooks that match in, in parallel, and returns their
+// combined result. It returns once every hook has finished or been
+// killed; when ctx ends, running hooks are killed.
+func (r *Runner) Run(ctx context.Context, in Input) Result {
+	hooks := r.Matching(&in)
+	if len(hooks) == 0 {
+		return Result{Event: in.Event}
+	}
+	input := in.JSON()
+	outs := make([]Output, len(hooks))
+	var wg sync.WaitGroup
+	for i, h := range hooks {
+		wg.Go(func() {
+			outs[i] = r.runOne(ctx, h, input)
+		})
+	}
+	wg.Wait()
+	return Aggregate(in.Event, outs)
+}
+
+func (r *Runner) runOne(ctx context.Context, h Hook, input []byte) Output {
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = r.cfg.DefaultTimeout
+	}
+	if r.cfg.Notify != nil {
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name})
+	}
+	hctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	start := time.Now()
+	out := h.Handler.Run(hctx, input)
+	if out.Name == "" {
+		out.Name = h.Name
+	}
+	if out.Duration == 0 {
+		out.Duration = time.Since(start)
+	}
+	if errors.Is(hctx.Err(), context.DeadlineExceeded) && ctx.Err() == nil {
+		out.TimedOut = true
+	}
+	if r.cfg.Notify != nil {
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Done: true, Output: out})
+	}
+	return out
+}
+
+// Matches reports whether a hook matcher selects value: an empty matcher
+// or "*" selects everything; a matcher made of names joined by "|" selects
+// exactly those names; anything else is a regular expression that must
+// match the whole value. An invalid expression selects nothing.
+func Matches(matcher, value string) bool {
+	matcher = strings.TrimSpace(matcher)
+	if matcher == "" || matcher == "*" {
+		return true
+	}
+	if simpleMatcher(matcher) {
+		for _, alt := range strings.Split(matcher, "|") {
+			if alt == value {
+				return true
+			}
+		}
+		return false
+	}
+	re, err := regexp.Compile("^(?:" + matcher + ")$")
+	return err == nil && re.MatchString(value)
+}
+
+func simpleMatcher(m string) bool {
+	for _, r := range m {
+		if !(r == '|' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// Command is a command hook run with a shell's -c.
+type Command struct {
+	Command string
+	Dir     string
+	Env     []string
+	// Shell defaults to bash, else /bin/sh.
+	Shell string
+}
+
+// Run runs the command with input on stdin. When ctx ends the command's
+// whole process group is killed.
+func (c *Command) Run(ctx context.Context, input []byte) Output {
+	shell := c.Shell
+	if shell == "" {
+		shell = settings.Shell()
+	}
+	out := Output{Name: c.Command}
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, shell, "-c", c.Command)
+	cmd.Dir = c.Dir
+	cmd.Env = c.Env
+	cmd.Stdin = bytes.NewReader(input)
+	stdout, stderr := &capped{max: maxOutput}, &capped{max: maxOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	settings.KillGroupOnCancel(cmd)
+	err := cmd.Run()
+	out.Duration = time.Since(start)
+	out.Stdout, out.Stderr = stdout.String(), stderr.String()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		out.ExitCode = -1
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			out.Err = fmt.Errorf("stopped: %w", context.Cause(ctx))
+		}
+	case errors.As(err, &exit):
+		out.ExitCode = exit.ExitCode()
+	case err != nil:
+		out.ExitCode = -1
+		out.Err = err
+	}
+	return out
+}
+
+// capped is a buffer that keeps the first max bytes written to it.
+type capped struct {
+	buf bytes.Buffer
+	max int
+	cut bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room > 0 {
+		if len(p) > room {
+			c.buf.Write(p[:room])
+			c.cut = true
+		} else {
+			c.buf.Write(p)
+		}
+	} else if len(p) > 0 {
+		c.cut = true
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string {
+	if c.cut {
+		return c.buf.String() + "\n… [output cut]"
+	}
+	return c.buf.String()
+}
