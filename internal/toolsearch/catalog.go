@@ -130,6 +130,9 @@ func (c *catalog) search(q query, limit int, w Weights) searchResult {
 	switch q.kind {
 	case kindSelect:
 		for _, n := range q.names {
+			if len(r.matches) == MaxMaxResults {
+				break
+			}
 			if t, ok := c.findDeferred(n); ok {
 				r.matches = append(r.matches, t)
 			} else if ln, ok := c.findLoaded(n); ok {
