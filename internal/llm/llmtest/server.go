@@ -34,6 +34,8 @@ type Request struct {
 	rawMessages []json.RawMessage
 	// Turn is the index of the scripted turn that answered it (-1: none).
 	Turn int
+	// Arrived is when the request arrived.
+	Arrived time.Time
 }
 
 // SystemText joins the system prompt's text.
@@ -215,6 +217,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"not found"}}`, http.StatusNotFound)
 		return
 	}
+	arrived := time.Now()
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		return
@@ -228,6 +231,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req.Body = body
+	req.Arrived = arrived
 	req.Header = r.Header.Clone()
 	req.Path = r.URL.RequestURI()
 	s.mu.Lock()

@@ -1,0 +1,234 @@
+// Command session measures an agent CLI as a whole process against the
+// fake model server: `--version` time, time from start to the first model
+// request, and a scripted six-turn tool session (wall time, peak RSS, CPU
+// time, requests and bytes sent to the model), each printed beside its
+// target, in a git workspace holding a copy of Go's net/http sources.
+//
+//	go run ./bench/session [-runs N] [-ref "claude"] -- ./reins
+//
+// The agent command must accept Claude Code's print-mode flags and
+// ANTHROPIC_BASE_URL. With -ref, a second command runs the same session
+// for comparison.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"reins/internal/llm/llmtest"
+)
+
+func main() {
+	runs := flag.Int("runs", 5, "repetitions of each measurement (the median is shown)")
+	ref := flag.String("ref", "", "a reference agent command to run the same session")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "usage: session [-runs N] [-ref CMD] -- AGENT_CMD [ARGS...]")
+		os.Exit(2)
+	}
+	ws, err := workspace()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "session:", err)
+		os.Exit(1)
+	}
+	defer os.RemoveAll(ws)
+	fmt.Printf("workspace: %s (copy of net/http, git repo); %d runs each, medians; %d CPUs\n\n", ws, *runs, runtime.NumCPU())
+	missed := measure(flag.Args(), ws, *runs, true)
+	if *ref != "" {
+		fmt.Println()
+		measure(strings.Fields(*ref), ws, *runs, false)
+	}
+	if len(missed) > 0 {
+		fmt.Printf("\nmissed targets: %s\n", strings.Join(missed, ", "))
+	} else {
+		fmt.Println("\nall targets met")
+	}
+}
+
+// workspace copies $GOROOT/src/net/http into a new git repository.
+func workspace() (string, error) {
+	goroot := runtime.GOROOT()
+	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
+		goroot = strings.TrimSpace(string(out))
+	}
+	src := filepath.Join(goroot, "src", "net", "http")
+	dir, err := os.MkdirTemp("", "reins-bench-")
+	if err != nil {
+		return "", err
+	}
+	dir, _ = filepath.EvalSymlinks(dir)
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		dst := filepath.Join(dir, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		return "", fmt.Errorf("copy net/http: %w", err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.email=b@x", "-c", "user.name=b", "commit", "-qm", "net/http"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("git %v: %v %s", args, err, out)
+		}
+	}
+	return dir, nil
+}
+
+// script is the six-turn tool session.
+func script(ws string) []llmtest.Turn {
+	p := func(f string) string { return filepath.Join(ws, f) }
+	return []llmtest.Turn{
+		llmtest.Calls(llmtest.Text("Reading the client and server."),
+			llmtest.ToolUse("toolu_1a", "Read", map[string]any{"file_path": p("client.go"), "limit": 200}),
+			llmtest.ToolUse("toolu_1b", "Read", map[string]any{"file_path": p("server.go"), "limit": 200}),
+			llmtest.ToolUse("toolu_1c", "Read", map[string]any{"file_path": p("request.go"), "limit": 200})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Grep", map[string]any{"pattern": "func \\(c \\*Client\\) Do", "path": ws, "output_mode": "content", "-n": true})),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Glob", map[string]any{"pattern": "**/*_test.go", "path": ws})),
+		llmtest.Calls(llmtest.ToolUse("toolu_4", "Bash", map[string]any{"command": "git status --short && git log --oneline -1", "description": "repo state"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_5", "Bash", map[string]any{"command": "grep -c 'func ' client.go", "description": "count functions"})),
+		llmtest.Reply("The client sends requests through Client.Do, which the server answers via Handler."),
+	}
+}
+
+type sample struct {
+	wall, cpu, firstReq time.Duration
+	rss                 int64
+	requests            int
+	bytes               int64
+	ok                  bool
+	errText             string
+}
+
+func run(agent []string, ws string, turns []llmtest.Turn, args ...string) sample {
+	srv, err := llmtest.Start(turns...)
+	if err != nil {
+		return sample{errText: err.Error()}
+	}
+	defer srv.Close()
+	home, _ := os.MkdirTemp("", "reins-bench-home-")
+	defer os.RemoveAll(home)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, agent[0], append(agent[1:], args...)...)
+	cmd.Dir = ws
+	cmd.Env = append(os.Environ(), "HOME="+home, "REINS_CONFIG_DIR="+filepath.Join(home, ".reins"),
+		"CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "ANTHROPIC_BASE_URL="+srv.URL,
+		"ANTHROPIC_API_KEY=sk-bench", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	wall := time.Since(start)
+	s := sample{wall: wall, requests: len(srv.Requests()), bytes: srv.BytesReceived(), ok: err == nil}
+	if err != nil {
+		s.errText = fmt.Sprintf("%v: %.300s", err, out)
+	}
+	if st := cmd.ProcessState; st != nil {
+		if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+			s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+			s.rss = ru.Maxrss * 1024
+		}
+	}
+	if reqs := srv.Requests(); len(reqs) > 0 {
+		s.firstReq = reqs[0].Arrived.Sub(start)
+	}
+	return s
+}
+
+func median(xs []time.Duration) time.Duration {
+	if len(xs) == 0 {
+		return 0
+	}
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	return xs[len(xs)/2]
+}
+
+// measure runs the measurements for one agent and returns missed targets.
+func measure(agent []string, ws string, runs int, targets bool) []string {
+	fmt.Printf("agent: %s\n", strings.Join(agent, " "))
+	var missed []string
+	report := func(name string, got, target time.Duration, unit string) {
+		mark := ""
+		if targets && target > 0 {
+			if got <= target {
+				mark = fmt.Sprintf("  target < %s: met", target)
+			} else {
+				mark = fmt.Sprintf("  target < %s: MISSED", target)
+				missed = append(missed, name)
+			}
+		}
+		fmt.Printf("  %-28s %10s%s\n", name, got.Round(10*time.Microsecond), mark)
+	}
+	// --version
+	var vers []time.Duration
+	for i := 0; i < runs*4; i++ {
+		start := time.Now()
+		cmd := exec.Command(agent[0], append(agent[1:], "--version")...)
+		if err := cmd.Run(); err != nil {
+			fmt.Printf("  --version failed: %v\n", err)
+			break
+		}
+		vers = append(vers, time.Since(start))
+	}
+	report("--version", median(vers), 5*time.Millisecond, "")
+	// time to first request
+	var firsts []time.Duration
+	for i := 0; i < runs; i++ {
+		s := run(agent, ws, []llmtest.Turn{llmtest.Reply("hi")}, "-p", "hello")
+		if !s.ok {
+			fmt.Printf("  single turn failed: %s\n", s.errText)
+			break
+		}
+		firsts = append(firsts, s.firstReq)
+	}
+	report("start to first request", median(firsts), 15*time.Millisecond, "")
+	// the six-turn session
+	var walls, cpus []time.Duration
+	var rss []int64
+	var last sample
+	flags := []string{"-p", "Explain how net/http sends a request.", "--output-format", "json", "--permission-mode", "bypassPermissions"}
+	for i := 0; i < runs; i++ {
+		s := run(agent, ws, script(ws), flags...)
+		if !s.ok || s.requests != 6 {
+			fmt.Printf("  session failed (%d requests): %s\n", s.requests, s.errText)
+			return append(missed, "session")
+		}
+		walls, cpus, rss, last = append(walls, s.wall), append(cpus, s.cpu), append(rss, s.rss), s
+	}
+	report("6-turn session wall", median(walls), 100*time.Millisecond, "")
+	report("6-turn session CPU", median(cpus), 0, "")
+	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
+	peak := rss[len(rss)/2]
+	mark := ""
+	if targets {
+		if peak <= 40<<20 {
+			mark = "  target < 40 MB: met"
+		} else {
+			mark = "  target < 40 MB: MISSED"
+			missed = append(missed, "peak RSS")
+		}
+	}
+	fmt.Printf("  %-28s %8.1f MB%s\n", "6-turn session peak RSS", float64(peak)/(1<<20), mark)
+	fmt.Printf("  %-28s %10d\n", "requests to the model", last.requests)
+	fmt.Printf("  %-28s %10d\n", "bytes sent to the model", last.bytes)
+	return missed
+}
