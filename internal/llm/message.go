@@ -319,6 +319,31 @@ func (m *Message) Text() string {
 	return sb.String()
 }
 
+// EncodedSize is the length of the cached API encoding, or an estimate
+// when the message has not been encoded yet. It sizes request buffers.
+func (m *Message) EncodedSize() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.enc != nil {
+		return len(m.enc)
+	}
+	n := 32
+	for i := range m.Content {
+		b := &m.Content[i]
+		n += 64 + len(b.Text) + len(b.Input) + len(b.Thinking) + len(b.Signature) + len(b.Raw)
+		for j := range b.Content {
+			n += 64 + len(b.Content[j].Text)
+			if b.Content[j].Source != nil {
+				n += len(b.Content[j].Source.Data)
+			}
+		}
+		if b.Source != nil {
+			n += len(b.Source.Data)
+		}
+	}
+	return n
+}
+
 // AppendAPI appends the message's Messages API encoding,
 // {"role":...,"content":[...]}, to buf. With cacheLast, the last content
 // block carries an ephemeral cache_control marker (ttl when non-empty). The

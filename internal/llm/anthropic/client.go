@@ -60,6 +60,8 @@ type Config struct {
 type Client struct {
 	cfg Config
 
+	bufs sync.Pool // *[]byte request bodies, reused across requests
+
 	mu  sync.Mutex // guards key
 	key string
 }
@@ -98,10 +100,20 @@ func New(cfg Config) *Client {
 // Stream sends req and returns the response stream once its first event
 // has arrived, retrying failures that happen before that.
 func (c *Client) Stream(ctx context.Context, req *llm.Request) (llm.Stream, error) {
-	body, err := EncodeRequest(req)
+	bp, _ := c.bufs.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	body, err := AppendRequest((*bp)[:0], req)
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
+	// The body is fully sent once a response arrived; keep the buffer for
+	// the next request.
+	defer func() {
+		*bp = body[:0]
+		c.bufs.Put(bp)
+	}()
 	maxRetries := max(c.cfg.MaxRetries, 0)
 	refreshed := false
 	overloads := 0

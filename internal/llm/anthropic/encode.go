@@ -15,7 +15,31 @@ const MaxBreakpoints = 4
 
 // EncodeRequest returns the JSON body for req.
 func EncodeRequest(req *llm.Request) ([]byte, error) {
-	buf := make([]byte, 0, 4096+len(req.Messages)*512)
+	return AppendRequest(nil, req)
+}
+
+// SizeHint estimates the encoded size of req, to size a buffer.
+func SizeHint(req *llm.Request) int {
+	n := 16 << 10
+	for _, s := range req.System {
+		n += len(s.Text) + 64
+	}
+	for _, t := range req.Tools {
+		n += len(t.Description) + len(t.InputSchema) + len(t.Raw) + 64
+	}
+	for _, m := range req.Messages {
+		n += m.EncodedSize() + 8
+	}
+	return n
+}
+
+// AppendRequest appends the JSON body for req to buf.
+func AppendRequest(buf []byte, req *llm.Request) ([]byte, error) {
+	if need := SizeHint(req); cap(buf)-len(buf) < need {
+		nb := make([]byte, len(buf), len(buf)+need)
+		copy(nb, buf)
+		buf = nb
+	}
 	buf = append(buf, `{"model":`...)
 	buf = strconv.AppendQuote(buf, req.Model)
 	buf = append(buf, `,"max_tokens":`...)
