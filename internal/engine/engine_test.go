@@ -282,7 +282,9 @@ func TestCancelDuringToolAnswersEveryCall(t *testing.T) {
 }
 
 func TestMaxTokensEscalatesThenContinuesThenFails(t *testing.T) {
-	trunc := func(s string) llmtest.Turn { return llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text(s)}, StopReason: "max_tokens"} }
+	trunc := func(s string) llmtest.Turn {
+		return llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text(s)}, StopReason: "max_tokens"}
+	}
 	h := newHarness(t, engine.Config{}, nil, trunc("a"), trunc("b"), trunc("c"), trunc("d"), trunc("e"))
 	_, end := h.run(t, context.Background(), "write a lot")
 	if !errors.Is(end.Err, engine.ErrMaxOutputTokens) {

@@ -244,4 +244,3 @@ func chunks(s string, n int) []string {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
-
