@@ -1,0 +1,376 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// server is one configured server and its connection. Fields marked
+// "m.mu" are guarded by the manager's mutex; the rest are owned by run.
+type server struct {
+	m    *Manager
+	name string
+	conf Server
+
+	// m.mu
+	state        State
+	err          string
+	everSettled  bool // it has left pending at least once
+	cs           *sdk.ClientSession
+	tools        []*Tool
+	prompts      []Prompt
+	hasResources bool
+	instructions string
+	info         sdk.Implementation
+	reconnects   int
+	retryNow     chan struct{} // a Reconnect during backoff
+	refreshing   bool
+
+	stderr tailBuffer // the last lines a stdio server wrote to stderr
+}
+
+// errNeedsAuth marks a remote server that answered 401.
+var errNeedsAuth = errors.New("the server requires authorization (HTTP 401)")
+
+// set changes the state under m.mu and wakes waiters.
+func (s *server) set(state State, err string) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	s.state, s.err = state, err
+	if state != StatePending {
+		s.everSettled = true
+	}
+	if state != StateConnected {
+		s.cs, s.tools, s.prompts, s.hasResources = nil, nil, nil, false
+	}
+	s.m.notifyLocked()
+}
+
+// session returns the live session or an error saying why there is none.
+func (s *server) session() (*sdk.ClientSession, error) {
+	s.m.mu.Lock()
+	defer s.m.mu.Unlock()
+	if s.cs == nil {
+		msg := fmt.Sprintf("MCP server %q is not connected (%s", s.name, s.state)
+		if s.err != "" {
+			msg += ": " + s.err
+		}
+		return nil, errors.New(msg + ")")
+	}
+	return s.cs, nil
+}
+
+// run connects, serves until the connection ends, and reconnects with
+// backoff, until ctx is cancelled or the attempts run out.
+func (s *server) run(ctx context.Context) {
+	s.m.mu.Lock()
+	s.retryNow = make(chan struct{}, 1)
+	s.m.mu.Unlock()
+	failures := 0
+	for {
+		start := time.Now()
+		err := s.connectAndServe(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if errors.Is(err, errNeedsAuth) {
+			s.set(StateNeedsAuth, err.Error())
+			return
+		}
+		if time.Since(start) > time.Minute {
+			failures = 0 // it ran well for a while: a fresh crash
+		}
+		failures++
+		max := s.m.opts.MaxReconnects
+		if max < 0 || failures > max {
+			s.set(StateFailed, err.Error())
+			return
+		}
+		delay := s.m.opts.ReconnectMin << (failures - 1)
+		if delay > s.m.opts.ReconnectMax || delay <= 0 {
+			delay = s.m.opts.ReconnectMax
+		}
+		s.set(StateFailed, fmt.Sprintf("%v; reconnecting in %s (attempt %d of %d)", err, delay.Round(time.Millisecond), failures, max))
+		s.m.log.Warn("MCP server stopped", "server", s.name, "err", err, "retry_in", delay)
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-s.retryNow:
+			t.Stop()
+		case <-t.C:
+		}
+		s.m.mu.Lock()
+		s.reconnects++
+		s.m.mu.Unlock()
+	}
+}
+
+// connectAndServe makes one connection and returns when it ends.
+func (s *server) connectAndServe(ctx context.Context) error {
+	s.set(StatePending, "")
+	cfg, missing := s.conf.Config.Expand(s.m.opts.Getenv)
+	if len(missing) > 0 {
+		s.m.log.Warn("MCP server config uses unset variables", "server", s.name, "vars", missing)
+	}
+	tr, cleanup, err := s.transport(cfg)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	client := sdk.NewClient(&sdk.Implementation{Name: s.m.opts.ClientName, Version: s.m.opts.ClientVersion}, &sdk.ClientOptions{
+		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { s.refresh() },
+		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { s.refresh() },
+		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { s.refresh() },
+	})
+	if s.m.opts.Cwd != "" {
+		client.AddRoots(&sdk.Root{URI: "file://" + s.m.opts.Cwd, Name: "project"})
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.m.connTimeout)
+	cs, err := client.Connect(cctx, tr, nil)
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %s (MCP_TIMEOUT)", s.m.connTimeout)
+		}
+		return s.describe(tr, fmt.Errorf("connect: %w", err))
+	}
+	lists, err := s.fetch(ctx, cs)
+	if err != nil {
+		cs.Close()
+		return s.describe(tr, err)
+	}
+	s.m.mu.Lock()
+	s.cs = cs
+	s.apply(lists)
+	if r := cs.InitializeResult(); r != nil {
+		s.instructions = r.Instructions
+		if r.ServerInfo != nil {
+			s.info = *r.ServerInfo
+		}
+	}
+	s.state, s.err, s.everSettled = StateConnected, "", true
+	s.m.notifyLocked()
+	s.m.mu.Unlock()
+
+	done := make(chan error, 1)
+	go func() { done <- cs.Wait() }()
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		cs.Close()
+		<-done
+		return ctx.Err()
+	}
+	cs.Close()
+	if err == nil {
+		err = errors.New("the connection closed")
+	}
+	return s.describe(tr, fmt.Errorf("the server stopped: %w", err))
+}
+
+// describe adds what a stdio server wrote to stderr, and marks a 401.
+func (s *server) describe(tr sdk.Transport, err error) error {
+	if h, ok := tr.(interface{ unauthorized() bool }); ok && h.unauthorized() {
+		return fmt.Errorf("%w: %v", errNeedsAuth, err)
+	}
+	if tail := s.stderr.String(); tail != "" {
+		return fmt.Errorf("%w; stderr: %s", err, tail)
+	}
+	return err
+}
+
+// lists is what a server offers.
+type lists struct {
+	tools     []*Tool
+	prompts   []Prompt
+	resources bool
+}
+
+// fetch lists a server's tools, prompts and whether it has resources.
+func (s *server) fetch(ctx context.Context, cs *sdk.ClientSession) (lists, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.m.connTimeout)
+	defer cancel()
+	var l lists
+	caps := &sdk.ServerCapabilities{}
+	if r := cs.InitializeResult(); r != nil && r.Capabilities != nil {
+		caps = r.Capabilities
+	}
+	if caps.Tools != nil {
+		for t, err := range cs.Tools(ctx, nil) {
+			if err != nil {
+				return l, fmt.Errorf("list tools: %w", err)
+			}
+			l.tools = append(l.tools, newTool(s, t))
+		}
+	}
+	if caps.Prompts != nil {
+		for p, err := range cs.Prompts(ctx, nil) {
+			if err != nil {
+				s.m.log.Warn("MCP server prompts unavailable", "server", s.name, "err", err)
+				break
+			}
+			l.prompts = append(l.prompts, newPrompt(s, p))
+		}
+	}
+	l.resources = caps.Resources != nil
+	return l, nil
+}
+
+// apply installs fetched lists; call with m.mu held.
+func (s *server) apply(l lists) {
+	s.tools, s.prompts, s.hasResources = l.tools, l.prompts, l.resources
+}
+
+// refresh lists again after a list_changed notification, in the
+// background; notifications arriving meanwhile are folded into it.
+func (s *server) refresh() {
+	s.m.mu.Lock()
+	if s.refreshing || s.cs == nil || s.m.closed {
+		s.m.mu.Unlock()
+		return
+	}
+	s.refreshing = true
+	cs := s.cs
+	// The server's run goroutine is alive while its session is, so the
+	// wait group cannot be at zero here.
+	s.m.wg.Add(1)
+	s.m.mu.Unlock()
+	go func() {
+		defer s.m.wg.Done()
+		l, err := s.fetch(s.m.ctx, cs)
+		s.m.mu.Lock()
+		defer s.m.mu.Unlock()
+		s.refreshing = false
+		if err != nil {
+			s.m.log.Warn("MCP server list refresh failed", "server", s.name, "err", err)
+			return
+		}
+		if s.cs == cs {
+			s.apply(l)
+			s.m.notifyLocked()
+		}
+	}()
+}
+
+// transport builds the connection for cfg and a cleanup run after it
+// ends.
+func (s *server) transport(cfg ServerConfig) (sdk.Transport, func(), error) {
+	switch cfg.Transport() {
+	case TransportStdio:
+		cmd := exec.Command(cfg.Command, cfg.Args...)
+		cmd.Env = s.m.opts.Environ()
+		for k, v := range cfg.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		cmd.Dir = s.m.opts.Cwd
+		s.stderr.Reset()
+		cmd.Stderr = &s.stderr
+		cmd.WaitDelay = time.Second // a helper holding stderr open cannot stall Wait
+		setProcessGroup(cmd)
+		return &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, func() { killProcessGroup(cmd) }, nil
+	case TransportHTTP, TransportSSE:
+		base := http.DefaultTransport.(*http.Transport).Clone()
+		ht := &headerTransport{base: base, headers: cfg.Headers}
+		hc := &http.Client{Transport: ht}
+		cleanup := base.CloseIdleConnections
+		if cfg.Transport() == TransportSSE {
+			return &sseTransport{SSEClientTransport: sdk.SSEClientTransport{Endpoint: cfg.URL, HTTPClient: hc}, ht: ht}, cleanup, nil
+		}
+		return &httpTransport{StreamableClientTransport: sdk.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: hc}, ht: ht}, cleanup, nil
+	case TransportSDK:
+		if s.m.opts.SDK == nil {
+			return nil, nil, errors.New("an SDK server needs an SDK client to host it (type \"sdk\" works only under the Agent SDK)")
+		}
+		name := cfg.Name
+		if name == "" {
+			name = s.name
+		}
+		return &sdkTransport{host: s.m.opts.SDK, server: name}, func() {}, nil
+	case TransportWS:
+		return nil, nil, errors.New("the ws transport is not supported; use http or sse")
+	}
+	return nil, nil, fmt.Errorf("unknown transport %q", cfg.Transport())
+}
+
+// headerTransport adds configured headers and notices a 401.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+	got401  atomic.Bool
+}
+
+func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		req = req.Clone(req.Context())
+		for k, v := range h.headers {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := h.base.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized {
+		h.got401.Store(true)
+	}
+	return resp, err
+}
+
+type httpTransport struct {
+	sdk.StreamableClientTransport
+	ht *headerTransport
+}
+
+func (t *httpTransport) unauthorized() bool { return t.ht.got401.Load() }
+
+type sseTransport struct {
+	sdk.SSEClientTransport
+	ht *headerTransport
+}
+
+func (t *sseTransport) unauthorized() bool { return t.ht.got401.Load() }
+
+// tailBuffer keeps the last bytes written to it, for error reports.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 2048
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailMax {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-tailMax:]...)
+	}
+	return len(p), nil
+}
+
+// String is the last few lines, trimmed.
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := strings.TrimSpace(strings.ToValidUTF8(string(t.buf), ""))
+	lines := strings.Split(s, "\n")
+	if len(lines) > 5 {
+		lines = lines[len(lines)-5:]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// Reset empties the buffer.
+func (t *tailBuffer) Reset() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = nil
+}

@@ -1,0 +1,43 @@
+// Package mcp connects reins to Model Context Protocol servers and serves
+// reins's own tools as one.
+//
+// # Configuration
+//
+// Load merges the servers of every source: user scope (Claude Code's
+// ~/.claude.json "mcpServers", then reins's <config dir>/mcp.json), the
+// project's .mcp.json (each server started only once approved: see
+// Approval), local scope (the "projects"[<path>]["mcpServers"] of the same
+// two files), then --mcp-config values; --strict-mcp-config keeps only the
+// latter. ${VAR} and ${VAR:-default} are expanded in commands, args, env
+// values, URLs and header values when a server starts. AddServer and
+// RemoveServer edit the files for `reins mcp add|remove`.
+//
+// # Client
+//
+// A Manager connects every enabled server in parallel in the background
+// (stdio, streamable HTTP, SSE, and "sdk" servers through an SDKHost the
+// SDK front end provides). Status reports each server as pending,
+// connected, failed, needs-auth or disabled, with the reason. A server
+// whose connection ends is reported failed and reconnected with backoff;
+// tools/list_changed (and the prompt and resource equivalents) refresh its
+// lists. Snapshot returns the tools and prompts of the servers connected at
+// that moment; the engine takes one per turn, so a server connecting
+// mid-turn appears at the next (DESIGN invariant 3). Close ends every
+// process, connection and goroutine.
+//
+// Each server tool becomes a *Tool named mcp__<server>__<tool>: read-only
+// when annotated readOnlyHint (and then concurrency-safe), deferred unless
+// its _meta asks "anthropic/alwaysLoad", its calls bounded by the tool
+// timeout (MCP_TOOL_TIMEOUT), its results mapped to text and image blocks
+// with structuredContent kept as Data. Resources are reached through the
+// ListMcpResources and ReadMcpResource tools; prompts are Prompt values the
+// command registry turns into /mcp__<server>__<prompt> commands.
+//
+// # Server
+//
+// Serve exposes a list of tool.Tool values over stdio to any MCP client;
+// every call passes the supplied tool.Gate, so reins's permission rules
+// apply (a call that would need to ask is refused with the reason).
+//
+// This package must not import the engine or any front end.
+package mcp

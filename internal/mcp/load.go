@@ -1,0 +1,225 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// ProjectFile is the project-scope configuration file, in the project
+// folder.
+const ProjectFile = ".mcp.json"
+
+// UserFileName is reins's own file of user- and local-scope servers, in
+// the user config folder.
+const UserFileName = "mcp.json"
+
+// Approval is what settings say about project (.mcp.json) servers.
+type Approval struct {
+	EnableAll bool     // enableAllProjectMcpServers
+	Enabled   []string // enabledMcpjsonServers
+	Disabled  []string // disabledMcpjsonServers
+}
+
+// LoadOptions says where configurations are read from. Zero fields are
+// skipped: no Home means no ~/.claude.json, no ConfigDir no reins file.
+type LoadOptions struct {
+	Cwd       string // the project folder
+	Home      string // the user's home, for Claude Code's ~/.claude.json
+	ConfigDir string // reins's user config folder (~/.reins or REINS_CONFIG_DIR)
+	// MCPConfig are the --mcp-config values: a file path or a JSON object.
+	MCPConfig []string
+	// Strict (--strict-mcp-config) uses only MCPConfig.
+	Strict   bool
+	Approval Approval
+}
+
+// Config is the merged server list.
+type Config struct {
+	// Servers by name, sorted; the highest-precedence entry of each name.
+	Servers []Server
+	// Warnings are problems that did not stop loading (a bad file, a
+	// duplicate dropped).
+	Warnings []string
+}
+
+// UserFile returns the path of reins's user MCP file.
+func UserFile(configDir string) string { return filepath.Join(configDir, UserFileName) }
+
+// Load reads and merges every source. Precedence, lowest first: user scope
+// (Claude Code's ~/.claude.json, then reins's file), project (.mcp.json),
+// local scope (Claude Code's, then reins's), then --mcp-config. A bad
+// --mcp-config value is an error; a bad file elsewhere is a warning.
+func Load(opts LoadOptions) (*Config, error) {
+	cfg := &Config{}
+	var layers [][]Server
+	if !opts.Strict {
+		var claudeUser, claudeLocal, reinsUser, reinsLocal []Server
+		var err error
+		if opts.Home != "" {
+			if claudeUser, claudeLocal, err = readUserFile(filepath.Join(opts.Home, ".claude.json"), opts.Cwd); err != nil {
+				cfg.Warnings = append(cfg.Warnings, err.Error())
+			}
+		}
+		if opts.ConfigDir != "" {
+			if reinsUser, reinsLocal, err = readUserFile(UserFile(opts.ConfigDir), opts.Cwd); err != nil {
+				cfg.Warnings = append(cfg.Warnings, err.Error())
+			}
+		}
+		project, err := readProject(opts.Cwd)
+		if err != nil {
+			cfg.Warnings = append(cfg.Warnings, err.Error())
+		}
+		for i := range project {
+			project[i].Disabled = approvalState(project[i].Name, opts.Approval)
+		}
+		layers = append(layers, claudeUser, reinsUser, project, claudeLocal, reinsLocal)
+	}
+	for _, v := range opts.MCPConfig {
+		servers, err := parseFlag(v, opts.Cwd)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, servers)
+	}
+	byName := map[string]Server{}
+	for _, layer := range layers {
+		for _, s := range layer {
+			byName[s.Name] = s
+		}
+	}
+	for _, s := range byName {
+		cfg.Servers = append(cfg.Servers, s)
+	}
+	sort.Slice(cfg.Servers, func(i, j int) bool { return cfg.Servers[i].Name < cfg.Servers[j].Name })
+	cfg.Servers, cfg.Warnings = dropDuplicates(cfg.Servers, cfg.Warnings)
+	return cfg, nil
+}
+
+// readProject reads .mcp.json in cwd; a missing file gives nothing.
+func readProject(cwd string) ([]Server, error) {
+	if cwd == "" {
+		return nil, nil
+	}
+	path := filepath.Join(cwd, ProjectFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read MCP servers from %s: %w", path, err)
+	}
+	return ParseServers(data, ScopeProject, path)
+}
+
+// approvalState is why a project server is not started, "" when approved.
+func approvalState(name string, a Approval) string {
+	switch {
+	case slices.Contains(a.Disabled, name):
+		return "disabled in settings (disabledMcpjsonServers)"
+	case a.EnableAll || slices.Contains(a.Enabled, name):
+		return ""
+	}
+	return "not approved: servers from .mcp.json start only once you approve them (/mcp, or enabledMcpjsonServers / enableAllProjectMcpServers in settings)"
+}
+
+// NeedsApproval lists the project servers waiting for the user's approval.
+func (c *Config) NeedsApproval() []string {
+	var out []string
+	for _, s := range c.Servers {
+		if s.Scope == ScopeProject && strings.HasPrefix(s.Disabled, "not approved") {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// Approve marks project servers approved for this session.
+func (c *Config) Approve(names ...string) {
+	for i, s := range c.Servers {
+		if s.Scope == ScopeProject && slices.Contains(names, s.Name) {
+			c.Servers[i].Disabled = ""
+		}
+	}
+}
+
+// Get returns the server with name.
+func (c *Config) Get(name string) (Server, bool) {
+	for _, s := range c.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
+
+// parseFlag reads one --mcp-config value.
+func parseFlag(v, cwd string) ([]Server, error) {
+	t := strings.TrimSpace(v)
+	if strings.HasPrefix(t, "{") {
+		servers, err := ParseServers([]byte(t), ScopeDynamic, "--mcp-config")
+		if err != nil {
+			return nil, fmt.Errorf("--mcp-config: %w", err)
+		}
+		return servers, invalidError(servers)
+	}
+	path := t
+	if !filepath.IsAbs(path) && cwd != "" {
+		path = filepath.Join(cwd, path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--mcp-config %s: %w", v, err)
+	}
+	servers, err := ParseServers(data, ScopeDynamic, path)
+	if err != nil {
+		return nil, fmt.Errorf("--mcp-config: %w", err)
+	}
+	return servers, invalidError(servers)
+}
+
+// invalidError reports the invalid entries of an explicit --mcp-config.
+func invalidError(servers []Server) error {
+	var errs []string
+	for _, s := range servers {
+		if s.Invalid != "" {
+			errs = append(errs, s.Invalid)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("--mcp-config: %s", strings.Join(errs, "; "))
+}
+
+// dropDuplicates keeps, among enabled servers that run the same command or
+// reach the same URL under different names, the one of highest
+// precedence.
+func dropDuplicates(servers []Server, warnings []string) ([]Server, []string) {
+	best := map[string]Server{}
+	for _, s := range servers {
+		if s.Disabled != "" || s.Invalid != "" {
+			continue
+		}
+		sig := s.Config.Signature()
+		if b, ok := best[sig]; !ok || scopeRank(s.Scope) > scopeRank(b.Scope) {
+			best[sig] = s
+		}
+	}
+	var out []Server
+	for _, s := range servers {
+		if s.Disabled == "" && s.Invalid == "" {
+			if b := best[s.Config.Signature()]; b.Name != s.Name {
+				warnings = append(warnings, fmt.Sprintf("MCP server %q (%s) is the same as %q (%s) and was left out", s.Name, s.Scope, b.Name, b.Scope))
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out, warnings
+}

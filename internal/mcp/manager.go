@@ -1,0 +1,329 @@
+package mcp
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"reins/internal/tool"
+)
+
+// State is where a server's connection stands.
+type State string
+
+// Connection states.
+const (
+	StatePending   State = "pending"    // connecting (or reconnecting)
+	StateConnected State = "connected"  // its tools are available
+	StateFailed    State = "failed"     // it could not connect or it stopped; Err says why
+	StateNeedsAuth State = "needs-auth" // a remote server refused us as unauthorised
+	StateDisabled  State = "disabled"   // not started (not approved, disabled, or invalid)
+)
+
+// Defaults of Options.
+const (
+	DefaultToolTimeout    = 10 * time.Minute
+	DefaultConnectTimeout = 30 * time.Second
+	DefaultReconnectMin   = 500 * time.Millisecond
+	DefaultReconnectMax   = 30 * time.Second
+	DefaultMaxReconnects  = 8
+)
+
+// Options configure a Manager.
+type Options struct {
+	// Servers are the configured servers (Config.Servers).
+	Servers []Server
+	// Getenv expands ${VAR} in configurations; nil means os.Getenv.
+	Getenv func(string) string
+	// Environ is the base environment of stdio servers; nil means
+	// os.Environ.
+	Environ func() []string
+	// Cwd is where stdio servers run and the root offered to servers.
+	Cwd string
+	// SDK answers servers of type "sdk"; without it they fail.
+	SDK SDKHost
+	// ToolTimeout bounds one tool call; 0 means MCP_TOOL_TIMEOUT (in
+	// milliseconds) or DefaultToolTimeout.
+	ToolTimeout time.Duration
+	// ConnectTimeout bounds one connection attempt; 0 means MCP_TIMEOUT
+	// (milliseconds) or DefaultConnectTimeout.
+	ConnectTimeout time.Duration
+	// Reconnect backoff after a server stops: doubling from ReconnectMin
+	// up to ReconnectMax, at most MaxReconnects attempts in a row (0 means
+	// the defaults; a negative MaxReconnects never reconnects).
+	ReconnectMin, ReconnectMax time.Duration
+	MaxReconnects              int
+	// ClientName and ClientVersion introduce reins to servers.
+	ClientName, ClientVersion string
+	// OnChange, when set, is called after any status or tool list change
+	// (from any goroutine; it must not block).
+	OnChange func()
+	Logger   *slog.Logger
+}
+
+// Manager owns the connections to the configured servers. Start connects
+// them in the background; Snapshot gives the tools of those connected so
+// far (the engine takes one per turn, so a server that connects mid-turn
+// shows up at the next). Close releases every process, connection and
+// goroutine. Its methods are safe for concurrent use.
+type Manager struct {
+	opts        Options
+	toolTimeout time.Duration
+	connTimeout time.Duration
+	log         *slog.Logger
+
+	ctx     context.Context // cancelled by Close; parent of every connection
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	servers []*server // fixed at construction, sorted by name
+
+	mu      sync.Mutex    // guards the fields below (and each server's state)
+	changed chan struct{} // closed and replaced at every change
+	started bool
+	closed  bool
+}
+
+// NewManager returns a manager for opts.Servers; nothing starts before
+// Start.
+func NewManager(opts Options) *Manager {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	if opts.Environ == nil {
+		opts.Environ = os.Environ
+	}
+	if opts.ReconnectMin <= 0 {
+		opts.ReconnectMin = DefaultReconnectMin
+	}
+	if opts.ReconnectMax <= 0 {
+		opts.ReconnectMax = DefaultReconnectMax
+	}
+	if opts.MaxReconnects == 0 {
+		opts.MaxReconnects = DefaultMaxReconnects
+	}
+	if opts.ClientName == "" {
+		opts.ClientName = "reins"
+	}
+	if opts.ClientVersion == "" {
+		opts.ClientVersion = "0"
+	}
+	m := &Manager{opts: opts, log: opts.Logger, changed: make(chan struct{})}
+	if m.log == nil {
+		m.log = slog.New(slog.DiscardHandler)
+	}
+	m.toolTimeout = envDuration(opts.ToolTimeout, opts.Getenv("MCP_TOOL_TIMEOUT"), DefaultToolTimeout)
+	m.connTimeout = envDuration(opts.ConnectTimeout, opts.Getenv("MCP_TIMEOUT"), DefaultConnectTimeout)
+	m.ctx, m.cancel = context.WithCancel(context.Background())
+	for _, s := range opts.Servers {
+		srv := &server{m: m, name: s.Name, conf: s, state: StatePending}
+		switch {
+		case s.Invalid != "":
+			srv.state, srv.err = StateDisabled, s.Invalid
+		case s.Disabled != "":
+			srv.state, srv.err = StateDisabled, s.Disabled
+		}
+		m.servers = append(m.servers, srv)
+	}
+	sort.Slice(m.servers, func(i, j int) bool { return m.servers[i].name < m.servers[j].name })
+	return m
+}
+
+// envDuration is set if positive, else the milliseconds in env, else def.
+func envDuration(set time.Duration, env string, def time.Duration) time.Duration {
+	if set > 0 {
+		return set
+	}
+	if n, err := strconv.Atoi(strings.TrimSpace(env)); err == nil && n > 0 {
+		return time.Duration(n) * time.Millisecond
+	}
+	return def
+}
+
+// Start connects every enabled server in parallel, in the background. It
+// returns at once; calling it again does nothing.
+func (m *Manager) Start() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.started || m.closed {
+		return
+	}
+	m.started = true
+	for _, s := range m.servers {
+		if s.state == StateDisabled {
+			continue
+		}
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			s.run(m.ctx)
+		}()
+	}
+}
+
+// Wait waits until no enabled server is still connecting for the first
+// time, or ctx is done (print and SDK modes bound it with a timeout). It
+// reports whether every server settled.
+func (m *Manager) Wait(ctx context.Context) bool {
+	for {
+		m.mu.Lock()
+		pending := false
+		for _, s := range m.servers {
+			if s.state == StatePending && !s.everSettled {
+				pending = true
+			}
+		}
+		ch := m.changed
+		m.mu.Unlock()
+		if !pending {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// Changed returns a channel closed at the next status or tool change.
+func (m *Manager) Changed() <-chan struct{} {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.changed
+}
+
+// notifyLocked wakes waiters; call with m.mu held.
+func (m *Manager) notifyLocked() {
+	close(m.changed)
+	m.changed = make(chan struct{})
+	if m.opts.OnChange != nil {
+		go m.opts.OnChange()
+	}
+}
+
+// ServerStatus describes one server, for /mcp, `reins mcp list` and the
+// SDK's mcp_status.
+type ServerStatus struct {
+	Name      string
+	Scope     Scope
+	Transport string
+	State     State
+	// Err says why a server failed, needs auth or is disabled.
+	Err           string
+	ServerName    string // what the server calls itself
+	ServerVersion string
+	Instructions  string
+	Tools         []string // model-facing names
+	Prompts       []string
+	Resources     bool // it offers resources
+	// Reconnects counts reconnections after the server stopped.
+	Reconnects int
+}
+
+// Status describes every configured server, sorted by name.
+func (m *Manager) Status() []ServerStatus {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]ServerStatus, 0, len(m.servers))
+	for _, s := range m.servers {
+		st := ServerStatus{Name: s.name, Scope: s.conf.Scope, Transport: s.conf.Config.Transport(),
+			State: s.state, Err: s.err, Reconnects: s.reconnects, Instructions: s.instructions,
+			ServerName: s.info.Name, ServerVersion: s.info.Version, Resources: s.hasResources}
+		for _, t := range s.tools {
+			st.Tools = append(st.Tools, t.name)
+		}
+		for _, p := range s.prompts {
+			st.Prompts = append(st.Prompts, p.Name)
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// Snapshot is what connected servers offer at one moment.
+type Snapshot struct {
+	// Tools are the servers' tools sorted by name, then ListMcpResources
+	// and ReadMcpResource when a connected server offers resources.
+	Tools []tool.Tool
+	// Prompts are the servers' prompts, as slash-command data.
+	Prompts []Prompt
+	// Instructions are the connected servers' instructions, by server.
+	Instructions map[string]string
+}
+
+// Snapshot returns the tools and prompts of the servers connected now.
+// The engine calls it at each turn start (DESIGN invariant 3).
+func (m *Manager) Snapshot() Snapshot {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var snap Snapshot
+	resources := false
+	for _, s := range m.servers {
+		if s.state != StateConnected {
+			continue
+		}
+		for _, t := range s.tools {
+			snap.Tools = append(snap.Tools, t)
+		}
+		snap.Prompts = append(snap.Prompts, s.prompts...)
+		resources = resources || s.hasResources
+		if s.instructions != "" {
+			if snap.Instructions == nil {
+				snap.Instructions = map[string]string{}
+			}
+			snap.Instructions[s.name] = s.instructions
+		}
+	}
+	sort.SliceStable(snap.Tools, func(i, j int) bool { return snap.Tools[i].Name() < snap.Tools[j].Name() })
+	if resources {
+		snap.Tools = append(snap.Tools, &listResourcesTool{m: m}, &readResourceTool{m: m})
+	}
+	return snap
+}
+
+// Reconnect drops a server's connection and connects it again (for the
+// /mcp view and the SDK's mcp_reconnect).
+func (m *Manager) Reconnect(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.servers {
+		if s.name == name && s.state != StateDisabled {
+			if s.cs != nil {
+				go s.cs.Close() // run sees the session end and reconnects
+			} else if s.retryNow != nil {
+				select {
+				case s.retryNow <- struct{}{}:
+				default:
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// Close stops every server (stdio processes are ended) and waits for
+// every goroutine the manager started.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	m.wg.Wait()
+	return nil
+}
+
+// findServer returns the connected server named name.
+func (m *Manager) findServer(name string) *server {
+	for _, s := range m.servers {
+		if s.name == name {
+			return s
+		}
+	}
+	return nil
+}

@@ -1,0 +1,162 @@
+package mcp
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"reins/internal/llm"
+	"reins/internal/tool"
+)
+
+// Names of the resource tools.
+const (
+	ListResourcesName = "ListMcpResources"
+	ReadResourceName  = "ReadMcpResource"
+)
+
+var (
+	//go:embed list_resources.md
+	listResourcesDescription string
+	//go:embed read_resource.md
+	readResourceDescription string
+)
+
+// ResourceInfo is one listed resource (the Data of ListMcpResources).
+type ResourceInfo struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	MIMEType    string `json:"mimeType,omitempty"`
+	Description string `json:"description,omitempty"`
+	Server      string `json:"server"`
+}
+
+// listResourcesTool is ListMcpResources.
+type listResourcesTool struct {
+	tool.Defaults
+	m *Manager
+}
+
+func (*listResourcesTool) Name() string { return ListResourcesName }
+func (*listResourcesTool) Description() string {
+	return strings.TrimSpace(listResourcesDescription)
+}
+func (*listResourcesTool) InputSchema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"only this server's resources"}},"additionalProperties":false}`)
+}
+func (*listResourcesTool) IsReadOnly(json.RawMessage) bool        { return true }
+func (*listResourcesTool) IsConcurrencySafe(json.RawMessage) bool { return true }
+func (*listResourcesTool) ShouldDefer() bool                      { return true }
+func (*listResourcesTool) SearchHint() string                     { return "list resources exposed by MCP servers" }
+
+// resourceSessions returns the connected servers offering resources,
+// all or the one named.
+func (m *Manager) resourceSessions(name string) ([]*server, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*server
+	for _, s := range m.servers {
+		if name != "" && s.name != name {
+			continue
+		}
+		if name != "" && (s.state != StateConnected || !s.hasResources) {
+			return nil, fmt.Errorf("MCP server %q has no resources available (%s)", name, s.state)
+		}
+		if s.state == StateConnected && s.hasResources && s.cs != nil {
+			out = append(out, s)
+		}
+	}
+	if name != "" && len(out) == 0 {
+		return nil, fmt.Errorf("no MCP server is named %q", name)
+	}
+	return out, nil
+}
+
+func (t *listResourcesTool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	var in struct {
+		Server string `json:"server"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return nil, fmt.Errorf("%s input: %w", ListResourcesName, err)
+	}
+	servers, err := t.m.resourceSessions(in.Server)
+	if err != nil {
+		return nil, err
+	}
+	list := []ResourceInfo{}
+	var errs []string
+	for _, s := range servers {
+		cs, err := s.session()
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		for r, err := range cs.Resources(ctx, nil) {
+			if err != nil {
+				errs = append(errs, fmt.Sprintf("MCP server %q: list resources: %v", s.name, err))
+				break
+			}
+			list = append(list, ResourceInfo{URI: r.URI, Name: r.Name, MIMEType: r.MIMEType, Description: r.Description, Server: s.name})
+		}
+	}
+	b, _ := json.MarshalIndent(list, "", "  ")
+	text := string(b)
+	if len(list) == 0 {
+		text = "No resources found."
+	}
+	if len(errs) > 0 {
+		text += "\n" + strings.Join(errs, "\n")
+	}
+	return &tool.Result{Content: []llm.ContentBlock{llm.TextBlock(text)}, Data: list}, nil
+}
+
+// readResourceTool is ReadMcpResource.
+type readResourceTool struct {
+	tool.Defaults
+	m *Manager
+}
+
+func (*readResourceTool) Name() string { return ReadResourceName }
+func (*readResourceTool) Description() string {
+	return strings.TrimSpace(readResourceDescription)
+}
+func (*readResourceTool) InputSchema() json.RawMessage {
+	return json.RawMessage(`{"type":"object","properties":{"server":{"type":"string","description":"the server's name"},"uri":{"type":"string","description":"the resource URI"}},"required":["server","uri"],"additionalProperties":false}`)
+}
+func (*readResourceTool) IsReadOnly(json.RawMessage) bool        { return true }
+func (*readResourceTool) IsConcurrencySafe(json.RawMessage) bool { return true }
+func (*readResourceTool) ShouldDefer() bool                      { return true }
+func (*readResourceTool) SearchHint() string                     { return "read an MCP resource by URI" }
+
+func (t *readResourceTool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	var in struct {
+		Server string `json:"server"`
+		URI    string `json:"uri"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return nil, fmt.Errorf("%s input: %w", ReadResourceName, err)
+	}
+	servers, err := t.m.resourceSessions(in.Server)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := servers[0].session()
+	if err != nil {
+		return nil, err
+	}
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: in.URI})
+	if err != nil {
+		return nil, fmt.Errorf("MCP server %q: read %s: %w", in.Server, in.URI, err)
+	}
+	out := &tool.Result{Data: res}
+	for _, c := range res.Contents {
+		if c != nil {
+			out.Content = append(out.Content, resourceBlock(c))
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,271 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"reins/internal/llm"
+	"reins/internal/tool"
+)
+
+// MaxDescriptionChars bounds a server's tool description; longer ones are
+// cut (servers sometimes ship whole manuals).
+const MaxDescriptionChars = 2048
+
+// MetaAlwaysLoad is the _meta key by which a server asks that a tool be
+// sent with its schema from the first turn rather than deferred.
+const MetaAlwaysLoad = "anthropic/alwaysLoad"
+
+// ToolName is the name the model calls a server's tool by:
+// mcp__<server>__<tool>, each part normalised.
+func ToolName(server, toolName string) string {
+	return "mcp__" + NormalizeName(server) + "__" + NormalizeName(toolName)
+}
+
+// NormalizeName replaces every character a tool name may not hold (the
+// API allows letters, digits, "_" and "-") with "_".
+func NormalizeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// Tool is a server's tool as a reins tool.Tool. It calls through the
+// server's current connection, so it keeps working across a reconnect.
+type Tool struct {
+	srv        *server
+	name       string // mcp__server__tool
+	remote     string // the server's own name for it
+	desc       string
+	title      string
+	schema     json.RawMessage
+	readOnly   bool
+	alwaysLoad bool
+}
+
+var _ tool.Deferrable = (*Tool)(nil)
+
+func newTool(srv *server, t *sdk.Tool) *Tool {
+	mt := &Tool{srv: srv, name: ToolName(srv.name, t.Name), remote: t.Name, title: t.Title}
+	mt.desc = strings.TrimSpace(t.Description)
+	if len(mt.desc) > MaxDescriptionChars {
+		mt.desc = truncateUTF8(mt.desc, MaxDescriptionChars) + "… [description cut]"
+	}
+	if t.Annotations != nil {
+		mt.readOnly = t.Annotations.ReadOnlyHint
+		if mt.title == "" {
+			mt.title = t.Annotations.Title
+		}
+	}
+	if v, ok := t.Meta[MetaAlwaysLoad].(bool); ok {
+		mt.alwaysLoad = v
+	}
+	mt.schema = objectSchema(t.InputSchema)
+	return mt
+}
+
+// objectSchema renders a server's input schema for the model and for
+// validation: an object schema without the "$schema" draft marker (the
+// validator speaks draft 2020-12, and older drafts' keywords it does not
+// know are ignored).
+func objectSchema(s any) json.RawMessage {
+	m, ok := s.(map[string]any)
+	if !ok {
+		var raw []byte
+		switch v := s.(type) {
+		case json.RawMessage:
+			raw = v
+		case []byte:
+			raw = v
+		}
+		if raw == nil || json.Unmarshal(raw, &m) != nil {
+			m = nil
+		}
+	}
+	if m == nil {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != "$schema" {
+			out[k] = v
+		}
+	}
+	if _, ok := out["type"]; !ok {
+		out["type"] = "object"
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return b
+}
+
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// Name is mcp__<server>__<tool>.
+func (t *Tool) Name() string { return t.name }
+
+// Server is the server's configured name.
+func (t *Tool) Server() string { return t.srv.name }
+
+// RemoteName is the tool's name on its server.
+func (t *Tool) RemoteName() string { return t.remote }
+
+// Description is the server's description.
+func (t *Tool) Description() string { return t.desc }
+
+// InputSchema is the server's input schema.
+func (t *Tool) InputSchema() json.RawMessage { return t.schema }
+
+// Validate accepts every input that matches the schema; the server
+// checks the rest.
+func (t *Tool) Validate(context.Context, *tool.Call, json.RawMessage) error { return nil }
+
+// IsReadOnly follows the readOnlyHint annotation.
+func (t *Tool) IsReadOnly(json.RawMessage) bool { return t.readOnly }
+
+// IsConcurrencySafe follows the readOnlyHint annotation.
+func (t *Tool) IsConcurrencySafe(json.RawMessage) bool { return t.readOnly }
+
+// InterruptBehavior lets a read-only call be cancelled by a new message;
+// others finish.
+func (t *Tool) InterruptBehavior() tool.Interrupt {
+	if t.readOnly {
+		return tool.Cancel
+	}
+	return tool.Block
+}
+
+// MaxResultChars leaves large outputs to the executor's result policy.
+func (t *Tool) MaxResultChars() int { return tool.DefaultMaxResultChars }
+
+// ShouldDefer is true unless the server marked the tool alwaysLoad.
+func (t *Tool) ShouldDefer() bool { return !t.alwaysLoad }
+
+// SearchHint is the tool's title, when the server gave one.
+func (t *Tool) SearchHint() string { return t.title }
+
+// Call runs the tool on its server, bounded by the tool timeout.
+func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	cs, err := t.srv.session()
+	if err != nil {
+		return nil, err
+	}
+	var args map[string]any
+	if len(input) > 0 {
+		if err := json.Unmarshal(input, &args); err != nil {
+			return nil, fmt.Errorf("%s: input is not a JSON object: %w", t.name, err)
+		}
+	}
+	timeout := t.srv.m.toolTimeout
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case errors.Is(cctx.Err(), context.DeadlineExceeded):
+			return nil, fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", t.srv.name, t.remote, timeout.Round(time.Second))
+		}
+		return nil, fmt.Errorf("MCP server %q: %s failed: %w", t.srv.name, t.remote, err)
+	}
+	return MapResult(res), nil
+}
+
+// MapResult turns a tools/call result into a tool result: text and images
+// become content blocks, other content is described in text, and the
+// structured content is kept as Data (else the raw content list).
+func MapResult(res *sdk.CallToolResult) *tool.Result {
+	out := &tool.Result{IsError: res.IsError}
+	out.Content = mapContent(res.Content)
+	if res.StructuredContent != nil {
+		out.Data = res.StructuredContent
+		if len(out.Content) == 0 {
+			if b, err := json.Marshal(res.StructuredContent); err == nil {
+				out.Content = []llm.ContentBlock{llm.TextBlock(string(b))}
+			}
+		}
+	} else if b, err := json.Marshal(res.Content); err == nil {
+		out.Data = json.RawMessage(b)
+	}
+	return out
+}
+
+func mapContent(cs []sdk.Content) []llm.ContentBlock {
+	var out []llm.ContentBlock
+	for _, c := range cs {
+		switch v := c.(type) {
+		case *sdk.TextContent:
+			out = append(out, llm.TextBlock(v.Text))
+		case *sdk.ImageContent:
+			out = append(out, imageBlock(v.MIMEType, v.Data))
+		case *sdk.AudioContent:
+			out = append(out, llm.TextBlock(fmt.Sprintf("[audio %s, %d bytes, not shown]", v.MIMEType, len(v.Data))))
+		case *sdk.ResourceLink:
+			line := fmt.Sprintf("[resource link] %s <%s>", v.Name, v.URI)
+			if v.MIMEType != "" {
+				line += " (" + v.MIMEType + ")"
+			}
+			if v.Description != "" {
+				line += ": " + v.Description
+			}
+			out = append(out, llm.TextBlock(line))
+		case *sdk.EmbeddedResource:
+			if v.Resource != nil {
+				out = append(out, resourceBlock(v.Resource))
+			}
+		default:
+			if b, err := json.Marshal(c); err == nil {
+				out = append(out, llm.TextBlock(string(b)))
+			}
+		}
+	}
+	return out
+}
+
+// imageBlock is an image the model can see, or a note for a format it
+// cannot.
+func imageBlock(mime string, data []byte) llm.ContentBlock {
+	switch mime {
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return llm.ContentBlock{Type: llm.BlockImage, Source: &llm.Source{Type: "base64", MediaType: mime, Data: base64.StdEncoding.EncodeToString(data)}}
+	}
+	return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, in a format that cannot be shown]", mime, len(data)))
+}
+
+// resourceBlock renders resource contents: text as text, images as
+// images, other binaries described.
+func resourceBlock(r *sdk.ResourceContents) llm.ContentBlock {
+	switch {
+	case r.Blob == nil:
+		if r.URI == "" {
+			return llm.TextBlock(r.Text)
+		}
+		return llm.TextBlock(fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text))
+	case strings.HasPrefix(r.MIMEType, "image/"):
+		return imageBlock(r.MIMEType, r.Blob)
+	}
+	return llm.TextBlock(fmt.Sprintf("[resource %s: %s, %d bytes of binary data, not shown]", r.URI, r.MIMEType, len(r.Blob)))
+}
