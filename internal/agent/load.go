@@ -1,0 +1,310 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"reins/internal/frontmatter"
+)
+
+// Roots are the configuration folders whose agents/ sub-folders hold
+// custom agents, each list in rising precedence. A folder that appears
+// twice is read once.
+type Roots struct {
+	User    []string // e.g. ~/.claude, then the reins config folder
+	Project []string // e.g. <cwd>/.claude, then <cwd>/.reins
+	Managed []string
+}
+
+// StandardRoots returns ~/.claude and configDir for the user and
+// <cwd>/.claude and <cwd>/.reins for the project; empty arguments are
+// left out.
+func StandardRoots(home, configDir, cwd string) Roots {
+	var r Roots
+	if home != "" {
+		r.User = append(r.User, filepath.Join(home, ".claude"))
+	}
+	if configDir != "" {
+		r.User = append(r.User, configDir)
+	}
+	if cwd != "" {
+		r.Project = append(r.Project, filepath.Join(cwd, ".claude"), filepath.Join(cwd, ".reins"))
+	}
+	return r
+}
+
+// Load reads every <root>/agents/**/*.md under roots, in precedence
+// order (pass the result to NewCatalog or Catalog.With). A file that
+// cannot be read or lacks a name or description is skipped; a bad field is
+// ignored; both are reported in the returned errors, which name the file
+// and line.
+func Load(roots Roots) ([]*Definition, []error) {
+	var (
+		defs []*Definition
+		errs []error
+	)
+	seen := map[string]bool{}
+	load := func(root string, src Source) {
+		real := realPath(root)
+		if seen[real] {
+			return
+		}
+		seen[real] = true
+		for _, p := range markdownFiles(filepath.Join(root, "agents"), &errs) {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("load agent %s: %w", p, err))
+				continue
+			}
+			d, problems, err := parseDefinition(data, p, src)
+			for _, pr := range problems {
+				errs = append(errs, fmt.Errorf("load agent %s: %w (ignored)", p, pr))
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("load agent %s: %w", p, err))
+				continue
+			}
+			defs = append(defs, d)
+		}
+	}
+	for _, r := range roots.User {
+		load(r, SourceUser)
+	}
+	for _, r := range roots.Project {
+		load(r, SourceProject)
+	}
+	for _, r := range roots.Managed {
+		load(r, SourceManaged)
+	}
+	return defs, errs
+}
+
+// markdownFiles lists the .md files below dir, sorted, following symbolic
+// links to folders once each and skipping dot files.
+func markdownFiles(dir string, errs *[]error) []string {
+	var out []string
+	visited := map[string]bool{}
+	var walk func(string)
+	walk = func(d string) {
+		real := realPath(d)
+		if visited[real] {
+			return
+		}
+		visited[real] = true
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				*errs = append(*errs, fmt.Errorf("load agents %s: %w", d, err))
+			}
+			return
+		}
+		for _, en := range entries {
+			if strings.HasPrefix(en.Name(), ".") {
+				continue
+			}
+			p := filepath.Join(d, en.Name())
+			isDir := en.IsDir()
+			if en.Type()&fs.ModeSymlink != 0 {
+				fi, err := os.Stat(p)
+				if err != nil {
+					continue
+				}
+				isDir = fi.IsDir()
+			}
+			switch {
+			case isDir:
+				walk(p)
+			case strings.HasSuffix(en.Name(), ".md"):
+				out = append(out, p)
+			}
+		}
+	}
+	walk(dir)
+	sort.Strings(out)
+	return out
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
+
+// parseDefinition reads an agent Markdown file. err is set when the file
+// cannot be used at all; problems are fields that were ignored.
+func parseDefinition(data []byte, path string, src Source) (d *Definition, problems []error, err error) {
+	doc, err := frontmatter.Parse(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := doc.Fields
+	d = &Definition{
+		Name:            strings.TrimSpace(f.String("name")),
+		Description:     strings.TrimSpace(f.String("description")),
+		Prompt:          strings.TrimSpace(doc.Body),
+		Tools:           f.List("tools"),
+		DisallowedTools: firstList(f, "disallowedTools", "disallowed-tools"),
+		Model:           strings.TrimSpace(f.String("model")),
+		Skills:          f.List("skills"),
+		Color:           strings.TrimSpace(f.String("color")),
+		Source:          src,
+		Path:            path,
+	}
+	switch {
+	case !doc.Present:
+		return nil, nil, errors.New("no frontmatter: an agent file starts with --- and gives at least name and description")
+	case d.Name == "":
+		return nil, nil, &frontmatter.Error{Line: 1, Msg: "name is required"}
+	case d.Description == "":
+		return nil, nil, &frontmatter.Error{Line: 1, Msg: "description is required"}
+	}
+	pm := strings.TrimSpace(f.String("permissionMode"))
+	if pm != "" && !slices.Contains(permissionModes, pm) {
+		problems = append(problems, &frontmatter.Error{Line: f.Line("permissionMode"),
+			Msg: fmt.Sprintf("permissionMode: %q is not one of %s", pm, strings.Join(permissionModes, ", "))})
+	} else {
+		d.PermissionMode = pm
+	}
+	if n, ok, err := f.Int("maxTurns"); err != nil {
+		problems = append(problems, err)
+	} else if ok && n <= 0 {
+		problems = append(problems, &frontmatter.Error{Line: f.Line("maxTurns"), Msg: fmt.Sprintf("maxTurns: want a positive number, got %d", n)})
+	} else {
+		d.MaxTurns = n
+	}
+	for key, dst := range map[string]*json.RawMessage{"hooks": &d.Hooks, "mcpServers": &d.MCPServers} {
+		if !f.Has(key) {
+			continue
+		}
+		var v any
+		if err := f.Decode(key, &v); err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		if v == nil {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			problems = append(problems, &frontmatter.Error{Line: f.Line(key), Msg: fmt.Sprintf("%s: %v", key, err)})
+			continue
+		}
+		*dst = b
+	}
+	sort.Slice(problems, func(i, j int) bool { return problems[i].Error() < problems[j].Error() })
+	return d, problems, nil
+}
+
+func firstList(f frontmatter.Fields, keys ...string) []string {
+	for _, k := range keys {
+		if f.Has(k) {
+			return f.List(k)
+		}
+	}
+	return nil
+}
+
+// jsonAgent is one agent of --agents or the SDK's agents map.
+type jsonAgent struct {
+	Description     string          `json:"description"`
+	Prompt          string          `json:"prompt"`
+	Tools           stringList      `json:"tools"`
+	DisallowedTools stringList      `json:"disallowedTools"`
+	Model           string          `json:"model"`
+	PermissionMode  string          `json:"permissionMode"`
+	MaxTurns        int             `json:"maxTurns"`
+	Skills          stringList      `json:"skills"`
+	Hooks           json.RawMessage `json:"hooks"`
+	MCPServers      json.RawMessage `json:"mcpServers"`
+	Color           string          `json:"color"`
+}
+
+// stringList reads a JSON list of strings or one comma-separated string.
+type stringList []string
+
+func (s *stringList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*s = frontmatter.SplitList(one)
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return errors.New("want a list of strings or a comma-separated string")
+	}
+	*s = nil
+	for _, m := range many {
+		*s = append(*s, frontmatter.SplitList(m)...)
+	}
+	return nil
+}
+
+// ParseJSON reads agents given as JSON, as --agents and the SDK initialize
+// request send them: {"name": {"description", "prompt", "tools",
+// "disallowedTools", "model", "permissionMode", "maxTurns", "skills",
+// "hooks", "mcpServers"}}. description and prompt are required. The
+// definitions come back sorted by name, with source src.
+func ParseJSON(data []byte, src Source) ([]*Definition, error) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("agents JSON: want an object of agent names to definitions: %w", err)
+	}
+	names := make([]string, 0, len(raw))
+	for n := range raw {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []*Definition
+	for _, n := range names {
+		var a jsonAgent
+		dec := json.NewDecoder(strings.NewReader(string(raw[n])))
+		if err := dec.Decode(&a); err != nil {
+			return nil, fmt.Errorf("agents JSON: agent %q: %w", n, cleanJSONError(err))
+		}
+		switch {
+		case strings.TrimSpace(n) == "":
+			return nil, errors.New("agents JSON: an agent has an empty name")
+		case strings.TrimSpace(a.Description) == "":
+			return nil, fmt.Errorf("agents JSON: agent %q: description is required", n)
+		case strings.TrimSpace(a.Prompt) == "":
+			return nil, fmt.Errorf("agents JSON: agent %q: prompt is required", n)
+		case a.PermissionMode != "" && !slices.Contains(permissionModes, a.PermissionMode):
+			return nil, fmt.Errorf("agents JSON: agent %q: permissionMode %q is not one of %s", n, a.PermissionMode, strings.Join(permissionModes, ", "))
+		case a.MaxTurns < 0:
+			return nil, fmt.Errorf("agents JSON: agent %q: maxTurns must be positive", n)
+		}
+		out = append(out, &Definition{
+			Name: n, Description: strings.TrimSpace(a.Description), Prompt: strings.TrimSpace(a.Prompt),
+			Tools: a.Tools, DisallowedTools: a.DisallowedTools, Model: a.Model, PermissionMode: a.PermissionMode,
+			MaxTurns: a.MaxTurns, Skills: a.Skills, Hooks: nullToNil(a.Hooks), MCPServers: nullToNil(a.MCPServers),
+			Color: a.Color, Source: src,
+		})
+	}
+	return out, nil
+}
+
+func nullToNil(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	return b
+}
+
+func cleanJSONError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Errorf("field %s: want %s, got %s", te.Field, te.Type, te.Value)
+	}
+	return err
+}
