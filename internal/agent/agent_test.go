@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"reins/internal/llm"
 )
 
 func TestBuiltinDefinitions(t *testing.T) {
@@ -278,5 +280,29 @@ func TestListingAndInfos(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"Explore", "general-purpose", "reviewer"}, c.Names()); diff != "" {
 		t.Errorf("Names (-want +got):\n%s", diff)
+	}
+}
+
+func TestReminderIsSentOnceAndAgainOnChange(t *testing.T) {
+	c := NewCatalog(Builtin()...)
+	first := c.Reminder(nil, nil)
+	if !strings.Contains(first, "- Explore: ") {
+		t.Fatalf("first reminder = %q", first)
+	}
+	history := []*llm.Message{llm.NewUserText("hi"), llm.NewUserText(first)}
+	if got := c.Reminder(history, nil); got != "" {
+		t.Errorf("unchanged listing sent again")
+	}
+	c2 := c.With(&Definition{Name: "reviewer", Description: "Reviews.", Source: SourceProject})
+	second := c2.Reminder(history, nil)
+	if !strings.Contains(second, "- reviewer: Reviews.") {
+		t.Fatalf("changed listing not sent: %q", second)
+	}
+	history = append(history, llm.NewUserText(second))
+	if got := c.Reminder(history, nil); got != first {
+		t.Errorf("back to the old catalog the listing must be re-sent")
+	}
+	if got := NewCatalog().Reminder(history, nil); got != "" {
+		t.Errorf("empty catalog reminder = %q", got)
 	}
 }

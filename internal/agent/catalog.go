@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+
+	"reins/internal/llm"
 )
 
 // Catalog is the resolved set of agent definitions: one per name, the
@@ -94,6 +96,35 @@ func (c *Catalog) Infos() []Info {
 	return out
 }
 
+// listingHead opens every agent listing; Reminder finds earlier listings
+// in the history by it, so it must not change.
+const listingHead = "<system-reminder>\nAgent types you can start with the Agent tool (give the name as subagent_type):\n\n"
+
+// Reminder returns the agent listing for the engine's reminder hook: the
+// text of Listing when it differs from the last agent listing in history,
+// and "" when the model already has it.
+func (c *Catalog) Reminder(history []*llm.Message, allowed func(name string) bool) string {
+	text, _ := c.Listing(allowed)
+	if text == "" {
+		return ""
+	}
+	for i := len(history) - 1; i >= 0; i-- {
+		m := history[i]
+		if m == nil || m.Role != llm.RoleUser {
+			continue
+		}
+		for j := len(m.Content) - 1; j >= 0; j-- {
+			if b := m.Content[j]; b.Type == llm.BlockText && strings.HasPrefix(b.Text, listingHead) {
+				if b.Text == text {
+					return ""
+				}
+				return text
+			}
+		}
+	}
+	return text
+}
+
 // Listing returns the <system-reminder> naming the agent types the model
 // may pass to the Agent tool, one line each ("- name: description (Tools:
 // ...)"), and a key that changes exactly when the text does. allowed, when
@@ -110,8 +141,7 @@ func (c *Catalog) Listing(allowed func(name string) bool) (text, key string) {
 	if len(lines) == 0 {
 		return "", ""
 	}
-	text = "<system-reminder>\nAgent types you can start with the Agent tool (give the name as subagent_type):\n\n" +
-		strings.Join(lines, "\n") + "\n</system-reminder>"
+	text = listingHead + strings.Join(lines, "\n") + "\n</system-reminder>"
 	sum := sha256.Sum256([]byte(text))
 	return text, hex.EncodeToString(sum[:8])
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"unicode/utf8"
+
+	"reins/internal/llm"
 )
 
 // Listing budget figures (spec seed004 Ch.8, Ch.15 pattern 4).
@@ -24,6 +26,39 @@ const (
 	// only.
 	MinDescChars = 20
 )
+
+// listingHead opens every skill listing; SkillReminder finds earlier
+// listings in the history by it, so it must not change.
+const listingHead = "<system-reminder>\nThese skills can be loaded with the Skill tool. Load one when the task matches its description:\n\n"
+
+// SkillReminder returns the skill listing for the engine's reminder hook:
+// the text of SkillListing when it differs from the last listing in
+// history (none yet, or the skills changed), and "" when the model already
+// has it. After a compaction that dropped it, it is sent again.
+func SkillReminder(history []*llm.Message, cmds []*Command, budget int) string {
+	text, _ := SkillListing(cmds, budget)
+	if text == "" || lastWithPrefix(history, listingHead) == text {
+		return ""
+	}
+	return text
+}
+
+// lastWithPrefix returns the last text block of a user message in history
+// that starts with prefix, or "".
+func lastWithPrefix(history []*llm.Message, prefix string) string {
+	for i := len(history) - 1; i >= 0; i-- {
+		m := history[i]
+		if m == nil || m.Role != llm.RoleUser {
+			continue
+		}
+		for j := len(m.Content) - 1; j >= 0; j-- {
+			if b := m.Content[j]; b.Type == llm.BlockText && strings.HasPrefix(b.Text, prefix) {
+				return b.Text
+			}
+		}
+	}
+	return ""
+}
 
 // ListingBudget returns the listing's budget in characters for a context
 // window of the given size in tokens (0: unknown).
@@ -107,8 +142,7 @@ func SkillListing(cmds []*Command, budget int) (text, key string) {
 		}
 		lines = fit(lines, budget)
 	}
-	text = "<system-reminder>\nThese skills can be loaded with the Skill tool. Load one when the task matches its description:\n\n" +
-		strings.Join(lines, "\n") + "\n</system-reminder>"
+	text = listingHead + strings.Join(lines, "\n") + "\n</system-reminder>"
 	sum := sha256.Sum256([]byte(text))
 	return text, hex.EncodeToString(sum[:8])
 }

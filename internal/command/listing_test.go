@@ -3,6 +3,8 @@ package command
 import (
 	"strings"
 	"testing"
+
+	"reins/internal/llm"
 )
 
 func TestListingBudgetIsOnePercentOfTheWindow(t *testing.T) {
@@ -88,5 +90,33 @@ func TestSkillListingShrinksToTheBudget(t *testing.T) {
 				t.Errorf("entries:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+func TestSkillReminderIsSentOnceAndAgainOnChange(t *testing.T) {
+	cmds := []*Command{skill("pdf", "Read PDFs")}
+	var history []*llm.Message
+	first := SkillReminder(history, cmds, 8000)
+	if first == "" {
+		t.Fatal("first reminder is empty")
+	}
+	history = append(history, llm.NewUserText("hello"), llm.NewUserText(first), llm.NewUserText("more"))
+	if got := SkillReminder(history, cmds, 8000); got != "" {
+		t.Errorf("listing sent again unchanged: %q", got)
+	}
+	cmds = append(cmds, skill("zip", "Zip files"))
+	second := SkillReminder(history, cmds, 8000)
+	if second == "" || !strings.Contains(second, "- zip: Zip files") {
+		t.Fatalf("changed listing not sent: %q", second)
+	}
+	history = append(history, llm.NewUserText(second))
+	if got := SkillReminder(history, cmds, 8000); got != "" {
+		t.Errorf("latest listing sent again: %q", got)
+	}
+	if got := SkillReminder(history, cmds[:1], 8000); got != first {
+		t.Errorf("after a removal the listing must be re-sent, got %q", got)
+	}
+	if got := SkillReminder(nil, nil, 8000); got != "" {
+		t.Errorf("no skills gave %q", got)
 	}
 }
