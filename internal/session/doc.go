@@ -2,12 +2,40 @@
 //
 // A transcript is a JSONL file, one Entry per line, appended (O_APPEND, one
 // write per line) as each message completes and never rewritten, so a
-// killed process loses at most the line being written. Messages form a
-// chain through parentUuid; a resumed session rebuilds the chain from its
-// leaf. Transcripts live under the user config folder in
+// killed process loses at most the line being written (DESIGN invariant
+// 12). Messages form a chain through parentUuid. Transcripts live under
+// the user config folder (ConfigDir: ~/.reins or $REINS_CONFIG_DIR) in
 // projects/<slug>/<session-id>.jsonl, where the slug is derived from the
-// working folder as Claude Code derives it.
+// working folder as Claude Code derives it (Slug); a session's side files
+// (persisted tool results) live in projects/<slug>/<session-id>/. A Store
+// computes these paths.
 //
-// This package knows nothing of the engine; the engine records Entries
-// through a Writer.
+// # Resume
+//
+// Load streams a transcript and rebuilds the history from its leaf (the
+// last entry) back through parentUuid to the root or to the last
+// compaction boundary, so a resumed session sends the same messages,
+// byte for byte, as the session that recorded them. It never fails on bad
+// content: a torn last line (a crash mid-write), a malformed line or a
+// missing link is skipped or bridged and reported as a Warning with its
+// line number. Tool calls left without a result get a synthetic error
+// result (DESIGN invariant 2); when they were the last thing recorded,
+// Transcript.Repairs holds the entry to append so the file matches.
+// Load also returns the recorded state: todos, tool-result budget
+// decisions, files read, last usage, title.
+//
+// Claude Code's own transcripts load too: responses it split into one
+// entry per content block are joined again, and its extra fields are
+// ignored.
+//
+// # Sessions on disk
+//
+// Store.List, Latest and Find locate sessions for `reins sessions`,
+// --continue and --resume without parsing whole files; Store.Fork copies
+// a transcript under a new id (--fork-session); Store.Cleanup removes
+// transcripts older than cleanupPeriodDays.
+//
+// This package knows nothing of the engine: the engine records Entries
+// through a Writer (it implements engine.Recorder), and the caller turns a
+// Transcript's Items into engine.HistoryItems.
 package session

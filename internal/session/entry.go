@@ -15,6 +15,14 @@ const (
 	TypeReplacement = "tool-result-replacement"
 	TypeTodos       = "todos"
 	TypeSummary     = "summary"
+	// TypeCustomTitle is a title the user gave the session.
+	TypeCustomTitle = "custom-title"
+	// TypeAttachment is context Claude Code attached to the conversation;
+	// reins reads it as a chain link only.
+	TypeAttachment = "attachment"
+	// TypeProgress is a tool progress line of older Claude Code
+	// transcripts; a chain link only.
+	TypeProgress = "progress"
 )
 
 // System entry subtypes.
@@ -61,6 +69,19 @@ type Entry struct {
 
 	// summary (session title)
 	Summary string `json:"summary,omitempty"`
+	// custom-title
+	CustomTitle string `json:"customTitle,omitempty"`
+
+	// tool-result-replacement: decisions of the tool-result budget, so a
+	// resumed session replaces the same results the same way.
+	Replacements []Replacement `json:"replacements,omitempty"`
+}
+
+// Replacement is one recorded tool-result budget decision. Its fields
+// match tool.Replacement, so the two convert directly.
+type Replacement struct {
+	ToolUseID string `json:"toolUseId"`
+	Text      string `json:"replacement"`
 }
 
 // CompactMetadata describes a compaction boundary.

@@ -1,8 +1,10 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -15,38 +17,69 @@ type Writer struct {
 
 	mu  sync.Mutex // guards f and buf
 	f   *os.File   // opened on first Append
-	buf []byte
+	buf bytes.Buffer
+	enc *json.Encoder // writes into buf
 }
 
 // NewWriter returns a writer for path. The file and its folder are created
 // on the first Append, so a session that never records leaves nothing.
-func NewWriter(path string) *Writer { return &Writer{path: path} }
+// Appending to an existing transcript (a resumed session) is safe even when
+// the last line was torn by a crash: the torn line is closed first so that
+// it cannot swallow the next entry.
+func NewWriter(path string) *Writer {
+	w := &Writer{path: path}
+	w.enc = json.NewEncoder(&w.buf)
+	// Transcripts hold code and markup; keep <, > and & readable, as
+	// Claude Code writes them.
+	w.enc.SetEscapeHTML(false)
+	return w
+}
 
 // Path is the transcript's path.
 func (w *Writer) Path() string { return w.path }
 
 // Append writes e as one line.
 func (w *Writer) Append(e *Entry) error {
-	line, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("record %s entry: %w", e.Type, err)
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.f == nil {
-		if err := os.MkdirAll(filepath.Dir(w.path), 0o700); err != nil {
-			return fmt.Errorf("create transcript folder: %w", err)
-		}
-		f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-		if err != nil {
-			return fmt.Errorf("open transcript: %w", err)
-		}
-		w.f = f
+	w.buf.Reset()
+	if err := w.enc.Encode(e); err != nil { // Encode ends the line with \n
+		return fmt.Errorf("record %s entry: %w", e.Type, err)
 	}
-	w.buf = append(append(w.buf[:0], line...), '\n')
-	if _, err := w.f.Write(w.buf); err != nil {
+	if w.f == nil {
+		if err := w.openLocked(); err != nil {
+			return err
+		}
+	}
+	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
 		return fmt.Errorf("append to transcript %s: %w", w.path, err)
 	}
+	return nil
+}
+
+// openLocked opens the file for appending, ending a torn last line.
+func (w *Writer) openLocked() error {
+	if err := os.MkdirAll(filepath.Dir(w.path), 0o700); err != nil {
+		return fmt.Errorf("create transcript folder: %w", err)
+	}
+	f, err := os.OpenFile(w.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open transcript: %w", err)
+	}
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, st.Size()-1); err != nil && err != io.EOF {
+			f.Close()
+			return fmt.Errorf("open transcript %s: %w", w.path, err)
+		}
+		if last[0] != '\n' {
+			if _, err := f.Write([]byte{'\n'}); err != nil {
+				f.Close()
+				return fmt.Errorf("repair transcript %s: %w", w.path, err)
+			}
+		}
+	}
+	w.f = f
 	return nil
 }
 

@@ -1,0 +1,118 @@
+//go:build unix
+
+package session
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"reins/internal/llm"
+)
+
+// writeLongSession records n messages shaped like a real coding session:
+// prompts, answers with tool calls, and tool results of a few KiB.
+func writeLongSession(b testing.TB, path string, n int) int64 {
+	r := newRecorder(b, path, "bench")
+	code := strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) {\n\tfmt.Fprintf(w, \"hello <%s>\", r.URL.Path)\n}\n", 20)
+	for i := 0; i < n; {
+		if i%40 == 0 {
+			r.msg(user(fmt.Sprintf("Step %d: please refactor the handlers in pkg%d and keep the tests green.", i, i%7)))
+			i++
+			continue
+		}
+		id := fmt.Sprintf("toolu_%06d", i)
+		a := assistant(fmt.Sprintf("msg_%06d", i),
+			llm.TextBlock("I'll look at the file first, then make the change. "+strings.Repeat("Reasoning about the code. ", 8)),
+			toolUse(id, "Read", fmt.Sprintf(`{"file_path":"/home/user/project/pkg%d/file%d.go"}`, i%7, i)))
+		a.StopReason = "tool_use"
+		r.msg(a)
+		i++
+		if i < n {
+			text := code[:len(code)*(1+i%4)/4]
+			r.msg(result(id, text, false), func(e *Entry) {
+				// Like Claude Code's Read, the structured result repeats
+				// the content.
+				e.ToolUseResult = map[string]any{"type": "text", "file": map[string]any{"filePath": "/x", "content": text, "numLines": 60}}
+			})
+			i++
+		}
+	}
+	r.w.Close()
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st.Size()
+}
+
+// BenchmarkResume10k loads a 10,000-message transcript (target: under
+// 300 ms). It reports, beside the load time, the time to merely scan the
+// same file's lines and check each is valid JSON, measured in the same
+// run as the reference.
+func BenchmarkResume10k(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "long.jsonl")
+	size := writeLongSession(b, path, 10_000)
+
+	ref := measure(b, 3, func() {
+		f, _ := os.Open(path)
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<26)
+		for sc.Scan() {
+			if !json.Valid(sc.Bytes()) {
+				b.Fatal("invalid line")
+			}
+		}
+		f.Close()
+	})
+
+	b.ResetTimer()
+	var tr *Transcript
+	cpu0 := cpuTime()
+	for b.Loop() {
+		var err error
+		if tr, err = Load(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	cpu := (cpuTime() - cpu0) / time.Duration(b.N)
+	if len(tr.Items) < 10_000 {
+		b.Fatalf("loaded %d items", len(tr.Items))
+	}
+	perLoad := b.Elapsed() / time.Duration(b.N)
+	b.ReportMetric(float64(perLoad.Microseconds())/1000, "ms/load")
+	b.ReportMetric(float64(cpu.Microseconds())/1000, "cpu-ms/load")
+	b.ReportMetric(float64(ref.Microseconds())/1000, "ms/ref-scan")
+	b.ReportMetric(float64(size)/(1<<20), "MiB")
+	b.Logf("resume of 10,000 messages (%.1f MiB): %v per load (%v CPU, GC included); reference line scan + JSON check: %v (%.1fx); target 300ms",
+		float64(size)/(1<<20), perLoad.Round(time.Millisecond), cpu.Round(time.Millisecond), ref.Round(time.Millisecond), float64(perLoad)/float64(ref))
+}
+
+// cpuTime is the process's user and system CPU time so far: a figure a
+// busy machine disturbs less than wall time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func measure(b *testing.B, runs int, fn func()) time.Duration {
+	best := time.Duration(1 << 62)
+	for range runs {
+		start := time.Now()
+		fn()
+		if d := time.Since(start); d < best {
+			best = d
+		}
+	}
+	return best
+}

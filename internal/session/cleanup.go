@@ -1,0 +1,110 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// DefaultCleanupPeriod is how long transcripts are kept when the
+// cleanupPeriodDays setting is not given.
+const DefaultCleanupPeriod = 30 * 24 * time.Hour
+
+// CleanupReport says what Cleanup removed.
+type CleanupReport struct {
+	Removed []string // transcripts removed, with their session folders
+	Errs    []error  // files that could not be removed
+}
+
+// Cleanup removes the transcripts under Root not modified for maxAge (0
+// means DefaultCleanupPeriod), with their session folders, then session
+// folders left without a transcript and project folders left empty.
+// Sessions for which keep returns true (the running ones) are never
+// removed. It stops early when ctx is cancelled. Run it in the background
+// at start-up; it never touches the Also folders.
+func (s Store) Cleanup(ctx context.Context, maxAge time.Duration, now time.Time, keep func(id string) bool) (CleanupReport, error) {
+	var rep CleanupReport
+	if maxAge <= 0 {
+		maxAge = DefaultCleanupPeriod
+	}
+	cutoff := now.Add(-maxAge)
+	projects, err := os.ReadDir(s.ProjectsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return rep, nil
+	}
+	if err != nil {
+		return rep, fmt.Errorf("clean up sessions: %w", err)
+	}
+	for _, p := range projects {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		if p.IsDir() {
+			s.cleanProject(ctx, filepath.Join(s.ProjectsDir(), p.Name()), cutoff, keep, &rep)
+		}
+	}
+	return rep, nil
+}
+
+func (s Store) cleanProject(ctx context.Context, dir string, cutoff time.Time, keep func(string) bool, rep *CleanupReport) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		rep.Errs = append(rep.Errs, err)
+		return
+	}
+	transcripts := map[string]bool{}
+	for _, e := range ents {
+		if id, ok := strings.CutSuffix(e.Name(), ".jsonl"); ok && !e.IsDir() {
+			transcripts[id] = true
+		}
+	}
+	for _, e := range ents {
+		if ctx.Err() != nil {
+			return
+		}
+		name := e.Name()
+		id, isTranscript := strings.CutSuffix(name, ".jsonl")
+		if e.IsDir() {
+			id, isTranscript = name, false
+		}
+		if keep != nil && keep(id) {
+			continue
+		}
+		switch {
+		case isTranscript && !e.IsDir():
+			if !olderThan(e, cutoff) {
+				continue
+			}
+			path := filepath.Join(dir, name)
+			if err := os.Remove(path); err != nil {
+				rep.Errs = append(rep.Errs, err)
+				continue
+			}
+			if err := os.RemoveAll(filepath.Join(dir, id)); err != nil {
+				rep.Errs = append(rep.Errs, err)
+			}
+			rep.Removed = append(rep.Removed, path)
+		case e.IsDir() && !transcripts[id]:
+			// A session folder whose transcript is gone (or was never
+			// written): remove it once it is old too.
+			if olderThan(e, cutoff) {
+				if err := os.RemoveAll(filepath.Join(dir, name)); err != nil {
+					rep.Errs = append(rep.Errs, err)
+				}
+			}
+		}
+	}
+	// Remove the project folder if nothing is left; fails harmlessly
+	// otherwise.
+	_ = os.Remove(dir)
+}
+
+func olderThan(e fs.DirEntry, cutoff time.Time) bool {
+	info, err := e.Info()
+	return err == nil && info.ModTime().Before(cutoff)
+}

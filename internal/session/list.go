@@ -1,0 +1,383 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// ErrNotFound is returned (wrapped) when no transcript matches.
+var ErrNotFound = errors.New("no such session")
+
+// Info describes a recorded session without loading it.
+type Info struct {
+	ID   string
+	Path string
+	// Cwd is the working folder recorded in the transcript.
+	Cwd string
+	// Created is the first recorded timestamp (the file's modification
+	// time when none is readable); Modified is the file's.
+	Created, Modified time.Time
+	Size              int64
+	// FirstPrompt is the first prompt the user typed, on one line, cut
+	// to 200 characters.
+	FirstPrompt string
+	// Title is the custom title or summary when one was recorded, else
+	// the last prompt.
+	Title     string
+	GitBranch string
+}
+
+// Name is what a session list shows: the title, else the first prompt.
+func (i Info) Name() string {
+	if i.Title != "" {
+		return i.Title
+	}
+	return i.FirstPrompt
+}
+
+// liteBytes is how much of each end of a file List reads.
+const liteBytes = 64 << 10
+
+// List returns the sessions recorded for cwd, newest first. Files without
+// any message (nothing was ever said) and sub-agent transcripts are left
+// out.
+func (s Store) List(cwd string) ([]Info, error) {
+	return listDir(s.ProjectDir(cwd))
+}
+
+// ListAll returns the sessions of every project, newest first.
+func (s Store) ListAll() ([]Info, error) {
+	projects, err := os.ReadDir(s.ProjectsDir())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	var all []Info
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		infos, err := listDir(filepath.Join(s.ProjectsDir(), p.Name()))
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, infos...)
+	}
+	sortNewest(all)
+	return all, nil
+}
+
+func sortNewest(infos []Info) {
+	slices.SortStableFunc(infos, func(a, b Info) int { return b.Modified.Compare(a.Modified) })
+}
+
+func listDir(dir string) ([]Info, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list sessions in %s: %w", dir, err)
+	}
+	var out []Info
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".jsonl") {
+			continue
+		}
+		info, ok := Stat(filepath.Join(dir, e.Name()))
+		if ok {
+			out = append(out, info)
+		}
+	}
+	sortNewest(out)
+	return out, nil
+}
+
+// Stat describes the transcript at path from its first and last 64 KiB.
+// ok is false when the file cannot be read, holds no message, or is a
+// sub-agent's transcript.
+func Stat(path string) (info Info, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Info{}, false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return Info{}, false
+	}
+	info = Info{ID: strings.TrimSuffix(filepath.Base(path), ".jsonl"), Path: path,
+		Modified: st.ModTime(), Size: st.Size(), Created: st.ModTime()}
+	head := make([]byte, min(st.Size(), liteBytes))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return Info{}, false
+	}
+	tail := head
+	if st.Size() > liteBytes {
+		tail = make([]byte, liteBytes)
+		if _, err := f.ReadAt(tail, st.Size()-liteBytes); err != nil {
+			return Info{}, false
+		}
+		// The first line of the tail is probably partial.
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
+			tail = tail[i+1:]
+		}
+	}
+	if !scanHead(&info, head) {
+		return Info{}, false
+	}
+	scanTail(&info, tail)
+	return info, true
+}
+
+// liteEntry is what Stat reads of a line.
+type liteEntry struct {
+	Type             string `json:"type"`
+	IsSidechain      bool   `json:"isSidechain"`
+	IsMeta           bool   `json:"isMeta"`
+	IsCompactSummary bool   `json:"isCompactSummary"`
+	Timestamp        string `json:"timestamp"`
+	Cwd              string `json:"cwd"`
+	GitBranch        string `json:"gitBranch"`
+	Summary          string `json:"summary"`
+	CustomTitle      string `json:"customTitle"`
+	LastPrompt       string `json:"lastPrompt"`
+	Message          *struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"message"`
+}
+
+// scanHead fills the creation time, folder, branch and first prompt. It
+// reports false for a sub-agent transcript or one without messages.
+func scanHead(info *Info, head []byte) bool {
+	hasMessage, first, created := false, true, false
+	command := ""
+	for len(head) > 0 {
+		line := head
+		i := bytes.IndexByte(head, '\n')
+		if i < 0 {
+			head = nil
+		} else {
+			line, head = head[:i], head[i+1:]
+		}
+		var e liteEntry
+		if json.Unmarshal(line, &e) != nil {
+			continue
+		}
+		if first && e.IsSidechain {
+			return false
+		}
+		first = false
+		if e.Timestamp != "" && !created {
+			if ts, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil {
+				info.Created, created = ts, true
+			}
+		}
+		if info.Cwd == "" {
+			info.Cwd = e.Cwd
+		}
+		if info.GitBranch == "" {
+			info.GitBranch = e.GitBranch
+		}
+		if e.Type == TypeUser || e.Type == TypeAssistant {
+			hasMessage = true
+		}
+		if info.FirstPrompt != "" || e.Type != TypeUser || e.IsMeta || e.IsCompactSummary || e.Message == nil {
+			continue
+		}
+		for _, text := range promptTexts(e.Message.Content) {
+			text = strings.Join(strings.Fields(text), " ")
+			switch {
+			case text == "":
+			case strings.Contains(text, "<command-name>"):
+				if command == "" {
+					command = between(text, "<command-name>", "</command-name>")
+				}
+			case skippedPrompt(text):
+			default:
+				if info.FirstPrompt == "" {
+					info.FirstPrompt = cutRunes(text, 200)
+				}
+			}
+		}
+	}
+	if info.FirstPrompt == "" {
+		info.FirstPrompt = command
+	}
+	return hasMessage
+}
+
+// scanTail fills the title and the latest branch.
+func scanTail(info *Info, tail []byte) {
+	var title, summary, last string
+	for len(tail) > 0 {
+		line := tail
+		i := bytes.IndexByte(tail, '\n')
+		if i < 0 {
+			tail = nil
+		} else {
+			line, tail = tail[:i], tail[i+1:]
+		}
+		// Only metadata lines matter here; skip message lines unparsed.
+		if !bytes.Contains(line, []byte(`"customTitle"`)) && !bytes.Contains(line, []byte(`"lastPrompt"`)) &&
+			!bytes.Contains(line, []byte(`"summary"`)) && !bytes.Contains(line, []byte(`"gitBranch"`)) {
+			continue
+		}
+		var e liteEntry
+		if json.Unmarshal(line, &e) != nil {
+			continue
+		}
+		switch {
+		case e.Type == TypeCustomTitle && e.CustomTitle != "":
+			title = e.CustomTitle
+		case e.Type == TypeSummary && e.Summary != "":
+			summary = e.Summary
+		case e.Type == TypeLastPrompt && e.LastPrompt != "":
+			last = e.LastPrompt
+		}
+		if e.GitBranch != "" {
+			info.GitBranch = e.GitBranch
+		}
+	}
+	switch {
+	case title != "":
+		info.Title = title
+	case summary != "":
+		info.Title = summary
+	case last != "":
+		info.Title = cutRunes(strings.Join(strings.Fields(last), " "), 200)
+	}
+}
+
+// promptTexts returns the text of a user message's content (a string or
+// blocks); a message of tool results has none.
+func promptTexts(raw json.RawMessage) []string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []string{s}
+	}
+	var blocks []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &blocks) != nil {
+		return nil
+	}
+	var out []string
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			return nil
+		}
+		if b.Type == "text" {
+			out = append(out, b.Text)
+		}
+	}
+	return out
+}
+
+// skippedPrompt reports text that is not something the user typed.
+func skippedPrompt(text string) bool {
+	for _, p := range []string{"<local-command-stdout>", "<local-command-stderr>", "<session-start-hook>", "<system-reminder>", "[Request interrupted by user"} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func between(s, open, close string) string {
+	_, after, ok := strings.Cut(s, open)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(after, close)
+	return strings.TrimSpace(v)
+}
+
+// cutRunes shortens s to n characters, marking the cut with "…".
+func cutRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n]
+	return strings.TrimRight(string(r), " ") + "…"
+}
+
+// Latest returns the most recently modified session of cwd (for
+// --continue). It wraps ErrNotFound when there is none.
+func (s Store) Latest(cwd string) (Info, error) {
+	infos, err := s.List(cwd)
+	if err != nil {
+		return Info{}, err
+	}
+	if len(infos) == 0 {
+		return Info{}, fmt.Errorf("continue session in %s: %w", cwd, ErrNotFound)
+	}
+	return infos[0], nil
+}
+
+// Find locates a session by id (for --resume): first in cwd's project
+// folder, then in every project of Root and of the Also folders. A unique
+// prefix of an id is accepted, and so is the path of a .jsonl file. It
+// wraps ErrNotFound when nothing matches and reports an ambiguous prefix.
+func (s Store) Find(id, cwd string) (Info, error) {
+	if strings.HasSuffix(id, ".jsonl") {
+		if info, ok := Stat(id); ok {
+			return info, nil
+		}
+		return Info{}, fmt.Errorf("resume %s: %w", id, ErrNotFound)
+	}
+	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
+		return Info{}, fmt.Errorf("resume %q: not a session id", id)
+	}
+	if cwd != "" {
+		if info, ok := Stat(s.TranscriptPath(cwd, id)); ok {
+			return info, nil
+		}
+	}
+	roots := append([]string{s.Root}, s.Also...)
+	var matches []string
+	for _, root := range roots {
+		exact, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+".jsonl"))
+		if len(exact) > 0 {
+			matches = exact[:1]
+			break
+		}
+		pre, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+"*.jsonl"))
+		matches = append(matches, pre...)
+	}
+	var found []Info
+	for _, m := range matches {
+		if info, ok := Stat(m); ok {
+			found = append(found, info)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return Info{}, fmt.Errorf("resume %s: %w", id, ErrNotFound)
+	case 1:
+		return found[0], nil
+	}
+	ids := make([]string, len(found))
+	for i, f := range found {
+		ids[i] = f.ID
+	}
+	return Info{}, fmt.Errorf("resume %s: the prefix matches %d sessions (%s); give more of the id", id, len(found), strings.Join(ids, ", "))
+}
+
+func globEscape(s string) string {
+	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`)
+	return r.Replace(s)
+}

@@ -1,0 +1,418 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"reins/internal/llm"
+)
+
+// Item is one message of a loaded history with its transcript identity.
+// It mirrors engine.HistoryItem field for field.
+type Item struct {
+	UUID    string
+	Message *llm.Message
+	// Meta marks a message the user did not type (an expanded command, a
+	// continuation nudge).
+	Meta bool
+	// Summary marks a compaction summary.
+	Summary bool
+}
+
+// Boundary is a compaction boundary found in a transcript.
+type Boundary struct {
+	UUID      string
+	Line      int
+	Trigger   string // "manual" or "auto"
+	PreTokens int
+}
+
+// FileRead is a file the model read or wrote through a tool, as recorded in
+// the transcript.
+type FileRead struct {
+	Path string
+	// Time is when the call's result was recorded.
+	Time time.Time
+	// Partial is true when only part of the file was read (offset or
+	// limit given).
+	Partial bool
+}
+
+// Transcript is a transcript read back for resuming: the history from the
+// last compaction boundary to the leaf, and the session state recorded
+// along the way.
+type Transcript struct {
+	Path      string
+	SessionID string
+	// Items is the history to resume with, oldest first. Every tool_use in
+	// it is answered: calls left without a result (a crash in the middle
+	// of a tool turn) get a synthetic error result.
+	Items []Item
+	// Leaf is the uuid the next recorded entry must name as its parent.
+	Leaf string
+	// Repairs are entries the load added to Items that are not in the
+	// file (the answers to calls left open at the end). Append them, in
+	// order, before recording anything else: see WriteRepairs.
+	Repairs []*Entry
+	// Boundary is the last compaction boundary, nil when the session was
+	// never compacted. Items start with the summary that follows it.
+	Boundary *Boundary
+
+	// Recorded state.
+	Todos        json.RawMessage // the last recorded todo list, nil if none
+	Replacements []Replacement   // tool-result budget decisions, in order
+	ReadFiles    []FileRead      // files read or written, oldest first, one per path
+	LastUsage    *llm.Usage      // usage of the last assistant message in Items
+	Model        string          // model of the last assistant message
+	Title        string          // the latest custom title or summary
+	LastPrompt   string          // the latest recorded prompt
+	Cwd          string          // working folder of the leaf entry
+	GitBranch    string          // git branch of the leaf entry
+
+	// Lines is the number of lines read; Warnings are the lines skipped
+	// and anything repaired, each with its line number.
+	Lines    int
+	Warnings []Warning
+}
+
+// node is a chain link: an entry with a uuid.
+type node struct {
+	uuid      string
+	parent    string // "" when none
+	line      int
+	sidechain bool
+	meta      bool
+	summary   bool
+	msg       *llm.Message // nil for links that are not messages
+	ts        string
+	boundary  *CompactMetadata
+	cwd       string
+	branch    string
+	prevFile  int // index of the previous main-chain node in file order, -1 if none
+}
+
+// loadEntry is the part of an Entry a load needs. Fields it leaves out
+// (toolUseResult above all) are skipped by the decoder without being
+// built.
+type loadEntry struct {
+	Type             string           `json:"type"`
+	UUID             string           `json:"uuid"`
+	ParentUUID       *string          `json:"parentUuid"`
+	IsSidechain      bool             `json:"isSidechain"`
+	SessionID        string           `json:"sessionId"`
+	Timestamp        string           `json:"timestamp"`
+	Cwd              string           `json:"cwd"`
+	GitBranch        string           `json:"gitBranch"`
+	IsMeta           bool             `json:"isMeta"`
+	IsCompactSummary bool             `json:"isCompactSummary"`
+	Message          *llm.Message     `json:"message"`
+	Subtype          string           `json:"subtype"`
+	CompactMetadata  *CompactMetadata `json:"compactMetadata"`
+	Todos            json.RawMessage  `json:"todos"`
+	Replacements     []Replacement    `json:"replacements"`
+	Summary          string           `json:"summary"`
+	CustomTitle      string           `json:"customTitle"`
+	LastPrompt       string           `json:"lastPrompt"`
+}
+
+// Load reads the transcript at path. Bad lines do not fail the load: they
+// are skipped and reported in Warnings. An error means the file could not
+// be read at all.
+func Load(path string) (*Transcript, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("load session: %w", err)
+	}
+	defer f.Close()
+	t, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", path, err)
+	}
+	t.Path = path
+	if t.SessionID == "" {
+		t.SessionID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	}
+	return t, nil
+}
+
+// Read reads a transcript from r, streaming it line by line.
+func Read(r io.Reader) (*Transcript, error) {
+	ld := loader{t: &Transcript{}, index: map[string]int{}, lastMain: -1}
+	if err := eachLine(r, ld.line); err != nil {
+		return nil, err
+	}
+	ld.finish()
+	return ld.t, nil
+}
+
+type loader struct {
+	t        *Transcript
+	nodes    []node
+	index    map[string]int // uuid → nodes index (the last line wins)
+	lastMain int            // last node not on a sidechain
+	lastAny  int
+	replSeen map[string]int
+}
+
+func (ld *loader) warn(line int, format string, args ...any) {
+	ld.t.Warnings = append(ld.t.Warnings, Warning{Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (ld *loader) line(b []byte, n int, complete bool) error {
+	ld.t.Lines = n
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	e, err := decodeEntry(b)
+	if err != nil {
+		if !complete {
+			ld.warn(n, "incomplete last line skipped (the session was probably stopped while writing it)")
+		} else {
+			ld.warn(n, "unreadable line skipped: %v", err)
+		}
+		return nil
+	}
+	if e.SessionID != "" && ld.t.SessionID == "" {
+		ld.t.SessionID = e.SessionID
+	}
+	switch e.Type {
+	case TypeUser, TypeAssistant, TypeSystem, TypeAttachment, TypeProgress:
+		ld.link(&e, n)
+	case TypeTodos:
+		ld.t.Todos = e.Todos
+	case TypeReplacement:
+		ld.replacements(e.Replacements)
+	case TypeSummary:
+		if e.Summary != "" {
+			ld.t.Title = e.Summary
+		}
+	case TypeCustomTitle:
+		if e.CustomTitle != "" {
+			ld.t.Title = e.CustomTitle
+		}
+	case TypeLastPrompt:
+		ld.t.LastPrompt = e.LastPrompt
+	}
+	return nil
+}
+
+func (ld *loader) replacements(rs []Replacement) {
+	if ld.replSeen == nil {
+		ld.replSeen = map[string]int{}
+	}
+	for _, r := range rs {
+		if i, ok := ld.replSeen[r.ToolUseID]; ok {
+			ld.t.Replacements[i] = r
+			continue
+		}
+		ld.replSeen[r.ToolUseID] = len(ld.t.Replacements)
+		ld.t.Replacements = append(ld.t.Replacements, r)
+	}
+}
+
+func (ld *loader) link(e *loadEntry, n int) {
+	if e.UUID == "" {
+		if e.Type == TypeUser || e.Type == TypeAssistant {
+			ld.warn(n, "%s message without a uuid skipped", e.Type)
+		}
+		return
+	}
+	nd := node{uuid: e.UUID, line: n, sidechain: e.IsSidechain, ts: e.Timestamp,
+		cwd: e.Cwd, branch: e.GitBranch, prevFile: -1}
+	if e.ParentUUID != nil {
+		nd.parent = *e.ParentUUID
+	}
+	switch e.Type {
+	case TypeUser, TypeAssistant:
+		if e.Message == nil {
+			ld.warn(n, "%s entry without a message skipped", e.Type)
+			return
+		}
+		if want := llm.Role(e.Type); e.Message.Role != want {
+			ld.warn(n, "%s entry holds a message with role %q; skipped", e.Type, e.Message.Role)
+			return
+		}
+		nd.msg, nd.meta, nd.summary = e.Message, e.IsMeta, e.IsCompactSummary
+	case TypeSystem:
+		if e.Subtype == SubtypeCompactBoundary {
+			nd.boundary = e.CompactMetadata
+			if nd.boundary == nil {
+				nd.boundary = &CompactMetadata{}
+			}
+		}
+	}
+	if !nd.sidechain {
+		nd.prevFile = ld.lastMain
+	}
+	i := len(ld.nodes)
+	ld.nodes = append(ld.nodes, nd)
+	ld.index[nd.uuid] = i
+	ld.lastAny = i
+	if !nd.sidechain {
+		ld.lastMain = i
+	}
+}
+
+// finish rebuilds the chain and derives the state.
+func (ld *loader) finish() {
+	t := ld.t
+	if len(ld.nodes) == 0 {
+		return
+	}
+	leaf := ld.lastMain
+	if leaf < 0 {
+		leaf = ld.lastAny
+	}
+	chain := ld.chain(leaf)
+	t.Leaf = ld.nodes[leaf].uuid
+	t.Cwd, t.GitBranch = ld.nodes[leaf].cwd, ld.nodes[leaf].branch
+
+	items := make([]stamped, 0, len(chain))
+	for _, i := range chain {
+		nd := &ld.nodes[i]
+		if nd.msg == nil {
+			continue
+		}
+		items = append(items, stamped{Item: Item{UUID: nd.uuid, Message: nd.msg, Meta: nd.meta, Summary: nd.summary}, ts: nd.ts, line: nd.line})
+	}
+	items = mergeSplitAssistant(items)
+	items, tail := ld.answerOpenCalls(items)
+	if tail != nil {
+		last := ld.nodes[leaf]
+		p := t.Leaf
+		tail.ParentUUID = &p
+		tail.SessionID = t.SessionID
+		tail.Timestamp = last.ts
+		tail.Cwd = last.cwd
+		tail.GitBranch = last.branch
+		t.Repairs = append(t.Repairs, tail)
+		t.Leaf = tail.UUID
+	}
+	t.Items = make([]Item, len(items))
+	for i, it := range items {
+		t.Items[i] = it.Item
+	}
+	t.ReadFiles = readFiles(items)
+	for i := len(items) - 1; i >= 0; i-- {
+		if m := items[i].Message; m.Role == llm.RoleAssistant {
+			t.LastUsage, t.Model = m.Usage, m.Model
+			break
+		}
+	}
+}
+
+// stamped is an item with its timestamp and line, for the derivations.
+type stamped struct {
+	Item
+	ts   string
+	line int // 0 for synthetic items
+}
+
+// chain walks from leaf to the root or the last compaction boundary and
+// returns the node indexes oldest first, without the boundary itself.
+func (ld *loader) chain(leaf int) []int {
+	var rev []int
+	seen := map[int]bool{}
+	for cur := leaf; cur >= 0; {
+		if seen[cur] {
+			ld.warn(ld.nodes[cur].line, "parentUuid loop at %s; history cut there", ld.nodes[cur].uuid)
+			break
+		}
+		seen[cur] = true
+		nd := &ld.nodes[cur]
+		if nd.boundary != nil {
+			ld.t.Boundary = &Boundary{UUID: nd.uuid, Line: nd.line, Trigger: nd.boundary.Trigger, PreTokens: nd.boundary.PreTokens}
+			break
+		}
+		rev = append(rev, cur)
+		if nd.parent == "" {
+			break
+		}
+		p, ok := ld.index[nd.parent]
+		if !ok {
+			// A missing link (a line lost to corruption, or entries this
+			// reader does not keep): rather than drop the older history,
+			// go on with the previous entry in the file.
+			if nd.prevFile >= 0 {
+				ld.warn(nd.line, "parent %s not found; continuing with the entry on line %d", nd.parent, ld.nodes[nd.prevFile].line)
+			} else {
+				ld.warn(nd.line, "parent %s not found; history starts here", nd.parent)
+			}
+			p = nd.prevFile
+		}
+		cur = p
+	}
+	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+		rev[i], rev[j] = rev[j], rev[i]
+	}
+	return rev
+}
+
+// mergeSplitAssistant joins assistant entries that are parts of one API
+// response (Claude Code records each content block of a response as its
+// own entry, all with the response's message id). Tool results recorded
+// between the parts stay after the joined message.
+func mergeSplitAssistant(items []stamped) []stamped {
+	out := items[:0:0]
+	lastAsst := -1
+	for _, it := range items {
+		m := it.Message
+		if m.Role == llm.RoleAssistant && m.ID != "" && lastAsst >= 0 && out[lastAsst].Message.ID == m.ID && onlyResultsSince(out, lastAsst) {
+			prev := out[lastAsst].Message
+			joined := &llm.Message{Role: llm.RoleAssistant, ID: m.ID, Model: m.Model,
+				StopReason: m.StopReason, StopSequence: m.StopSequence, Usage: m.Usage}
+			joined.Content = append(joined.Content, prev.Content...)
+			for _, b := range m.Content {
+				// A block recorded twice (a retried write) is kept once.
+				if b.Type == llm.BlockToolUse && hasToolUse(joined.Content, b.ID) {
+					continue
+				}
+				joined.Content = append(joined.Content, b)
+			}
+			out[lastAsst].Message = joined
+			out[lastAsst].UUID = it.UUID
+			continue
+		}
+		if m.Role == llm.RoleAssistant {
+			lastAsst = len(out)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+func hasToolUse(blocks []llm.ContentBlock, id string) bool {
+	for _, b := range blocks {
+		if b.Type == llm.BlockToolUse && b.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func onlyResultsSince(items []stamped, i int) bool {
+	for _, it := range items[i+1:] {
+		if it.Message.Role != llm.RoleUser || !allResults(it.Message) {
+			return false
+		}
+	}
+	return true
+}
+
+func allResults(m *llm.Message) bool {
+	if len(m.Content) == 0 {
+		return false
+	}
+	for _, b := range m.Content {
+		if b.Type != llm.BlockToolResult {
+			return false
+		}
+	}
+	return true
+}
