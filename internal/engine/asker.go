@@ -39,6 +39,11 @@ type Suggestion struct {
 	// Destination is "session", "localSettings", "projectSettings" or
 	// "userSettings".
 	Destination string `json:"destination"`
+	// Mode is the permission mode of a "setMode" update.
+	Mode string `json:"mode,omitempty"`
+	// Directories are the folders of an "addDirectories" or
+	// "removeDirectories" update.
+	Directories []string `json:"directories,omitempty"`
 }
 
 // Answer is the reply to a Question.
