@@ -77,3 +77,10 @@ func SplitGlobs(arg string) []string {
 	}
 	return out
 }
+
+// CheckGlobs reports the first of the glob patterns that does not
+// compile, as a *GlobError.
+func CheckGlobs(globs []string) error {
+	_, err := newOverrides(globs)
+	return err
+}
