@@ -227,7 +227,7 @@ func ParseScope(s string) (Scope, error) {
 type Server struct {
 	Name   string
 	Scope  Scope
-	Source string // the file or flag it came from
+	Source string       // the file or flag it came from
 	Config ServerConfig // as written, before expansion
 	// Disabled explains why the server is not started ("" when it is): a
 	// project server not approved, or a server the user disabled.

@@ -136,13 +136,20 @@ func (s *server) connectAndServe(ctx context.Context) error {
 	if s.m.opts.Cwd != "" {
 		client.AddRoots(&sdk.Root{URI: "file://" + s.m.opts.Cwd, Name: "project"})
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.m.connTimeout)
-	cs, err := client.Connect(cctx, tr, nil)
-	cancel()
-	if err != nil {
-		if ctx.Err() == nil && errors.Is(cctx.Err(), context.DeadlineExceeded) {
-			err = fmt.Errorf("no answer within %s (MCP_TIMEOUT)", s.m.connTimeout)
+	// Some transports (SSE) tie their stream to the context given to
+	// Connect, so it lives as long as the session; a timer bounds the
+	// connection attempt instead.
+	connCtx, connCancel := context.WithCancel(ctx)
+	defer connCancel()
+	timer := time.AfterFunc(s.m.connTimeout, connCancel)
+	cs, err := client.Connect(connCtx, tr, nil)
+	if !timer.Stop() && ctx.Err() == nil {
+		if err == nil {
+			cs.Close()
 		}
+		err = fmt.Errorf("no answer within %s (MCP_TIMEOUT)", s.m.connTimeout)
+	}
+	if err != nil {
 		return s.describe(tr, fmt.Errorf("connect: %w", err))
 	}
 	lists, err := s.fetch(ctx, cs)

@@ -315,6 +315,15 @@ func (m *Manager) Close() error {
 	m.mu.Unlock()
 	m.cancel()
 	m.wg.Wait()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.servers {
+		if s.state != StateDisabled {
+			s.state, s.err = StateFailed, "closed"
+		}
+		s.cs, s.tools, s.prompts, s.hasResources = nil, nil, nil, false
+	}
+	m.notifyLocked()
 	return nil
 }
 
