@@ -1,0 +1,423 @@
+package bash
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"reins/internal/llm"
+	"reins/internal/shell"
+	"reins/internal/task"
+	"reins/internal/tool"
+)
+
+// Name is the tool's name.
+const Name = "Bash"
+
+// Limits and defaults.
+const (
+	DefaultTimeout  = 2 * time.Minute
+	MaxTimeout      = 10 * time.Minute
+	MaxResultChars  = 30_000
+	DefaultCapture  = 1 << 20 // bytes of output kept per stream
+	progressAfter   = 2 * time.Second
+	progressEvery   = time.Second
+	defaultGrace    = 2 * time.Second
+	progressTailLen = 1000
+)
+
+//go:embed description.md
+var description string
+
+//go:embed schema.json
+var schema []byte
+
+// Config holds the Bash tool's dependencies and settings. The zero value
+// works: the process's folder and environment, bash from PATH, and no
+// background tasks.
+type Config struct {
+	// Cwd is the folder the first command runs in; "" means the
+	// process's working folder.
+	Cwd string
+	// Env is the environment of the first command; nil means
+	// os.Environ(). GIT_EDITOR=true is added when it is not set, so git
+	// never waits for an editor.
+	Env []string
+	// Shell is the bash to run; "" means "bash" looked up on PATH.
+	Shell string
+	// Tasks receives commands run with run_in_background; nil makes such
+	// calls fail with an error for the model.
+	Tasks *task.Registry
+	// DefaultTimeout and MaxTimeout bound a call; zero means 2 and 10
+	// minutes.
+	DefaultTimeout, MaxTimeout time.Duration
+	// CaptureBytes is how much output is kept per stream before the
+	// middle is left out; 0 means DefaultCapture.
+	CaptureBytes int
+	// ProgressAfter is when progress events start; 0 means 2 seconds.
+	ProgressAfter time.Duration
+	// Grace is the time between SIGTERM and SIGKILL on cancel; 0 means 2
+	// seconds.
+	Grace time.Duration
+	// StateDir holds the small per-call state files; "" means the
+	// system's temporary folder.
+	StateDir string
+	// OnCwd, when set, is called after a command changed the working
+	// folder, with the new folder.
+	OnCwd func(dir string)
+}
+
+// Tool is the Bash tool. Construct it with New; it is safe for concurrent
+// use.
+type Tool struct {
+	cfg Config
+
+	mu  sync.Mutex // guards cwd and env
+	cwd string
+	env []string
+}
+
+// New returns a Bash tool. It looks bash up once; a missing bash is
+// reported when a command runs.
+func New(cfg Config) *Tool {
+	if cfg.Cwd == "" {
+		cfg.Cwd, _ = os.Getwd()
+	}
+	if cfg.Env == nil {
+		cfg.Env = os.Environ()
+	}
+	cfg.Env = setDefault(append([]string(nil), cfg.Env...), "GIT_EDITOR", "true")
+	if cfg.Shell == "" {
+		if p, err := exec.LookPath("bash"); err == nil {
+			cfg.Shell = p
+		} else {
+			cfg.Shell = "bash"
+		}
+	}
+	if cfg.DefaultTimeout <= 0 {
+		cfg.DefaultTimeout = DefaultTimeout
+	}
+	if cfg.MaxTimeout <= 0 {
+		cfg.MaxTimeout = MaxTimeout
+	}
+	if cfg.CaptureBytes <= 0 {
+		cfg.CaptureBytes = DefaultCapture
+	}
+	if cfg.ProgressAfter <= 0 {
+		cfg.ProgressAfter = progressAfter
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = defaultGrace
+	}
+	return &Tool{cfg: cfg, cwd: cfg.Cwd, env: cfg.Env}
+}
+
+// Name implements tool.Tool.
+func (*Tool) Name() string { return Name }
+
+// Description implements tool.Tool.
+func (*Tool) Description() string { return strings.TrimSpace(description) }
+
+// InputSchema implements tool.Tool.
+func (*Tool) InputSchema() json.RawMessage { return schema }
+
+// InterruptBehavior implements tool.Tool: a user message sent mid-turn
+// stops the command.
+func (*Tool) InterruptBehavior() tool.Interrupt { return tool.Cancel }
+
+// MaxResultChars implements tool.Tool.
+func (*Tool) MaxResultChars() int { return MaxResultChars }
+
+// Cwd returns the folder the next command starts in.
+func (t *Tool) Cwd() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.cwd
+}
+
+// Env returns a copy of the environment the next command starts with.
+func (t *Tool) Env() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.env...)
+}
+
+// Input is the tool's input.
+type Input struct {
+	Command                   string   `json:"command"`
+	Timeout                   *float64 `json:"timeout,omitempty"`
+	Description               string   `json:"description,omitempty"`
+	RunInBackground           bool     `json:"run_in_background,omitempty"`
+	DangerouslyDisableSandbox bool     `json:"dangerouslyDisableSandbox,omitempty"`
+}
+
+// Data is the structured result, with Claude Code's field names.
+type Data struct {
+	Stdout                   string `json:"stdout"`
+	Stderr                   string `json:"stderr"`
+	Interrupted              bool   `json:"interrupted"`
+	IsImage                  bool   `json:"isImage"`
+	NoOutputExpected         bool   `json:"noOutputExpected"`
+	BackgroundTaskID         string `json:"backgroundTaskId,omitempty"`
+	ReturnCodeInterpretation string `json:"returnCodeInterpretation,omitempty"`
+}
+
+// Progress is the Data of the tool's progress events.
+type Progress struct {
+	Output             string  `json:"output"` // the most recent output
+	ElapsedTimeSeconds float64 `json:"elapsedTimeSeconds"`
+	TotalLines         int     `json:"totalLines"`
+	TotalBytes         int64   `json:"totalBytes"`
+}
+
+func parseInput(raw json.RawMessage) (Input, error) {
+	var in Input
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, fmt.Errorf("bash input: %w", err)
+	}
+	return in, nil
+}
+
+// IsReadOnly implements tool.Tool with package shell's analysis.
+func (*Tool) IsReadOnly(raw json.RawMessage) bool {
+	in, err := parseInput(raw)
+	return err == nil && shell.IsReadOnly(in.Command)
+}
+
+// IsConcurrencySafe implements tool.Tool: read-only commands may run side
+// by side.
+func (t *Tool) IsConcurrencySafe(raw json.RawMessage) bool { return t.IsReadOnly(raw) }
+
+// Validate implements tool.Tool.
+func (t *Tool) Validate(_ context.Context, _ *tool.Call, raw json.RawMessage) error {
+	in, err := parseInput(raw)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.Command) == "" {
+		return errors.New("command is empty; give the shell command to run")
+	}
+	if _, err := t.timeout(in); err != nil {
+		return err
+	}
+	if in.RunInBackground && t.cfg.Tasks == nil {
+		return errors.New("run_in_background is not available in this session; run the command in the foreground")
+	}
+	return nil
+}
+
+func (t *Tool) timeout(in Input) (time.Duration, error) {
+	if in.Timeout == nil {
+		return t.cfg.DefaultTimeout, nil
+	}
+	ms := *in.Timeout
+	max := t.cfg.MaxTimeout.Milliseconds()
+	if math.IsNaN(ms) || ms <= 0 || ms > float64(max) {
+		return 0, fmt.Errorf("timeout must be between 1 and %d milliseconds, got %v", max, ms)
+	}
+	return time.Duration(ms * float64(time.Millisecond)), nil
+}
+
+// Call implements tool.Tool.
+func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, progress func(tool.Progress)) (*tool.Result, error) {
+	if err := t.Validate(ctx, c, raw); err != nil {
+		return nil, err
+	}
+	in, _ := parseInput(raw)
+	script, _ := shell.Parse(in.Command) // nil when bash will report the syntax error
+	dir, env, note := t.start()
+	if in.RunInBackground {
+		return t.background(in, dir, env, note)
+	}
+	timeout, _ := t.timeout(in)
+	return t.foreground(ctx, in, script, dir, env, note, timeout, progress)
+}
+
+// start returns the folder and environment for the next command, falling
+// back to the configured folder when the current one was removed.
+func (t *Tool) start() (dir string, env []string, note string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if fi, err := os.Stat(t.cwd); err != nil || !fi.IsDir() {
+		note = fmt.Sprintf("The working folder %s no longer exists; the command ran in %s.", t.cwd, t.cfg.Cwd)
+		t.cwd = t.cfg.Cwd
+	}
+	return t.cwd, withPWD(t.env, t.cwd), note
+}
+
+func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, dir string, env []string, note string, timeout time.Duration, progress func(tool.Progress)) (*tool.Result, error) {
+	stateFile, err := os.CreateTemp(t.cfg.StateDir, "reins-bash-*.state")
+	if err != nil {
+		return nil, fmt.Errorf("bash: create state file: %w", err)
+	}
+	statePath := stateFile.Name()
+	stateFile.Close()
+	defer os.Remove(statePath)
+
+	errTimeout := fmt.Errorf("command timed out after %s", timeout)
+	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
+	defer cancel()
+
+	out := newCapture(t.cfg.CaptureBytes)
+	began := time.Now()
+	stopProgress := t.progressLoop(out, began, progress)
+	code, runErr := runShell(runCtx, runSpec{
+		shell: t.cfg.Shell, script: wrapScript(in.Command, statePath),
+		dir: dir, env: env, stdout: out.writer(0), stderr: out.writer(1), grace: t.cfg.Grace,
+	})
+	stopProgress()
+	if runErr != nil {
+		return nil, runErr
+	}
+	timedOut := errors.Is(context.Cause(runCtx), errTimeout)
+	interrupted := runCtx.Err() != nil
+	if !interrupted {
+		t.applyState(statePath)
+	}
+
+	data := &Data{
+		Stdout: strings.ToValidUTF8(out.stream(0), "\uFFFD"), Stderr: strings.ToValidUTF8(out.stream(1), "\uFFFD"),
+		Interrupted: interrupted, NoOutputExpected: noOutputExpected(script),
+	}
+	text := strings.TrimRight(strings.ToValidUTF8(out.combinedOutput(), "\uFFFD"), "\n")
+	isErr := false
+	var tail []string
+	switch {
+	case timedOut:
+		isErr = true
+		tail = append(tail, fmt.Sprintf("Command timed out after %s and was stopped.", timeout))
+	case interrupted:
+		tail = append(tail, "Command was interrupted.")
+	case code != 0:
+		if data.ReturnCodeInterpretation = interpretExit(script, code); data.ReturnCodeInterpretation == "" {
+			isErr = true
+			tail = append(tail, fmt.Sprintf("Exit code %d", code))
+		} else if text == "" {
+			tail = append(tail, data.ReturnCodeInterpretation)
+		}
+	}
+	if note != "" {
+		tail = append(tail, note)
+	}
+	if len(tail) > 0 {
+		if text != "" {
+			text += "\n"
+		}
+		text += strings.Join(tail, "\n")
+	}
+	res := &tool.Result{IsError: isErr, Data: data}
+	if text != "" {
+		res.Content = []llm.ContentBlock{llm.TextBlock(text)}
+	}
+	return res, nil
+}
+
+// progressLoop emits progress from ProgressAfter on, every second, until
+// the returned stop function is called (it waits for the goroutine).
+func (t *Tool) progressLoop(out *capture, began time.Time, progress func(tool.Progress)) func() {
+	if progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		timer := time.NewTimer(t.cfg.ProgressAfter)
+		defer timer.Stop()
+		select {
+		case <-done:
+			return
+		case <-timer.C:
+		}
+		ticker := time.NewTicker(progressEvery)
+		defer ticker.Stop()
+		for {
+			recent, lines, bytes := out.recent(progressTailLen)
+			recent = strings.ToValidUTF8(recent, "")
+			progress(tool.Progress{
+				Message: lastLine(recent),
+				Data: Progress{Output: recent, ElapsedTimeSeconds: time.Since(began).Round(time.Millisecond).Seconds(),
+					TotalLines: lines, TotalBytes: bytes},
+			})
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+			}
+		}
+	})
+	return func() {
+		close(done)
+		wg.Wait()
+	}
+}
+
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		s = s[i+1:]
+	}
+	if len(s) > 200 {
+		s = strings.ToValidUTF8(s[len(s)-200:], "")
+	}
+	return s
+}
+
+// applyState adopts the folder and environment a command ended with.
+func (t *Tool) applyState(statePath string) {
+	st, ok := readState(statePath)
+	if !ok {
+		return
+	}
+	if fi, err := os.Stat(st.cwd); err != nil || !fi.IsDir() {
+		return
+	}
+	t.mu.Lock()
+	changed := st.cwd != t.cwd
+	t.cwd = st.cwd
+	if st.hasEnv {
+		t.env = nextEnv(st.env, t.env)
+	}
+	t.mu.Unlock()
+	if changed && t.cfg.OnCwd != nil {
+		t.cfg.OnCwd(st.cwd)
+	}
+}
+
+// background starts the command as a task and returns its id.
+func (t *Tool) background(in Input, dir string, env []string, note string) (*tool.Result, error) {
+	cmdText := in.Command
+	tk, err := t.cfg.Tasks.Start(task.Spec{
+		Kind:        task.KindShell,
+		Description: in.Description,
+		Command:     cmdText,
+		Run: func(ctx context.Context, out io.Writer) (int, error) {
+			return runShell(ctx, runSpec{shell: t.cfg.Shell, script: cmdText, dir: dir, env: env,
+				stdout: out, stderr: out, grace: t.cfg.Grace})
+		},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start background command: %w", err)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Command started in the background as task %s.", tk.ID())
+	if p := tk.Info().OutputPath; p != "" {
+		fmt.Fprintf(&sb, " Its output is also written to %s.", p)
+	}
+	fmt.Fprintf(&sb, " Use TaskOutput with task_id %q to read new output and TaskStop to end it; you will be told when it finishes.", tk.ID())
+	if note != "" {
+		sb.WriteString("\n" + note)
+	}
+	return &tool.Result{
+		Content: []llm.ContentBlock{llm.TextBlock(sb.String())},
+		Data:    &Data{BackgroundTaskID: tk.ID(), NoOutputExpected: false},
+	}, nil
+}

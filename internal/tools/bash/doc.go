@@ -1,0 +1,29 @@
+// Package bash is the Bash tool: it runs a command with bash and returns
+// its combined output, exit code and a structured result with Claude
+// Code's field names.
+//
+// # Persistent folder and environment
+//
+// Each call runs in its own bash process, started in the working folder
+// and with the exported environment the previous call ended with. The
+// tool appends nothing after the command: it installs an EXIT trap before
+// it that writes $PWD and the exported environment (env -0) to a state
+// file, which the tool reads once the process has exited. So `cd` and
+// `export` carry over, while unexported variables, functions, aliases and
+// shell options do not, and read-only calls can still run side by side.
+// A call that is cancelled or times out leaves the state as it was.
+//
+// # Processes
+//
+// The shell runs in a process group of its own with stdin from
+// /dev/null. Cancelling the call (interrupt, sibling failure) or hitting
+// its timeout sends SIGTERM to the whole group, then SIGKILL to whatever
+// is left after a grace period. Progress events start after about two
+// seconds. With run_in_background the command becomes a task in the
+// task.Registry and the call returns its id at once; TaskOutput and
+// TaskStop (package taskoutput) read and stop it.
+//
+// Read-only and concurrency-safe answers come from package shell.
+//
+// This package must not import the engine or any front end.
+package bash

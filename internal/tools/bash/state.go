@@ -1,0 +1,101 @@
+package bash
+
+import (
+	"bytes"
+	"os"
+	"strings"
+)
+
+// exitHook is the name of the shell function the EXIT trap calls.
+const exitHook = "__reins_save_state"
+
+// shellQuote quotes s for bash as one word.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// wrapScript prefixes command with an EXIT trap that writes $PWD and,
+// after an "ENV" marker, the exported variables (NUL-separated) to
+// statePath, keeping the exit status. It uses builtins only (compgen -e
+// lists exported names), so saving costs no extra process. The trap and
+// the command share the first line, so line numbers in bash's error
+// messages match the command.
+func wrapScript(command, statePath string) string {
+	return exitHook + "() { __reins_rc=$?; local IFS=$'\\n' __reins_n __reins_names; " +
+		"{ builtin printf '%s\\0' \"$PWD\"; " +
+		"if __reins_names=$(builtin compgen -e 2>/dev/null); then builtin printf 'ENV\\0'; " +
+		"for __reins_n in $__reins_names; do builtin printf '%s=%s\\0' \"$__reins_n\" \"${!__reins_n}\"; done; fi; " +
+		"} > " + shellQuote(statePath) + " 2>/dev/null; exit \"$__reins_rc\"; }; trap " + exitHook + " EXIT; " + command
+}
+
+// shellState is what a finished command left behind.
+type shellState struct {
+	cwd    string
+	env    []string
+	hasEnv bool
+}
+
+// readState reads and removes the state file. ok is false when the trap
+// did not run (the shell was killed) or the file is unreadable.
+func readState(path string) (shellState, bool) {
+	b, err := os.ReadFile(path)
+	os.Remove(path)
+	if err != nil || len(b) == 0 {
+		return shellState{}, false
+	}
+	parts := bytes.Split(b, []byte{0})
+	st := shellState{cwd: string(parts[0])}
+	if st.cwd == "" || !strings.HasPrefix(st.cwd, "/") {
+		return shellState{}, false
+	}
+	if len(parts) > 1 && string(parts[1]) == "ENV" {
+		st.hasEnv = true
+		for _, p := range parts[2:] {
+			if kv := string(p); strings.Contains(kv, "=") {
+				st.env = append(st.env, kv)
+			}
+		}
+	}
+	return st, true
+}
+
+// nextEnv builds the environment for the next call from the captured one:
+// bash's own bookkeeping (_ and an incremented SHLVL) is dropped, and the
+// previous SHLVL kept.
+func nextEnv(captured, prev []string) []string {
+	out := make([]string, 0, len(captured))
+	for _, kv := range captured {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "_" || name == "SHLVL" || name == "PWD" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	for _, kv := range prev {
+		if strings.HasPrefix(kv, "SHLVL=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// withPWD returns env with PWD set to dir.
+func withPWD(env []string, dir string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PWD=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PWD="+dir)
+}
+
+// setDefault adds name=value to env unless name is set.
+func setDefault(env []string, name, value string) []string {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, name+"=") {
+			return env
+		}
+	}
+	return append(env, name+"="+value)
+}
