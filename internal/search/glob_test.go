@@ -118,13 +118,14 @@ func TestGlobListsFiles(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		".git/":          "",
-		".gitignore":     "dist/\n",
+		".gitignore":     "dist/\n*.log\n",
 		"a.go":           "",
 		"src/b.go":       "",
 		"src/deep/c.go":  "",
 		"src/d.ts":       "",
 		"dist/e.go":      "",
 		".github/f.yml":  "",
+		"x.log":          "",
 		"other/src/g.go": "",
 	})
 	tests := []struct {
@@ -139,6 +140,8 @@ func TestGlobListsFiles(t *testing.T) {
 		{"**/*.yml", WalkOptions{Hidden: true}, []string{".github/f.yml"}},
 		{"**/*.yml", WalkOptions{}, nil},
 		{"nope/**", WalkOptions{}, nil},
+		{"dist/*.go", WalkOptions{}, nil},
+		{"*.log", WalkOptions{}, nil},
 	}
 	for _, tt := range tests {
 		files, _, err := Glob(context.Background(), dir, tt.pattern, tt.opts)

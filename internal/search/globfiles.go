@@ -9,33 +9,27 @@ import (
 
 // Glob lists the files under root that match pattern, a glob in ripgrep's
 // --glob syntax: "**" crosses directories, and a pattern without "/"
-// matches base names at any depth. The walk rules of opts apply (its Globs
-// must be empty). Files come in no particular order.
+// matches base names at any depth. Unlike a --glob override, the pattern
+// only filters: the walk rules of opts (ignore files, hidden files, and
+// opts.Globs) still apply. Files come in no particular order.
 func Glob(ctx context.Context, root, pattern string, opts WalkOptions) ([]FileInfo, *Result, error) {
 	if strings.TrimSpace(pattern) == "" {
 		return nil, nil, &GlobError{Glob: pattern, Msg: "empty pattern"}
 	}
-	if _, ok, err := parseGlob(pattern); err != nil {
+	g, ok, err := parseGlob(pattern)
+	if err != nil {
 		return nil, nil, err
-	} else if !ok {
-		return nil, nil, &GlobError{Glob: pattern, Msg: "matches nothing"}
+	}
+	if !ok || g.negate {
+		return nil, nil, &GlobError{Glob: pattern, Msg: "selects no files"}
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("glob in %s: %w", root, err)
 	}
-	opts.Globs = []string{pattern}
-	// Walk only below the pattern's leading literal directories, when it
-	// is anchored ("src/**/*.go" starts in src).
-	dir := abs
-	if prefix := staticPrefix(pattern); prefix != "" {
-		d := filepath.Join(abs, filepath.FromSlash(prefix))
-		if isDir, err := statRoot(d); err != nil || !isDir {
-			return nil, &Result{}, nil
-		}
-		dir = d
-	}
-	return filesUnder(ctx, dir, abs, opts)
+	// Enter only the directories on the way to, or below, the pattern's
+	// leading literal directories ("src/**/*.go" needs only src).
+	return filesUnder(ctx, abs, abs, opts, g, staticPrefix(pattern))
 }
 
 // staticPrefix returns the leading directories of an anchored pattern

@@ -292,19 +292,23 @@ func Files(ctx context.Context, root string, opts WalkOptions) ([]FileInfo, *Res
 	if err != nil {
 		return nil, nil, fmt.Errorf("list files in %s: %w", root, err)
 	}
-	return filesUnder(ctx, abs, abs, opts)
+	return filesUnder(ctx, abs, abs, opts, nil, "")
 }
 
-func filesUnder(ctx context.Context, dir, base string, opts WalkOptions) ([]FileInfo, *Result, error) {
+// filesUnder lists the files under dir; paths are matched relative to
+// base, against match when it is not nil. With a prefix, only the
+// directories on the way to it or below it are entered.
+func filesUnder(ctx context.Context, dir, base string, opts WalkOptions, match *glob, prefix string) ([]FileInfo, *Result, error) {
 	f, err := newFilter(opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list files: %w", err)
 	}
+	f.prefix = prefix
 	threads := opts.Threads
 	if threads <= 0 {
 		threads = defaultThreads()
 	}
-	l := &lister{out: make([][]FileInfo, threads)}
+	l := &lister{out: make([][]FileInfo, threads), match: match}
 	w := &walker{ctx: ctx, filter: f, v: l}
 	if err := w.run([]walkRoot{{dir: dir, base: base}}, threads); err != nil {
 		return nil, nil, err
@@ -317,10 +321,14 @@ func filesUnder(ctx context.Context, dir, base string, opts WalkOptions) ([]File
 }
 
 type lister struct {
-	out [][]FileInfo // per worker
+	match *glob
+	out   [][]FileInfo // per worker
 }
 
 func (l *lister) visit(wk *worker, d dirHandle, dir, rel, name string) {
+	if l.match != nil && !l.match.match(joinRel(rel, name), name, false) {
+		return
+	}
 	mt, err := d.modTime(name)
 	if err != nil {
 		wk.w.addErr(fmt.Errorf("stat %s: %w", joinPath(dir, name), err))

@@ -104,7 +104,7 @@ func TestSearchModes(t *testing.T) {
 
 func TestBinaryDetectionFollowsRipgrepBuffers(t *testing.T) {
 	line := strings.Repeat("x", 99) + "\n" // 100 bytes
-	big := strings.Repeat(line, 1000)    // 100,000 bytes: past the first 64 KiB buffer
+	big := strings.Repeat(line, 1000)      // 100,000 bytes: past the first 64 KiB buffer
 	tests := []struct {
 		name string
 		text string

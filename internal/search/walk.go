@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 )
 
@@ -62,6 +63,21 @@ type filter struct {
 	noIgnore bool
 	ov       *overrides
 	types    *typeFilter
+	// prefix, when set, limits the walk to directories whose relative
+	// path leads to it or lies below it.
+	prefix string
+}
+
+// needRel reports whether skip needs entries' relative paths.
+func (f *filter) needRel() bool { return f.ov != nil || f.prefix != "" }
+
+// onPrefixPath reports whether a directory at rel leads to prefix or lies
+// below it.
+func onPrefixPath(rel, prefix string) bool {
+	if len(rel) <= len(prefix) {
+		return strings.HasPrefix(prefix, rel) && (len(rel) == len(prefix) || prefix[len(rel)] == '/')
+	}
+	return strings.HasPrefix(rel, prefix) && rel[len(prefix)] == '/'
 }
 
 func newFilter(o WalkOptions) (*filter, error) {
@@ -79,7 +95,7 @@ func newFilter(o WalkOptions) (*filter, error) {
 // skip decides whether the walk leaves out an entry. dir is the absolute
 // directory holding it, rel its path relative to the walk's base.
 func (f *filter) skip(node *ignoreNode, dir, rel, name string, isDir bool) bool {
-	if isDir && isVCSDir(name) {
+	if isDir && (isVCSDir(name) || f.prefix != "" && !onPrefixPath(rel, f.prefix)) {
 		return true
 	}
 	if f.ov != nil {
@@ -316,7 +332,7 @@ func (wk *worker) list(j job) []job {
 		}
 		isDir := t == typeDir
 		rel := ""
-		if w.filter.ov != nil {
+		if w.filter.needRel() {
 			rel = joinRel(j.rel, e.name)
 		}
 		if w.filter.skip(node, j.dir, rel, e.name, isDir) {

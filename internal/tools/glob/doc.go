@@ -1,0 +1,12 @@
+// Package glob is the Glob tool: it lists the files under a folder whose
+// paths match a glob pattern, newest first, at most 100, with Claude
+// Code's input names and structured result fields (filenames,
+// durationMs, numFiles, truncated).
+//
+// Patterns use ripgrep's --glob syntax through package search: "**"
+// crosses folders and a pattern without "/" matches base names at any
+// depth. Ignore files are honoured, version-control folders skipped, and
+// hidden files included.
+//
+// This package must not import the engine or any front end.
+package glob

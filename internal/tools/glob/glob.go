@@ -1,0 +1,192 @@
+package glob
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"reins/internal/search"
+	"reins/internal/tool"
+)
+
+// Name is the tool's name.
+const Name = "Glob"
+
+// MaxResults is the most files one call returns.
+const MaxResults = 100
+
+//go:embed description.md
+var description string
+
+//go:embed schema.json
+var schema []byte
+
+// Input is the tool's input, with Claude Code's field names.
+type Input struct {
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty"`
+}
+
+// Output is the structured result (tool_use_result), with Claude Code's
+// field names.
+type Output struct {
+	Filenames  []string `json:"filenames"`
+	DurationMs int64    `json:"durationMs"`
+	NumFiles   int      `json:"numFiles"`
+	Truncated  bool     `json:"truncated"`
+}
+
+// Tool is the Glob tool. It is stateless and safe for concurrent use.
+type Tool struct {
+	tool.Defaults
+}
+
+// New returns the Glob tool.
+func New() *Tool { return &Tool{} }
+
+// Name returns "Glob".
+func (*Tool) Name() string { return Name }
+
+// Description returns the tool description.
+func (*Tool) Description() string { return description }
+
+// InputSchema returns the JSON Schema of Input.
+func (*Tool) InputSchema() json.RawMessage { return schema }
+
+// IsReadOnly reports true: Glob only reads.
+func (*Tool) IsReadOnly(json.RawMessage) bool { return true }
+
+// IsConcurrencySafe reports true.
+func (*Tool) IsConcurrencySafe(json.RawMessage) bool { return true }
+
+// Validate checks the pattern and the folder.
+func (*Tool) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
+	_, _, err := parse(c, raw)
+	return err
+}
+
+// parse returns the folder to walk and the pattern relative to it.
+func parse(c *tool.Call, raw json.RawMessage) (root, pattern string, err error) {
+	var in Input
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return "", "", fmt.Errorf("input is not valid: %w", err)
+	}
+	pattern = in.Pattern
+	if strings.TrimSpace(pattern) == "" {
+		return "", "", errors.New("pattern: must not be empty")
+	}
+	cwd := ""
+	if c != nil {
+		cwd = c.Cwd
+	}
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	root = in.Path
+	switch root {
+	case "undefined", "null":
+		root = ""
+	}
+	if root == "" {
+		root = cwd
+	}
+	if !filepath.IsAbs(root) {
+		root = filepath.Join(cwd, root)
+	}
+	// An absolute pattern names its own folder: search from its literal
+	// leading part.
+	if filepath.IsAbs(pattern) {
+		root, pattern = splitAbsolute(pattern)
+	}
+	fi, err := os.Stat(root)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", "", fmt.Errorf("path: folder %s does not exist (the working folder is %s)", root, cwd)
+	case err != nil:
+		return "", "", fmt.Errorf("path: %w", err)
+	case !fi.IsDir():
+		return "", "", fmt.Errorf("path: %s is a file, not a folder", root)
+	}
+	if err := search.CheckGlobs([]string{pattern}); err != nil {
+		return "", "", fmt.Errorf("pattern: %w", err)
+	}
+	return root, pattern, nil
+}
+
+// splitAbsolute splits an absolute pattern into the longest folder
+// without glob syntax and the rest, anchored to it.
+func splitAbsolute(p string) (dir, rest string) {
+	p = filepath.ToSlash(filepath.Clean(p))
+	segs := strings.Split(p, "/")
+	i := 0
+	for i < len(segs)-1 && !strings.ContainsAny(segs[i], `*?[{\`) {
+		i++
+	}
+	dir = strings.Join(segs[:i], "/")
+	if dir == "" {
+		dir = "/"
+	}
+	return filepath.FromSlash(dir), "/" + strings.Join(segs[i:], "/")
+}
+
+// Call lists the matching files.
+func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	start := time.Now()
+	root, pattern, err := parse(c, raw)
+	if err != nil {
+		return nil, err
+	}
+	files, _, err := search.Glob(ctx, root, pattern, search.WalkOptions{Hidden: true})
+	if err != nil {
+		return nil, fmt.Errorf("glob %s: %w", pattern, err)
+	}
+	slices.SortFunc(files, func(a, b search.FileInfo) int {
+		if c := b.ModTime.Compare(a.ModTime); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	out := &Output{Filenames: []string{}}
+	if len(files) > MaxResults {
+		files, out.Truncated = files[:MaxResults], true
+	}
+	cwd := ""
+	if c != nil {
+		cwd = c.Cwd
+	}
+	for _, f := range files {
+		out.Filenames = append(out.Filenames, displayPath(cwd, f.Path))
+	}
+	out.NumFiles = len(out.Filenames)
+	out.DurationMs = time.Since(start).Milliseconds()
+	text := "No files found"
+	if out.NumFiles > 0 {
+		text = strings.Join(out.Filenames, "\n")
+	}
+	if out.Truncated {
+		text += fmt.Sprintf("\n(Only the %d newest matches are shown; narrow the pattern or the path to see others.)", MaxResults)
+	}
+	r := tool.Text(text)
+	r.Data = out
+	return r, nil
+}
+
+// displayPath shows a path relative to the working folder when it lies
+// inside it; otherwise absolute.
+func displayPath(cwd, p string) string {
+	if cwd == "" {
+		return p
+	}
+	rel, err := filepath.Rel(cwd, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return rel
+}
