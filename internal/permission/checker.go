@@ -1,0 +1,243 @@
+package permission
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"reins/internal/settings"
+)
+
+// UpdateType is the kind of a permission update.
+type UpdateType string
+
+// Update types, as Claude Code names them on the SDK wire.
+const (
+	UpdateAddRules          UpdateType = "addRules"
+	UpdateReplaceRules      UpdateType = "replaceRules"
+	UpdateRemoveRules       UpdateType = "removeRules"
+	UpdateSetMode           UpdateType = "setMode"
+	UpdateAddDirectories    UpdateType = "addDirectories"
+	UpdateRemoveDirectories UpdateType = "removeDirectories"
+)
+
+// Destination says where an update is kept.
+type Destination string
+
+// Destinations.
+const (
+	DestSession Destination = "session"
+	DestLocal   Destination = "localSettings"
+	DestProject Destination = "projectSettings"
+	DestUser    Destination = "userSettings"
+	DestCLI     Destination = "cliArg"
+)
+
+// Update changes permissions during a session, for example a "don't ask
+// again" answer.
+type Update struct {
+	Type        UpdateType  `json:"type"`
+	Rules       []string    `json:"rules,omitempty"`
+	Behavior    Behavior    `json:"behavior,omitempty"`
+	Destination Destination `json:"destination"`
+	Mode        Mode        `json:"mode,omitempty"`
+	Directories []string    `json:"directories,omitempty"`
+}
+
+// CheckerConfig says where persisted updates are written.
+type CheckerConfig struct {
+	// ProjectDir holds .claude/settings.local.json (localSettings) and
+	// .claude/settings.json (projectSettings).
+	ProjectDir string
+	// UserDir holds settings.json for userSettings (reins' user config
+	// folder).
+	UserDir string
+}
+
+// Checker holds a session's permission state: the policy it started with
+// plus the mode and rules changed since. It is safe for concurrent use.
+type Checker struct {
+	cfg CheckerConfig
+
+	mu sync.Mutex // guards p; p's slices are replaced, never changed in place
+	p  Policy
+}
+
+// NewChecker returns a checker starting from p.
+func NewChecker(p *Policy, cfg CheckerConfig) *Checker {
+	return &Checker{cfg: cfg, p: *p}
+}
+
+// Policy returns a snapshot of the current policy.
+func (c *Checker) Policy() *Policy {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.p
+	return &p
+}
+
+// Mode is the current mode.
+func (c *Checker) Mode() Mode {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.p.Mode
+}
+
+// ErrBypassDisabled is returned when bypassPermissions is refused.
+var ErrBypassDisabled = errors.New("bypassPermissions mode is disabled by policy")
+
+// SetMode changes the mode; bypassPermissions is refused when policy
+// disables it.
+func (c *Checker) SetMode(m Mode) error {
+	if _, err := ParseMode(string(m)); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m == ModeBypass && c.p.BypassDisabled {
+		return fmt.Errorf("set mode: %w (%s)", ErrBypassDisabled, c.p.BypassDisabledBy)
+	}
+	c.p.Mode = m
+	return nil
+}
+
+// Check builds, resolves and decides the request for a call.
+func (c *Checker) Check(tool string, input json.RawMessage, readOnly bool) Decision {
+	p := c.Policy()
+	r := NewRequest(tool, input, readOnly, p.Cwd, p.Home)
+	r.Resolve(p.Cwd, p.Home)
+	return Decide(p, r)
+}
+
+// FilterTools returns names without the tools the current policy denies
+// outright.
+func (c *Checker) FilterTools(names []string) []string { return FilterTools(c.Policy(), names) }
+
+// Clone returns an independent checker with the same state, for a
+// sub-agent. Changes to the clone do not reach c.
+func (c *Checker) Clone() *Checker {
+	return &Checker{cfg: c.cfg, p: *c.Policy()}
+}
+
+// Apply applies updates: rules and directories take effect in this
+// session at once, and updates whose destination is a settings file are
+// also written there (atomically, under a lock). A write failure is
+// returned after the session change was made.
+func (c *Checker) Apply(updates []Update) error {
+	var errs []error
+	for _, u := range updates {
+		if err := c.apply(u); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Checker) apply(u Update) error {
+	switch u.Type {
+	case UpdateSetMode:
+		return c.SetMode(u.Mode)
+	case UpdateAddDirectories, UpdateRemoveDirectories:
+		c.mu.Lock()
+		dirs := slices.Clone(c.p.WorkDirs)
+		for _, d := range u.Directories {
+			d = absPath(d, c.p.Cwd, c.p.Home)
+			if u.Type == UpdateAddDirectories {
+				dirs = append(dirs, d)
+			} else {
+				dirs = slices.DeleteFunc(dirs, func(x string) bool { return x == d })
+			}
+		}
+		c.p.WorkDirs = withReal(dirs)
+		c.mu.Unlock()
+		return nil
+	case UpdateAddRules, UpdateReplaceRules, UpdateRemoveRules:
+	default:
+		return fmt.Errorf("permission update: unknown type %q", u.Type)
+	}
+	if u.Behavior != Allow && u.Behavior != Ask && u.Behavior != Deny {
+		return fmt.Errorf("permission update: unknown behavior %q", u.Behavior)
+	}
+	src, root, file := c.destination(u.Destination)
+	var parsed []Rule
+	for _, text := range u.Rules {
+		r, err := ruleFrom(text, u.Behavior, src, file, root)
+		if err != nil {
+			return fmt.Errorf("permission update: %w", err)
+		}
+		parsed = append(parsed, r)
+	}
+	c.mu.Lock()
+	rules := slices.Clone(c.p.Rules)
+	switch u.Type {
+	case UpdateReplaceRules:
+		rules = slices.DeleteFunc(rules, func(r Rule) bool { return r.Source == src && r.Behavior == u.Behavior })
+		rules = append(rules, parsed...)
+	case UpdateRemoveRules:
+		rules = slices.DeleteFunc(rules, func(r Rule) bool {
+			return r.Behavior == u.Behavior && slices.ContainsFunc(parsed, func(x Rule) bool { return x.Tool == r.Tool && x.Content == r.Content })
+		})
+	default:
+		for _, r := range parsed {
+			if !slices.ContainsFunc(rules, func(x Rule) bool {
+				return x.Behavior == r.Behavior && x.Tool == r.Tool && x.Content == r.Content && x.Source == r.Source
+			}) {
+				rules = append(rules, r)
+			}
+		}
+	}
+	c.p.Rules = rules
+	c.mu.Unlock()
+	if file == "" || u.Type != UpdateAddRules {
+		return nil
+	}
+	if err := settings.AddRules(file, u.Behavior, u.Rules); err != nil {
+		return fmt.Errorf("remember permission rules: %w", err)
+	}
+	return nil
+}
+
+// destination maps an update destination to a rule source, its root
+// folder and the settings file to write ("" for none).
+func (c *Checker) destination(d Destination) (settings.Source, string, string) {
+	c.mu.Lock()
+	cwd := c.p.Cwd
+	c.mu.Unlock()
+	project := c.cfg.ProjectDir
+	if project == "" {
+		project = cwd
+	}
+	switch d {
+	case DestLocal:
+		return settings.SourceLocal, project, filepath.Join(project, ".claude", "settings.local.json")
+	case DestProject:
+		return settings.SourceProject, project, filepath.Join(project, ".claude", "settings.json")
+	case DestUser:
+		if c.cfg.UserDir != "" {
+			return settings.SourceUser, c.cfg.UserDir, filepath.Join(c.cfg.UserDir, "settings.json")
+		}
+		return settings.SourceSession, cwd, ""
+	case DestCLI:
+		return settings.SourceCLI, cwd, ""
+	}
+	return settings.SourceSession, cwd, ""
+}
+
+// FilterTools returns names without the tools that a deny rule without a
+// specifier denies outright ("Bash", "mcp__server", "Edit" for every
+// editing tool). The order of names is kept. Tools refused because a
+// protection is missing (Policy.Refusals) stay visible and refuse with
+// their message when called.
+func FilterTools(p *Policy, names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if p.whole(Deny, n) != nil {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}

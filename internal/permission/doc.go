@@ -1,0 +1,53 @@
+// Package permission decides whether a tool call may run: allow, ask the
+// user, or deny, from permission rules, the permission mode and the
+// working folders, the way Claude Code users already configure them.
+//
+// # Rules
+//
+// A rule is "Tool" or "Tool(specifier)" (ParseRule). Rules are evaluated
+// deny → ask → allow: the first tier with a matching rule decides, and an
+// allow rule never carves a hole in a deny rule. Specifiers:
+//
+//   - Bash: "npm run build" (exact), "npm run test:*" (legacy prefix, at a
+//     word boundary), "git log *" (wildcard). Compound commands are split
+//     with the shell package: a call is allowed only when every simple
+//     command in it is, and denied when any is. Command and process
+//     substitution, eval of computed text, and variables in command
+//     position always ask. Leading VAR=value assignments and wrappers
+//     (timeout, nice, env …) are looked through; commands run by xargs,
+//     find -exec or sudo must match too. A bare "Bash" rule, like
+//     bypassPermissions, allows any command (deny and ask rules still
+//     apply).
+//   - Read and Edit: gitignore-style paths. "//abs/path" is absolute,
+//     "~/path" is in the home folder, "/path" is relative to the folder of
+//     the settings file's project (Rule.Root), "./path" or "path" is
+//     relative to the working folder. Edit rules cover every editing tool
+//     (Edit, MultiEdit, Write, NotebookEdit) and redirections of Bash;
+//     Read rules cover every reading tool (Read, Grep, Glob, LS). Paths are
+//     checked as given and with symlinks resolved; deny wins.
+//   - WebFetch(domain:example.com), with "*.example.com" for subdomains.
+//   - mcp__server, mcp__server__* and mcp__server__tool.
+//   - Agent(type), also written with the older name Task.
+//
+// # Modes
+//
+// default asks for edits and commands that no rule allows; acceptEdits
+// also allows edits and file-system commands inside the working folders;
+// plan allows read-only tools only; bypassPermissions allows everything
+// that no deny or ask rule stops (refused when policy disables it);
+// dontAsk denies whatever would ask.
+//
+// Whatever the mode, edits of .git/, .claude/, .reins/, .vscode/, .idea/
+// and shell start-up files ask, and reads and edits outside the working
+// folders ask.
+//
+// # Use
+//
+// Decide(policy, request) is pure and tested with tables. A Checker holds
+// a session's mutable state (mode, rules added by "don't ask again"
+// answers, persisted to .claude/settings.local.json and friends) and is
+// what the engine's gate calls. FilterTools hides tools denied outright
+// from the model (DESIGN invariant 7).
+//
+// This package decides; it never asks the user or runs anything.
+package permission

@@ -1,0 +1,104 @@
+package permission
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+)
+
+// NewRequest builds the request for a call of tool with input: the Bash
+// command, the paths file tools read or write (absolute against cwd), or
+// the specifier of WebFetch, Agent and Skill calls. readOnly is the tool's
+// own judgement (tool.Tool.IsReadOnly).
+func NewRequest(tool string, input json.RawMessage, readOnly bool, cwd, home string) Request {
+	r := Request{Tool: tool, Input: input, ReadOnly: readOnly}
+	var in map[string]json.RawMessage
+	_ = json.Unmarshal(input, &in)
+	str := func(key string) string {
+		var s string
+		_ = json.Unmarshal(in[key], &s)
+		return s
+	}
+	addPath := func(p string) {
+		if p != "" {
+			r.Paths = append(r.Paths, absPath(p, cwd, home))
+		}
+	}
+	switch canonical(tool) {
+	case "Bash":
+		r.Command = str("command")
+	case "Edit", "MultiEdit", "Write":
+		r.Edit = true
+		addPath(str("file_path"))
+	case "NotebookEdit":
+		r.Edit = true
+		addPath(str("notebook_path"))
+	case "Read":
+		addPath(str("file_path"))
+	case "NotebookRead":
+		addPath(str("notebook_path"))
+	case "Grep", "LS":
+		addPath(orDot(str("path")))
+	case "Glob":
+		addPath(orDot(str("path")))
+		if pat := str("pattern"); strings.HasPrefix(pat, "/") || strings.HasPrefix(pat, "~") || strings.Contains(pat, "..") {
+			base := absPath(str("path"), cwd, home)
+			addPath(absPath(globBase(pat), base, home))
+		}
+	case "WebFetch":
+		if u, err := url.Parse(str("url")); err == nil && u.Hostname() != "" {
+			r.Specifier = "domain:" + strings.ToLower(u.Hostname())
+		}
+	case "Agent":
+		r.Specifier = str("subagent_type")
+	case "Skill":
+		r.Specifier = str("skill")
+	default:
+		for _, key := range []string{"file_path", "notebook_path", "path"} {
+			addPath(str(key))
+		}
+		r.Edit = len(r.Paths) > 0 && !readOnly
+	}
+	return r
+}
+
+func orDot(p string) string {
+	if p == "" {
+		return "."
+	}
+	return p
+}
+
+// Resolve records the symlink-resolved form of every path the request
+// names, the files of a Bash command included. It reads the file system;
+// Decide does not.
+func (r *Request) Resolve(cwd, home string) {
+	if r.Real == nil {
+		r.Real = map[string]string{}
+	}
+	add := func(p string) {
+		if p == "" {
+			return
+		}
+		if _, ok := r.Real[p]; !ok {
+			r.Real[p] = realPath(p)
+		}
+	}
+	for _, p := range r.Paths {
+		add(p)
+	}
+	if canonical(r.Tool) == "Bash" && r.Command != "" {
+		bp, err := planBash(r.Command, cwd, home)
+		if err != nil {
+			return
+		}
+		for _, a := range bp.redirects {
+			add(a.path)
+		}
+		for _, ci := range bp.cmds {
+			for _, a := range ci.files {
+				add(a.path)
+			}
+		}
+	}
+}
