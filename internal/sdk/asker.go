@@ -1,0 +1,138 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"reins/internal/engine"
+)
+
+// asker puts permission questions to the client as can_use_tool requests.
+type asker struct{ s *Server }
+
+// canUseTool is the can_use_tool request body.
+type canUseTool struct {
+	Subtype     string          `json:"subtype"`
+	ToolName    string          `json:"tool_name"`
+	Input       json.RawMessage `json:"input"`
+	Suggestions []wireUpdate    `json:"permission_suggestions"`
+	BlockedPath *string         `json:"blocked_path"`
+	ToolUseID   string          `json:"tool_use_id"`
+	Reason      string          `json:"decision_reason,omitempty"`
+	AgentID     string          `json:"agent_id,omitempty"`
+}
+
+// wireUpdate is a permission update as the protocol spells it.
+type wireUpdate struct {
+	Type        string     `json:"type"`
+	Rules       []wireRule `json:"rules,omitempty"`
+	Behavior    string     `json:"behavior,omitempty"`
+	Mode        string     `json:"mode,omitempty"`
+	Directories []string   `json:"directories,omitempty"`
+	Destination string     `json:"destination,omitempty"`
+}
+
+type wireRule struct {
+	ToolName    string  `json:"toolName"`
+	RuleContent *string `json:"ruleContent,omitempty"`
+}
+
+// permissionAnswer is the client's answer to can_use_tool.
+type permissionAnswer struct {
+	Behavior           string          `json:"behavior"`
+	UpdatedInput       json.RawMessage `json:"updatedInput"`
+	UpdatedPermissions []wireUpdate    `json:"updatedPermissions"`
+	Message            string          `json:"message"`
+	Interrupt          bool            `json:"interrupt"`
+}
+
+// Ask sends can_use_tool and waits for the answer. While it waits the
+// session is reported as requiring action.
+func (a *asker) Ask(ctx context.Context, q engine.Question) (engine.Answer, error) {
+	input := q.Input
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	req := canUseTool{Subtype: "can_use_tool", ToolName: q.ToolName, Input: input, ToolUseID: q.ToolUseID,
+		Reason: q.Reason, AgentID: q.AgentID}
+	for _, sg := range q.Suggestions {
+		req.Suggestions = append(req.Suggestions, toWire(sg))
+	}
+	if q.BlockedPath != "" {
+		bp := q.BlockedPath
+		req.BlockedPath = &bp
+	}
+	a.s.askStart()
+	raw, err := a.s.peer.request(ctx, "can_use_tool", req)
+	a.s.askEnd()
+	if err != nil {
+		return engine.Answer{}, err
+	}
+	return parsePermissionAnswer(raw)
+}
+
+// parsePermissionAnswer reads an allow or deny answer.
+func parsePermissionAnswer(raw json.RawMessage) (engine.Answer, error) {
+	var pa permissionAnswer
+	if err := json.Unmarshal(raw, &pa); err != nil {
+		return engine.Answer{}, fmt.Errorf("can_use_tool: the answer is not a permission result: %v", err)
+	}
+	switch pa.Behavior {
+	case "allow":
+		ans := engine.Answer{Allow: true}
+		if in := pa.UpdatedInput; len(in) > 0 && string(in) != "null" {
+			if in[0] != '{' {
+				return engine.Answer{}, fmt.Errorf("can_use_tool: updatedInput must be an object, not %s", in)
+			}
+			ans.UpdatedInput = in
+		}
+		for _, u := range pa.UpdatedPermissions {
+			ans.Updates = append(ans.Updates, fromWire(u))
+		}
+		return ans, nil
+	case "deny":
+		msg := pa.Message
+		if strings.TrimSpace(msg) == "" {
+			msg = "The user denied this tool call."
+		}
+		return engine.Answer{Allow: false, Message: msg, Interrupt: pa.Interrupt}, nil
+	}
+	return engine.Answer{}, fmt.Errorf("can_use_tool: behavior %q is neither \"allow\" nor \"deny\"", pa.Behavior)
+}
+
+// toWire spells a suggestion the protocol's way: rules become
+// {toolName, ruleContent}.
+func toWire(sg engine.Suggestion) wireUpdate {
+	u := wireUpdate{Type: sg.Type, Behavior: sg.Behavior, Mode: sg.Mode, Directories: sg.Directories,
+		Destination: sg.Destination}
+	for _, r := range sg.Rules {
+		u.Rules = append(u.Rules, splitRule(r))
+	}
+	return u
+}
+
+// fromWire reads a protocol permission update.
+func fromWire(u wireUpdate) engine.Suggestion {
+	sg := engine.Suggestion{Type: u.Type, Behavior: u.Behavior, Mode: u.Mode, Directories: u.Directories,
+		Destination: u.Destination}
+	for _, r := range u.Rules {
+		rule := r.ToolName
+		if r.RuleContent != nil && *r.RuleContent != "" {
+			rule += "(" + *r.RuleContent + ")"
+		}
+		sg.Rules = append(sg.Rules, rule)
+	}
+	return sg
+}
+
+// splitRule splits "Tool(content)" into its tool name and content.
+func splitRule(rule string) wireRule {
+	name, rest, ok := strings.Cut(rule, "(")
+	if !ok || !strings.HasSuffix(rest, ")") {
+		return wireRule{ToolName: rule}
+	}
+	content := strings.TrimSuffix(rest, ")")
+	return wireRule{ToolName: name, RuleContent: &content}
+}

@@ -1,0 +1,375 @@
+package sdk
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"reins/internal/hooks"
+	"reins/internal/streamjson"
+)
+
+// InitializeRequest is the client's initialize control request.
+type InitializeRequest struct {
+	// Hooks are the client's hook callbacks, by event name.
+	Hooks map[string][]HookMatcher `json:"hooks"`
+	// Agents are sub-agent definitions, by name, in the --agents shape.
+	Agents map[string]json.RawMessage `json:"agents"`
+	// SystemPrompt replaces the system prompt: a string, or a list of
+	// strings joined by blank lines. Absent means unchanged.
+	SystemPrompt json.RawMessage `json:"systemPrompt"`
+	// AppendSystemPrompt is added after the system prompt.
+	AppendSystemPrompt *string `json:"appendSystemPrompt"`
+	// JSONSchema asks for structured output, like --json-schema.
+	JSONSchema json.RawMessage `json:"jsonSchema"`
+	// SDKMCPServers names the servers the client hosts.
+	SDKMCPServers []string `json:"sdkMcpServers"`
+}
+
+// HookMatcher is one matcher of the client's hooks: which callbacks run
+// for which tool (or other match value), bounded by a timeout in seconds.
+type HookMatcher struct {
+	Matcher         string   `json:"matcher"`
+	HookCallbackIDs []string `json:"hookCallbackIds"`
+	Timeout         float64  `json:"timeout"`
+}
+
+// SystemPromptText returns the system prompt the request sets, and whether
+// it sets one.
+func (r *InitializeRequest) SystemPromptText() (string, bool, error) {
+	raw := r.SystemPrompt
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, true, nil
+	}
+	var parts []string
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", false, errors.New("systemPrompt must be a string or a list of strings")
+	}
+	var kept []string
+	for _, p := range parts {
+		if strings.TrimSpace(p) != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n\n"), true, nil
+}
+
+// InitializeResponse is the answer to initialize: what the session offers.
+type InitializeResponse struct {
+	Commands              []CommandInfo `json:"commands"`
+	Agents                []AgentInfo   `json:"agents"`
+	OutputStyle           string        `json:"output_style"`
+	AvailableOutputStyles []string      `json:"available_output_styles"`
+	Models                []ModelInfo   `json:"models"`
+	Account               Account       `json:"account"`
+	PID                   int           `json:"pid"`
+	ClaudeCodeVersion     string        `json:"claude_code_version"`
+	CurrentPermissionMode string        `json:"current_permission_mode,omitempty"`
+	SessionState          string        `json:"session_state"`
+}
+
+// CommandInfo describes a slash command.
+type CommandInfo struct {
+	Name         string   `json:"name"`
+	Description  string   `json:"description"`
+	ArgumentHint string   `json:"argumentHint"`
+	Aliases      []string `json:"aliases,omitempty"`
+}
+
+// AgentInfo describes a sub-agent type.
+type AgentInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Model       string `json:"model,omitempty"`
+}
+
+// ModelInfo describes a model choice.
+type ModelInfo struct {
+	Value         string `json:"value"`
+	ResolvedModel string `json:"resolvedModel"`
+	DisplayName   string `json:"displayName"`
+	Description   string `json:"description"`
+}
+
+// Account says where the credentials come from.
+type Account struct {
+	TokenSource  string `json:"tokenSource"`
+	APIKeySource string `json:"apiKeySource"`
+	APIProvider  string `json:"apiProvider"`
+}
+
+// MCPServerStatus is one server in the mcp_status answer.
+type MCPServerStatus struct {
+	Name       string         `json:"name"`
+	Status     string         `json:"status"`
+	ServerInfo *MCPServerInfo `json:"serverInfo,omitempty"`
+	Error      string         `json:"error,omitempty"`
+	Scope      string         `json:"scope,omitempty"`
+	Tools      []MCPToolInfo  `json:"tools,omitempty"`
+}
+
+// MCPServerInfo is what a server calls itself.
+type MCPServerInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// MCPToolInfo names one tool of a server.
+type MCPToolInfo struct {
+	Name string `json:"name"`
+}
+
+// control answers one control request from the client.
+func (s *Server) control(m *Message) {
+	resp, err := s.handle(m)
+	if err != nil {
+		s.cfg.Out.Line(streamjson.NewControlError(m.RequestID, err.Error()))
+		return
+	}
+	s.cfg.Out.Line(streamjson.NewControlSuccess(m.RequestID, resp))
+}
+
+// handle serves a control request and returns the response body.
+func (s *Server) handle(m *Message) (any, error) {
+	switch m.Subtype {
+	case "initialize":
+		return s.initialize(m.Request)
+	case "interrupt":
+		s.interrupt()
+		return nil, nil
+	case "set_permission_mode":
+		return nil, s.setPermissionMode(m.Request)
+	case "set_model":
+		return nil, s.setModel(m.Request)
+	case "set_max_thinking_tokens":
+		return nil, s.setMaxThinking(m.Request)
+	case "mcp_status":
+		var list []MCPServerStatus
+		if s.cfg.MCPStatus != nil {
+			list = s.cfg.MCPStatus()
+		}
+		if list == nil {
+			list = []MCPServerStatus{}
+		}
+		return map[string]any{"mcpServers": list}, nil
+	case "mcp_reconnect":
+		return nil, s.mcpReconnect(m.Request)
+	case "get_context_usage":
+		return s.contextUsage(), nil
+	case "stop_task":
+		return nil, s.stopTask(m.Request)
+	}
+	return nil, fmt.Errorf("unsupported control request subtype %q", m.Subtype)
+}
+
+func (s *Server) initialize(raw json.RawMessage) (any, error) {
+	var req InitializeRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, fmt.Errorf("initialize: %v", err)
+	}
+	if _, _, err := req.SystemPromptText(); err != nil {
+		return nil, fmt.Errorf("initialize: %v", err)
+	}
+	var schema *structuredTool
+	if len(req.JSONSchema) > 0 && string(req.JSONSchema) != "null" {
+		t, err := newStructuredTool(req.JSONSchema)
+		if err != nil {
+			return nil, fmt.Errorf("initialize: jsonSchema: %v", err)
+		}
+		schema = t
+	}
+	s.mu.Lock()
+	again := s.initialized
+	s.initialized = true
+	s.mu.Unlock()
+	if again {
+		return nil, errors.New("initialize: the session is already initialized")
+	}
+	if err := s.registerHooks(req.Hooks); err != nil {
+		return nil, fmt.Errorf("initialize: %v", err)
+	}
+	if schema != nil {
+		s.mu.Lock()
+		s.out = schema
+		s.mu.Unlock()
+	}
+	resp := &InitializeResponse{}
+	if s.cfg.Initialize != nil {
+		r, err := s.cfg.Initialize(&req)
+		if err != nil {
+			return nil, fmt.Errorf("initialize: %v", err)
+		}
+		if r != nil {
+			resp = r
+		}
+	}
+	s.completeInitialize(resp)
+	return resp, nil
+}
+
+// completeInitialize fills what the application left empty.
+func (s *Server) completeInitialize(r *InitializeResponse) {
+	if r.Commands == nil {
+		r.Commands = []CommandInfo{}
+	}
+	if r.Agents == nil {
+		r.Agents = []AgentInfo{}
+	}
+	if r.OutputStyle == "" {
+		r.OutputStyle = "default"
+	}
+	if r.AvailableOutputStyles == nil {
+		r.AvailableOutputStyles = []string{"default"}
+	}
+	if r.Models == nil {
+		r.Models = s.models()
+	}
+	if r.Account.APIProvider == "" {
+		r.Account.APIProvider = "firstParty"
+	}
+	if r.Account.TokenSource == "" {
+		r.Account.TokenSource = "none"
+	}
+	r.PID = os.Getpid()
+	r.ClaudeCodeVersion = streamjson.ProtocolVersion
+	r.SessionState = streamjson.StateIdle
+}
+
+// models lists the model choices: the session default and the aliases.
+func (s *Server) models() []ModelInfo {
+	cur := s.cfg.Session().Config().Model
+	out := []ModelInfo{{Value: "default", ResolvedModel: s.cfg.Models.Resolve(cur), DisplayName: "Default",
+		Description: "The model this session started with"}}
+	for _, a := range []struct{ alias, name string }{{"opus", "Opus"}, {"sonnet", "Sonnet"}, {"haiku", "Haiku"}} {
+		out = append(out, ModelInfo{Value: a.alias, ResolvedModel: s.cfg.Models.Resolve(a.alias), DisplayName: a.name,
+			Description: "The latest " + a.name + " model"})
+	}
+	return out
+}
+
+// registerHooks adds a callback hook for every callback id of every
+// matcher.
+func (s *Server) registerHooks(m map[string][]HookMatcher) error {
+	if len(m) == 0 {
+		return nil
+	}
+	if s.cfg.Hooks == nil {
+		return errors.New("hooks are not available in this session")
+	}
+	known := map[string]bool{}
+	for _, e := range hooks.Events {
+		known[string(e)] = true
+	}
+	for event, matchers := range m {
+		if !known[event] {
+			s.warn("initialize: hooks for unknown event %q are ignored", event)
+			continue
+		}
+		for _, hm := range matchers {
+			for _, id := range hm.HookCallbackIDs {
+				if id == "" {
+					return fmt.Errorf("hooks.%s: empty callback id", event)
+				}
+				s.cfg.Hooks.Add(hooks.Hook{Event: hooks.Event(event), Matcher: hm.Matcher,
+					Handler: &callbackHook{s: s, id: id}, Key: "sdk:" + id, Name: id,
+					Timeout: time.Duration(hm.Timeout * float64(time.Second))})
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Server) setPermissionMode(raw json.RawMessage) error {
+	var req struct {
+		Mode json.RawMessage `json:"mode"`
+	}
+	json.Unmarshal(raw, &req)
+	mode, ok := str(req.Mode)
+	if !ok || mode == "" {
+		return errors.New("set_permission_mode: \"mode\" must be a string (default, acceptEdits, plan, bypassPermissions, dontAsk)")
+	}
+	if s.cfg.SetPermissionMode == nil {
+		return errors.New("set_permission_mode: permission modes cannot be changed in this session")
+	}
+	if err := s.cfg.SetPermissionMode(mode); err != nil {
+		return fmt.Errorf("set_permission_mode: %v", err)
+	}
+	return nil
+}
+
+func (s *Server) setModel(raw json.RawMessage) error {
+	var req struct {
+		Model json.RawMessage `json:"model"`
+	}
+	json.Unmarshal(raw, &req)
+	model := ""
+	if len(req.Model) > 0 && string(req.Model) != "null" {
+		m, ok := str(req.Model)
+		if !ok {
+			return fmt.Errorf("set_model: \"model\" must be a string or null, not %s", req.Model)
+		}
+		model = strings.TrimSpace(m)
+	}
+	if model == "default" {
+		model = ""
+	}
+	s.cfg.Session().SetModel(model)
+	return nil
+}
+
+func (s *Server) setMaxThinking(raw json.RawMessage) error {
+	var req struct {
+		N json.RawMessage `json:"max_thinking_tokens"`
+	}
+	json.Unmarshal(raw, &req)
+	n := 0
+	if len(req.N) > 0 && string(req.N) != "null" {
+		var f float64
+		if err := json.Unmarshal(req.N, &f); err != nil || f < 0 || f != float64(int(f)) {
+			return fmt.Errorf("set_max_thinking_tokens: \"max_thinking_tokens\" must be a whole number of tokens or null, not %s", req.N)
+		}
+		n = int(f)
+	}
+	s.cfg.Session().SetMaxThinkingTokens(n)
+	return nil
+}
+
+func (s *Server) mcpReconnect(raw json.RawMessage) error {
+	var req struct {
+		Name json.RawMessage `json:"serverName"`
+	}
+	json.Unmarshal(raw, &req)
+	name, ok := str(req.Name)
+	if !ok || name == "" {
+		return errors.New("mcp_reconnect: \"serverName\" must be a string")
+	}
+	if s.cfg.MCPReconnect == nil || !s.cfg.MCPReconnect(name) {
+		return fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
+	}
+	return nil
+}
+
+func (s *Server) stopTask(raw json.RawMessage) error {
+	var req struct {
+		ID json.RawMessage `json:"task_id"`
+	}
+	json.Unmarshal(raw, &req)
+	id, ok := str(req.ID)
+	if !ok || id == "" {
+		return errors.New("stop_task: \"task_id\" must be a string")
+	}
+	if s.cfg.StopTask == nil {
+		return fmt.Errorf("stop_task: no task %q", id)
+	}
+	if err := s.cfg.StopTask(id); err != nil {
+		return fmt.Errorf("stop_task: %v", err)
+	}
+	return nil
+}

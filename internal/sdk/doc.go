@@ -1,0 +1,45 @@
+// Package sdk is the front end for programs that drive reins the way the
+// Claude Agent SDKs drive Claude Code: `--input-format stream-json
+// --output-format stream-json`, one JSON message per line each way, with a
+// control protocol multiplexed over the same two streams.
+//
+// A Server reads the client's lines (Reader: blank, whitespace-only and
+// CRLF lines are ignored, and a bad line is answered or reported without
+// ending the session), runs one engine turn per user message in arrival
+// order, and writes every turn's lines through a streamjson.Writer, ending
+// each with its result line. While a turn streams it answers the client's
+// control requests, matched by request_id:
+//
+//   - initialize: registers the client's hook callbacks (hooks.Handler
+//     values that send hook_callback), lets the application apply agents
+//     and system prompt options, and answers with commands, agents,
+//     output styles, models and the account.
+//   - interrupt: stops the running turn and every message queued before
+//     the interrupt (each still gets its result line).
+//   - set_permission_mode, set_model, set_max_thinking_tokens,
+//     mcp_status, mcp_reconnect, get_context_usage, stop_task.
+//
+// Anything else, or a request whose fields are malformed, is answered with
+// an error control_response; the client never waits on a request reins
+// cannot serve.
+//
+// reins's own requests go the other way: can_use_tool (Server.Asker, an
+// engine.Asker for --permission-prompt-tool stdio), hook_callback, and
+// mcp_message (Server.MCPHost, for {"type":"sdk"} MCP servers). A request
+// abandoned before its answer (its turn was interrupted) is withdrawn with
+// control_cancel_request; once the client's input has ended, pending and
+// new requests fail at once instead of waiting.
+//
+// With a JSON schema (--json-schema, or jsonSchema in initialize) the
+// Server adds the StructuredOutput tool to each turn (Server.Tools) and
+// reminds the model a bounded number of times when it ends a turn without
+// calling it; the input it gave becomes the result's structured_output,
+// or the result is error_max_structured_output_retries.
+//
+// Session state lines (system/session_state_changed: running,
+// requires_action while a permission question waits, idle after each
+// result) tell SDK hosts what the session is doing.
+//
+// This package speaks the protocol; deciding permissions, running hooks
+// and connecting MCP servers belong to the packages it is given.
+package sdk

@@ -1,0 +1,355 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"reins/internal/engine"
+	"reins/internal/hooks"
+	"reins/internal/llm"
+	"reins/internal/streamjson"
+	"reins/internal/tool"
+)
+
+// Config configures a Server. In, Out, Session and Models are required;
+// every other field may be left zero, and a control request that needs a
+// missing capability is answered with an error naming it.
+//
+// The functions are called from the goroutine that reads the input, so
+// they must not wait for an answer from the client (that answer could only
+// be read by the same goroutine); BeforeTurn is the exception, being
+// called by the turn runner.
+type Config struct {
+	// In is the client's input (stdin). Run reads it until EOF.
+	In io.Reader
+	// Out writes every output line; its session id stamps the lines.
+	Out *streamjson.Writer
+	// Stderr receives warnings about input that cannot be answered on the
+	// protocol (nil discards them).
+	Stderr io.Writer
+
+	// Session returns the session turns run on, at each turn start.
+	Session func() *engine.Session
+	Models  *llm.Models
+	// Init returns the system/init line written at the start of each
+	// turn (nil writes none).
+	Init func() *streamjson.Init
+	// BeforeTurn runs before each turn's init line, in the turn runner:
+	// for example waiting (bounded) for SDK-hosted MCP servers.
+	BeforeTurn func(ctx context.Context)
+
+	// Hooks receives the hook callbacks the client registers in
+	// initialize; *hooks.Runner implements it.
+	Hooks HookRegistry
+	// Initialize applies the application's part of an initialize request
+	// (agents, system prompt) and describes the session for the answer.
+	Initialize func(req *InitializeRequest) (*InitializeResponse, error)
+	// SetPermissionMode switches the permission mode (set_permission_mode).
+	SetPermissionMode func(mode string) error
+	// MCPStatus describes the MCP servers (mcp_status).
+	MCPStatus func() []MCPServerStatus
+	// MCPReconnect reconnects a server; false means no such server.
+	MCPReconnect func(name string) bool
+	// StopTask stops a background task (stop_task).
+	StopTask func(id string) error
+	// ContextInfo adds to the get_context_usage answer (memory files,
+	// MCP tools, agents); nil leaves those lists empty.
+	ContextInfo func(*ContextUsage)
+
+	// JSONSchema is the --json-schema for structured output; the
+	// initialize request may set one too.
+	JSONSchema json.RawMessage
+	// MaxStructuredRetries bounds the reminders sent when the model ends
+	// a turn without giving structured output (0 means 5).
+	MaxStructuredRetries int
+	// MaxBudgetUSD refuses to start a turn once the session cost reached
+	// it (the engine stops a running turn itself).
+	MaxBudgetUSD float64
+
+	Logger *slog.Logger
+}
+
+// HookRegistry takes hooks registered at run time.
+type HookRegistry interface {
+	Add(h hooks.Hook)
+}
+
+// DefaultMaxStructuredRetries is used when Config.MaxStructuredRetries is 0.
+const DefaultMaxStructuredRetries = 5
+
+// Server runs the SDK protocol over one input and one output: it reads
+// user messages and control messages, runs one turn per user message in
+// arrival order, answers control requests while turns stream, and puts
+// its own control requests (can_use_tool, hook_callback, mcp_message) to
+// the client.
+type Server struct {
+	cfg  Config
+	peer *peer
+	out  *structuredTool // nil without a schema; set by initialize at the latest
+
+	// wake is signalled (without blocking) when the queue or the input
+	// state changes.
+	wake chan struct{}
+
+	mu          sync.Mutex // guards the fields below
+	queue       []item
+	inputDone   bool
+	inputErr    error
+	interrupts  uint64                  // counts interrupt requests
+	cancelTurn  context.CancelCauseFunc // of the running turn, nil between turns
+	turnEpoch   uint64                  // interrupts when the running turn was queued
+	initialized bool
+	asking      int // can_use_tool requests awaiting an answer
+	hookIDs     map[string][]string
+	hookSeq     int
+}
+
+// item is one queued user line: a message, or the error that made it
+// unusable (answered with an error result in its turn).
+type item struct {
+	in    *UserInput
+	err   error
+	epoch uint64 // interrupts counted when it was queued
+}
+
+// New returns a server. It panics when a required field is missing.
+func New(cfg Config) *Server {
+	if cfg.In == nil || cfg.Out == nil || cfg.Session == nil || cfg.Models == nil {
+		panic("sdk.New: In, Out, Session and Models are required")
+	}
+	if cfg.Stderr == nil {
+		cfg.Stderr = io.Discard
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxStructuredRetries <= 0 {
+		cfg.MaxStructuredRetries = DefaultMaxStructuredRetries
+	}
+	s := &Server{cfg: cfg, peer: newPeer(cfg.Out), wake: make(chan struct{}, 1), hookIDs: map[string][]string{}}
+	if len(cfg.JSONSchema) > 0 {
+		t, err := newStructuredTool(cfg.JSONSchema)
+		if err != nil {
+			panic(fmt.Sprintf("sdk.New: %v (check the schema with ParseSchema first)", err))
+		}
+		s.out = t
+	}
+	return s
+}
+
+// Run serves until the input ends and every queued turn has written its
+// result, or until ctx ends (the running turn is stopped and still
+// writes its result). It returns nil after a clean end of input, ctx's
+// error, or the error that made reading or writing impossible. When ctx
+// ends while a read of In is blocked, Run returns without waiting for it;
+// the reading goroutine ends when that read returns.
+func (s *Server) Run(ctx context.Context) error {
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		s.read()
+	}()
+	err := s.runTurns(ctx)
+	if err == nil {
+		<-readDone
+	}
+	return err
+}
+
+// Asker returns the engine.Asker that puts permission questions to the
+// client with can_use_tool (for --permission-prompt-tool stdio).
+func (s *Server) Asker() engine.Asker { return &asker{s: s} }
+
+// Tools returns the tools the protocol adds to every turn: StructuredOutput
+// when a JSON schema was given. Call it at each turn start.
+func (s *Server) Tools() []tool.Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.out == nil {
+		return nil
+	}
+	return []tool.Tool{s.out}
+}
+
+// read reads the input until it ends, dispatching each message.
+func (s *Server) read() {
+	r := NewReader(s.cfg.In)
+	for {
+		m, err := r.Next()
+		var le *LineError
+		switch {
+		case errors.As(err, &le):
+			s.badLine(le)
+			continue
+		case err == io.EOF:
+			s.endInput(nil)
+			return
+		case err != nil:
+			s.endInput(err)
+			return
+		}
+		s.dispatch(m)
+	}
+}
+
+func (s *Server) dispatch(m *Message) {
+	switch m.Type {
+	case KindUser:
+		s.enqueue(item{in: m.User})
+	case KindControlRequest:
+		s.control(m)
+	case KindControlResponse:
+		if !s.peer.deliver(m.Answer) {
+			s.cfg.Logger.Debug("answer to a request no longer pending", "request_id", m.Answer.RequestID)
+		}
+	case KindControlCancel:
+		// Every request reins serves is answered at once, so there is
+		// nothing in flight to withdraw.
+	case KindKeepAlive:
+	case KindUpdateEnv:
+		s.warn("input line %d: update_environment_variables is not supported; ignored", m.Line)
+	default:
+		s.warn("input line %d: unknown message type %q; ignored", m.Line, m.Type)
+	}
+}
+
+// badLine answers what can be answered about an unusable line: a control
+// request with an error response, a user message with an error result (in
+// its turn, so the client waiting for a result gets one); the rest is
+// reported on stderr.
+func (s *Server) badLine(le *LineError) {
+	switch {
+	case le.RequestID != "":
+		s.cfg.Out.Line(streamjson.NewControlError(le.RequestID, le.Error()))
+	case le.User:
+		s.enqueue(item{err: le})
+	default:
+		s.warn("%v; ignored", le)
+	}
+}
+
+func (s *Server) warn(format string, args ...any) {
+	fmt.Fprintf(s.cfg.Stderr, "reins: "+format+"\n", args...)
+}
+
+func (s *Server) enqueue(it item) {
+	s.mu.Lock()
+	it.epoch = s.interrupts
+	s.queue = append(s.queue, it)
+	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *Server) endInput(err error) {
+	s.mu.Lock()
+	s.inputDone, s.inputErr = true, err
+	s.mu.Unlock()
+	s.peer.close()
+	s.signal()
+}
+
+func (s *Server) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// next waits for the next queued item. ok is false once the input ended
+// and nothing is left, or ctx ended.
+func (s *Server) next(ctx context.Context) (it item, ok bool, err error) {
+	for {
+		s.mu.Lock()
+		if len(s.queue) > 0 {
+			it = s.queue[0]
+			s.queue = s.queue[1:]
+			s.mu.Unlock()
+			return it, true, nil
+		}
+		done, ierr := s.inputDone, s.inputErr
+		s.mu.Unlock()
+		if done {
+			return item{}, false, ierr
+		}
+		select {
+		case <-s.wake:
+		case <-ctx.Done():
+			return item{}, false, ctx.Err()
+		}
+	}
+}
+
+// runTurns runs queued turns one after another.
+func (s *Server) runTurns(ctx context.Context) error {
+	for {
+		it, ok, err := s.next(ctx)
+		if !ok {
+			return err
+		}
+		if err := s.turn(ctx, it); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+}
+
+// interrupt stops the running turn and cancels every message queued
+// before it.
+func (s *Server) interrupt() {
+	s.mu.Lock()
+	s.interrupts++
+	cancel := s.cancelTurn
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel(tool.ErrInterrupted)
+	}
+}
+
+// startTurn registers the cancel function of the turn of it. It reports
+// false when an interrupt came after it was queued: it must not run.
+func (s *Server) startTurn(it item, cancel context.CancelCauseFunc) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cancelTurn = cancel
+	return s.interrupts == it.epoch
+}
+
+func (s *Server) endTurn() {
+	s.mu.Lock()
+	s.cancelTurn = nil
+	s.mu.Unlock()
+}
+
+// setState writes a session_state_changed line.
+func (s *Server) setState(state string) {
+	s.cfg.Out.Line(streamjson.NewSessionState(s.cfg.Out.SessionID(), state))
+}
+
+// askStart and askEnd track pending permission questions: the session
+// requires action while any is open.
+func (s *Server) askStart() {
+	s.mu.Lock()
+	s.asking++
+	first := s.asking == 1
+	s.mu.Unlock()
+	if first {
+		s.setState(streamjson.StateRequiresAction)
+	}
+}
+
+func (s *Server) askEnd() {
+	s.mu.Lock()
+	s.asking--
+	last := s.asking == 0
+	s.mu.Unlock()
+	if last {
+		s.setState(streamjson.StateRunning)
+	}
+}

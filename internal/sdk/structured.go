@@ -1,0 +1,124 @@
+package sdk
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"reins/internal/tool"
+)
+
+// StructuredToolName is the tool the model calls to give structured output
+// (--json-schema).
+const StructuredToolName = "StructuredOutput"
+
+var (
+	//go:embed structured_description.md
+	structuredDescription string
+	//go:embed structured_reminder.md
+	structuredReminder string
+	//go:embed structured_received.md
+	structuredReceived string
+)
+
+// ParseSchema checks a --json-schema value: a JSON object that is a valid
+// JSON Schema. The error says what is wrong.
+func ParseSchema(raw json.RawMessage) error {
+	_, _, err := compileSchema(raw)
+	return err
+}
+
+// compileSchema returns the tool input schema for a user schema. Tool
+// inputs are objects, so a schema of any other type is wrapped as the
+// "result" member of one (wrapped reports it).
+func compileSchema(raw json.RawMessage) (json.RawMessage, bool, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false, fmt.Errorf("the JSON schema must be a JSON object")
+	}
+	var sc jsonschema.Schema
+	if err := json.Unmarshal(raw, &sc); err != nil {
+		return nil, false, fmt.Errorf("the JSON schema is not valid: %v", err)
+	}
+	if _, err := sc.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: false}); err != nil {
+		return nil, false, fmt.Errorf("the JSON schema is not valid: %v", err)
+	}
+	if sc.Type == "object" || (sc.Type == "" && len(sc.Types) == 0 && sc.Properties != nil) {
+		return append(json.RawMessage(nil), raw...), false, nil
+	}
+	wrapped, err := json.Marshal(map[string]any{"type": "object", "properties": map[string]json.RawMessage{"result": raw},
+		"required": []string{"result"}, "additionalProperties": false})
+	return wrapped, true, err
+}
+
+// structuredTool is the StructuredOutput tool. It keeps the last valid
+// input of the running turn.
+type structuredTool struct {
+	tool.Defaults
+	schema  json.RawMessage
+	wrapped bool
+
+	mu    sync.Mutex // guards value and set
+	value json.RawMessage
+	set   bool
+}
+
+func newStructuredTool(raw json.RawMessage) (*structuredTool, error) {
+	schema, wrapped, err := compileSchema(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &structuredTool{schema: schema, wrapped: wrapped}, nil
+}
+
+func (t *structuredTool) Name() string { return StructuredToolName }
+
+func (t *structuredTool) Description() string { return strings.TrimSpace(structuredDescription) }
+
+func (t *structuredTool) InputSchema() json.RawMessage { return t.schema }
+
+// IsReadOnly reports true: the call only records its input.
+func (t *structuredTool) IsReadOnly(json.RawMessage) bool { return true }
+
+// IsConcurrencySafe reports true.
+func (t *structuredTool) IsConcurrencySafe(json.RawMessage) bool { return true }
+
+// Call records the input (already checked against the schema).
+func (t *structuredTool) Call(_ context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	v := input
+	if t.wrapped {
+		var w struct {
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(input, &w); err != nil {
+			return nil, fmt.Errorf("read structured output: %w", err)
+		}
+		v = w.Result
+	}
+	t.mu.Lock()
+	t.value, t.set = append(json.RawMessage(nil), v...), true
+	t.mu.Unlock()
+	res := tool.Text(strings.TrimSpace(structuredReceived))
+	res.Data = json.RawMessage(v)
+	return res, nil
+}
+
+// reset forgets the output of an earlier turn.
+func (t *structuredTool) reset() {
+	t.mu.Lock()
+	t.value, t.set = nil, false
+	t.mu.Unlock()
+}
+
+// take returns the output recorded in this turn, if any.
+func (t *structuredTool) take() (json.RawMessage, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.value, t.set
+}

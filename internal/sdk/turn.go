@@ -1,0 +1,118 @@
+package sdk
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+	"reins/internal/streamjson"
+)
+
+// turn runs one queued user message and writes its lines, ending with the
+// result line. It returns an error only when output can no longer be
+// written.
+func (s *Server) turn(ctx context.Context, it item) error {
+	w := s.cfg.Out
+	if it.err != nil {
+		w.Line(s.errorResult(it.err))
+		return w.Err()
+	}
+	if s.cfg.BeforeTurn != nil {
+		s.cfg.BeforeTurn(ctx)
+	}
+	sess := s.cfg.Session()
+	s.setState(streamjson.StateRunning)
+	if s.cfg.Init != nil {
+		w.Line(s.cfg.Init())
+	}
+	tctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if !s.startTurn(it, cancel) {
+		cancel(errInterruptedQueued)
+	}
+	defer s.endTurn()
+
+	s.mu.Lock()
+	out := s.out
+	s.mu.Unlock()
+	if out != nil {
+		out.reset()
+	}
+	var end *engine.TurnEnd
+	if b := s.cfg.MaxBudgetUSD; b > 0 && sess.Totals().Cost >= b {
+		end = &engine.TurnEnd{Reason: engine.ReasonBudget, Total: sess.Totals(),
+			Err: fmt.Errorf("the session already reached its maximum budget ($%.2f)", b)}
+	} else {
+		end = s.run(tctx, sess, engine.Input{Content: it.in.Content, UUID: it.in.UUID})
+	}
+	var structured any
+	if out != nil {
+		v, ok := out.take()
+		for retry := 0; !ok && end.Reason == engine.ReasonCompleted && retry < s.cfg.MaxStructuredRetries; retry++ {
+			more := s.run(tctx, sess, engine.Input{Content: []llm.ContentBlock{llm.TextBlock(strings.TrimSpace(structuredReminder))}, Meta: true})
+			end = mergeEnds(end, more)
+			v, ok = out.take()
+		}
+		if ok {
+			structured = v
+		}
+	}
+	res := streamjson.NewResult(w.SessionID(), end, s.cfg.Models)
+	if structured != nil {
+		res.StructuredOutput = structured
+	} else if out != nil && end.Reason == engine.ReasonCompleted {
+		res.Subtype, res.IsError, res.Result = streamjson.SubtypeStructuredFail, true, nil
+		res.Errors = []string{fmt.Sprintf("the model did not give structured output after %d reminders", s.cfg.MaxStructuredRetries)}
+	}
+	w.Line(res)
+	s.setState(streamjson.StateIdle)
+	return w.Err()
+}
+
+// errInterruptedQueued is the cause of a turn cancelled by an interrupt
+// sent while its message was still waiting in the queue.
+var errInterruptedQueued = fmt.Errorf("interrupted before it started")
+
+// run runs one engine turn, writing its events, and returns its end.
+func (s *Server) run(ctx context.Context, sess *engine.Session, in engine.Input) *engine.TurnEnd {
+	var end *engine.TurnEnd
+	for ev := range sess.Run(ctx, in) {
+		if e, ok := ev.(*engine.TurnEnd); ok {
+			end = e
+			continue
+		}
+		s.cfg.Out.Event(ev)
+	}
+	if end == nil {
+		end = &engine.TurnEnd{Reason: engine.ReasonError, Err: fmt.Errorf("the turn ended without a result"), Total: sess.Totals()}
+	}
+	return end
+}
+
+// mergeEnds accounts two consecutive engine turns as one: the later one's
+// outcome with both turns' counts.
+func mergeEnds(a, b *engine.TurnEnd) *engine.TurnEnd {
+	m := *b
+	m.NumTurns = a.NumTurns + b.NumTurns
+	m.Duration = a.Duration + b.Duration
+	m.APITime = a.APITime + b.APITime
+	m.Usage = a.Usage
+	m.Usage.Add(b.Usage)
+	m.Cost = a.Cost + b.Cost
+	m.Denials = append(append([]engine.Denial(nil), a.Denials...), b.Denials...)
+	if m.Result == "" {
+		m.Result = a.Result
+	}
+	return &m
+}
+
+// errorResult is the result line answering a user line that could not be
+// used.
+func (s *Server) errorResult(err error) *streamjson.Result {
+	sess := s.cfg.Session()
+	end := &engine.TurnEnd{Reason: engine.ReasonError, Err: err, Total: sess.Totals(), Duration: time.Duration(0)}
+	return streamjson.NewResult(s.cfg.Out.SessionID(), end, s.cfg.Models)
+}

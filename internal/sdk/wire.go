@@ -1,0 +1,208 @@
+package sdk
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"reins/internal/llm"
+)
+
+// Kinds of input lines.
+const (
+	KindUser            = "user"
+	KindControlRequest  = "control_request"
+	KindControlResponse = "control_response"
+	KindControlCancel   = "control_cancel_request"
+	KindKeepAlive       = "keep_alive"
+	KindUpdateEnv       = "update_environment_variables"
+)
+
+// Message is one decoded input line. Type says which of the other fields
+// are set.
+type Message struct {
+	// Line is the 1-based number of the line it was read from.
+	Line int
+	Type string
+
+	// User is set for a user message.
+	User *UserInput
+
+	// RequestID is set for control_request and control_cancel_request.
+	RequestID string
+	// Subtype and Request are the request's subtype and its whole object
+	// (control_request).
+	Subtype string
+	Request json.RawMessage
+
+	// Answer is set for control_response.
+	Answer *Answer
+}
+
+// UserInput is a user message sent to start a turn.
+type UserInput struct {
+	Content []llm.ContentBlock
+	// UUID is the client's id for the message, when it sent one.
+	UUID string
+	// ParentToolUseID is accepted for compatibility; reins ignores it.
+	ParentToolUseID string
+}
+
+// Answer is the body of a control_response from the client.
+type Answer struct {
+	Subtype   string          `json:"subtype"` // "success" or "error"
+	RequestID string          `json:"request_id"`
+	Response  json.RawMessage `json:"response"`
+	Error     string          `json:"error"`
+}
+
+// LineError is an input line that could not be used. RequestID is set when
+// the line is a control request whose id could be read, so it can be
+// answered with an error instead of being left to time out.
+type LineError struct {
+	Line      int
+	RequestID string
+	// User is set when the line meant to be a user message.
+	User bool
+	Err  error
+}
+
+func (e *LineError) Error() string { return fmt.Sprintf("input line %d: %v", e.Line, e.Err) }
+
+func (e *LineError) Unwrap() error { return e.Err }
+
+// envelope holds every top-level member any input line may carry.
+type envelope struct {
+	Type            *string         `json:"type"`
+	RequestID       json.RawMessage `json:"request_id"`
+	Request         json.RawMessage `json:"request"`
+	Response        json.RawMessage `json:"response"`
+	Message         json.RawMessage `json:"message"`
+	UUID            json.RawMessage `json:"uuid"`
+	ParentToolUseID json.RawMessage `json:"parent_tool_use_id"`
+}
+
+// Decode decodes one input line (without its line end). line numbers the
+// line for errors. It returns a *LineError when the line is unusable.
+func Decode(data []byte, line int) (*Message, error) {
+	fail := func(id string, user bool, format string, args ...any) (*Message, error) {
+		return nil, &LineError{Line: line, RequestID: id, User: user, Err: fmt.Errorf(format, args...)}
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return fail("", false, "not a JSON object")
+	}
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return fail("", false, "invalid JSON: %v", err)
+	}
+	if env.Type == nil {
+		return fail(optString(env.RequestID), false, "no \"type\" member")
+	}
+	m := &Message{Line: line, Type: *env.Type}
+	switch m.Type {
+	case KindUser:
+		u, err := decodeUser(&env)
+		if err != nil {
+			return fail("", true, "user message: %v", err)
+		}
+		m.User = u
+	case KindControlRequest:
+		id, ok := str(env.RequestID)
+		if !ok || id == "" {
+			return fail("", false, "control_request without a string request_id")
+		}
+		m.RequestID = id
+		var req struct {
+			Subtype *string `json:"subtype"`
+		}
+		if len(env.Request) == 0 || env.Request[0] != '{' || json.Unmarshal(env.Request, &req) != nil {
+			return fail(id, false, "control_request %s: \"request\" is not an object", id)
+		}
+		if req.Subtype == nil || *req.Subtype == "" {
+			return fail(id, false, "control_request %s: no string \"subtype\"", id)
+		}
+		m.Subtype, m.Request = *req.Subtype, env.Request
+	case KindControlResponse:
+		var a Answer
+		if len(env.Response) == 0 || json.Unmarshal(env.Response, &a) != nil {
+			return fail("", false, "control_response: \"response\" is not an object")
+		}
+		if a.RequestID == "" {
+			return fail("", false, "control_response without a request_id")
+		}
+		if a.Subtype != "success" && a.Subtype != "error" {
+			return fail("", false, "control_response %s: subtype %q is neither success nor error", a.RequestID, a.Subtype)
+		}
+		m.Answer = &a
+	case KindControlCancel:
+		id, ok := str(env.RequestID)
+		if !ok || id == "" {
+			return fail("", false, "control_cancel_request without a string request_id")
+		}
+		m.RequestID = id
+	}
+	return m, nil
+}
+
+// decodeUser reads a user message: {"message":{"role":"user","content":
+// "text" | [blocks]}, "uuid"?, "parent_tool_use_id"?}.
+func decodeUser(env *envelope) (*UserInput, error) {
+	if len(env.Message) == 0 || env.Message[0] != '{' {
+		return nil, errors.New("\"message\" is not an object")
+	}
+	var role struct {
+		Role    *string         `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}
+	if err := json.Unmarshal(env.Message, &role); err != nil {
+		return nil, fmt.Errorf("\"message\": %v", err)
+	}
+	if role.Role != nil && *role.Role != "user" {
+		return nil, fmt.Errorf("message role is %q, not \"user\"", *role.Role)
+	}
+	c := bytes.TrimSpace(role.Content)
+	if len(c) == 0 || string(c) == "null" || (c[0] != '"' && c[0] != '[') {
+		return nil, errors.New("message content must be a string or an array of content blocks")
+	}
+	var msg llm.Message
+	if err := json.Unmarshal(env.Message, &msg); err != nil {
+		return nil, err
+	}
+	if len(msg.Content) == 0 {
+		return nil, errors.New("message content is empty")
+	}
+	for i, b := range msg.Content {
+		switch b.Type {
+		case llm.BlockText:
+		case llm.BlockImage, llm.BlockDocument:
+			if b.Source == nil {
+				return nil, fmt.Errorf("content block %d (%s) has no source", i, b.Type)
+			}
+		case "":
+			return nil, fmt.Errorf("content block %d has no type", i)
+		default:
+			return nil, fmt.Errorf("content block %d: type %q cannot start a turn (text, image or document)", i, b.Type)
+		}
+	}
+	u := &UserInput{Content: msg.Content}
+	u.UUID = optString(env.UUID)
+	u.ParentToolUseID = optString(env.ParentToolUseID)
+	return u, nil
+}
+
+// str reads a JSON string.
+func str(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// optString reads a JSON string, "" for anything else.
+func optString(raw json.RawMessage) string {
+	s, _ := str(raw)
+	return s
+}
