@@ -29,8 +29,8 @@ type Verdict struct {
 	Denied bool
 	// Interrupt ends the turn after this call is answered.
 	Interrupt bool
-	// StopTurn lets the call run but ends the turn after the results
-	// (a hook's continue:false).
+	// StopTurn ends the turn after the results (a hook's
+	// continue:false); with Allow the call still runs first.
 	StopTurn   bool
 	StopReason string
 	// Context is extra text for the model, appended to the result.

@@ -109,6 +109,7 @@ func (p *Pipeline) gated(ctx context.Context, c *Call, t Tool, input json.RawMes
 			reason = fmt.Sprintf("Permission to use %s was denied.", c.Name)
 		}
 		out.Denied, out.DenyReason, out.Interrupt = v.Denied, reason, v.Interrupt
+		out.StopTurn, out.StopReason = v.StopTurn, v.StopReason
 		return failOutcome(out, reason)
 	}
 	if v.Input != nil {
@@ -141,6 +142,9 @@ func (p *Pipeline) gated(ctx context.Context, c *Call, t Tool, input json.RawMes
 		res = &Result{}
 	}
 	gate.After(ctx, c, t, input, res)
+	if res.StopTurn && !out.StopTurn {
+		out.StopTurn, out.StopReason = true, res.StopReason
+	}
 	for _, s := range v.Context {
 		res.Content = append(res.Content, llm.TextBlock(s))
 	}

@@ -117,6 +117,11 @@ type Result struct {
 	// Messages are extra user-side content appended after the results of
 	// this turn (for example a loaded skill's instructions).
 	Messages []llm.ContentBlock
+	// StopTurn, set by a Gate's After (a PostToolUse hook's
+	// continue:false), ends the turn after the results; StopReason says
+	// why.
+	StopTurn   bool
+	StopReason string
 }
 
 // Text returns a result holding one text block.
