@@ -1,0 +1,137 @@
+package prompt
+
+import (
+	"bytes"
+	"embed"
+	"strings"
+	"text/template"
+
+	"reins/internal/gitinfo"
+	"reins/internal/llm"
+)
+
+//go:embed text
+var texts embed.FS
+
+// staticSections are the files of the static prefix, in order.
+var staticSections = []string{"identity.md", "tasks.md", "tools.md", "git.md"}
+
+func mustText(name string) string {
+	b, err := texts.ReadFile("text/" + name)
+	if err != nil {
+		panic("prompt: missing embedded text " + name) // a build defect, caught by every test
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Static returns the static prefix of the default system prompt: the same
+// bytes for every session.
+func Static() string {
+	parts := make([]string, len(staticSections))
+	for i, name := range staticSections {
+		parts[i] = mustText(name)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// KV is one key: value line of the system context.
+type KV struct {
+	Key, Value string
+}
+
+// Options are the inputs of Build. Everything in them must be fixed for
+// the session: the prompt is rebuilt identically every turn.
+type Options struct {
+	// Cwd is the working folder; AddDirs are the --add-dir folders.
+	Cwd     string
+	AddDirs []string
+	// Platform (runtime.GOOS) and OSVersion (for example "Linux
+	// 6.8.0-45-generic"); see Host.
+	Platform  string
+	OSVersion string
+	// Date is the local date when the session started, YYYY-MM-DD; see
+	// SessionDate.
+	Date string
+	// Model is the model id.
+	Model string
+
+	// Git is the snapshot taken at start. Its IsRepo fills the
+	// environment's git line; its text becomes the gitStatus context line.
+	Git gitinfo.Snapshot
+
+	// Sections are extra per-session sections (an output style, MCP
+	// server instructions, a language preference), placed after the
+	// environment, in order. Empty ones are skipped.
+	Sections []string
+
+	// Custom replaces the default prompt (--system-prompt). The
+	// environment and Sections go with the default prompt; Append and the
+	// system context are kept.
+	Custom string
+	// Append is added after the prompt (--append-system-prompt).
+	Append string
+	// Context are further system-context lines, after gitStatus.
+	Context []KV
+}
+
+// Build returns the system prompt blocks: the static prefix and the
+// per-session part, each marked as a cache breakpoint.
+func Build(o Options) []llm.SystemBlock {
+	var blocks []llm.SystemBlock
+	var tail []string
+	if o.Custom != "" {
+		blocks = append(blocks, llm.SystemBlock{Text: o.Custom, Cache: true})
+	} else {
+		blocks = append(blocks, llm.SystemBlock{Text: Static(), Cache: true})
+		tail = append(tail, environment(o))
+		for _, s := range o.Sections {
+			if s = strings.TrimSpace(s); s != "" {
+				tail = append(tail, s)
+			}
+		}
+	}
+	if s := strings.TrimSpace(o.Append); s != "" {
+		tail = append(tail, s)
+	}
+	if ctx := SystemContext(o.Git, o.Context); ctx != "" {
+		tail = append(tail, ctx)
+	}
+	if len(tail) > 0 {
+		blocks = append(blocks, llm.SystemBlock{Text: strings.Join(tail, "\n\n"), Cache: true})
+	}
+	return blocks
+}
+
+// SystemContext renders the system context as key: value lines: the git
+// snapshot as gitStatus (when in a repository), then extra. Empty values
+// are left out; "" when nothing remains.
+func SystemContext(git gitinfo.Snapshot, extra []KV) string {
+	kvs := append([]KV{{"gitStatus", git.Text()}}, extra...)
+	var lines []string
+	for _, kv := range kvs {
+		if kv.Value != "" {
+			lines = append(lines, kv.Key+": "+kv.Value)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+var envTemplate = template.Must(template.New("environment").Parse(mustText("environment.tmpl")))
+
+func environment(o Options) string {
+	data := struct {
+		Cwd       string
+		AddDirs   []string
+		IsGitRepo bool
+		Platform  string
+		OSVersion string
+		Date      string
+		Model     string
+		Cutoff    string
+	}{o.Cwd, o.AddDirs, o.Git.IsRepo, o.Platform, o.OSVersion, o.Date, o.Model, KnowledgeCutoff(o.Model)}
+	var b bytes.Buffer
+	if err := envTemplate.Execute(&b, data); err != nil {
+		panic("prompt: environment template: " + err.Error()) // fixed template and data: a build defect
+	}
+	return strings.TrimSpace(b.String())
+}

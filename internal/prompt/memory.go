@@ -1,0 +1,489 @@
+package prompt
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"reins/internal/frontmatter"
+)
+
+// Kind says where a memory file comes from.
+type Kind string
+
+// Memory file kinds, in load order.
+const (
+	KindManaged    Kind = "managed"    // set for the machine by an administrator
+	KindUser       Kind = "user"       // the user's own, for every project
+	KindProject    Kind = "project"    // shared with the project
+	KindLocal      Kind = "local"      // the user's own, for this project (CLAUDE.local.md)
+	KindAdditional Kind = "additional" // from an --add-dir folder
+)
+
+// DefaultImportDepth is how many @path import hops are followed.
+const DefaultImportDepth = 5
+
+// maxMemoryBytes is the largest memory file read.
+const maxMemoryBytes = 1 << 20
+
+// File is one loaded memory file.
+type File struct {
+	// Path is the file as found (absolute and clean, links not resolved).
+	Path string
+	Kind Kind
+	// Content is the text, without frontmatter. Imports are separate
+	// Files placed after the file that imports them.
+	Content string
+	// ImportedBy is the path of the importing file, "" for a file found
+	// by discovery.
+	ImportedBy string
+	// Paths are the globs of a rule's paths: frontmatter: the rule applies
+	// only to matching files. Nil for files that always apply.
+	Paths []string
+	// BaseDir is the folder Paths are relative to.
+	BaseDir string
+}
+
+// MemoryOptions says where to look. Cwd and Home are required; the other
+// zero values give the defaults.
+type MemoryOptions struct {
+	Cwd  string
+	Home string
+	// ClaudeDir is the user's Claude Code folder (default Home/.claude;
+	// the caller applies CLAUDE_CONFIG_DIR).
+	ClaudeDir string
+	// ConfigDir is reins's user config folder (default Home/.reins; the
+	// caller applies REINS_CONFIG_DIR).
+	ConfigDir string
+	// ManagedDirs are the administrator's folders (default
+	// DefaultManagedDirs()). Set to a non-nil empty slice for none.
+	ManagedDirs []string
+	// AddDirs are the --add-dir folders whose memory files load.
+	AddDirs []string
+	// MaxImportDepth bounds @path imports (default DefaultImportDepth).
+	MaxImportDepth int
+	// TopDir, when set, is the folder where the walk up from Cwd stops
+	// (excluded, like the filesystem root it stands in for). Tests use it
+	// to keep to a fixture tree.
+	TopDir string
+}
+
+// DefaultManagedDirs returns the administrator's memory folders for this
+// platform: Claude Code's managed folder and reins's.
+func DefaultManagedDirs() []string {
+	switch runtime.GOOS {
+	case "darwin":
+		return []string{"/Library/Application Support/ClaudeCode", "/etc/reins"}
+	case "windows":
+		return []string{`C:\Program Files\ClaudeCode`, `C:\ProgramData\reins`}
+	}
+	return []string{"/etc/claude-code", "/etc/reins"}
+}
+
+// Memory is the memory of one session: the files loaded at start and the
+// state needed to load more as the model reaches new folders. It is safe
+// for concurrent use.
+type Memory struct {
+	opts MemoryOptions
+
+	mu       sync.Mutex // guards the fields below
+	files    []File     // loaded at start
+	seen     map[string]bool
+	pending  []File // rules whose paths have not matched yet
+	scanned  map[string]bool
+	warnings []string
+}
+
+// LoadMemory finds and reads the memory files for o, in order: managed,
+// user, each folder from below the filesystem root down to Cwd, the local
+// files of those folders, then the AddDirs folders. A file reached twice
+// (a link, an import of a file already loaded) is loaded once. Problems
+// with single files (unreadable, too large, an import cycle) are
+// warnings, not errors.
+func LoadMemory(o MemoryOptions) *Memory {
+	o.Cwd = filepath.Clean(o.Cwd)
+	if o.ClaudeDir == "" {
+		o.ClaudeDir = filepath.Join(o.Home, ".claude")
+	}
+	if o.ConfigDir == "" {
+		o.ConfigDir = filepath.Join(o.Home, ".reins")
+	}
+	if o.ManagedDirs == nil {
+		o.ManagedDirs = DefaultManagedDirs()
+	}
+	if o.MaxImportDepth <= 0 {
+		o.MaxImportDepth = DefaultImportDepth
+	}
+	m := &Memory{opts: o, seen: map[string]bool{}, scanned: map[string]bool{}}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []File
+	for _, d := range o.ManagedDirs {
+		out = m.load(out, filepath.Join(d, "CLAUDE.md"), KindManaged, "")
+		out = m.rules(out, filepath.Join(d, ".claude", "rules"), KindManaged, o.Cwd)
+	}
+	out = m.load(out, filepath.Join(o.ClaudeDir, "CLAUDE.md"), KindUser, "")
+	out = m.rules(out, filepath.Join(o.ClaudeDir, "rules"), KindUser, o.Cwd)
+	out = m.load(out, filepath.Join(o.ConfigDir, "AGENTS.md"), KindUser, "")
+	out = m.load(out, filepath.Join(o.ConfigDir, "CLAUDE.md"), KindUser, "")
+	out = m.rules(out, filepath.Join(o.ConfigDir, "rules"), KindUser, o.Cwd)
+	dirs := ancestors(o.Cwd, o.TopDir)
+	for _, d := range dirs {
+		out = m.projectFiles(out, d, KindProject)
+		m.scanned[d] = true
+	}
+	for _, d := range dirs {
+		out = m.load(out, filepath.Join(d, "CLAUDE.local.md"), KindLocal, "")
+	}
+	for _, d := range o.AddDirs {
+		d = filepath.Clean(d)
+		out = m.projectFiles(out, d, KindAdditional)
+		m.scanned[d] = true
+	}
+	m.files = out
+	return m
+}
+
+// ancestors returns the folders from just below the filesystem root (or
+// top) down to dir.
+func ancestors(dir, top string) []string {
+	var rev []string
+	if top != "" {
+		top = filepath.Clean(top)
+	}
+	for d := dir; d != top; {
+		parent := filepath.Dir(d)
+		if parent == d {
+			break // d is the root: excluded
+		}
+		rev = append(rev, d)
+		d = parent
+	}
+	slices.Reverse(rev)
+	return rev
+}
+
+// projectFiles loads the memory files a project folder holds. The
+// .reins twins load after the .claude files they mirror.
+func (m *Memory) projectFiles(out []File, d string, kind Kind) []File {
+	out = m.load(out, filepath.Join(d, "CLAUDE.md"), kind, "")
+	out = m.load(out, filepath.Join(d, "AGENTS.md"), kind, "")
+	out = m.load(out, filepath.Join(d, ".claude", "CLAUDE.md"), kind, "")
+	out = m.load(out, filepath.Join(d, ".reins", "CLAUDE.md"), kind, "")
+	out = m.rules(out, filepath.Join(d, ".claude", "rules"), kind, d)
+	out = m.rules(out, filepath.Join(d, ".reins", "rules"), kind, d)
+	return out
+}
+
+// Files returns the files loaded at start, in order.
+func (m *Memory) Files() []File {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.files)
+}
+
+// Warnings returns the problems met so far, oldest first.
+func (m *Memory) Warnings() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.warnings)
+}
+
+func (m *Memory) warn(format string, args ...any) {
+	m.warnings = append(m.warnings, fmt.Sprintf(format, args...))
+}
+
+// key is the identity of a file for de-duplication: its real path, folded
+// to lower case where file names are case-insensitive.
+func key(path string) (string, bool) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", false
+	}
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		real = strings.ToLower(real)
+	}
+	return real, true
+}
+
+// read returns a memory file's text, or ok=false when it is missing or
+// unusable (a warning says why, except for a plain missing file).
+func (m *Memory) read(path string) (string, bool) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", false
+	case err != nil:
+		m.warn("memory file %s: %v", path, err)
+		return "", false
+	case !st.Mode().IsRegular():
+		return "", false
+	case st.Size() > maxMemoryBytes:
+		m.warn("memory file %s: %d bytes is over the %d-byte limit; not loaded", path, st.Size(), maxMemoryBytes)
+		return "", false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		m.warn("memory file %s: %v", path, err)
+		return "", false
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		m.warn("memory file %s: binary content; not loaded", path)
+		return "", false
+	}
+	return string(b), true
+}
+
+// load reads path (if present and not loaded yet) and its imports,
+// appending them to out.
+func (m *Memory) load(out []File, path string, kind Kind, importedBy string) []File {
+	return m.loadAt(out, path, kind, importedBy, nil)
+}
+
+func (m *Memory) loadAt(out []File, path string, kind Kind, importedBy string, stack []string) []File {
+	path = filepath.Clean(path)
+	k, ok := key(path)
+	if !ok {
+		return out
+	}
+	if slices.Contains(stack, k) {
+		m.warn("memory import cycle: %s imports %s again; not followed", importedBy, path)
+		return out
+	}
+	if m.seen[k] {
+		return out
+	}
+	text, ok := m.read(path)
+	if !ok {
+		return out
+	}
+	m.seen[k] = true
+	f := File{Path: path, Kind: kind, Content: strings.TrimSpace(text), ImportedBy: importedBy}
+	out = append(out, f)
+	return m.imports(out, f, append(stack, k))
+}
+
+// imports loads the files f imports, after f.
+func (m *Memory) imports(out []File, f File, stack []string) []File {
+	refs := importRefs(f.Content)
+	if len(refs) == 0 {
+		return out
+	}
+	if len(stack) > m.opts.MaxImportDepth {
+		m.warn("memory file %s: imports deeper than %d levels are not followed", f.Path, m.opts.MaxImportDepth)
+		return out
+	}
+	for _, ref := range refs {
+		p, ok := m.resolve(ref, filepath.Dir(f.Path))
+		if !ok {
+			if strings.Contains(ref, "/") || strings.HasSuffix(ref, ".md") {
+				m.warn("memory file %s: imported file @%s not found", f.Path, ref)
+			}
+			continue
+		}
+		out = m.loadAt(out, p, f.Kind, f.Path, stack)
+	}
+	return out
+}
+
+// resolve turns an import reference into an existing file's path:
+// "~/x" is under Home, "/x" is absolute, anything else is relative to dir.
+// A "#section" suffix is dropped, and so is trailing punctuation when the
+// path with it does not exist ("see @notes.md.").
+func (m *Memory) resolve(ref, dir string) (string, bool) {
+	if i := strings.IndexByte(ref, '#'); i >= 0 {
+		ref = ref[:i]
+	}
+	for ref != "" {
+		var p string
+		switch {
+		case ref == "~" || strings.HasPrefix(ref, "~/"):
+			p = filepath.Join(m.opts.Home, ref[1:])
+		case filepath.IsAbs(ref):
+			p = ref
+		default:
+			p = filepath.Join(dir, ref)
+		}
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p, true
+		}
+		trimmed := strings.TrimRight(ref, ".,;:!?)]}'\"")
+		if trimmed == ref {
+			break
+		}
+		ref = trimmed
+	}
+	return "", false
+}
+
+// rules loads the *.md files under dir (sub-folders included, in path
+// order). Rules with paths: frontmatter are held back until a matching
+// file is touched; base is the folder their globs are relative to.
+func (m *Memory) rules(out []File, dir string, kind Kind, base string) []File {
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir {
+				return fs.SkipAll
+			}
+			return nil
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if err != nil {
+		m.warn("memory rules in %s: %v", dir, err)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		k, ok := key(p)
+		if !ok || m.seen[k] {
+			continue
+		}
+		text, ok := m.read(p)
+		if !ok {
+			continue
+		}
+		m.seen[k] = true
+		body, globs := m.parseRule(p, text)
+		f := File{Path: filepath.Clean(p), Kind: kind, Content: body, Paths: globs, BaseDir: base}
+		if globs != nil {
+			m.pending = append(m.pending, f)
+			continue
+		}
+		out = append(out, f)
+		out = m.imports(out, f, []string{k})
+	}
+	return out
+}
+
+// parseRule splits a rule's frontmatter from its body and returns the
+// globs of its paths: key (globs: is read too, as some write it). A rule
+// whose frontmatter cannot be read applies everywhere, with a warning.
+func (m *Memory) parseRule(path, text string) (body string, globs []string) {
+	doc, err := frontmatter.Parse([]byte(text))
+	if err != nil {
+		m.warn("memory rule %s: %v; applied to every file", path, err)
+		_, _, body, _, serr := frontmatter.Split([]byte(text))
+		if serr != nil {
+			body = text
+		}
+		return strings.TrimSpace(body), nil
+	}
+	body = strings.TrimSpace(doc.Body)
+	key := "paths"
+	if !doc.Fields.Has(key) && doc.Fields.Has("globs") {
+		key = "globs"
+	}
+	list := doc.Fields.List(key)
+	if len(list) == 0 {
+		return body, nil
+	}
+	for _, g := range list {
+		g = strings.TrimPrefix(strings.Trim(g, `"'`), "./")
+		if g == "" {
+			continue
+		}
+		if !doublestar.ValidatePattern(g) {
+			m.warn("memory rule %s: bad glob %q ignored", path, g)
+			continue
+		}
+		globs = append(globs, g)
+	}
+	if globs == nil {
+		globs = []string{} // paths were given but none is usable: never applies
+	}
+	return body, globs
+}
+
+// matches reports whether a rule's globs match path. A glob without a
+// slash matches the file name in any folder.
+func (f *File) matches(path string) bool {
+	rel, err := filepath.Rel(f.BaseDir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, g := range f.Paths {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+		if !strings.Contains(g, "/") {
+			if ok, _ := doublestar.Match(g, pathBase(rel)); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func pathBase(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[i+1:]
+	}
+	return rel
+}
+
+// Touch is called with the path of a file the model reads (or otherwise
+// works on). It loads what becomes relevant: the memory files of folders
+// between the working folder (or an --add-dir folder) and the file that
+// were not loaded yet, and the rules whose paths match the file. It
+// returns them as a <system-reminder> text for the model, or "" when
+// nothing is new. Each file is returned once per session.
+func (m *Memory) Touch(path string) string {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(m.opts.Cwd, path)
+	}
+	path = filepath.Clean(path)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []File
+	for _, root := range append([]string{m.opts.Cwd}, m.opts.AddDirs...) {
+		root = filepath.Clean(root)
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		d := root
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			d = filepath.Join(d, part)
+			if m.scanned[d] {
+				continue
+			}
+			m.scanned[d] = true
+			kind := KindProject
+			if root != m.opts.Cwd {
+				kind = KindAdditional
+			}
+			out = m.projectFiles(out, d, kind)
+			out = m.load(out, filepath.Join(d, "CLAUDE.local.md"), KindLocal, "")
+		}
+	}
+	var still []File
+	for _, f := range m.pending {
+		if !f.matches(path) {
+			still = append(still, f)
+			continue
+		}
+		k, _ := key(f.Path)
+		out = append(out, f)
+		out = m.imports(out, f, []string{k})
+	}
+	m.pending = still
+	out = slices.DeleteFunc(out, func(f File) bool { return f.Content == "" })
+	if len(out) == 0 {
+		return ""
+	}
+	return nestedReminder(path, out)
+}
