@@ -49,7 +49,7 @@ func TestEnterRefusedUnderBypass(t *testing.T) {
 
 func TestExitLeavesPlanModeAndReturnsThePlan(t *testing.T) {
 	for _, tc := range []struct{ before, after string }{
-		{"plan", "default"},           // the approval did not choose a mode
+		{"plan", "default"},            // the approval did not choose a mode
 		{"acceptEdits", "acceptEdits"}, // the approval chose one already
 	} {
 		m := &fakeMode{m: tc.before}
