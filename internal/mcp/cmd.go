@@ -1,0 +1,311 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// CommandOptions is what the `reins mcp` subcommands need from the CLI.
+type CommandOptions struct {
+	Cwd       string // the project folder
+	Home      string // for ~/.claude.json
+	ConfigDir string // reins's user config folder
+	Approval  Approval
+	// MCPConfig and Strict are the root command's --mcp-config and
+	// --strict-mcp-config, when the CLI passes them down.
+	MCPConfig []string
+	Strict    bool
+	Getenv    func(string) string
+	// Serve runs `reins mcp serve` on stdin/stdout (the CLI supplies the
+	// tools and the permission gate and calls Serve); nil makes serve fail.
+	Serve func(ctx context.Context, stdin io.Reader, stdout io.Writer) error
+	// HealthTimeout bounds the connection checks of list and get (0: 10s).
+	HealthTimeout time.Duration
+	Version       string
+}
+
+// NewCommand returns `mcp` with its subcommands add, add-json, list, get,
+// remove and serve, for the CLI to mount on its root command.
+func NewCommand(opts CommandOptions) *cobra.Command {
+	if opts.HealthTimeout <= 0 {
+		opts.HealthTimeout = 10 * time.Second
+	}
+	root := &cobra.Command{
+		Use:   "mcp",
+		Short: "Configure and manage MCP servers",
+		Long:  "Configure the MCP servers reins connects to, check them, and serve reins's own tools over MCP.",
+	}
+	root.AddCommand(addCommand(opts), addJSONCommand(opts), listCommand(opts), getCommand(opts), removeCommand(opts), serveCommand(opts))
+	return root
+}
+
+func files(opts CommandOptions) Files { return Files{Cwd: opts.Cwd, ConfigDir: opts.ConfigDir} }
+
+func scopeFlag(cmd *cobra.Command, dst *string, def string) {
+	cmd.Flags().StringVarP(dst, "scope", "s", def, "where to keep the server: local (this project, only you), project (.mcp.json, shared) or user (every project)")
+}
+
+func addCommand(opts CommandOptions) *cobra.Command {
+	var scope, transport string
+	var envs, headers []string
+	cmd := &cobra.Command{
+		Use:   "add [flags] <name> <command-or-url> [-- args...]",
+		Short: "Add an MCP server",
+		Example: `  reins mcp add files -- npx -y @modelcontextprotocol/server-filesystem ~/notes
+  reins mcp add --transport http github https://api.example.com/mcp -H "Authorization: Bearer ${TOKEN}"
+  reins mcp add -s user -e API_KEY=xyz search -- /usr/local/bin/search-server --stdio`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sc, err := ParseScope(scope)
+			if err != nil {
+				return err
+			}
+			name, target, rest := args[0], args[1], args[2:]
+			cfg := ServerConfig{}
+			switch strings.ToLower(transport) {
+			case "", TransportStdio:
+				cfg.Command, cfg.Args = target, rest
+			case TransportHTTP, TransportSSE:
+				if len(rest) > 0 {
+					return fmt.Errorf("a %s server takes a URL and no further arguments (got %q)", transport, rest)
+				}
+				cfg.Type, cfg.URL = strings.ToLower(transport), target
+			default:
+				return fmt.Errorf("unknown transport %q: want stdio, http or sse", transport)
+			}
+			for _, e := range envs {
+				k, v, err := parseEnv(e)
+				if err != nil {
+					return err
+				}
+				if cfg.Env == nil {
+					cfg.Env = map[string]string{}
+				}
+				cfg.Env[k] = v
+			}
+			for _, h := range headers {
+				k, v, err := parseHeader(h)
+				if err != nil {
+					return err
+				}
+				if cfg.Headers == nil {
+					cfg.Headers = map[string]string{}
+				}
+				cfg.Headers[k] = v
+			}
+			if len(cfg.Headers) > 0 && cfg.URL == "" {
+				return fmt.Errorf("--header applies to http and sse servers only")
+			}
+			if err := files(opts).AddServer(sc, name, cfg); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Added %s MCP server %s (%s scope)\n", cfg.Transport(), name, sc)
+			return nil
+		},
+	}
+	scopeFlag(cmd, &scope, string(ScopeLocal))
+	cmd.Flags().StringVarP(&transport, "transport", "t", TransportStdio, "stdio, http or sse")
+	cmd.Flags().StringArrayVarP(&envs, "env", "e", nil, "environment variable for a stdio server, KEY=value (repeatable)")
+	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "HTTP header for a remote server, \"Name: value\" (repeatable)")
+	return cmd
+}
+
+func addJSONCommand(opts CommandOptions) *cobra.Command {
+	var scope string
+	cmd := &cobra.Command{
+		Use:     "add-json [flags] <name> <json>",
+		Short:   "Add an MCP server from its JSON entry",
+		Example: `  reins mcp add-json weather '{"type":"stdio","command":"/opt/weather/server","args":["--stdio"]}'`,
+		Args:    cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sc, err := ParseScope(scope)
+			if err != nil {
+				return err
+			}
+			var cfg ServerConfig
+			dec := json.NewDecoder(strings.NewReader(args[1]))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&cfg); err != nil {
+				return fmt.Errorf("server entry for %s: %w", args[0], err)
+			}
+			if err := files(opts).AddServer(sc, args[0], cfg); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Added %s MCP server %s (%s scope)\n", cfg.Transport(), args[0], sc)
+			return nil
+		},
+	}
+	scopeFlag(cmd, &scope, string(ScopeLocal))
+	return cmd
+}
+
+func removeCommand(opts CommandOptions) *cobra.Command {
+	var scope string
+	cmd := &cobra.Command{
+		Use:   "remove [flags] <name>",
+		Short: "Remove an MCP server",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var sc Scope
+			if scope != "" {
+				var err error
+				if sc, err = ParseScope(scope); err != nil {
+					return err
+				}
+			}
+			got, err := files(opts).RemoveServer(sc, args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Removed MCP server %s (%s scope)\n", args[0], got)
+			return nil
+		},
+	}
+	scopeFlag(cmd, &scope, "")
+	return cmd
+}
+
+// load reads the configuration for list and get.
+func load(opts CommandOptions) (*Config, error) {
+	return Load(LoadOptions{Cwd: opts.Cwd, Home: opts.Home, ConfigDir: opts.ConfigDir, MCPConfig: opts.MCPConfig, Strict: opts.Strict, Approval: opts.Approval})
+}
+
+// check connects to servers and reports their status.
+func check(ctx context.Context, opts CommandOptions, servers []Server) []ServerStatus {
+	m := NewManager(Options{Servers: servers, Getenv: opts.Getenv, Cwd: opts.Cwd, ClientVersion: opts.Version, MaxReconnects: -1})
+	defer m.Close()
+	m.Start()
+	ctx, cancel := context.WithTimeout(ctx, opts.HealthTimeout)
+	defer cancel()
+	m.Wait(ctx)
+	return m.Status()
+}
+
+func statusLine(st ServerStatus) string {
+	switch st.State {
+	case StateConnected:
+		return fmt.Sprintf("✓ connected (%d tools)", len(st.Tools))
+	case StatePending:
+		return "… still connecting"
+	case StateNeedsAuth:
+		return "! needs authentication"
+	case StateDisabled:
+		return "○ disabled: " + st.Err
+	}
+	return "✗ failed: " + st.Err
+}
+
+func target(c ServerConfig) string {
+	switch c.Transport() {
+	case TransportStdio:
+		return strings.TrimSpace(c.Command + " " + strings.Join(c.Args, " "))
+	case TransportSDK:
+		return "sdk:" + c.Name
+	}
+	return c.URL + " (" + c.Transport() + ")"
+}
+
+func listCommand(opts CommandOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List MCP servers and check their connections",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := load(opts)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			for _, w := range cfg.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			}
+			if len(cfg.Servers) == 0 {
+				fmt.Fprintln(out, "No MCP servers configured. Add one with: reins mcp add")
+				return nil
+			}
+			fmt.Fprintln(out, "Checking MCP server health…")
+			fmt.Fprintln(out)
+			byName := map[string]ServerStatus{}
+			for _, st := range check(cmd.Context(), opts, cfg.Servers) {
+				byName[st.Name] = st
+			}
+			for _, s := range cfg.Servers {
+				fmt.Fprintf(out, "%s: %s - %s\n", s.Name, target(s.Config), statusLine(byName[s.Name]))
+			}
+			return nil
+		},
+	}
+}
+
+func getCommand(opts CommandOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "get <name>",
+		Short: "Show one MCP server's configuration and status",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := load(opts)
+			if err != nil {
+				return err
+			}
+			s, ok := cfg.Get(args[0])
+			if !ok {
+				return fmt.Errorf("no MCP server named %q", args[0])
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "%s:\n  Scope: %s (%s)\n  Type: %s\n", s.Name, s.Scope, s.Source, s.Config.Transport())
+			c := s.Config
+			if c.Command != "" {
+				fmt.Fprintf(out, "  Command: %s\n  Args: %s\n", c.Command, strings.Join(c.Args, " "))
+			}
+			if c.URL != "" {
+				fmt.Fprintf(out, "  URL: %s\n", c.URL)
+			}
+			printMap(out, "Environment", c.Env)
+			printMap(out, "Headers", c.Headers)
+			st := check(cmd.Context(), opts, []Server{s})[0]
+			fmt.Fprintf(out, "  Status: %s\n", statusLine(st))
+			if len(st.Tools) > 0 {
+				fmt.Fprintf(out, "  Tools: %s\n", strings.Join(st.Tools, ", "))
+			}
+			fmt.Fprintf(out, "\nTo remove it: reins mcp remove %s -s %s\n", s.Name, s.Scope)
+			return nil
+		},
+	}
+}
+
+func printMap(w io.Writer, title string, m map[string]string) {
+	if len(m) == 0 {
+		return
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	fmt.Fprintf(w, "  %s:\n", title)
+	for _, k := range keys {
+		fmt.Fprintf(w, "    %s=%s\n", k, m[k])
+	}
+}
+
+func serveCommand(opts CommandOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Serve reins's tools to an MCP client over stdio",
+		Long:  "Serve reins's built-in tools over MCP on stdin/stdout. Calls follow your permission rules; a call that would need your approval is refused with the reason.",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.Serve == nil {
+				return fmt.Errorf("mcp serve is not available in this build")
+			}
+			return opts.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
+		},
+	}
+}
