@@ -93,16 +93,28 @@ func StatFile(field, p string) (string, fs.FileInfo, error) {
 }
 
 // describe turns a file-system error into a message naming the field.
+// The result still matches fs.ErrNotExist and fs.ErrPermission with
+// errors.Is.
 func describe(field, p string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s %s does not exist: %w", field, p, fs.ErrNotExist)
+		return &fieldError{fmt.Sprintf("%s %s does not exist", field, p), err}
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("%s %s cannot be accessed: permission denied: %w", field, p, fs.ErrPermission)
+		return &fieldError{fmt.Sprintf("%s %s cannot be accessed: permission denied", field, p), err}
 	}
 	msg := err.Error()
 	if i := strings.LastIndex(msg, ": "); i >= 0 && strings.Contains(msg, p) {
 		msg = msg[i+2:]
 	}
-	return fmt.Errorf("%s %s: %s: %w", field, p, msg, err)
+	return &fieldError{fmt.Sprintf("%s %s: %s", field, p, msg), err}
 }
+
+// fieldError is a message for the model that keeps the underlying error
+// for errors.Is.
+type fieldError struct {
+	msg string
+	err error
+}
+
+func (e *fieldError) Error() string { return e.msg }
+func (e *fieldError) Unwrap() error { return e.err }

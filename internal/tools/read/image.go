@@ -1,0 +1,154 @@
+package read
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/color"
+	_ "image/gif" // decoder for GIF images
+	"image/jpeg"
+	_ "image/png" // decoder for PNG images
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"reins/internal/filestate"
+	"reins/internal/llm"
+	"reins/internal/tool"
+)
+
+// ImageData is the structured result of an image read ({type:"image"}).
+type ImageData struct {
+	Type string    `json:"type"`
+	File ImageFile `json:"file"`
+}
+
+// ImageFile describes the image sent, with Claude Code's names.
+type ImageFile struct {
+	Base64       string      `json:"base64"`
+	Type         string      `json:"type"` // media type
+	OriginalSize int64       `json:"originalSize"`
+	Dimensions   *Dimensions `json:"dimensions,omitempty"`
+}
+
+// Dimensions are an image's size before and after scaling.
+type Dimensions struct {
+	OriginalWidth  int `json:"originalWidth"`
+	OriginalHeight int `json:"originalHeight"`
+	DisplayWidth   int `json:"displayWidth"`
+	DisplayHeight  int `json:"displayHeight"`
+}
+
+// imageType returns the media type for an image extension Read shows, or
+// "".
+func imageType(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".png":
+		return "image/png"
+	case ".jpg", ".jpeg":
+		return "image/jpeg"
+	case ".gif":
+		return "image/gif"
+	case ".webp":
+		return "image/webp"
+	}
+	return ""
+}
+
+func (t *Tool) readImage(in Input, real string, info fs.FileInfo) (*tool.Result, error) {
+	b, err := os.ReadFile(real)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", in.FilePath, err)
+	}
+	if len(b) == 0 {
+		return nil, fmt.Errorf("%s is empty, not an image", in.FilePath)
+	}
+	media := http.DetectContentType(b)
+	if imageType("x."+strings.TrimPrefix(media, "image/")) == "" {
+		return nil, fmt.Errorf("%s has an image extension but its content is not PNG, JPEG, GIF or WebP (it looks like %s)", in.FilePath, media)
+	}
+	entry := filestate.EntryFor(real, b, info)
+	var dims *Dimensions
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err == nil {
+		dims = &Dimensions{cfg.Width, cfg.Height, cfg.Width, cfg.Height}
+	}
+	if len(b) > t.maxImageBytes {
+		small, w, h, err := shrink(b, t.maxImageBytes)
+		if err != nil {
+			return nil, fmt.Errorf("%s is %s, larger than the %s an image may be, and it could not be scaled down (%v)",
+				in.FilePath, humanSize(int64(len(b))), humanSize(int64(t.maxImageBytes)), err)
+		}
+		b, media = small, "image/jpeg"
+		if dims != nil {
+			dims.DisplayWidth, dims.DisplayHeight = w, h
+		}
+	}
+	enc := base64.StdEncoding.EncodeToString(b)
+	t.files.Record(entry)
+	block := llm.ContentBlock{Type: llm.BlockImage, Source: &llm.Source{Type: "base64", MediaType: media, Data: enc}}
+	return &tool.Result{
+		Content: []llm.ContentBlock{block},
+		Data:    &ImageData{Type: "image", File: ImageFile{Base64: enc, Type: media, OriginalSize: info.Size(), Dimensions: dims}},
+	}, nil
+}
+
+// shrink scales a PNG, JPEG or GIF down and re-encodes it as JPEG until it
+// fits limit bytes.
+func shrink(b []byte, limit int) ([]byte, int, int, error) {
+	img, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	bounds := img.Bounds()
+	w, h := bounds.Dx(), bounds.Dy()
+	scale := 1.0
+	if m := max(w, h); m > 2000 {
+		scale = 2000 / float64(m)
+	}
+	for range 8 {
+		sw, sh := max(1, int(float64(w)*scale)), max(1, int(float64(h)*scale))
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, resize(img, sw, sh), &jpeg.Options{Quality: 80}); err != nil {
+			return nil, 0, 0, err
+		}
+		if buf.Len() <= limit {
+			return buf.Bytes(), sw, sh, nil
+		}
+		scale *= 0.7
+	}
+	return nil, 0, 0, fmt.Errorf("still too large after scaling")
+}
+
+// resize scales img to w×h by averaging the source pixels under each
+// target pixel, over a white background.
+func resize(img image.Image, w, h int) image.Image {
+	src := img.Bounds()
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	sw, sh := src.Dx(), src.Dy()
+	for y := range h {
+		y0 := src.Min.Y + y*sh/h
+		y1 := max(y0+1, src.Min.Y+(y+1)*sh/h)
+		for x := range w {
+			x0 := src.Min.X + x*sw/w
+			x1 := max(x0+1, src.Min.X+(x+1)*sw/w)
+			var r, g, b, n uint64
+			// Sample at most 4×4 source pixels per target pixel.
+			stepY, stepX := max(1, (y1-y0)/4), max(1, (x1-x0)/4)
+			for sy := y0; sy < y1; sy += stepY {
+				for sx := x0; sx < x1; sx += stepX {
+					cr, cg, cb, ca := img.At(sx, sy).RGBA()
+					// Composite over white.
+					cr += (0xffff - ca)
+					cg += (0xffff - ca)
+					cb += (0xffff - ca)
+					r, g, b, n = r+uint64(cr), g+uint64(cg), b+uint64(cb), n+1
+				}
+			}
+			dst.Set(x, y, color.RGBA64{uint16(r / n), uint16(g / n), uint16(b / n), 0xffff})
+		}
+	}
+	return dst
+}
