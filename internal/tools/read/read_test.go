@@ -388,7 +388,7 @@ func TestSchema(t *testing.T) {
 	var s tool.Schemas
 	tl := New(filestate.New())
 	for in, ok := range map[string]bool{
-		`{"file_path":"/a"}`:                                  true,
+		`{"file_path":"/a"}`: true,
 		`{"file_path":"/a","offset":0,"limit":5,"pages":"1"}`: true,
 		`{"file_path":"/a","limit":0}`:                        false,
 		`{"file_path":"/a","offset":-1}`:                      false,
