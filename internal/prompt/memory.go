@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -101,6 +102,11 @@ type Memory struct {
 	pending  []File // rules whose paths have not matched yet
 	scanned  map[string]bool
 	warnings []string
+
+	// the state right after LoadMemory, for ForgetNested
+	startSeen    map[string]bool
+	startPending []File
+	startScanned map[string]bool
 }
 
 // LoadMemory finds and reads the memory files for o, in order: managed,
@@ -150,7 +156,19 @@ func LoadMemory(o MemoryOptions) *Memory {
 		m.scanned[d] = true
 	}
 	m.files = out
+	m.startSeen, m.startScanned = maps.Clone(m.seen), maps.Clone(m.scanned)
+	m.startPending = slices.Clone(m.pending)
 	return m
+}
+
+// ForgetNested forgets what Touch loaded, so that the same files are
+// loaded again when next touched. Call it after compaction: the summary
+// replaced the messages that carried them.
+func (m *Memory) ForgetNested() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.seen, m.scanned = maps.Clone(m.startSeen), maps.Clone(m.startScanned)
+	m.pending = slices.Clone(m.startPending)
 }
 
 // ancestors returns the folders from just below the filesystem root (or

@@ -157,6 +157,11 @@ func TestTouchLoadsNestedMemoryAndMatchingRulesOnce(t *testing.T) {
 	if out := m.Touch("sub/deeper/x.go"); out != "" {
 		t.Errorf("a relative path already seen loaded %q", out)
 	}
+	// After compaction the nested files come back on the next touch.
+	m.ForgetNested()
+	if again := m.Touch(goFile); again != got {
+		t.Errorf("after ForgetNested the touch returned\n%s\nwant\n%s", again, got)
+	}
 }
 
 func TestTouchIsSafeConcurrently(t *testing.T) {

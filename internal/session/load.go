@@ -74,6 +74,9 @@ type Transcript struct {
 	LastPrompt   string          // the latest recorded prompt
 	Cwd          string          // working folder of the leaf entry
 	GitBranch    string          // git branch of the leaf entry
+	// LastActivity is the time of the last message recorded (zero when
+	// unknown): how long the prompt cache has been idle.
+	LastActivity time.Time
 
 	// Lines is the number of lines read; Warnings are the lines skipped
 	// and anything repaired, each with its line number.
@@ -293,6 +296,12 @@ func (ld *loader) finish() {
 		tail.GitBranch = last.branch
 		t.Repairs = append(t.Repairs, tail)
 		t.Leaf = tail.UUID
+	}
+	for i := len(items) - 1; i >= 0; i-- {
+		if ts, err := time.Parse(time.RFC3339Nano, items[i].ts); err == nil {
+			t.LastActivity = ts
+			break
+		}
 	}
 	t.Items = make([]Item, len(items))
 	for i, it := range items {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/llm"
 )
@@ -52,6 +53,9 @@ func TestLoadRoundTripIsByteIdentical(t *testing.T) {
 	}
 	if tr.LastUsage == nil || tr.LastUsage.OutputTokens != 5 || tr.Model != "claude-opus-5-5" {
 		t.Errorf("LastUsage=%+v Model=%q", tr.LastUsage, tr.Model)
+	}
+	if tr.LastActivity.IsZero() || tr.LastActivity.Before(time.Date(2026, 3, 1, 10, 0, 5, 0, time.UTC)) {
+		t.Errorf("LastActivity = %v; want the last message's time", tr.LastActivity)
 	}
 	if tr.LastPrompt != "fix the bug" || len(tr.Repairs) != 0 || tr.Boundary != nil {
 		t.Errorf("LastPrompt=%q Repairs=%v Boundary=%v", tr.LastPrompt, tr.Repairs, tr.Boundary)
