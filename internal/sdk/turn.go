@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,7 +45,7 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	var end *engine.TurnEnd
 	if b := s.cfg.MaxBudgetUSD; b > 0 && sess.Totals().Cost >= b {
 		end = &engine.TurnEnd{Reason: engine.ReasonBudget, Total: sess.Totals(),
-			Err: fmt.Errorf("the session already reached its maximum budget ($%.2f)", b)}
+			Err: fmt.Errorf("the session already reached its maximum budget ($%s)", strconv.FormatFloat(b, 'f', -1, 64))}
 	} else {
 		end = s.run(tctx, sess, engine.Input{Content: it.in.Content, UUID: it.in.UUID})
 	}
