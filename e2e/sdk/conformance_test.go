@@ -12,7 +12,9 @@ import (
 
 const sonnet = "claude-sonnet-4-5"
 
-func usage(in, out int) *llmtest.UsageSpec { return &llmtest.UsageSpec{InputTokens: in, OutputTokens: out} }
+func usage(in, out int) *llmtest.UsageSpec {
+	return &llmtest.UsageSpec{InputTokens: in, OutputTokens: out}
+}
 
 func reply(text string, in, out int) llmtest.Turn {
 	t := llmtest.Reply(text)
