@@ -1,0 +1,103 @@
+package edit
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// lineNumberPrefix spots old_strings copied with Read's line numbers.
+var lineNumberPrefix = regexp.MustCompile(`(?m)^\s*\d+\t`)
+
+// change is the result of applying one replacement.
+type change struct {
+	text        string // the new text
+	first, last int    // changed lines in the new text, 1-based
+	count       int    // occurrences replaced
+}
+
+// replace applies one old→new replacement to text. field names the
+// old_string in errors ("old_string" or "edits[2].old_string"), display
+// the file.
+func replace(text, old, repl string, all bool, field, display string) (change, error) {
+	if old == repl {
+		return change{}, fmt.Errorf("%s and its new_string are identical; there is nothing to change", field)
+	}
+	spans, with := findExact(text, old), []string(nil)
+	if len(spans) == 0 {
+		spans = findQuoteInsensitive(text, old)
+		for _, sp := range spans {
+			r := repl
+			if hasCurly(text[sp.start:sp.end]) {
+				r = curlQuotes(repl)
+			}
+			with = append(with, r)
+		}
+	}
+	if len(spans) == 0 && strings.Contains(text, "\r\n") && strings.Contains(old, "\n") && !strings.Contains(old, "\r") {
+		// A file with mixed line endings keeps its \r; match it.
+		old, repl = strings.ReplaceAll(old, "\n", "\r\n"), strings.ReplaceAll(repl, "\n", "\r\n")
+		spans = findExact(text, old)
+	}
+	if len(spans) == 0 {
+		msg := fmt.Sprintf("%s was not found in %s. It must match the file exactly, including whitespace and indentation; Read the file again to see its current content", field, display)
+		if lineNumberPrefix.MatchString(old) {
+			msg += ". It looks like it includes line numbers from Read's output: leave out the number and the tab before each line"
+		}
+		return change{}, fmt.Errorf("%s", msg)
+	}
+	if len(spans) > 1 && !all {
+		return change{}, fmt.Errorf("%s occurs %d times in %s, but it must occur exactly once. Add surrounding lines to make it unique, or set replace_all to true to change every occurrence", field, len(spans), display)
+	}
+	if repl == "" && with == nil && !strings.HasSuffix(old, "\n") {
+		// Deleting whole lines: take the line ending along.
+		extend := true
+		for _, sp := range spans {
+			extend = extend && sp.end < len(text) && text[sp.end] == '\n'
+		}
+		if extend {
+			for i := range spans {
+				spans[i].end++
+			}
+		}
+	}
+	var sb strings.Builder
+	prev := 0
+	firstOff, lastOff := -1, 0
+	for i, sp := range spans {
+		r := repl
+		if with != nil {
+			r = with[i]
+		}
+		sb.WriteString(text[prev:sp.start])
+		if firstOff < 0 {
+			firstOff = sb.Len()
+		}
+		sb.WriteString(r)
+		lastOff = sb.Len()
+		if strings.HasSuffix(r, "\n") {
+			lastOff--
+		}
+		prev = sp.end
+	}
+	sb.WriteString(text[prev:])
+	out := sb.String()
+	first := lineOf(out, firstOff)
+	last := max(first, lineOf(out, max(lastOff, firstOff)))
+	return change{text: out, first: first, last: last, count: len(spans)}, nil
+}
+
+func findExact(text, old string) []span {
+	if old == "" {
+		return nil
+	}
+	var out []span
+	for off := 0; ; {
+		i := strings.Index(text[off:], old)
+		if i < 0 {
+			return out
+		}
+		out = append(out, span{off + i, off + i + len(old)})
+		off += i + len(old)
+	}
+}
