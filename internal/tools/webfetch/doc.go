@@ -1,0 +1,17 @@
+// Package webfetch is the WebFetch tool: it downloads a page, converts
+// HTML to Markdown (tables kept), and has a small, fast model answer the
+// caller's prompt about it.
+//
+// Fetching rules: http is upgraded to https except for loopback hosts;
+// redirects are followed only while they stay on the same host (a
+// leading "www." does not count as a change), and a redirect to another
+// host is reported to the model with the new URL instead of followed;
+// responses over MaxBytes are refused; each fetch has a time limit; and
+// converted pages are cached for CacheTTL. With no model configured the
+// tool returns the Markdown itself, cut to fit the result limit.
+//
+// The structured result has Claude Code's fields: bytes, code, codeText,
+// result, durationMs, url.
+//
+// This package must not import the engine or any front end.
+package webfetch
