@@ -352,7 +352,7 @@ func decideBash(p *Policy, r Request) Decision {
 		return Decision{Behavior: Allow, Reason: "bypassPermissions mode allows it."}
 	}
 	if ch, bad := suspicious(r.Command); bad {
-		return Decision{Behavior: Ask, Reason: fmt.Sprintf("The command needs approval: it holds the invisible or control character U+%04X, so what runs may differ from what it looks like.", ch)}
+		return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("The command needs approval: it holds the invisible or control character U+%04X, so what runs may differ from what it looks like.", ch)}
 	}
 	if why := dynamicReason(bp.script); why != "" {
 		return Decision{Behavior: Ask, Reason: fmt.Sprintf("The command `%s` needs approval: it %s, which cannot be checked before it runs.", shortCmd(r.Command), why)}
@@ -450,7 +450,7 @@ func protectedWrites(bp *bashPlan, real func(string) string) (Decision, bool) {
 		}
 		for _, f := range []string{a.path, real(a.path)} {
 			if prot, why := protectedPath(f); prot {
-				return Decision{Behavior: Ask, Reason: fmt.Sprintf("The command `%s` writes %s, which needs approval: %s.", shortCmd(a.cmd), f, why)}, true
+				return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("The command `%s` writes %s, which needs approval: %s.", shortCmd(a.cmd), f, why)}, true
 			}
 		}
 	}

@@ -43,6 +43,13 @@ type Decision struct {
 	// BlockedPath is the path outside the working folders, when that is
 	// why the call asks.
 	BlockedPath string
+	// Safety marks an ask that comes from a safety check (a protected
+	// path, invisible characters): no mode, allow rule or hook settles
+	// it, only an answer.
+	Safety bool
+	// DontAsk marks a deny that was an ask until dontAsk mode refused to
+	// ask.
+	DontAsk bool
 	// Suggestions are updates that would allow such calls from now on.
 	Suggestions []Update
 }
@@ -54,7 +61,7 @@ func Decide(p *Policy, r Request) Decision {
 	d := decide(p, tool, r)
 	d.Mode = p.Mode
 	if d.Behavior == Ask && p.Mode == ModeDontAsk {
-		d.Behavior = Deny
+		d.Behavior, d.DontAsk = Deny, true
 		d.Reason = "dontAsk mode denies anything that would need approval: " + d.Reason
 		d.Suggestions = nil
 	}
@@ -243,11 +250,11 @@ func decidePath(p *Policy, tool, abs string, edit bool) Decision {
 		return byRule(Ask, rule, fmt.Sprintf("%s needs approval by the %s.", what, rule.Describe()))
 	}
 	if _, bad := suspicious(abs); bad {
-		return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s needs approval: the path holds invisible or control characters.", what)}
+		return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("%s needs approval: the path holds invisible or control characters.", what)}
 	}
 	if edit {
 		if prot, why := protectedPath(abs); prot {
-			return Decision{Behavior: Ask, Reason: fmt.Sprintf("%s needs approval: %s.", what, why)}
+			return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("%s needs approval: %s.", what, why)}
 		}
 		if p.Mode == ModePlan {
 			return Decision{Behavior: Deny, Reason: fmt.Sprintf("Plan mode allows read-only tools only; %s is not allowed. Present the plan with ExitPlanMode first.", strings.ToLower(what[:1])+what[1:])}

@@ -1,0 +1,354 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"reins/internal/hooks"
+	"reins/internal/llm"
+	"reins/internal/permission"
+	"reins/internal/tool"
+)
+
+// GateConfig configures a PermissionGate. Permissions is required; the
+// zero values of the rest are usable.
+type GateConfig struct {
+	// Permissions holds the session's rules and mode.
+	Permissions *permission.Checker
+	// Hooks runs PreToolUse, PermissionRequest, PostToolUse,
+	// PostToolUseFailure and Stop/SubagentStop hooks (nil: none).
+	Hooks *hooks.Runner
+	// Asker answers permission questions. Nil means nobody can be asked:
+	// a call that needs approval is denied (DESIGN invariant 5).
+	Asker Asker
+	// HookInput returns the common hook fields of this session
+	// (SessionID, TranscriptPath, Cwd). Nil uses the call's session and
+	// folder.
+	HookInput func() hooks.Input
+	// AgentID and AgentType are set for a sub-agent's gate: its hooks
+	// carry them and its stop hooks are SubagentStop hooks.
+	AgentID   string
+	AgentType string
+	// AgentTranscriptPath is the sub-agent's transcript (SubagentStop).
+	AgentTranscriptPath string
+	// Notify hears what hooks and permission updates have to tell the
+	// user (systemMessage, hook errors, a rule that could not be saved).
+	// It must be safe for concurrent use.
+	Notify func(level, text string)
+}
+
+// PermissionGate is the engine's tool.Gate: PreToolUse hooks, then
+// permission rules and mode, then PermissionRequest hooks and the Asker;
+// after the call, PostToolUse or PostToolUseFailure hooks. It also
+// implements StopHooks. It is safe for concurrent use.
+type PermissionGate struct {
+	cfg GateConfig
+}
+
+var (
+	_ tool.Gate = (*PermissionGate)(nil)
+	_ StopHooks = (*PermissionGate)(nil)
+)
+
+// NewGate returns a gate. It panics if cfg.Permissions is nil.
+func NewGate(cfg GateConfig) *PermissionGate {
+	if cfg.Permissions == nil {
+		panic("engine.NewGate: Permissions is required")
+	}
+	return &PermissionGate{cfg: cfg}
+}
+
+// hookInput builds the common hook fields for an event.
+func (g *PermissionGate) hookInput(ev hooks.Event, c *tool.Call) hooks.Input {
+	var in hooks.Input
+	if g.cfg.HookInput != nil {
+		in = g.cfg.HookInput()
+	}
+	if c != nil {
+		if in.SessionID == "" {
+			in.SessionID = c.SessionID
+		}
+		if in.Cwd == "" {
+			in.Cwd = c.Cwd
+		}
+	}
+	in.Event = ev
+	in.PermissionMode = string(g.cfg.Permissions.Mode())
+	in.AgentID, in.AgentType = g.cfg.AgentID, g.cfg.AgentType
+	return in
+}
+
+func (g *PermissionGate) notify(level, text string) {
+	if g.cfg.Notify != nil && text != "" {
+		g.cfg.Notify(level, text)
+	}
+}
+
+// report passes a hook result's messages for the user to Notify.
+func (g *PermissionGate) report(r hooks.Result) {
+	for _, m := range r.SystemMessages {
+		g.notify("info", m)
+	}
+	for _, e := range r.Errors {
+		g.notify("warning", e)
+	}
+}
+
+func (g *PermissionGate) has(ev hooks.Event) bool {
+	return g.cfg.Hooks != nil && g.cfg.Hooks.Has(ev)
+}
+
+func readOnly(t tool.Tool, input json.RawMessage) (ro bool) {
+	defer func() {
+		if recover() != nil {
+			ro = false
+		}
+	}()
+	return t.IsReadOnly(input)
+}
+
+// Before decides whether the call may run. The order is: PreToolUse hooks
+// (a hook's deny always wins; a hook's allow cannot override a deny or
+// ask rule or a safety check), permission rules and mode, then, when the
+// call needs approval, PermissionRequest hooks and the Asker.
+func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, input json.RawMessage) tool.Verdict {
+	name := t.Name()
+	var v tool.Verdict
+	changed := false
+	var pre hooks.Result
+	if g.has(hooks.PreToolUse) {
+		in := g.hookInput(hooks.PreToolUse, c)
+		in.ToolName, in.ToolInput, in.ToolUseID = name, input, c.ID
+		pre = g.cfg.Hooks.Run(ctx, in)
+		g.report(pre)
+		switch {
+		case pre.Stop:
+			reason := pre.StopReason
+			if reason == "" {
+				reason = "a PreToolUse hook stopped the session"
+			}
+			return tool.Verdict{Reason: fmt.Sprintf("This %s call did not run: %s.", name, strings.TrimSuffix(reason, ".")), StopTurn: true, StopReason: reason}
+		case pre.Block:
+			return denied(fmt.Sprintf("A PreToolUse hook blocked this %s call: %s", name, pre.Reason))
+		case pre.Decision == hooks.DecisionDeny:
+			return denied(hookDenyReason(name, pre.DecisionReason))
+		}
+		if pre.UpdatedInput != nil {
+			input, changed = pre.UpdatedInput, true
+		}
+		v.Context = pre.AdditionalContext
+	}
+	d := g.cfg.Permissions.Check(name, input, readOnly(t, input))
+	switch pre.Decision {
+	case hooks.DecisionAllow:
+		// A hook's allow settles what only the mode or the working
+		// folders would have asked about.
+		if (d.Behavior == permission.Ask || d.DontAsk) && d.Rule == nil && !d.Safety {
+			d = permission.Decision{Behavior: permission.Allow, Reason: "A PreToolUse hook allowed it."}
+		}
+	case hooks.DecisionAsk:
+		if d.Behavior == permission.Allow {
+			reason := pre.DecisionReason
+			if reason == "" {
+				reason = "a PreToolUse hook asks for approval"
+			}
+			d = permission.Decision{Behavior: permission.Ask, Reason: reason, Mode: d.Mode}
+		}
+		if d.Behavior == permission.Ask && g.cfg.Permissions.Mode() == permission.ModeDontAsk {
+			d = permission.Decision{Behavior: permission.Deny, Reason: "dontAsk mode denies anything that would need approval: " + d.Reason}
+		}
+	}
+	switch d.Behavior {
+	case permission.Allow:
+		v.Allow = true
+		if changed {
+			v.Input = input
+		}
+		return v
+	case permission.Deny:
+		return denied(d.Reason)
+	}
+	return g.ask(ctx, c, name, input, changed, d, v.Context)
+}
+
+func denied(reason string) tool.Verdict { return tool.Verdict{Denied: true, Reason: reason} }
+
+func hookDenyReason(name, why string) string {
+	if why == "" {
+		return fmt.Sprintf("A PreToolUse hook denied this %s call.", name)
+	}
+	return fmt.Sprintf("A PreToolUse hook denied this %s call: %s", name, why)
+}
+
+// ask settles a call that needs approval: PermissionRequest hooks first,
+// then the Asker.
+func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, input json.RawMessage, changed bool, d permission.Decision, extra []string) tool.Verdict {
+	allow := func(in json.RawMessage) tool.Verdict {
+		v := tool.Verdict{Allow: true, Context: extra}
+		switch {
+		case in != nil:
+			v.Input = in
+		case changed:
+			v.Input = input
+		}
+		return v
+	}
+	suggestions := toSuggestions(d.Suggestions)
+	if g.has(hooks.PermissionRequest) {
+		in := g.hookInput(hooks.PermissionRequest, c)
+		in.ToolName, in.ToolInput, in.ToolUseID = name, input, c.ID
+		if len(suggestions) > 0 {
+			in.PermissionSuggestions = suggestions
+		}
+		r := g.cfg.Hooks.Run(ctx, in)
+		g.report(r)
+		switch {
+		case r.Block:
+			return denied(fmt.Sprintf("A PermissionRequest hook denied this %s call: %s", name, r.Reason))
+		case r.Permission != nil && r.Permission.Behavior == "deny":
+			msg := r.Permission.Message
+			if msg == "" {
+				msg = fmt.Sprintf("A PermissionRequest hook denied this %s call.", name)
+			}
+			return tool.Verdict{Denied: true, Reason: msg, Interrupt: r.Permission.Interrupt}
+		case r.Permission != nil && r.Permission.Behavior == "allow":
+			if len(r.Permission.UpdatedPermissions) > 0 {
+				var ups []permission.Update
+				if err := json.Unmarshal(r.Permission.UpdatedPermissions, &ups); err != nil {
+					g.notify("warning", fmt.Sprintf("A PermissionRequest hook gave updatedPermissions that reins cannot read: %v", err))
+				} else if err := g.cfg.Permissions.Apply(ups); err != nil {
+					g.notify("warning", err.Error())
+				}
+			}
+			return allow(r.Permission.UpdatedInput)
+		}
+	}
+	if g.cfg.Asker == nil {
+		return denied(d.Reason + " Nobody can approve it in this mode, so it was denied; do not retry it, and say what you could not do.")
+	}
+	ans, err := g.cfg.Asker.Ask(ctx, Question{ToolName: name, ToolUseID: c.ID, Input: input, Reason: d.Reason,
+		Suggestions: suggestions, BlockedPath: d.BlockedPath, AgentID: c.AgentID})
+	if err != nil || ctx.Err() != nil {
+		if err == nil {
+			err = context.Cause(ctx)
+		}
+		return denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, err))
+	}
+	if len(ans.Updates) > 0 {
+		if err := g.cfg.Permissions.Apply(fromSuggestions(ans.Updates)); err != nil {
+			g.notify("warning", err.Error())
+		}
+	}
+	if !ans.Allow {
+		msg := ans.Message
+		if msg == "" {
+			msg = fmt.Sprintf("The user declined this %s call, so it did not run. Do not try to reach the same result another way; ask the user how to go on.", name)
+		}
+		return tool.Verdict{Denied: true, Reason: msg, Interrupt: ans.Interrupt}
+	}
+	return allow(ans.UpdatedInput)
+}
+
+// toSuggestions converts permission updates to the engine's wire shape.
+func toSuggestions(us []permission.Update) []Suggestion {
+	var out []Suggestion
+	for _, u := range us {
+		out = append(out, Suggestion{Type: string(u.Type), Rules: u.Rules, Behavior: string(u.Behavior),
+			Destination: string(u.Destination), Mode: string(u.Mode), Directories: u.Directories})
+	}
+	return out
+}
+
+func fromSuggestions(ss []Suggestion) []permission.Update {
+	var out []permission.Update
+	for _, s := range ss {
+		out = append(out, permission.Update{Type: permission.UpdateType(s.Type), Rules: s.Rules,
+			Behavior: permission.Behavior(s.Behavior), Destination: permission.Destination(s.Destination),
+			Mode: permission.Mode(s.Mode), Directories: s.Directories})
+	}
+	return out
+}
+
+// After runs PostToolUse hooks on a result, or PostToolUseFailure hooks on
+// an error result, and adds what they say for the model to res.
+func (g *PermissionGate) After(ctx context.Context, c *tool.Call, t tool.Tool, input json.RawMessage, res *tool.Result) {
+	ev := hooks.PostToolUse
+	if res.IsError {
+		ev = hooks.PostToolUseFailure
+	}
+	if !g.has(ev) {
+		return
+	}
+	in := g.hookInput(ev, c)
+	in.ToolName, in.ToolInput, in.ToolUseID = t.Name(), input, c.ID
+	if res.IsError {
+		in.Error = resultText(res.Content)
+		in.IsInterrupt = ctx.Err() != nil
+	} else {
+		in.ToolResponse = res.Data
+		if in.ToolResponse == nil {
+			in.ToolResponse = resultText(res.Content)
+		}
+	}
+	r := g.cfg.Hooks.Run(ctx, in)
+	g.report(r)
+	for _, s := range r.AdditionalContext {
+		res.Content = append(res.Content, llm.TextBlock(s))
+	}
+	if r.Block {
+		res.Content = append(res.Content, llm.TextBlock(fmt.Sprintf("%s hook feedback: %s", ev, r.Reason)))
+	}
+	if r.Stop {
+		res.StopTurn = true
+		res.StopReason = r.StopReason
+		if res.StopReason == "" {
+			res.StopReason = fmt.Sprintf("a %s hook stopped the session", ev)
+		}
+	}
+}
+
+func resultText(content []llm.ContentBlock) string {
+	var parts []string
+	for _, b := range content {
+		if b.Type == llm.BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Stop runs Stop hooks, or SubagentStop hooks for a sub-agent's gate, as
+// seed002 §4.4.3 describes: exit code 2 or decision "block" makes the
+// model continue with the reason; continue:false ends the turn with the
+// stop reason. in.Active is passed on as stop_hook_active so that hooks
+// can avoid endless loops.
+func (g *PermissionGate) Stop(ctx context.Context, in StopInput) StopDecision {
+	ev := hooks.Stop
+	if g.cfg.AgentID != "" {
+		ev = hooks.SubagentStop
+	}
+	if !g.has(ev) {
+		return StopDecision{}
+	}
+	hi := g.hookInput(ev, nil)
+	hi.StopHookActive = in.Active
+	if in.LastAssistant != nil {
+		hi.LastAssistantMessage = in.LastAssistant.Text()
+	}
+	hi.AgentTranscriptPath = g.cfg.AgentTranscriptPath
+	r := g.cfg.Hooks.Run(ctx, hi)
+	d := StopDecision{Messages: append(append([]string{}, r.SystemMessages...), r.Errors...)}
+	switch {
+	case r.Stop:
+		d.Prevent = true
+		d.StopReason = r.StopReason
+		if d.StopReason == "" {
+			d.StopReason = fmt.Sprintf("a %s hook ended the turn", ev)
+		}
+	case r.Block:
+		d.Block, d.Reason = true, r.Reason
+	}
+	return d
+}
