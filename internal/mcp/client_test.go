@@ -386,3 +386,17 @@ func TestMapResultContent(t *testing.T) {
 		t.Errorf("structured-only result = %+v", structured.Content)
 	}
 }
+
+func TestReconnectRestartsAServer(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}, ReconnectMin: 10 * time.Millisecond})
+	if m.Reconnect("nope") {
+		t.Error("Reconnect of an unknown server reported true")
+	}
+	if !m.Reconnect("self") {
+		t.Fatal("Reconnect(self) = false")
+	}
+	eventually(t, 20*time.Second, "the reconnection", func() bool {
+		st := m.Status()[0]
+		return st.State == StateConnected && st.Reconnects == 1
+	})
+}

@@ -60,10 +60,7 @@ type Options struct {
 	MaxReconnects              int
 	// ClientName and ClientVersion introduce reins to servers.
 	ClientName, ClientVersion string
-	// OnChange, when set, is called after any status or tool list change
-	// (from any goroutine; it must not block).
-	OnChange func()
-	Logger   *slog.Logger
+	Logger                    *slog.Logger
 }
 
 // Manager owns the connections to the configured servers. Start connects
@@ -190,7 +187,8 @@ func (m *Manager) Wait(ctx context.Context) bool {
 	}
 }
 
-// Changed returns a channel closed at the next status or tool change.
+// Changed returns a channel closed at the next status or tool change (a
+// front end selects on it to redraw its /mcp view, then asks again).
 func (m *Manager) Changed() <-chan struct{} {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -201,9 +199,6 @@ func (m *Manager) Changed() <-chan struct{} {
 func (m *Manager) notifyLocked() {
 	close(m.changed)
 	m.changed = make(chan struct{})
-	if m.opts.OnChange != nil {
-		go m.opts.OnChange()
-	}
 }
 
 // ServerStatus describes one server, for /mcp, `reins mcp list` and the
@@ -287,24 +282,30 @@ func (m *Manager) Snapshot() Snapshot {
 }
 
 // Reconnect drops a server's connection and connects it again (for the
-// /mcp view and the SDK's mcp_reconnect).
+// /mcp view and the SDK's mcp_reconnect). It reports whether the server
+// exists and is enabled.
 func (m *Manager) Reconnect(name string) bool {
 	m.mu.Lock()
-	defer m.mu.Unlock()
+	var cs interface{ Close() error }
+	found := false
 	for _, s := range m.servers {
 		if s.name == name && s.state != StateDisabled {
+			found = true
 			if s.cs != nil {
-				go s.cs.Close() // run sees the session end and reconnects
+				cs = s.cs // run sees the session end and reconnects
 			} else if s.retryNow != nil {
 				select {
 				case s.retryNow <- struct{}{}:
 				default:
 				}
 			}
-			return true
 		}
 	}
-	return false
+	m.mu.Unlock()
+	if cs != nil {
+		cs.Close()
+	}
+	return found
 }
 
 // Close stops every server (stdio processes are ended) and waits for
