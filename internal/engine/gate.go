@@ -100,6 +100,15 @@ func (g *PermissionGate) has(ev hooks.Event) bool {
 	return g.cfg.Hooks != nil && g.cfg.Hooks.Has(ev)
 }
 
+// toolDir is the folder a tool's relative paths start from when the tool
+// keeps its own (the Bash tool's shell follows cd); "" otherwise.
+func toolDir(t tool.Tool) string {
+	if d, ok := t.(interface{ Cwd() string }); ok {
+		return d.Cwd()
+	}
+	return ""
+}
+
 func readOnly(t tool.Tool, input json.RawMessage) (ro bool) {
 	defer func() {
 		if recover() != nil {
@@ -140,7 +149,7 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 		}
 		v.Context = pre.AdditionalContext
 	}
-	d := g.cfg.Permissions.Check(name, input, readOnly(t, input))
+	d := g.cfg.Permissions.CheckIn(toolDir(t), name, input, readOnly(t, input))
 	switch pre.Decision {
 	case hooks.DecisionAllow:
 		// A hook's allow settles what only the mode or the working

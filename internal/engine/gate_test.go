@@ -21,6 +21,7 @@ import (
 	"reins/internal/settings"
 	"reins/internal/shell"
 	"reins/internal/tool"
+	"reins/internal/tools/bash"
 )
 
 // gateTool records the inputs it runs with. Named "Bash", it judges its
@@ -547,4 +548,31 @@ echo "run the tests before stopping" >&2; exit 2`)
 		t.Errorf("stop hook feedback missing: %q", reqs[4].LastUserText())
 	}
 	srv.AssertClean(t)
+}
+
+// TestGateWithTheRealBashTool checks the hook's updated command is what
+// bash actually runs, and that the shell's own folder is used for paths.
+func TestGateWithTheRealBashTool(t *testing.T) {
+	dir := t.TempDir()
+	hook := gateScript(t, dir, "h.sh", `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "touch rewritten.txt"}}}'`)
+	e := newGateEnv(t, gateOpts{allow: []string{"Bash(touch:*)"}, hooks: map[string]string{"PreToolUse": hook}})
+	sh := bash.New(bash.Config{Cwd: e.dir, StateDir: t.TempDir()})
+	out := e.run(context.Background(), sh, `{"command": "touch original.txt"}`)
+	if out.IsError {
+		t.Fatalf("call failed: %s", resultOf(out))
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "rewritten.txt")); err != nil {
+		t.Errorf("the updated command did not run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "original.txt")); err == nil {
+		t.Error("the original command ran")
+	}
+
+	outside := t.TempDir()
+	e2 := newGateEnv(t, gateOpts{})
+	sh = bash.New(bash.Config{Cwd: outside, StateDir: t.TempDir()})
+	out = e2.run(context.Background(), sh, `{"command": "cat notes.txt"}`)
+	if !out.Denied || !strings.Contains(out.DenyReason, outside) {
+		t.Errorf("a read from the shell's folder outside the project should need approval: %s", out.DenyReason)
+	}
 }

@@ -329,7 +329,11 @@ func decideBash(p *Policy, r Request) Decision {
 		}
 		return a
 	}
-	bp, err := planBash(r.Command, p.Cwd, p.Home)
+	dir := r.Dir
+	if dir == "" {
+		dir = p.Cwd
+	}
+	bp, err := planBash(r.Command, dir, p.Home)
 	if err != nil {
 		return decideUnparsed(p, r.Command, err)
 	}

@@ -104,11 +104,21 @@ func (c *Checker) SetMode(m Mode) error {
 	return nil
 }
 
-// Check builds, resolves and decides the request for a call.
+// Check builds, resolves and decides the request for a call whose
+// relative paths start from the working folder.
 func (c *Checker) Check(tool string, input json.RawMessage, readOnly bool) Decision {
+	return c.CheckIn("", tool, input, readOnly)
+}
+
+// CheckIn is Check for a call whose relative paths start from dir (a
+// shell whose cd moved it); "" means the working folder.
+func (c *Checker) CheckIn(dir, tool string, input json.RawMessage, readOnly bool) Decision {
 	p := c.Policy()
-	r := NewRequest(tool, input, readOnly, p.Cwd, p.Home)
-	r.Resolve(p.Cwd, p.Home)
+	if dir == "" {
+		dir = p.Cwd
+	}
+	r := NewRequest(tool, input, readOnly, dir, p.Home)
+	r.Resolve(dir, p.Home)
 	return Decide(p, r)
 }
 

@@ -17,6 +17,10 @@ type Request struct {
 	ReadOnly bool
 	// Command is the Bash command line.
 	Command string
+	// Dir is the folder the call's relative paths start from ("" means
+	// the policy's working folder). For Bash it is the shell's current
+	// folder, which cd may have moved.
+	Dir string
 	// Paths are the absolute paths the call reads, or writes when Edit is
 	// set.
 	Paths []string

@@ -11,7 +11,7 @@ import (
 // the specifier of WebFetch, Agent and Skill calls. readOnly is the tool's
 // own judgement (tool.Tool.IsReadOnly).
 func NewRequest(tool string, input json.RawMessage, readOnly bool, cwd, home string) Request {
-	r := Request{Tool: tool, Input: input, ReadOnly: readOnly}
+	r := Request{Tool: tool, Input: input, ReadOnly: readOnly, Dir: cwd}
 	var in map[string]json.RawMessage
 	_ = json.Unmarshal(input, &in)
 	str := func(key string) string {
@@ -70,9 +70,12 @@ func orDot(p string) string {
 }
 
 // Resolve records the symlink-resolved form of every path the request
-// names, the files of a Bash command included. It reads the file system;
-// Decide does not.
+// names, the files of a Bash command included (relative to r.Dir, else
+// cwd). It reads the file system; Decide does not.
 func (r *Request) Resolve(cwd, home string) {
+	if r.Dir != "" {
+		cwd = r.Dir
+	}
 	if r.Real == nil {
 		r.Real = map[string]string{}
 	}

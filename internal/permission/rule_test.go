@@ -353,3 +353,26 @@ func FuzzDecideBash(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckInResolvesFromTheShellsFolder(t *testing.T) {
+	root := t.TempDir()
+	proj, other := filepath.Join(root, "proj"), filepath.Join(root, "other")
+	for _, d := range []string{proj, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, _, _ := NewPolicy(Config{Cwd: proj, Home: root, DisallowedTools: []string{"Edit(./build/**)"}})
+	c := NewChecker(p, CheckerConfig{})
+	in := json.RawMessage(`{"command": "cat notes.txt"}`)
+	if d := c.Check("Bash", in, true); d.Behavior != Allow {
+		t.Errorf("from the project: %s", d.Reason)
+	}
+	if d := c.CheckIn(other, "Bash", in, true); d.Behavior != Ask || !strings.Contains(d.Reason, other) {
+		t.Errorf("from a shell that cd'd out: %s %s", d.Behavior, d.Reason)
+	}
+	w := json.RawMessage(`{"command": "echo x > ../proj/build/out"}`)
+	if d := c.CheckIn(other, "Bash", w, false); d.Behavior != Deny {
+		t.Errorf("a rule path reached through the shell's folder: %s %s", d.Behavior, d.Reason)
+	}
+}
