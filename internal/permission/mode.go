@@ -47,3 +47,35 @@ func (m Mode) Next(bypassAllowed bool) Mode {
 	}
 	return ModeDefault
 }
+
+// rank orders the modes that only differ in how much they allow without
+// asking.
+func (m Mode) rank() int {
+	switch m {
+	case ModeBypass:
+		return 3
+	case ModeAcceptEdits:
+		return 2
+	case ModeDefault:
+		return 1
+	}
+	return 0
+}
+
+// Narrow returns the mode a sub-agent or background task runs in when its
+// parent runs in parent and it asks for requested: never more permissive
+// than the parent (DESIGN invariant 5). plan and dontAsk only narrow and
+// are kept once the parent is in them; "" means the parent's mode.
+func Narrow(parent, requested Mode) Mode {
+	switch {
+	case requested == "":
+		return parent
+	case parent == ModePlan || parent == ModeDontAsk:
+		return parent
+	case requested == ModePlan || requested == ModeDontAsk:
+		return requested
+	case requested.rank() > parent.rank():
+		return parent
+	}
+	return requested
+}

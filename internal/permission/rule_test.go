@@ -376,3 +376,23 @@ func TestCheckInResolvesFromTheShellsFolder(t *testing.T) {
 		t.Errorf("a rule path reached through the shell's folder: %s %s", d.Behavior, d.Reason)
 	}
 }
+
+func TestNarrowNeverWidens(t *testing.T) {
+	tests := []struct{ parent, req, want Mode }{
+		{ModeDefault, ModeBypass, ModeDefault},
+		{ModeDefault, ModeAcceptEdits, ModeDefault},
+		{ModeAcceptEdits, ModeDefault, ModeDefault},
+		{ModeAcceptEdits, ModeBypass, ModeAcceptEdits},
+		{ModeBypass, ModeAcceptEdits, ModeAcceptEdits},
+		{ModeBypass, "", ModeBypass},
+		{ModeDefault, ModePlan, ModePlan},
+		{ModePlan, ModeBypass, ModePlan},
+		{ModeDontAsk, ModeAcceptEdits, ModeDontAsk},
+		{ModeDefault, ModeDontAsk, ModeDontAsk},
+	}
+	for _, tt := range tests {
+		if got := Narrow(tt.parent, tt.req); got != tt.want {
+			t.Errorf("Narrow(%s, %s) = %s, want %s", tt.parent, tt.req, got, tt.want)
+		}
+	}
+}
