@@ -55,6 +55,10 @@ type RunFunc func(ctx context.Context, out io.Writer) (exitCode int, err error)
 
 // Spec describes a task to start.
 type Spec struct {
+	// ID, when set, is the task's id (a background sub-agent keeps its
+	// agent id); it must not be in use. Empty means the registry picks
+	// one ("bash_1", "agent_2").
+	ID          string
 	Kind        Kind
 	Description string
 	// Command is the command line of a shell task, for display.
@@ -142,8 +146,15 @@ func (r *Registry) Start(spec Spec) (*Task, error) {
 		r.tasks = map[string]*Task{}
 		r.counter = map[Kind]int{}
 	}
-	r.counter[spec.Kind]++
-	id := fmt.Sprintf("%s_%d", prefix(spec.Kind), r.counter[spec.Kind])
+	id := spec.ID
+	if id == "" {
+		r.counter[spec.Kind]++
+		id = fmt.Sprintf("%s_%d", prefix(spec.Kind), r.counter[spec.Kind])
+	}
+	if _, dup := r.tasks[id]; dup {
+		r.mu.Unlock()
+		return nil, fmt.Errorf("start task %s: the id is already in use", id)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Task{
 		id: id, kind: spec.Kind, desc: spec.Description, command: spec.Command,

@@ -201,6 +201,23 @@ func TestIDsAreByKind(t *testing.T) {
 	}
 }
 
+func TestGivenIDIsKeptAndMustBeUnique(t *testing.T) {
+	r := &Registry{}
+	defer closeRegistry(t, r)
+	noop := func(ctx context.Context, out io.Writer) (int, error) { return 0, nil }
+	a, err := r.Start(Spec{ID: "a0123456789abcdef", Kind: KindAgent, Run: noop})
+	if err != nil || a.ID() != "a0123456789abcdef" {
+		t.Fatalf("Start with ID = %v, %v", a, err)
+	}
+	if _, err := r.Start(Spec{ID: "a0123456789abcdef", Kind: KindAgent, Run: noop}); err == nil || !strings.Contains(err.Error(), "already in use") {
+		t.Errorf("duplicate ID: err = %v", err)
+	}
+	b, _ := r.Start(Spec{Kind: KindAgent, Run: noop})
+	if b.ID() != "agent_1" {
+		t.Errorf("generated id after a given one = %s, want agent_1", b.ID())
+	}
+}
+
 func TestStopErrors(t *testing.T) {
 	r := &Registry{}
 	defer closeRegistry(t, r)
