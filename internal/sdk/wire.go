@@ -115,15 +115,16 @@ func Decode(data []byte, line int) (*Message, error) {
 		}
 		m.RequestID = id
 		var req struct {
-			Subtype *string `json:"subtype"`
+			Subtype json.RawMessage `json:"subtype"`
 		}
 		if len(env.Request) == 0 || env.Request[0] != '{' || json.Unmarshal(env.Request, &req) != nil {
 			return fail(id, false, "control_request %s: \"request\" is not an object", id)
 		}
-		if req.Subtype == nil || *req.Subtype == "" {
+		sub, ok := str(req.Subtype)
+		if !ok || sub == "" {
 			return fail(id, false, "control_request %s: no string \"subtype\"", id)
 		}
-		m.Subtype, m.Request = *req.Subtype, env.Request
+		m.Subtype, m.Request = sub, env.Request
 	case KindControlResponse:
 		var a Answer
 		if len(env.Response) == 0 || json.Unmarshal(env.Response, &a) != nil {
