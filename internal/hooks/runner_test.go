@@ -137,7 +137,9 @@ func TestToolEventJSONPaths(t *testing.T) {
 		{PreToolUse, `echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "not here"}}'`,
 			func(r Result) bool { return r.Decision == DecisionDeny && r.DecisionReason == "not here" }},
 		{PreToolUse, `echo '{"hookSpecificOutput": {"permissionDecision": "allow", "updatedInput": {"command": "ls -1"}}}'`,
-			func(r Result) bool { return r.Decision == DecisionAllow && string(r.UpdatedInput) == `{"command": "ls -1"}` }},
+			func(r Result) bool {
+				return r.Decision == DecisionAllow && string(r.UpdatedInput) == `{"command": "ls -1"}`
+			}},
 		{PreToolUse, `echo '{"hookSpecificOutput": {"permissionDecision": "ask"}}'`,
 			func(r Result) bool { return r.Decision == DecisionAsk }},
 		{PreToolUse, `echo '{"decision": "block", "reason": "legacy"}'`,
