@@ -4,35 +4,86 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
 
+	"reins/internal/agent"
+	"reins/internal/command"
 	"reins/internal/engine"
+	"reins/internal/filestate"
+	"reins/internal/gitinfo"
+	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/llm/anthropic"
+	"reins/internal/mcp"
+	"reins/internal/permission"
+	"reins/internal/prompt"
 	"reins/internal/session"
+	"reins/internal/settings"
+	"reins/internal/task"
 	"reins/internal/tool"
+	"reins/internal/tools/todo"
+	"reins/internal/toolsearch"
+	"reins/internal/trust"
 )
 
 // protocolVersion is the Claude Code protocol level implemented.
 const protocolVersion = "2.1.328"
 
+// frontEnd says which front end drives the session.
+type frontEnd int
+
+const (
+	frontPrint frontEnd = iota
+	frontSDK
+	frontTUI
+)
+
+// appHooks are what a front end plugs into the session it asks for.
+type appHooks struct {
+	// Asker answers permission questions (nil: nobody can be asked, so a
+	// call that needs approval is denied). It can also be set later with
+	// app.setAsker.
+	Asker engine.Asker
+	// SDKHost answers MCP servers of type "sdk".
+	SDKHost mcp.SDKHost
+	// HookNotify hears hook starts and ends (--include-hook-events).
+	HookNotify func(hooks.Progress)
+	// Notify hears messages for the user (hook systemMessages, warnings).
+	Notify func(level, text string)
+	// ExtraTools adds tools of the front end (SDK StructuredOutput).
+	ExtraTools func() []tool.Tool
+	// Trusted overrides the trust check (the TUI asks before it builds
+	// the app); nil means print and SDK modes trust the folder and the
+	// TUI consults the trust records.
+	Trusted *bool
+}
+
 // app is one wired session: everything a front end needs.
 type app struct {
-	env  *Env
-	opts *Options
+	env   *Env
+	opts  *Options
+	front frontEnd
+	hooks appHooks
 
 	cwd       string
 	home      string
 	configDir string
+	claudeDir string
 	store     session.Store
+	trusted   bool
+	trust     *trust.Store
+
+	settings *settings.Settings
+	warnings []string
+	setEnv   map[string]string // settings env, applied over the process's
 
 	models    *llm.Models
 	model     string
@@ -42,108 +93,273 @@ type app struct {
 	sessionID string
 	writer    *session.Writer
 	results   *tool.ResultStore
-	tools     []tool.Tool
-	gate      tool.Gate
-	permMode  string
-	asker     engine.Asker
+
+	files    *filestate.State
+	tasks    *task.Registry
+	todos    *todo.Store
+	checker  *permission.Checker
+	hookRun  *hooks.Runner
+	gate     *engine.PermissionGate
+	asker    askerSlot
+	builtins []tool.Tool
+	tools    []tool.Tool // built-ins after deny filtering (what init lists)
+	mcp      *mcp.Manager
+	search   *toolsearch.Session
+
+	commands *command.Registry
+	expander *command.Expander
+	agents   *agent.Catalog
+	memory   *prompt.Memory
+	git      *gitinfo.Pending
+	permMode string
+
+	// resumed is the transcript a --resume/--continue run started from.
+	resumed *session.Transcript
 
 	sess   *engine.Session
 	logger *slog.Logger
+
+	mu     sync.Mutex // guards closer
 	closer []func()
 }
 
-// getenv reads the environment through the CLI's Env.
-func (a *app) getenv(k string) string { return a.env.Getenv(k) }
+// askerSlot is an engine.Asker that forwards to whatever asker is set,
+// so a front end can attach one after the gate was built. With none set,
+// every question is denied.
+type askerSlot struct {
+	mu sync.Mutex
+	a  engine.Asker
+}
+
+func (s *askerSlot) set(a engine.Asker) {
+	s.mu.Lock()
+	s.a = a
+	s.mu.Unlock()
+}
+
+func (s *askerSlot) get() engine.Asker {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.a
+}
+
+// Ask forwards the question or denies it.
+func (s *askerSlot) Ask(ctx context.Context, q engine.Question) (engine.Answer, error) {
+	if a := s.get(); a != nil {
+		return a.Ask(ctx, q)
+	}
+	return engine.Answer{}, errors.New("nobody can be asked in this mode")
+}
+
+// setAsker attaches the front end's asker.
+func (a *app) setAsker(x engine.Asker) { a.asker.set(x) }
+
+// getenv reads the environment: settings env over the process's.
+func (a *app) getenv(k string) string {
+	if v, ok := a.setEnv[k]; ok {
+		return v
+	}
+	return a.env.Getenv(k)
+}
+
+// environ is the environment for child processes (tools, hooks, MCP
+// servers): the process's with the settings env applied.
+func (a *app) environ() []string {
+	env := os.Environ()
+	for k, v := range a.setEnv {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// onClose registers a release function, run in reverse order by close.
+func (a *app) onClose(f func()) {
+	a.mu.Lock()
+	a.closer = append(a.closer, f)
+	a.mu.Unlock()
+}
 
 // close releases everything the app opened, last opened first.
 func (a *app) close() {
-	for i := len(a.closer) - 1; i >= 0; i-- {
-		a.closer[i]()
-	}
+	a.mu.Lock()
+	fs := a.closer
 	a.closer = nil
+	a.mu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		fs[i]()
+	}
 }
 
 // errNoKey is returned when no credentials are configured.
 var errNoKey = errors.New("no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, or apiKeyHelper in settings)")
 
-// newApp wires a session from the options and environment.
+// newApp wires a print-mode session.
 func newApp(ctx context.Context, env *Env, o *Options) (*app, error) {
-	a := &app{env: env, opts: o}
+	return newAppFor(ctx, env, o, frontPrint, appHooks{})
+}
+
+// newAppFor wires a session for a front end. Start-up work that does not
+// decide anything (the git snapshot, memory files, commands and agents,
+// MCP connections) runs concurrently; the session is ready when it
+// returns.
+func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHooks) (_ *app, err error) {
+	a := &app{env: env, opts: o, front: fe, hooks: h}
+	var wg sync.WaitGroup
+	defer func() {
+		if err != nil {
+			wg.Wait()
+			a.close()
+		}
+	}()
+	if h.Asker != nil {
+		a.asker.set(h.Asker)
+	}
+	if err := a.paths(); err != nil {
+		return nil, err
+	}
+	// Facts that take time start first and are collected at the end.
+	a.git = gitinfo.Start(ctx, a.cwd, gitinfo.Options{})
+	if err := a.loadSettings(ctx); err != nil {
+		return nil, err
+	}
+	wg.Go(a.loadMemory)
+	wg.Go(a.loadCommands)
+
+	a.models = llm.NewModels(a.getenv)
+	for id, ov := range a.settings.Models {
+		a.models.Set(llm.ModelInfo{ID: id, ContextWindow: ov.ContextWindow, MaxOutput: ov.MaxOutputTokens,
+			InputPrice: ov.InputPrice, OutputPrice: ov.OutputPrice, Family: ov.Family})
+	}
+	a.model = a.models.Resolve(firstNonEmpty(o.Model, a.getenv("ANTHROPIC_MODEL"), a.settings.Model, llm.DefaultModel))
+
+	if err := a.sessionIdentity(); err != nil {
+		return nil, err
+	}
+	a.logger = a.newLogger()
+	if err := a.newProvider(ctx); err != nil {
+		return nil, err
+	}
+	a.results = &tool.ResultStore{Dir: a.store.ToolResultsDir(a.cwd, a.sessionID)}
+	a.files = filestate.New()
+	a.tasks = &task.Registry{Dir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "tasks")}
+	a.onClose(func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		a.tasks.Close(cctx)
+	})
+	a.todos = todo.NewStore()
+	if err := a.permissions(); err != nil {
+		return nil, err
+	}
+	a.startMCP()
+	wg.Wait()
+	a.builtins = a.builtinTools()
+	a.tools = a.filterTools(a.builtins)
+	a.search = toolsearch.NewSession(a.toolSearchOptions())
+	a.onClose(a.search.Close)
+
+	cfg := a.engineConfig(ctx)
+	if !o.NoPersist {
+		a.writer = session.NewWriter(a.store.TranscriptPath(a.cwd, a.sessionID))
+		a.onClose(func() { a.writer.Close() })
+		cfg.Recorder = a.writer
+	}
+	a.sess = engine.New(cfg)
+	if err := a.resume(); err != nil {
+		return nil, err
+	}
+	a.cleanupOldSessions()
+	return a, nil
+}
+
+// paths finds the working folder, home and config folders.
+func (a *app) paths() error {
 	var err error
 	if a.cwd, err = os.Getwd(); err != nil {
-		return nil, fmt.Errorf("working folder: %w", err)
+		return fmt.Errorf("working folder: %w", err)
 	}
 	if real, err := filepath.EvalSymlinks(a.cwd); err == nil {
 		a.cwd = real
 	}
 	a.home, _ = os.UserHomeDir()
-	a.configDir = session.ConfigDir(env.Getenv, a.home)
-	a.store = session.Store{Root: a.configDir}
+	if h := a.env.Getenv("HOME"); h != "" {
+		a.home = h
+	}
+	a.configDir = session.ConfigDir(a.env.Getenv, a.home)
+	a.claudeDir = settings.ClaudeConfigDir(a.env.Getenv, a.home)
+	a.store = session.Store{Root: a.configDir, Also: []string{a.claudeDir}}
+	a.trust = &trust.Store{ConfigDir: a.configDir, ClaudeJSON: trust.ClaudeJSONPath(a.env.Getenv, a.home), Home: a.home}
+	return nil
+}
 
-	a.models = llm.NewModels(env.Getenv)
-	a.model = firstNonEmpty(o.Model, a.getenv("ANTHROPIC_MODEL"), llm.DefaultModel)
-	a.model = a.models.Resolve(a.model)
+// loadSettings reads and merges the settings sources and applies their
+// environment.
+func (a *app) loadSettings(ctx context.Context) error {
+	switch {
+	case a.hooks.Trusted != nil:
+		a.trusted = *a.hooks.Trusted
+	case a.front == frontTUI:
+		a.trusted, _ = a.trust.IsTrusted(a.cwd)
+	default:
+		// Print and SDK modes treat the folder as trusted, as Claude Code does.
+		a.trusted = true
+	}
+	opts := settings.Options{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
+		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv}
+	if a.opts.SettingSources != "" || a.front == frontSDK && a.opts.SettingSources == "" && false {
+		srcs, err := settings.ParseSources(a.opts.SettingSources)
+		if err != nil {
+			return usageError{"--setting-sources: " + err.Error()}
+		}
+		opts.Sources = srcs
+	}
+	s, warns, err := settings.Load(ctx, opts)
+	if err != nil {
+		return err
+	}
+	a.settings = s
+	for _, w := range warns {
+		a.warn(w.String())
+	}
+	a.setEnv = s.Env
+	return nil
+}
 
-	a.sessionID = o.SessionID
-	if a.sessionID == "" {
+// warn reports a start-up problem on stderr (print and SDK modes) and
+// keeps it for /doctor.
+func (a *app) warn(msg string) {
+	a.warnings = append(a.warnings, msg)
+	if a.front != frontTUI {
+		fmt.Fprintf(a.env.Stderr, "reins: warning: %s\n", msg)
+	}
+}
+
+// sessionIdentity picks the session id: a new one, --session-id, or the
+// resumed session's (a fork gets a new one).
+func (a *app) sessionIdentity() error {
+	o := a.opts
+	if o.SessionID != "" {
+		if _, err := uuid.Parse(o.SessionID); err != nil {
+			return usageError{fmt.Sprintf("--session-id must be a UUID, not %q", o.SessionID)}
+		}
+	}
+	if o.Continue || (o.ResumeSet && strings.TrimSpace(o.Resume) != "") {
+		t, err := a.findResumed()
+		if err != nil {
+			return err
+		}
+		a.resumed = t
+		a.sessionID = t.SessionID
+	}
+	switch {
+	case o.SessionID != "":
+		a.sessionID = o.SessionID
+	case a.resumed != nil && o.ForkSession:
 		a.sessionID = uuid.NewString()
-	} else if _, err := uuid.Parse(a.sessionID); err != nil {
-		return nil, usageError{fmt.Sprintf("--session-id must be a UUID, not %q", a.sessionID)}
+	case a.resumed == nil:
+		a.sessionID = uuid.NewString()
 	}
-	a.logger = a.newLogger()
-
-	if err := a.newProvider(); err != nil {
-		return nil, err
-	}
-	a.results = &tool.ResultStore{Dir: a.store.ToolResultsDir(a.cwd, a.sessionID)}
-	if !o.NoPersist {
-		a.writer = session.NewWriter(a.store.TranscriptPath(a.cwd, a.sessionID))
-		a.closer = append(a.closer, func() { a.writer.Close() })
-	}
-	a.tools = a.builtinTools()
-	a.permMode = firstNonEmpty(o.PermissionMode, "default")
-	if o.SkipPerms {
-		a.permMode = "bypassPermissions"
-	}
-	a.gate = newSimpleGate(a.permMode, splitRules(o.AllowedTools), splitRules(o.DisallowedTool))
-	a.tools = filterDenied(a.tools, splitRules(o.DisallowedTool))
-
-	cfg := engine.Config{
-		Provider:      a.provider,
-		Models:        a.models,
-		Model:         a.model,
-		FallbackModel: o.FallbackModel,
-		SessionID:     a.sessionID,
-		Cwd:           a.cwd,
-		Version:       Version,
-		System:        a.systemPrompt(),
-		Tools: func(context.Context) engine.ToolSet {
-			return engine.ToolSet{Tools: a.tools}
-		},
-		Gate:               a.gate,
-		Store:              a.results,
-		MaxToolConcurrency: atoi(a.getenv("REINS_MAX_TOOL_CONCURRENCY")),
-		MaxTurns:           o.MaxTurns,
-		MaxBudgetUSD:       o.MaxBudgetUSD,
-		MaxThinkingTokens:  o.MaxThinking,
-		MaxOutputTokens:    atoi(firstNonEmpty(a.getenv("REINS_MAX_OUTPUT_TOKENS"), a.getenv("CLAUDE_CODE_MAX_OUTPUT_TOKENS"))),
-		Betas:              splitRules(o.Betas),
-		Logger:             a.logger,
-	}
-	if d := atoi(a.getenv("REINS_RETRY_BASE_MS")); d > 0 {
-		cfg.RetryBaseDelay = time.Duration(d) * time.Millisecond
-	}
-	if a.writer != nil {
-		cfg.Recorder = a.writer
-	}
-	switch o.Thinking {
-	case "adaptive":
-		cfg.Thinking = &llm.Thinking{Type: "adaptive"}
-	case "disabled":
-		cfg.Thinking = &llm.Thinking{Type: "disabled"}
-	}
-	a.sess = engine.New(cfg)
-	return a, nil
+	return nil
 }
 
 func (a *app) newLogger() *slog.Logger {
@@ -163,18 +379,25 @@ func (a *app) newLogger() *slog.Logger {
 		fmt.Fprintf(a.env.Stderr, "reins: debug log: %v\n", err)
 		return slog.New(slog.DiscardHandler)
 	}
-	a.closer = append(a.closer, func() { f.Close() })
+	a.onClose(func() { f.Close() })
 	return slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-func (a *app) newProvider() error {
+func (a *app) newProvider(ctx context.Context) error {
 	key := a.getenv("ANTHROPIC_API_KEY")
 	token := a.getenv("ANTHROPIC_AUTH_TOKEN")
+	helper := a.settings.APIKeyHelper
 	switch {
 	case key != "":
 		a.keySource = "ANTHROPIC_API_KEY"
 	case token != "":
 		a.keySource = "ANTHROPIC_AUTH_TOKEN"
+	case helper != nil:
+		k, err := helper.Key(ctx)
+		if err != nil {
+			return fmt.Errorf("apiKeyHelper: %w", err)
+		}
+		key, a.keySource = k, "apiKeyHelper"
 	default:
 		return errNoKey
 	}
@@ -187,6 +410,9 @@ func (a *app) newProvider() error {
 		Logger:    a.logger,
 		Headers:   customHeaders(a.getenv("ANTHROPIC_CUSTOM_HEADERS")),
 	}
+	if helper != nil {
+		cfg.RefreshKey = helper.Key
+	}
 	if ms := atoi(a.getenv("REINS_STREAM_IDLE_TIMEOUT_MS")); ms > 0 {
 		cfg.IdleTimeout = time.Duration(ms) * time.Millisecond
 	}
@@ -198,6 +424,47 @@ func (a *app) newProvider() error {
 	}
 	a.provider = anthropic.New(cfg)
 	return nil
+}
+
+// engineConfig assembles the engine's configuration.
+func (a *app) engineConfig(ctx context.Context) engine.Config {
+	o := a.opts
+	cfg := engine.Config{
+		Provider:           a.provider,
+		Models:             a.models,
+		Model:              a.model,
+		FallbackModel:      o.FallbackModel,
+		SessionID:          a.sessionID,
+		Cwd:                a.cwd,
+		Version:            Version,
+		System:             a.systemPrompt(ctx),
+		UserContext:        a.userContext(),
+		Tools:              a.toolSet,
+		Gate:               a.gate,
+		StopHooks:          a.gate,
+		Store:              a.results,
+		MaxToolConcurrency: atoi(a.getenv("REINS_MAX_TOOL_CONCURRENCY")),
+		MaxTurns:           o.MaxTurns,
+		MaxBudgetUSD:       o.MaxBudgetUSD,
+		MaxThinkingTokens:  o.MaxThinking,
+		MaxOutputTokens:    atoi(firstNonEmpty(a.getenv("REINS_MAX_OUTPUT_TOKENS"), a.getenv("CLAUDE_CODE_MAX_OUTPUT_TOKENS"))),
+		Betas:              splitRules(o.Betas),
+		GitBranch:          a.git.Wait().Branch,
+		Logger:             a.logger,
+	}
+	if d := atoi(a.getenv("REINS_RETRY_BASE_MS")); d > 0 {
+		cfg.RetryBaseDelay = time.Duration(d) * time.Millisecond
+	}
+	switch o.Thinking {
+	case "adaptive":
+		cfg.Thinking = &llm.Thinking{Type: "adaptive"}
+	case "disabled":
+		cfg.Thinking = &llm.Thinking{Type: "disabled"}
+	}
+	if a.getenv("DISABLE_PROMPT_CACHING") != "" {
+		cfg.NoCache = true
+	}
+	return cfg
 }
 
 // customHeaders parses "Name: value" lines.
@@ -215,40 +482,24 @@ func customHeaders(s string) map[string]string {
 	return h
 }
 
-// systemPrompt builds the system prompt blocks.
-func (a *app) systemPrompt() []llm.SystemBlock {
-	o := a.opts
-	text := defaultSystemPrompt
-	if o.SystemPrompt != "" || o.SystemFile != "" {
-		text = o.SystemPrompt
-		if o.SystemFile != "" {
-			if b, err := os.ReadFile(o.SystemFile); err == nil {
-				text = string(b)
-			} else {
-				fmt.Fprintf(a.env.Stderr, "reins: --system-prompt-file: %v\n", err)
-			}
-		}
+// cleanupOldSessions removes transcripts older than cleanupPeriodDays in
+// the background (never the current session's).
+func (a *app) cleanupOldSessions() {
+	days := a.settings.CleanupPeriodDays
+	if days <= 0 {
+		days = 30
 	}
-	blocks := []llm.SystemBlock{{Text: text, Cache: true}}
-	app := o.AppendSystem
-	if o.AppendFile != "" {
-		if b, err := os.ReadFile(o.AppendFile); err == nil {
-			app = strings.TrimSpace(app + "\n\n" + string(b))
-		}
-	}
-	if app != "" {
-		blocks = append(blocks, llm.SystemBlock{Text: app, Cache: true})
-	}
-	if text == "" && app == "" {
-		return nil
-	}
-	if text == "" {
-		return blocks[1:]
-	}
-	return blocks
+	done := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		defer close(done)
+		a.store.Cleanup(ctx, time.Duration(days)*24*time.Hour, time.Now(), func(id string) bool { return id == a.sessionID })
+	}()
+	a.onClose(func() {
+		cancel()
+		<-done
+	})
 }
-
-const defaultSystemPrompt = "You are reins, a coding agent working in the user's terminal. Use the tools to read, search, edit and run code. Be brief and precise."
 
 func firstNonEmpty(v ...string) string {
 	for _, s := range v {
@@ -263,5 +514,3 @@ func atoi(s string) int {
 	n, _ := strconv.Atoi(strings.TrimSpace(s))
 	return n
 }
-
-var _ = io.Discard

@@ -1,15 +1,65 @@
 package cli
 
 import (
-	"sort"
+	"context"
+	"encoding/json"
+	"net/http"
+	"path/filepath"
+	"time"
 
+	"reins/internal/agent"
+	"reins/internal/command"
+	"reins/internal/engine"
+	"reins/internal/llm"
+	"reins/internal/mcp"
 	"reins/internal/tool"
+	"reins/internal/tools/askuser"
+	"reins/internal/tools/bash"
+	"reins/internal/tools/edit"
+	"reins/internal/tools/glob"
+	"reins/internal/tools/grep"
+	"reins/internal/tools/notebook"
+	"reins/internal/tools/plan"
+	"reins/internal/tools/read"
+	"reins/internal/tools/skill"
+	"reins/internal/tools/taskoutput"
+	"reins/internal/tools/todo"
+	"reins/internal/tools/webfetch"
+	"reins/internal/tools/websearch"
+	"reins/internal/tools/write"
+	"reins/internal/toolsearch"
 )
+
+// smallModel is the fast model for side calls (WebFetch summaries).
+func (a *app) smallModel() string {
+	return a.models.Resolve(firstNonEmpty(a.getenv("ANTHROPIC_SMALL_FAST_MODEL"), a.getenv("ANTHROPIC_DEFAULT_HAIKU_MODEL"), "haiku"))
+}
 
 // builtinTools constructs the built-in tools for this session, restricted
 // by --tools when given.
 func (a *app) builtinTools() []tool.Tool {
-	var all []tool.Tool
+	mode := modeHolder{a.checker}
+	all := []tool.Tool{
+		bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
+			StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell")}),
+		&memoryRead{Tool: read.New(a.files), app: a},
+		write.New(a.files),
+		edit.New(a.files),
+		edit.NewMulti(a.files),
+		notebook.New(a.files),
+		glob.New(),
+		grep.New(),
+		todo.New(a.todos),
+		webfetch.New(a.provider, a.smallModel(), &http.Client{Timeout: 60 * time.Second}, time.Now),
+		websearch.New(a.provider, a.model, true),
+		taskoutput.NewOutput(a.tasks),
+		taskoutput.NewStop(a.tasks),
+		skill.New(a.commands, a.expander),
+	}
+	if a.front != frontPrint {
+		// Tools that need someone to answer them.
+		all = append(all, askuser.New(), plan.NewEnter(mode), plan.NewExit(mode))
+	}
 	if a.opts.ToolsSet {
 		keep := map[string]bool{}
 		for _, n := range splitRules(a.opts.Tools) {
@@ -25,6 +75,189 @@ func (a *app) builtinTools() []tool.Tool {
 			all = out
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].Name() < all[j].Name() })
-	return all
+	return tool.Assemble(all, nil)
+}
+
+// filterTools drops tools denied outright by rule (DESIGN invariant 7).
+func (a *app) filterTools(ts []tool.Tool) []tool.Tool {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name()
+	}
+	keep := map[string]bool{}
+	for _, n := range a.checker.FilterTools(names) {
+		keep[n] = true
+	}
+	var out []tool.Tool
+	for _, t := range ts {
+		if keep[t.Name()] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// pool is the full tool pool of a turn: built-ins, connected MCP servers'
+// tools and the front end's own, deny rules applied.
+func (a *app) pool() []tool.Tool {
+	var extra []tool.Tool
+	if a.mcp != nil {
+		extra = append(extra, a.mcp.Snapshot().Tools...)
+	}
+	if a.hooks.ExtraTools != nil {
+		extra = append(extra, a.hooks.ExtraTools()...)
+	}
+	if len(extra) == 0 {
+		return a.tools
+	}
+	return a.filterTools(tool.Assemble(a.tools, extra))
+}
+
+// toolSet is the engine's per-turn snapshot: the pool through deferred-tool
+// search, with the session's reminders (deferred tools, skills, agents,
+// finished background tasks).
+func (a *app) toolSet(ctx context.Context) engine.ToolSet {
+	ts := a.search.ToolSet(a.pool())
+	inner := ts.Reminders
+	ts.Reminders = func(ctx context.Context, history []*llm.Message) []string {
+		var out []string
+		if inner != nil {
+			out = append(out, inner(ctx, history)...)
+		}
+		return append(out, a.reminders(history)...)
+	}
+	return ts
+}
+
+// reminders are the listings the model needs, each sent again only when
+// it changed.
+func (a *app) reminders(history []*llm.Message) []string {
+	var out []string
+	window := a.models.Info(a.sess.Model()).ContextWindow
+	if r := command.SkillReminder(history, a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
+		out = append(out, r)
+	}
+	if a.agents != nil && a.hasTool("Agent") {
+		if r := a.agents.Reminder(history, nil); r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// toolSearchOptions reads the deferred-tool mode and weights.
+func (a *app) toolSearchOptions() toolsearch.Options {
+	o := toolsearch.Options{ContextWindow: a.models.Info(a.model).ContextWindow}
+	if m, err := toolsearch.ModeFromEnv(a.getenv); err == nil {
+		o.Mode = m
+	} else {
+		a.warn(err.Error())
+	}
+	if w, err := toolsearch.WeightsFromEnv(a.getenv); err == nil {
+		o.Weights = w
+	} else {
+		a.warn(err.Error())
+	}
+	return o
+}
+
+// startMCP loads the MCP configuration and connects the servers in the
+// background.
+func (a *app) startMCP() {
+	raw := a.settings.Raw
+	var appr mcp.Approval
+	json.Unmarshal(raw["enableAllProjectMcpServers"], &appr.EnableAll)
+	json.Unmarshal(raw["enabledMcpjsonServers"], &appr.Enabled)
+	json.Unmarshal(raw["disabledMcpjsonServers"], &appr.Disabled)
+	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir,
+		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: appr})
+	if err != nil {
+		a.warn("--mcp-config: " + err.Error())
+		return
+	}
+	for _, w := range cfg.Warnings {
+		a.warn(w)
+	}
+	if len(cfg.Servers) == 0 {
+		return
+	}
+	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
+		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger})
+	a.mcp.Start()
+	a.onClose(func() { a.mcp.Close() })
+}
+
+// waitMCP waits, bounded, for configured servers to connect (print and
+// SDK modes, before the first request).
+func (a *app) waitMCP(ctx context.Context) {
+	if a.mcp == nil {
+		return
+	}
+	d := 5 * time.Second
+	if ms := atoi(a.getenv("MCP_STARTUP_WAIT_MS")); ms > 0 {
+		d = time.Duration(ms) * time.Millisecond
+	}
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	a.mcp.Wait(wctx)
+}
+
+// loadCommands builds the slash-command registry, the expander and the
+// agent catalog.
+func (a *app) loadCommands() {
+	a.commands = command.NewRegistry()
+	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
+	a.commands.Add(cmds...)
+	for _, err := range errs {
+		a.warnings = append(a.warnings, err.Error())
+	}
+	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}}
+	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
+	for _, err := range errs {
+		a.warnings = append(a.warnings, err.Error())
+	}
+	cat := agent.NewCatalog(agent.Builtin()...).With(defs...)
+	if a.opts.Agents != "" {
+		flag, err := agent.ParseJSON([]byte(a.opts.Agents), agent.SourceFlag)
+		if err != nil {
+			a.warnings = append(a.warnings, "--agents: "+err.Error())
+		} else {
+			cat = cat.With(flag...)
+		}
+	}
+	a.agents = cat
+}
+
+// memoryRead is the Read tool that also brings in memory files of the
+// folders the model reaches (nested CLAUDE.md, rules with paths).
+type memoryRead struct {
+	tool.Tool
+	app *app
+}
+
+// Call reads, then adds newly relevant memory for the file read.
+func (m *memoryRead) Call(ctx context.Context, c *tool.Call, input json.RawMessage, progress func(tool.Progress)) (*tool.Result, error) {
+	res, err := m.Tool.Call(ctx, c, input, progress)
+	if err != nil || res == nil || res.IsError || m.app.memory == nil {
+		return res, err
+	}
+	var in struct {
+		FilePath string `json:"file_path"`
+	}
+	if json.Unmarshal(input, &in) == nil && in.FilePath != "" {
+		if text := m.app.memory.Touch(in.FilePath); text != "" {
+			res.Messages = append(res.Messages, llm.TextBlock(text))
+		}
+	}
+	return res, nil
+}
+
+// hasTool reports whether a built-in of that name is offered.
+func (a *app) hasTool(name string) bool {
+	for _, t := range a.tools {
+		if t.Name() == name {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"reins/internal/engine"
+	"reins/internal/filestate"
+	"reins/internal/session"
+	"reins/internal/tools/todo"
+)
+
+// findResumed loads the transcript --continue or --resume names.
+func (a *app) findResumed() (*session.Transcript, error) {
+	var info session.Info
+	var err error
+	if a.opts.Continue {
+		info, err = a.store.Latest(a.cwd)
+		if err != nil {
+			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (%v)", a.cwd, err)
+		}
+	} else {
+		id := strings.TrimSpace(a.opts.Resume)
+		info, err = a.store.Find(id, a.cwd)
+		if err != nil {
+			return nil, fmt.Errorf("--resume: %w", err)
+		}
+	}
+	t, err := session.Load(info.Path)
+	if err != nil {
+		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
+	}
+	for _, w := range t.Warnings {
+		a.warn(fmt.Sprintf("resume %s: %s", info.ID, w.String()))
+	}
+	if t.SessionID == "" {
+		t.SessionID = info.ID
+	}
+	return t, nil
+}
+
+// resume puts a loaded transcript's history and state into the session.
+func (a *app) resume() error {
+	t := a.resumed
+	if t == nil {
+		return nil
+	}
+	if a.opts.ForkSession && a.writer != nil {
+		// A fork records the whole history under its new id first.
+		if _, warns, err := a.store.Fork(t.Path, a.cwd, a.sessionID); err != nil {
+			return fmt.Errorf("fork session: %w", err)
+		} else {
+			for _, w := range warns {
+				a.warn(w.String())
+			}
+		}
+	}
+	items := make([]engine.HistoryItem, len(t.Items))
+	for i, it := range t.Items {
+		items[i] = engine.HistoryItem{UUID: it.UUID, Message: it.Message, Meta: it.Meta, Summary: it.Summary}
+	}
+	a.sess.SetHistory(items)
+	a.sess.SetLastUUID(t.Leaf)
+	if a.writer != nil && len(t.Repairs) > 0 && !a.opts.ForkSession {
+		if err := t.WriteRepairs(a.writer); err != nil {
+			return err
+		}
+	}
+	if len(t.Repairs) > 0 {
+		a.sess.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
+	}
+	if len(t.Todos) > 0 {
+		var items []todo.Item
+		if json.Unmarshal(t.Todos, &items) == nil {
+			a.todos.Replace("", items)
+		}
+	}
+	// Files read before stay known when they have not changed since.
+	for _, f := range t.ReadFiles {
+		info, err := os.Stat(f.Path)
+		if err != nil || info.ModTime().After(f.Time) || f.Partial {
+			continue
+		}
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			continue
+		}
+		a.files.Record(filestate.EntryFor(f.Path, data, info))
+	}
+	return nil
+}
