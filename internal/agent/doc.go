@@ -16,6 +16,14 @@
 // The listing is a <system-reminder> for a message, not part of the Agent
 // tool's description, so the tool list stays cache-stable.
 //
-// Running a sub-agent is not this package's job yet; it only describes
-// them. It must not import the engine or any front end.
+// # Running sub-agents
+//
+// The runtime is split across layers. This package defines what a
+// sub-agent run is (Spec, Result) and the Spawner and Conversation
+// interfaces the CLI implements on the engine; the Agent tool
+// (internal/tools/agent) decides what to start and reports the result;
+// Gate narrows the parent's permission gate for a definition; and
+// TaskReminders announces finished background tasks to the model.
+//
+// This package must not import the engine or any front end.
 package agent
