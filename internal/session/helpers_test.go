@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -158,4 +159,40 @@ func readLines(t testing.TB, path string) [][]byte {
 
 func tempTranscript(t testing.TB) string {
 	return filepath.Join(t.TempDir(), "s.jsonl")
+}
+
+// writeLongSession records n messages shaped like a real coding session:
+// prompts, answers with tool calls, and tool results of a few KiB.
+func writeLongSession(b testing.TB, path string, n int) int64 {
+	r := newRecorder(b, path, "bench")
+	code := strings.Repeat("func handler(w http.ResponseWriter, r *http.Request) {\n\tfmt.Fprintf(w, \"hello <%s>\", r.URL.Path)\n}\n", 20)
+	for i := 0; i < n; {
+		if i%40 == 0 {
+			r.msg(user(fmt.Sprintf("Step %d: please refactor the handlers in pkg%d and keep the tests green.", i, i%7)))
+			i++
+			continue
+		}
+		id := fmt.Sprintf("toolu_%06d", i)
+		a := assistant(fmt.Sprintf("msg_%06d", i),
+			llm.TextBlock("I'll look at the file first, then make the change. "+strings.Repeat("Reasoning about the code. ", 8)),
+			toolUse(id, "Read", fmt.Sprintf(`{"file_path":"/home/user/project/pkg%d/file%d.go"}`, i%7, i)))
+		a.StopReason = "tool_use"
+		r.msg(a)
+		i++
+		if i < n {
+			text := code[:len(code)*(1+i%4)/4]
+			r.msg(result(id, text, false), func(e *Entry) {
+				// Like Claude Code's Read, the structured result repeats
+				// the content.
+				e.ToolUseResult = map[string]any{"type": "text", "file": map[string]any{"filePath": "/x", "content": text, "numLines": 60}}
+			})
+			i++
+		}
+	}
+	r.w.Close()
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st.Size()
 }

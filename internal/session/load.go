@@ -133,7 +133,11 @@ func Load(path string) (*Transcript, error) {
 		return nil, fmt.Errorf("load session: %w", err)
 	}
 	defer f.Close()
-	t, err := Read(f)
+	parallel := false
+	if st, err := f.Stat(); err == nil && st.Size() >= parallelMin {
+		parallel = true
+	}
+	t, err := read(f, parallel)
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", path, err)
 	}
@@ -146,8 +150,20 @@ func Load(path string) (*Transcript, error) {
 
 // Read reads a transcript from r, streaming it line by line.
 func Read(r io.Reader) (*Transcript, error) {
+	return read(r, false)
+}
+
+// read reads a transcript; parallel decodes lines on several cores
+// (worth it for large files).
+func read(r io.Reader, parallel bool) (*Transcript, error) {
 	ld := loader{t: &Transcript{}, index: map[string]int{}, lastMain: -1}
-	if err := eachLine(r, ld.line); err != nil {
+	var err error
+	if parallel {
+		err = decodeParallel(r, &ld)
+	} else {
+		err = eachLine(r, ld.line)
+	}
+	if err != nil {
 		return nil, err
 	}
 	ld.finish()
@@ -168,25 +184,32 @@ func (ld *loader) warn(line int, format string, args ...any) {
 }
 
 func (ld *loader) line(b []byte, n int, complete bool) error {
-	ld.t.Lines = n
 	if len(bytes.TrimSpace(b)) == 0 {
+		ld.t.Lines = n
 		return nil
 	}
 	e, err := decodeEntry(b)
+	ld.apply(&e, err, n, complete)
+	return nil
+}
+
+// apply takes in one decoded line; err is its decoding error.
+func (ld *loader) apply(e *loadEntry, err error, n int, complete bool) {
+	ld.t.Lines = n
 	if err != nil {
 		if !complete {
 			ld.warn(n, "incomplete last line skipped (the session was probably stopped while writing it)")
 		} else {
 			ld.warn(n, "unreadable line skipped: %v", err)
 		}
-		return nil
+		return
 	}
 	if e.SessionID != "" && ld.t.SessionID == "" {
 		ld.t.SessionID = e.SessionID
 	}
 	switch e.Type {
 	case TypeUser, TypeAssistant, TypeSystem, TypeAttachment, TypeProgress:
-		ld.link(&e, n)
+		ld.link(e, n)
 	case TypeTodos:
 		ld.t.Todos = e.Todos
 	case TypeReplacement:
@@ -202,7 +225,6 @@ func (ld *loader) line(b []byte, n int, complete bool) error {
 	case TypeLastPrompt:
 		ld.t.LastPrompt = e.LastPrompt
 	}
-	return nil
 }
 
 func (ld *loader) replacements(rs []Replacement) {

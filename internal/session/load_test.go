@@ -380,3 +380,51 @@ func TestReadEmptyAndGarbage(t *testing.T) {
 		}
 	}
 }
+
+func TestParallelLoadMatchesSequential(t *testing.T) {
+	path := tempTranscript(t)
+	writeLongSession(t, path, 3_000)
+	appendRaw(t, path, "\n\nnot json\n")
+	r := newRecorder(t, path, "bench")
+	r.last, r.n = "", 100_000
+	r.msg(user("after the bad line"))
+	r.w.Close()
+	appendRaw(t, path, `{"type":"user","uuid":"torn"`)
+	if st, _ := os.Stat(path); st.Size() < parallelMin {
+		t.Fatalf("fixture too small (%d bytes) to take the parallel path", st.Size())
+	}
+
+	open := func(parallel bool) *Transcript {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		tr, err := read(f, parallel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	seq, par := open(false), open(true)
+	if len(seq.Items) != len(par.Items) || seq.Leaf != par.Leaf || seq.Lines != par.Lines {
+		t.Fatalf("sequential %d items leaf %s lines %d; parallel %d items leaf %s lines %d",
+			len(seq.Items), seq.Leaf, seq.Lines, len(par.Items), par.Leaf, par.Lines)
+	}
+	for i := range seq.Items {
+		if seq.Items[i].UUID != par.Items[i].UUID || apiBytes(t, seq.Items[i].Message) != apiBytes(t, par.Items[i].Message) {
+			t.Fatalf("item %d differs", i)
+		}
+	}
+	if fmtWarnings(seq.Warnings) != fmtWarnings(par.Warnings) || len(seq.Warnings) != 2 {
+		t.Errorf("warnings differ or are not the two bad lines:\n%s\n--\n%s", fmtWarnings(seq.Warnings), fmtWarnings(par.Warnings))
+	}
+}
+
+func fmtWarnings(ws []Warning) string {
+	var s []string
+	for _, w := range ws {
+		s = append(s, w.String())
+	}
+	return strings.Join(s, "\n")
+}
