@@ -8,6 +8,8 @@ import (
 
 	"reins/internal/engine"
 	"reins/internal/llm"
+	"reins/internal/session"
+	"reins/internal/tool"
 )
 
 func TestLimitsForSpecVectors(t *testing.T) {
@@ -225,5 +227,19 @@ func TestRoundsNeverSplitAToolCallFromItsResult(t *testing.T) {
 	rs := rounds(msgs)
 	if len(rs) != 3 || len(rs[1]) != 4 || rs[2][0].ID != "B" {
 		t.Fatalf("rounds = %v", rs)
+	}
+}
+
+// The CLI converts resumed transcript items and budget decisions
+// directly: session.Item must stay convertible to engine.HistoryItem.
+func TestResumeTypesConvert(t *testing.T) {
+	it := session.Item{UUID: "u", Message: llm.NewUserText("x"), Meta: true, Summary: true}
+	h := engine.HistoryItem(it)
+	if h.UUID != "u" || !h.Meta || !h.Summary || h.Message != it.Message {
+		t.Errorf("converted item = %+v", h)
+	}
+	r := tool.Replacement(session.Replacement{ToolUseID: "t", Text: "r"})
+	if r.ToolUseID != "t" || r.Text != "r" {
+		t.Errorf("converted replacement = %+v", r)
 	}
 }
