@@ -1,10 +1,3 @@
-//go:build e2e_settings
-
-// This test needs the CLI to build its gate from settings (settings.Load →
-// permission.NewPolicy → hooks.New → engine.NewGate) and to register the
-// Bash and Read tools. Until that wiring lands it is kept out of the
-// default build by the e2e_settings tag; drop the tag with the wiring.
-
 package e2e
 
 import (
@@ -46,10 +39,10 @@ func TestProjectSettingsFromClaudeCodeTakeEffectInPrintMode(t *testing.T) {
 	srv := server(t,
 		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo allowed yes"})),
 		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "rm -rf data"})),
-		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "curl http://example.com"})),
-		llmtest.Calls(llmtest.ToolUse("toolu_4", "Read", map[string]string{"file_path": "secret.txt"})),
-		llmtest.Reply("done"))
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "curl http://example.com"})))
 	sb := e2etest.NewSandbox(t, srv.URL)
+	srv.Add(llmtest.Calls(llmtest.ToolUse("toolu_4", "Read", map[string]string{"file_path": filepath.Join(sb.Dir, "secret.txt")})),
+		llmtest.Reply("done"))
 	sb.Write(t, ".claude/settings.json", claudeSettings)
 	hook := sb.Write(t, ".claude/hooks/guard.sh", guardHook)
 	if err := os.Chmod(hook, 0o755); err != nil {

@@ -148,7 +148,7 @@ func (s *askerSlot) Ask(ctx context.Context, q engine.Question) (engine.Answer, 
 	if a := s.get(); a != nil {
 		return a.Ask(ctx, q)
 	}
-	return engine.Answer{}, errors.New("nobody can be asked in this mode")
+	return engine.Answer{}, engine.ErrNobodyToAsk
 }
 
 // setAsker attaches the front end's asker.

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 )
 
 // Asker puts a permission question to whoever can answer it: the terminal
@@ -59,6 +60,10 @@ type Answer struct {
 	// Interrupt ends the turn after a denial.
 	Interrupt bool
 }
+
+// ErrNobodyToAsk is returned by an Asker that has no one to put the
+// question to; the gate then denies as if there were no Asker at all.
+var ErrNobodyToAsk = errors.New("nobody can be asked in this mode")
 
 // DenyAsker answers every question with a denial. Print mode without a
 // permission prompt tool uses it.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -234,11 +235,15 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 			return allow(r.Permission.UpdatedInput)
 		}
 	}
+	nobody := denied(d.Reason + " Nobody can approve it in this mode, so it was denied; do not retry it, and say what you could not do.")
 	if g.cfg.Asker == nil {
-		return denied(d.Reason + " Nobody can approve it in this mode, so it was denied; do not retry it, and say what you could not do.")
+		return nobody
 	}
 	ans, err := g.cfg.Asker.Ask(ctx, Question{ToolName: name, ToolUseID: c.ID, Input: input, Reason: d.Reason,
 		Suggestions: suggestions, BlockedPath: d.BlockedPath, AgentID: c.AgentID})
+	if errors.Is(err, ErrNobodyToAsk) {
+		return nobody
+	}
 	if err != nil || ctx.Err() != nil {
 		if err == nil {
 			err = context.Cause(ctx)

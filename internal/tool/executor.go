@@ -309,7 +309,7 @@ func (e *Executor) startLocked(c *tracked) {
 		e.mu.Lock()
 		if c.status == executing {
 			e.finishLocked(c, out)
-			if out.IsError && e.cfg.CascadeTools[c.block.Name] && e.errored == "" && ctx.Err() == nil {
+			if out.IsError && !out.Denied && e.cfg.CascadeTools[c.block.Name] && e.errored == "" && ctx.Err() == nil {
 				e.errored = describe(c.block)
 				e.sibStop(fmt.Errorf("parallel %s call failed", c.block.Name))
 			}

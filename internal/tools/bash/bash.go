@@ -255,6 +255,11 @@ func (t *Tool) start() (dir string, env []string, note string) {
 }
 
 func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, dir string, env []string, note string, timeout time.Duration, progress func(tool.Progress)) (*tool.Result, error) {
+	if t.cfg.StateDir != "" {
+		if err := os.MkdirAll(t.cfg.StateDir, 0o700); err != nil {
+			return nil, fmt.Errorf("bash: create state folder: %w", err)
+		}
+	}
 	stateFile, err := os.CreateTemp(t.cfg.StateDir, "reins-bash-*.state")
 	if err != nil {
 		return nil, fmt.Errorf("bash: create state file: %w", err)
