@@ -25,7 +25,6 @@
 //
 // Reactive compaction (after the API refused a prompt as too long) and
 // manual compaction (/compact [instructions]) use the same path.
-// ParseTokenBudget reads "+500k"-style output budgets from prompts.
 //
 // The package changes history only through engine.Session (SetHistory,
 // Record); it never writes transcript files itself.
