@@ -154,7 +154,7 @@ func (r *Runner) Matching(in *Input) []Hook {
 	seen := map[string]bool{}
 	value := in.MatchValue()
 	for _, h := range r.hooks {
-		if h.Event != in.Event || (in.Event.usesMatcher() && !Matches(h.Matcher, value)) {
+		if h.Event != in.Event || (in.Event.usesMatcher() && !Matches(h.Matcher, value) && !matchesOldAgentName(in, h.Matcher)) {
 			continue
 		}
 		if h.Key != "" {
@@ -213,6 +213,12 @@ func (r *Runner) runOne(ctx context.Context, h Hook, input []byte) Output {
 		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Done: true, Output: out})
 	}
 	return out
+}
+
+// matchesOldAgentName lets matchers written for Task, the older name of
+// the Agent tool, select Agent calls.
+func matchesOldAgentName(in *Input, matcher string) bool {
+	return in.Event.toolEvent() && in.ToolName == "Agent" && Matches(matcher, "Task")
 }
 
 // Matches reports whether a hook matcher selects value: an empty matcher

@@ -194,6 +194,35 @@ func TestMatcherSelectsHooks(t *testing.T) {
 	}
 }
 
+func TestMatchersForTaskSelectAgentCalls(t *testing.T) {
+	r := New(Config{ProjectDir: t.TempDir(), Hooks: map[string][]settings.HookMatcher{
+		"PreToolUse": {
+			{Matcher: "Task", Hooks: []settings.HookSpec{{Type: "command", Command: "task-exact"}}},
+			{Matcher: "Bash|Task", Hooks: []settings.HookSpec{{Type: "command", Command: "task-list"}}},
+			{Matcher: "Ta.*", Hooks: []settings.HookSpec{{Type: "command", Command: "task-regexp"}}},
+			{Matcher: "Agent", Hooks: []settings.HookSpec{{Type: "command", Command: "agent"}}},
+		},
+		"SubagentStart": {{Matcher: "Task", Hooks: []settings.HookSpec{{Type: "command", Command: "agent-type-task"}}}},
+	}})
+	names := func(in Input) string {
+		var out []string
+		for _, h := range r.Matching(&in) {
+			out = append(out, h.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := names(Input{Event: PreToolUse, ToolName: "Agent"}); got != "task-exact,task-list,task-regexp,agent" {
+		t.Errorf("Agent call matched %q", got)
+	}
+	if got := names(Input{Event: PreToolUse, ToolName: "Bash"}); got != "task-list" {
+		t.Errorf("Bash call matched %q", got)
+	}
+	// Only tool names are mapped: an agent type is matched as written.
+	if got := names(Input{Event: SubagentStart, AgentType: "general-purpose", ToolName: "Agent"}); got != "" {
+		t.Errorf("SubagentStart matched %q", got)
+	}
+}
+
 func TestIdenticalCommandsRunOnceAndHooksRunInParallel(t *testing.T) {
 	dir := t.TempDir()
 	s := script(t, dir, "slow.sh", `echo x >> "$CLAUDE_PROJECT_DIR/count.$1"; sleep 0.5`)
