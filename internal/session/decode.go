@@ -77,6 +77,7 @@ type resultContent struct {
 	raw    json.RawMessage
 }
 
+// UnmarshalJSON keeps a string's text, or any other value as it is.
 func (c *resultContent) UnmarshalJSON(b []byte) error {
 	switch {
 	case len(b) >= 2 && b[0] == '"':

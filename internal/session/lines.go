@@ -51,6 +51,7 @@ type Warning struct {
 	Msg  string // what was wrong
 }
 
+// String is "line N: message", or the message alone.
 func (w Warning) String() string {
 	if w.Line == 0 {
 		return w.Msg
