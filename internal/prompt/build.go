@@ -116,6 +116,11 @@ func SystemContext(git gitinfo.Snapshot, extra []KV) string {
 	return strings.Join(lines, "\n")
 }
 
+// Environment returns the environment section of the default prompt
+// (working folder, platform, date, model), for prompts that replace the
+// default but still need it, such as a sub-agent's.
+func Environment(o Options) string { return environment(o) }
+
 var envTemplate = template.Must(template.New("environment").Parse(mustText("environment.tmpl")))
 
 func environment(o Options) string {

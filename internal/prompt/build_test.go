@@ -78,6 +78,17 @@ func TestBuildCustomAlone(t *testing.T) {
 	}
 }
 
+func TestEnvironmentIsTheDefaultPromptsSection(t *testing.T) {
+	o := sessionOptions()
+	env := Environment(o)
+	if env == "" || !strings.Contains(env, "/home/user/project") {
+		t.Fatalf("Environment = %q", env)
+	}
+	if tail := Build(o)[1].Text; !strings.HasPrefix(tail, env+"\n\n") {
+		t.Errorf("the default prompt's session block does not start with Environment's text:\n%s", tail)
+	}
+}
+
 func TestBuildMarksPrefixAndEnd(t *testing.T) {
 	blocks := Build(sessionOptions())
 	if len(blocks) != 2 || !blocks[0].Cache || !blocks[1].Cache {
