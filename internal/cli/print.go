@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
+	"reins/internal/command"
 	"reins/internal/engine"
-	"reins/internal/llm"
 	"reins/internal/streamjson"
 )
 
@@ -48,6 +48,16 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		return err
 	}
 	defer a.close()
+	a.waitMCP(ctx)
+	a.sessionStart(ctx)
+	defer a.sessionEnd("other")
+	prep, err := a.prepare(ctx, prompt, command.Print)
+	if err != nil {
+		return err
+	}
+	if !prep.Run {
+		return a.printLocal(o, prep)
+	}
 	w := streamjson.NewWriter(env.Stdout, streamjson.Options{SessionID: a.sessionID, Partial: o.Partial, Replay: o.ReplayUser})
 	if o.OutputFormat == "stream-json" {
 		if err := w.Line(a.initMessage()); err != nil {
@@ -59,8 +69,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		verbose = append(verbose, a.initMessage())
 	}
 	var end *engine.TurnEnd
-	in := engine.Input{Content: []llm.ContentBlock{llm.TextBlock(prompt)}, TokenBudget: engine.ParseTokenBudget(prompt)}
-	for ev := range a.sess.Run(ctx, in) {
+	for ev := range a.sess.Run(ctx, prep.Input) {
 		switch o.OutputFormat {
 		case "stream-json":
 			w.Event(ev)
@@ -98,9 +107,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		}
 	}
 	if res.IsError {
-		if o.OutputFormat == "text" || true {
-			fmt.Fprintf(env.Stderr, "reins: %s\n", oneLine(res.Errors))
-		}
+		fmt.Fprintf(env.Stderr, "reins: %s\n", oneLine(res.Errors))
 		if ctx.Err() != nil {
 			return exitError{130}
 		}
@@ -125,4 +132,36 @@ func (a *app) initMessage() *streamjson.Init {
 		PermissionMode: a.permMode, APIKeySource: a.keySource, Version: Version,
 		AdditionalDirs: a.opts.AddDirs,
 	})
+}
+
+// printLocal prints the output of a command that did not go to the model.
+func (a *app) printLocal(o *Options, p prepared) error {
+	switch o.OutputFormat {
+	case "text":
+		if p.IsError {
+			fmt.Fprintf(a.env.Stderr, "reins: %s\n", p.Output)
+			return exitError{1}
+		}
+		fmt.Fprintln(a.env.Stdout, p.Output)
+		return nil
+	}
+	res := &streamjson.Result{Type: "result", Subtype: streamjson.SubtypeSuccess, IsError: p.IsError,
+		SessionID: a.sessionID, PermissionDenials: []engine.Denial{}, ModelUsage: map[string]streamjson.ModelUsage{}}
+	text := p.Output
+	res.Result = &text
+	if p.IsError {
+		res.Subtype = streamjson.SubtypeDuringExec
+		res.Errors = []string{p.Output}
+	}
+	w := streamjson.NewWriter(a.env.Stdout, streamjson.Options{SessionID: a.sessionID})
+	if o.OutputFormat == "stream-json" {
+		w.Line(a.initMessage())
+	}
+	if err := w.Line(res); err != nil {
+		return err
+	}
+	if p.IsError {
+		return exitError{1}
+	}
+	return nil
 }

@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"reins/internal/command"
+	"reins/internal/engine"
+	"reins/internal/hooks"
+	"reins/internal/llm"
+)
+
+// prepared is what a line of user input turned into.
+type prepared struct {
+	// Run says the input goes to the model as Input.
+	Run   bool
+	Input engine.Input
+	// Output is text for the user (a local command's output, a hook's
+	// refusal); IsError marks a failure.
+	Output  string
+	IsError bool
+}
+
+// prepare turns a line the user typed (print and SDK modes) into a turn:
+// slash commands are dispatched, UserPromptSubmit hooks may block the
+// prompt or add context, and a token budget ("+500k") is read.
+func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prepared, error) {
+	content := []llm.ContentBlock{llm.TextBlock(text)}
+	out, err := a.commands.Dispatch(ctx, text, command.DispatchOptions{Mode: mode, Expander: a.expander,
+		IsPath: func(p string) bool { _, err := os.Stat(p); return err == nil }})
+	if err != nil {
+		return prepared{}, err
+	}
+	switch out.Action {
+	case command.Show, command.OpenUI:
+		msg := out.Text
+		if out.Action == command.OpenUI {
+			msg, out.IsError = fmt.Sprintf("/%s isn't available in this mode", out.Name), true
+		}
+		return prepared{Output: msg, IsError: out.IsError}, nil
+	case command.Query:
+		content = out.Expansion.Content()
+	}
+	in := engine.Input{Content: content, TokenBudget: engine.ParseTokenBudget(text)}
+	if a.hookRun.Has(hooks.UserPromptSubmit) {
+		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) { h.Prompt = text }))
+		a.reportHooks(r)
+		if r.Stop {
+			return prepared{Output: firstNonEmpty(r.StopReason, "A UserPromptSubmit hook stopped the prompt."), IsError: true}, nil
+		}
+		if r.Block {
+			return prepared{Output: "Prompt blocked by a UserPromptSubmit hook: " + r.Reason, IsError: true}, nil
+		}
+		for _, c := range r.AdditionalContext {
+			in.Content = append(in.Content, llm.TextBlock("<system-reminder>\n"+strings.TrimSpace(c)+"\n</system-reminder>"))
+		}
+	}
+	return prepared{Run: true, Input: in}, nil
+}
+
+// hookInput is a hook input with the session's common fields.
+func (a *app) hookInput(ev hooks.Event, fill func(*hooks.Input)) hooks.Input {
+	in := hooks.Input{Event: ev, SessionID: a.sessionID, TranscriptPath: a.store.TranscriptPath(a.cwd, a.sessionID),
+		Cwd: a.cwd, PermissionMode: string(a.checker.Mode())}
+	if fill != nil {
+		fill(&in)
+	}
+	return in
+}
+
+// reportHooks passes hook messages and errors to the user.
+func (a *app) reportHooks(r hooks.Result) {
+	for _, m := range r.SystemMessages {
+		a.notify("info", m)
+	}
+	for _, e := range r.Errors {
+		a.notify("warning", e)
+	}
+}
+
+// sessionStart runs SessionStart hooks ("startup" or "resume"); their
+// context is added to the conversation before the first prompt.
+func (a *app) sessionStart(ctx context.Context) {
+	if !a.hookRun.Has(hooks.SessionStart) {
+		return
+	}
+	source := "startup"
+	if a.resumed != nil {
+		source = "resume"
+	}
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) { h.Source = source; h.Model = a.model }))
+	a.reportHooks(r)
+	if len(r.AdditionalContext) > 0 {
+		text := "<system-reminder>\nSessionStart hook context:\n" + strings.Join(r.AdditionalContext, "\n") + "\n</system-reminder>"
+		a.sess.AppendMessage(llm.NewUserText(text), true)
+	}
+}
+
+// hooksEndTimeout bounds SessionEnd hooks at exit.
+const hooksEndTimeout = 10 * time.Second
+
+// sessionEnd runs SessionEnd hooks.
+func (a *app) sessionEnd(reason string) {
+	if !a.hookRun.Has(hooks.SessionEnd) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hooksEndTimeout)
+	defer cancel()
+	a.reportHooks(a.hookRun.Run(ctx, a.hookInput(hooks.SessionEnd, func(h *hooks.Input) { h.Reason = reason })))
+}
