@@ -104,20 +104,41 @@ func New(cfg Config) *Runner {
 	}
 	cfg.Env = env
 	r := &Runner{cfg: cfg}
+	r.hooks = commandHooks(cfg, cfg.Hooks)
+	return r
+}
+
+// commandHooks turns settings-form hooks into command hooks run with
+// cfg's folder, environment and shell.
+func commandHooks(cfg Config, hs map[string][]settings.HookMatcher) []Hook {
+	var out []Hook
 	for _, name := range settings.KnownHookEvents {
-		for _, m := range cfg.Hooks[name] {
+		for _, m := range hs[name] {
 			for _, h := range m.Hooks {
 				if h.Type != "command" || strings.TrimSpace(h.Command) == "" {
 					continue
 				}
 				timeout := time.Duration(h.Timeout * float64(time.Second))
 				cmd := &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Shell: cfg.Shell}
-				r.hooks = append(r.hooks, Hook{Event: Event(name), Matcher: m.Matcher, Handler: cmd,
+				out = append(out, Hook{Event: Event(name), Matcher: m.Matcher, Handler: cmd,
 					Key: "command:" + h.Command, Name: h.Command, Timeout: timeout, Source: m.Source})
 			}
 		}
 	}
-	return r
+	return out
+}
+
+// With returns a runner with r's configuration and hooks (those added at
+// run time included) plus the command hooks in extra, given in settings
+// form: the hooks of a scope that brings its own, such as a sub-agent's
+// definition. r is not changed.
+func (r *Runner) With(extra map[string][]settings.HookMatcher) *Runner {
+	n := &Runner{cfg: r.cfg}
+	r.mu.Lock()
+	n.hooks = append([]Hook(nil), r.hooks...)
+	r.mu.Unlock()
+	n.hooks = append(n.hooks, commandHooks(n.cfg, extra)...)
+	return n
 }
 
 // Add registers a hook at run time (for example an SDK callback).

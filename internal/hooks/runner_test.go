@@ -194,6 +194,37 @@ func TestMatcherSelectsHooks(t *testing.T) {
 	}
 }
 
+func TestWithAddsHooksWithoutChangingTheOriginal(t *testing.T) {
+	r := New(Config{ProjectDir: t.TempDir(), Hooks: map[string][]settings.HookMatcher{
+		"PreToolUse": {{Matcher: "Bash", Hooks: []settings.HookSpec{{Type: "command", Command: "from-settings"}}}},
+	}})
+	r.Add(Hook{Event: PreToolUse, Matcher: "Bash", Handler: callbackHandler{}, Name: "sdk-callback"})
+	n := r.With(map[string][]settings.HookMatcher{
+		"PreToolUse":   {{Matcher: "Bash", Hooks: []settings.HookSpec{{Type: "command", Command: "from-agent"}}}},
+		"SubagentStop": {{Hooks: []settings.HookSpec{{Type: "command", Command: "agent-stop"}}}},
+	})
+	names := func(r *Runner, in Input) string {
+		var out []string
+		for _, h := range r.Matching(&in) {
+			out = append(out, h.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := names(n, Input{Event: PreToolUse, ToolName: "Bash"}); got != "from-settings,sdk-callback,from-agent" {
+		t.Errorf("the new runner matched %q", got)
+	}
+	if got := names(r, Input{Event: PreToolUse, ToolName: "Bash"}); got != "from-settings,sdk-callback" {
+		t.Errorf("the original runner changed: %q", got)
+	}
+	if !n.Has(SubagentStop) || r.Has(SubagentStop) {
+		t.Error("SubagentStop hooks went to the wrong runner")
+	}
+}
+
+type callbackHandler struct{}
+
+func (callbackHandler) Run(context.Context, []byte) Output { return Output{} }
+
 func TestMatchersForTaskSelectAgentCalls(t *testing.T) {
 	r := New(Config{ProjectDir: t.TempDir(), Hooks: map[string][]settings.HookMatcher{
 		"PreToolUse": {
