@@ -7,7 +7,8 @@
 // Each case runs ripgrep (as a process, the way an agent would run it)
 // and the Grep tool (in process, the way reins runs it) alternately,
 // rounds times after one warm-up run each, and reports the median wall
-// times, their ratio and the target. Match sets are compared as sets of
+// times, their ratio and the target, and the median CPU times (user plus
+// system), which a busy machine disturbs less. Match sets are compared as sets of
 // paths (files_with_matches) or of path:line:text (content). A mismatch
 // exits with status 1; a missed target exits with status 2 under -strict
 // and is only reported otherwise.
@@ -25,6 +26,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"reins/internal/tool"
@@ -81,7 +83,7 @@ func run() error {
 	ver, _ := exec.Command(rg, "--version").Output()
 	fmt.Printf("tree: %s\nripgrep: %s\nrounds: %d (median wall time; warm page cache)\n\n",
 		*root, strings.SplitN(string(ver), "\n", 2)[0], *rounds)
-	fmt.Printf("%-28s %-18s %10s %10s %7s %7s  %s\n", "pattern", "mode", "reins", "rg", "ratio", "target", "matches")
+	fmt.Printf("%-26s %-18s %9s %9s %6s %6s %9s %9s  %s\n", "pattern", "mode", "reins", "rg", "ratio", "target", "cpu reins", "cpu rg", "matches")
 
 	mismatch, missed := false, []string{}
 	for _, c := range cases {
@@ -101,7 +103,8 @@ func run() error {
 				flagMiss = " MISSED"
 				missed = append(missed, fmt.Sprintf("%s (%s): %.2fx > %.1fx", label(c), mode, ratio, c.target))
 			}
-			fmt.Printf("%-28s %-18s %10s %10s %6.2fx %6.1fx  %d %s%s\n", label(c), mode, ms(r.ours), ms(r.theirs), ratio, c.target, r.n, status, flagMiss)
+			fmt.Printf("%-26s %-18s %9s %9s %5.2fx %5.1fx %9s %9s  %d %s%s\n", label(c), mode, ms(r.ours), ms(r.theirs), ratio, c.target,
+				ms(r.oursCPU), ms(r.theirsCPU), r.n, status, flagMiss)
 		}
 	}
 	g, err := benchGlob(rg, *root, *rounds)
@@ -118,8 +121,8 @@ func run() error {
 		flagMiss = " MISSED"
 		missed = append(missed, fmt.Sprintf("Glob **/*.go: %s > %s", ms(g.ours), ms(globTarget)))
 	}
-	fmt.Printf("%-28s %-18s %10s %10s %6.2fx %7s  %d %s%s\n", "Glob **/*.go", "(rg --files -g)", ms(g.ours), ms(g.theirs),
-		float64(g.ours)/float64(g.theirs), "<"+ms(globTarget), g.n, status, flagMiss)
+	fmt.Printf("%-26s %-18s %9s %9s %5.2fx %6s %9s %9s  %d %s%s\n", "Glob **/*.go", "(rg --files -g)", ms(g.ours), ms(g.theirs),
+		float64(g.ours)/float64(g.theirs), "<"+fmt.Sprint(globTarget), ms(g.oursCPU), ms(g.theirsCPU), g.n, status, flagMiss)
 
 	fmt.Println()
 	if len(missed) == 0 {
@@ -149,9 +152,26 @@ func label(c grepCase) string {
 func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/1e6) }
 
 type result struct {
-	ours, theirs time.Duration
-	n            int    // matches found (files or lines)
-	diff         string // empty when the match sets agree
+	ours, theirs       time.Duration // median wall time
+	oursCPU, theirsCPU time.Duration // median CPU time (user + system)
+	n                  int           // matches found (files or lines)
+	diff               string        // empty when the match sets agree
+}
+
+// cpuTime returns the CPU time this process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func processCPU(cmd *exec.Cmd) time.Duration {
+	if cmd.ProcessState == nil {
+		return 0
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -177,12 +197,14 @@ func benchGrep(rg, root string, c grepCase, mode string, rounds int) (result, er
 	g := grep.New()
 	call := &tool.Call{ID: "bench", Name: grep.Name, Cwd: root}
 
-	var oursT, theirsT []time.Duration
+	var oursT, theirsT, oursC, theirsC []time.Duration
 	var ours, theirs []string
 	for i := 0; i <= rounds; i++ {
+		c0 := cpuTime()
 		t0 := time.Now()
 		res, err := g.Call(context.Background(), call, raw, nil)
 		d := time.Since(t0)
+		dc := cpuTime() - c0
 		if err != nil {
 			return result{}, fmt.Errorf("Grep %s: %w", c.pattern, err)
 		}
@@ -206,23 +228,26 @@ func benchGrep(rg, root string, c grepCase, mode string, rounds int) (result, er
 		}
 		theirs = strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
 		if i > 0 { // the first round warms up both sides
-			oursT = append(oursT, d)
-			theirsT = append(theirsT, d2)
+			oursT, oursC = append(oursT, d), append(oursC, dc)
+			theirsT, theirsC = append(theirsT, d2), append(theirsC, processCPU(cmd))
 		}
 	}
-	return result{ours: median(oursT), theirs: median(theirsT), n: len(ours), diff: compare(ours, theirs, mode == grep.ModeContent)}, nil
+	return result{ours: median(oursT), theirs: median(theirsT), oursCPU: median(oursC), theirsCPU: median(theirsC),
+		n: len(ours), diff: compare(ours, theirs, mode == grep.ModeContent)}, nil
 }
 
 func benchGlob(rg, root string, rounds int) (result, error) {
 	g := glob.New()
 	call := &tool.Call{ID: "bench", Name: glob.Name, Cwd: root}
 	raw := json.RawMessage(`{"pattern":"**/*.go"}`)
-	var oursT, theirsT []time.Duration
+	var oursT, theirsT, oursC, theirsC []time.Duration
 	var ours, theirs []string
 	for i := 0; i <= rounds; i++ {
+		c0 := cpuTime()
 		t0 := time.Now()
 		res, err := g.Call(context.Background(), call, raw, nil)
 		d := time.Since(t0)
+		dc := cpuTime() - c0
 		if err != nil {
 			return result{}, fmt.Errorf("Glob: %w", err)
 		}
@@ -239,8 +264,8 @@ func benchGlob(rg, root string, rounds int) (result, error) {
 		d2 := time.Since(t1)
 		theirs = strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
 		if i > 0 {
-			oursT = append(oursT, d)
-			theirsT = append(theirsT, d2)
+			oursT, oursC = append(oursT, d), append(oursC, dc)
+			theirsT, theirsC = append(theirsT, d2), append(theirsC, processCPU(cmd))
 		}
 	}
 	// Glob returns the 100 newest; they must all be among ripgrep's files.
@@ -258,7 +283,8 @@ func benchGlob(rg, root string, rounds int) (result, error) {
 	if len(ours) != min(100, len(theirs)) {
 		diff = fmt.Sprintf("%d files, want %d", len(ours), min(100, len(theirs)))
 	}
-	return result{ours: median(oursT), theirs: median(theirsT), n: len(theirs), diff: diff}, nil
+	return result{ours: median(oursT), theirs: median(theirsT), oursCPU: median(oursC), theirsCPU: median(theirsC),
+		n: len(theirs), diff: diff}, nil
 }
 
 // compare reports the first differences between two match lists as sets.

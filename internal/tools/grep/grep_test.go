@@ -257,3 +257,19 @@ func TestGrepIsReadOnlyAndConcurrencySafe(t *testing.T) {
 		t.Error("name or description")
 	}
 }
+
+// FuzzGrepInput feeds arbitrary input objects to the tool's own parsing:
+// it must answer with a query or an error naming a field, never panic.
+func FuzzGrepInput(f *testing.F) {
+	f.Add(`{"pattern":"x","glob":"*.{go,ts} !*_test.go","type":"go","-C":2,"head_limit":0}`)
+	f.Add(`{"pattern":"(","output_mode":"count"}`)
+	f.Add(`{"pattern":"a","-A":1e300,"offset":-3}`)
+	f.Add(`{"pattern":"a","path":"../../../../etc","type":"py,make,klingon"}`)
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, input string) {
+		q, err := parse(&tool.Call{Cwd: dir}, json.RawMessage(input))
+		if err == nil && (q.matcher == nil || q.limit < 0 || q.offset < 0 || q.before < 0 || q.after < 0) {
+			t.Fatalf("accepted %s as %+v", input, q)
+		}
+	})
+}
