@@ -1,0 +1,395 @@
+package tui
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+)
+
+//go:embed prompts/init.md
+var initPrompt string
+
+// builtin is a slash command the UI runs itself.
+type builtin struct {
+	name, desc, hint string
+	aliases          []string
+	// duringTurn marks commands that may run while a turn is going.
+	duringTurn bool
+	run        func(m *Model, args string) tea.Cmd
+}
+
+// commandTable holds the builtins and the external command source.
+type commandTable struct {
+	builtins []*builtin
+	ext      Commands
+}
+
+func newCommandTable(ext Commands) *commandTable {
+	return &commandTable{builtins: builtins(), ext: ext}
+}
+
+func (t *commandTable) lookup(name string) *builtin {
+	for _, b := range t.builtins {
+		if b.name == name {
+			return b
+		}
+	}
+	for _, b := range t.builtins {
+		for _, a := range b.aliases {
+			if a == name {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// complete lists builtins and external commands matching prefix.
+func (t *commandTable) complete(prefix string) []compItem {
+	p := strings.ToLower(prefix)
+	seen := map[string]bool{}
+	var out []compItem
+	add := func(name, desc, hint string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		label := "/" + name
+		if hint != "" {
+			label += " " + hint
+		}
+		out = append(out, compItem{label: label, desc: desc, insert: "/" + name + " "})
+	}
+	var bs []*builtin
+	for _, b := range t.builtins {
+		if strings.HasPrefix(b.name, p) {
+			bs = append(bs, b)
+		}
+	}
+	sort.Slice(bs, func(i, j int) bool { return bs[i].name < bs[j].name })
+	var ext []CommandInfo
+	if t.ext != nil {
+		ext = t.ext.Complete(prefix)
+	}
+	for _, c := range ext {
+		if strings.HasPrefix(strings.ToLower(c.Name), p) {
+			add(c.Name, c.Description, c.ArgumentHint)
+		}
+	}
+	for _, b := range bs {
+		add(b.name, b.desc, b.hint)
+	}
+	for _, c := range ext {
+		add(c.Name, c.Description, c.ArgumentHint)
+	}
+	return out
+}
+
+// runCommand runs "/name args": an external command that overrides a
+// builtin, the builtin, or an external command.
+func (m *Model) runCommand(text string) tea.Cmd {
+	name, args, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
+	args = strings.TrimSpace(args)
+	b := m.cmds.lookup(name)
+	if b != nil && m.cmds.ext != nil && m.cmds.ext.Overrides(name) {
+		b = nil
+	}
+	if b != nil {
+		if m.running && !b.duringTurn {
+			m.setHint("/"+name+" can run once the current turn ends (esc to interrupt it)", 3*time.Second)
+			return nil
+		}
+		return b.run(m, args)
+	}
+	if m.cmds.ext == nil {
+		m.commandOutput(text, "Unknown command: /"+name, true)
+		return nil
+	}
+	if m.running {
+		m.setHint("Commands run between turns; wait or press esc", 3*time.Second)
+		return nil
+	}
+	ext, ctx := m.cmds.ext, m.ctx
+	m.busy("Running /" + name + "…")
+	return func() tea.Msg {
+		res, err := ext.Run(ctx, text)
+		return asyncMsg{apply: func(m *Model) tea.Cmd {
+			m.idle()
+			switch {
+			case err != nil:
+				m.commandOutput(text, err.Error(), true)
+			case !res.Handled:
+				m.commandOutput(text, "Unknown command: /"+name, true)
+			case len(res.Content) > 0:
+				if res.Model != "" {
+					m.o.Session.SetModel(res.Model)
+				}
+				return m.startTurn(engine.Input{Content: res.Content, UUID: uuid.NewString()})
+			default:
+				m.commandOutput(text, res.Text, res.IsError)
+			}
+			return nil
+		}}
+	}
+}
+
+// busy shows the spinner for local work that is not a turn.
+func (m *Model) busy(label string) {
+	m.running, m.busyLabel, m.turnStart = true, label, m.o.Now()
+	m.gen++ // events of an older turn no longer apply
+}
+
+func (m *Model) idle() {
+	m.running, m.busyLabel, m.cancel = false, "", nil
+}
+
+// commandOutput shows a command and what it printed.
+func (m *Model) commandOutput(input, out string, isErr bool) {
+	if isErr {
+		out = m.st.err.Render(out)
+	}
+	m.conv.add(&item{kind: kCommand, text: input + "\n" + out, done: true})
+}
+
+func notAvailable(what string) func(m *Model, args string) tea.Cmd {
+	return func(m *Model, args string) tea.Cmd {
+		m.commandOutput("/"+what, "/"+what+" is not available yet in this build of reins.", true)
+		return nil
+	}
+}
+
+// viewer runs a Viewer or reports it missing.
+func viewer(name string, get func(o *Options) Viewer) func(m *Model, args string) tea.Cmd {
+	return func(m *Model, args string) tea.Cmd {
+		v := get(&m.o)
+		if v == nil {
+			return notAvailable(name)(m, args)
+		}
+		out, err := v(m.ctx, args)
+		if err != nil {
+			m.commandOutput("/"+name, err.Error(), true)
+		} else {
+			m.commandOutput("/"+name, out, false)
+		}
+		return nil
+	}
+}
+
+func builtins() []*builtin {
+	return []*builtin{
+		{name: "help", desc: "Show commands and keys", duringTurn: true, run: (*Model).cmdHelp},
+		{name: "clear", desc: "Start a new conversation", aliases: []string{"reset", "new"}, run: (*Model).cmdClear},
+		{name: "compact", desc: "Summarise the conversation to free context", hint: "[instructions]", run: (*Model).cmdCompact},
+		{name: "model", desc: "Show or change the model", hint: "[model]", run: (*Model).cmdModel},
+		{name: "cost", desc: "Show the session's cost and usage", duringTurn: true, run: (*Model).cmdCost},
+		{name: "context", desc: "Show what fills the context window", duringTurn: true, run: (*Model).cmdContext},
+		{name: "resume", desc: "Resume an earlier conversation", aliases: []string{"continue"}, run: (*Model).cmdResume},
+		{name: "rewind", desc: "Go back to an earlier prompt (esc esc)", run: func(m *Model, _ string) tea.Cmd { m.openRewind(); return nil }},
+		{name: "permissions", desc: "View permission rules", duringTurn: true, run: viewer("permissions", func(o *Options) Viewer { return o.Permissions })},
+		{name: "hooks", desc: "View configured hooks", duringTurn: true, run: viewer("hooks", func(o *Options) Viewer { return o.Hooks })},
+		{name: "config", desc: "View settings", duringTurn: true, run: viewer("config", func(o *Options) Viewer { return o.Config })},
+		{name: "memory", desc: "Edit the memory file in $EDITOR", run: (*Model).cmdMemory},
+		{name: "init", desc: "Ask reins to write a CLAUDE.md for this project", run: (*Model).cmdInit},
+		{name: "status", desc: "Show version, session, model and account", duringTurn: true, run: (*Model).cmdStatus},
+		{name: "doctor", desc: "Check the installation and setup", run: (*Model).cmdDoctor},
+		{name: "todos", desc: "Show the todo list", duringTurn: true, run: (*Model).cmdTodos},
+		{name: "exit", desc: "Exit reins", aliases: []string{"quit"}, duringTurn: true, run: func(m *Model, _ string) tea.Cmd { return m.quit() }},
+	}
+}
+
+const keysHelp = `Keys
+  enter            send (queued while reins works)
+  shift+enter, \⏎  new line
+  esc              interrupt the turn · twice: rewind to an earlier prompt
+  ctrl+c           clear the input · twice: exit
+  shift+tab        cycle permission mode
+  ctrl+o           full transcript
+  ctrl+r           search input history
+  up/down          input history
+Prefixes
+  /command  run a command   @file  mention a file
+  !cmd      run a shell command and keep its output
+  #note     add a line to the memory file`
+
+func (m *Model) cmdHelp(string) tea.Cmd {
+	var b strings.Builder
+	b.WriteString("Commands\n")
+	for _, c := range m.cmds.complete("") {
+		fmt.Fprintf(&b, "  %-22s %s\n", c.label, c.desc)
+	}
+	b.WriteString(keysHelp)
+	m.commandOutput("/help", b.String(), false)
+	return nil
+}
+
+func (m *Model) cmdTodos(string) tea.Cmd {
+	if len(m.conv.todos) == 0 {
+		m.commandOutput("/todos", "No todos yet.", false)
+		return nil
+	}
+	m.commandOutput("/todos", m.r.todoList(m.conv.todos, m.width-6), false)
+	return nil
+}
+
+func (m *Model) cmdModel(args string) tea.Cmd {
+	s := m.o.Session
+	if args != "" {
+		s.SetModel(args)
+		m.commandOutput("/model "+args, "Model set to "+s.Model(), false)
+		return m.refreshStatus()
+	}
+	names := []string{"opus", "sonnet", "haiku"}
+	cfg := s.Config()
+	var items []pickItem
+	for _, n := range names {
+		items = append(items, pickItem{label: n, desc: cfg.Models.Resolve(n)})
+	}
+	items = append(items, pickItem{label: "default", desc: cfg.Models.Resolve(cfg.Model)})
+	m.dialog = newPicker("Model (now "+s.Model()+")", items, func(m *Model, i int) tea.Cmd {
+		name := items[i].label
+		if name == "default" {
+			name = ""
+		}
+		m.o.Session.SetModel(name)
+		m.commandOutput("/model", "Model set to "+m.o.Session.Model(), false)
+		return m.refreshStatus()
+	})
+	return nil
+}
+
+func (m *Model) cmdCost(string) tea.Cmd {
+	t := m.o.Session.Totals()
+	var b strings.Builder
+	cost := fmt.Sprintf("$%.4f", t.Cost)
+	if t.CostUnknown {
+		cost += " (some models have no known price)"
+	}
+	fmt.Fprintf(&b, "Total cost:            %s\n", cost)
+	fmt.Fprintf(&b, "Total duration (API):  %s\n", t.APITime.Round(time.Millisecond))
+	fmt.Fprintf(&b, "Total duration (wall): %s\n", m.o.Now().Sub(m.turnStart0()).Round(time.Second))
+	models := make([]string, 0, len(t.ByModel))
+	for k := range t.ByModel {
+		models = append(models, k)
+	}
+	sort.Strings(models)
+	if len(models) > 0 {
+		b.WriteString("Usage by model:\n")
+	}
+	for _, k := range models {
+		mt := t.ByModel[k]
+		u := mt.Usage
+		fmt.Fprintf(&b, "  %s: %d input, %d output, %d cache read, %d cache write ($%.4f)\n",
+			k, u.InputTokens, u.OutputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, mt.Cost)
+	}
+	m.commandOutput("/cost", strings.TrimRight(b.String(), "\n"), false)
+	return nil
+}
+
+// turnStart0 is when the UI started (for wall time).
+func (m *Model) turnStart0() time.Time {
+	if m.started.IsZero() {
+		return m.o.Now()
+	}
+	return m.started
+}
+
+func (m *Model) cmdInit(args string) tea.Cmd {
+	text := strings.TrimSpace(initPrompt)
+	if args != "" {
+		text += "\n\nAlso: " + args
+	}
+	content := []llm.ContentBlock{llm.TextBlock(headerText("init", args)), llm.TextBlock(text)}
+	return m.startTurn(engine.Input{Content: content, UUID: uuid.NewString()})
+}
+
+// headerText records a command invocation the way transcripts do.
+func headerText(name, args string) string {
+	return "<command-message>" + name + "</command-message>\n<command-name>/" + name +
+		"</command-name>\n<command-args>" + args + "</command-args>"
+}
+
+func (m *Model) cmdStatus(string) tea.Cmd {
+	s := m.o.Session
+	cfg := s.Config()
+	lines := []string{
+		"Version:          " + orNone(m.o.Version),
+		"Session:          " + s.ID(),
+		"Working folder:   " + m.o.Cwd,
+		"Model:            " + s.Model(),
+		"Permission mode:  " + m.mode(),
+		"API key:          " + orNone(m.o.KeySource),
+		fmt.Sprintf("Messages:         %d", len(s.History())),
+	}
+	if cfg.FallbackModel != "" {
+		lines = append(lines, "Fallback model:   "+cfg.FallbackModel)
+	}
+	if m.o.MemoryFile != "" {
+		lines = append(lines, "Memory file:      "+m.memoryFile())
+	}
+	m.commandOutput("/status", strings.Join(lines, "\n"), false)
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// cmdCompact summarises the history (see compact.go).
+func (m *Model) cmdCompact(args string) tea.Cmd {
+	if m.o.Compactor == nil {
+		return notAvailable("compact")(m, args)
+	}
+	if len(m.o.Session.History()) == 0 {
+		m.commandOutput("/compact", "Nothing to compact yet.", false)
+		return nil
+	}
+	ctx, cancel := context.WithCancelCause(m.ctx)
+	m.busy("Compacting conversation…")
+	m.cancel = cancel
+	comp, sess := m.o.Compactor, m.o.Session
+	before := len(sess.History())
+	return tea.Batch(m.startTick(), func() tea.Msg {
+		var evs []engine.Event
+		var mu sync.Mutex
+		err := comp.Compact(ctx, sess, args, func(ev engine.Event) {
+			mu.Lock()
+			evs = append(evs, ev)
+			mu.Unlock()
+		})
+		cancel(nil)
+		mu.Lock()
+		defer mu.Unlock()
+		return asyncMsg{apply: func(m *Model) tea.Cmd {
+			m.idle()
+			boundary := false
+			for _, ev := range evs {
+				if _, ok := ev.(*engine.CompactBoundary); ok {
+					boundary = true
+					continue
+				}
+				m.conv.apply(ev)
+			}
+			if err != nil {
+				m.commandOutput("/compact", "Compaction failed: "+err.Error(), true)
+				return nil
+			}
+			if boundary || len(sess.History()) < before {
+				m.conv.add(&item{kind: kCompact, text: fmt.Sprintf("Conversation compacted (%d messages summarised)", before), done: true})
+			}
+			return m.refreshStatus()
+		}}
+	})
+}

@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// compItem is one completion.
+type compItem struct {
+	label  string // as listed
+	desc   string
+	insert string // replaces the token
+}
+
+// completion is the open completion menu.
+type completion struct {
+	kind  byte // '/' or '@'
+	start int  // rune index of the token's first character
+	items []compItem
+	sel   int
+}
+
+// completeMax is how many completions the menu lists.
+const completeMax = 8
+
+// filesMsg carries the project's file list.
+type filesMsg struct{ files []string }
+
+// maxFiles bounds the file list for @ completion.
+const maxFiles = 50_000
+
+// listFiles walks root for @ completion: regular files, relative paths,
+// hidden folders and common dependency folders skipped.
+func listFiles(ctx context.Context, root string) tea.Cmd {
+	return func() tea.Msg {
+		var files []string
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || ctx.Err() != nil {
+				if d != nil && d.IsDir() && p != root {
+					return fs.SkipDir
+				}
+				return ctx.Err()
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "target" || name == "__pycache__") {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if rel, err := filepath.Rel(root, p); err == nil {
+				files = append(files, filepath.ToSlash(rel))
+			}
+			if len(files) >= maxFiles {
+				return fs.SkipAll
+			}
+			return nil
+		})
+		sort.Strings(files)
+		return filesMsg{files: files}
+	}
+}
+
+// token returns the word the cursor is in (from its start to the cursor).
+func (e *editor) token() (start int, tok string) {
+	start = e.pos
+	for start > 0 && !unicode.IsSpace(e.buf[start-1]) {
+		start--
+	}
+	return start, string(e.buf[start:e.pos])
+}
+
+// applyCompletion replaces the token with the selected completion.
+func (e *editor) applyCompletion(c *completion) {
+	it := c.items[c.sel]
+	end := e.pos
+	e.buf = append(e.buf[:c.start], append([]rune(it.insert), e.buf[end:]...)...)
+	e.pos = c.start + len([]rune(it.insert))
+}
+
+// fuzzyScore scores how well pattern matches s as a subsequence (case
+// folded): consecutive letters, matches at word starts and in the base
+// name score higher; ok is false when pattern is not a subsequence.
+func fuzzyScore(pattern, s string) (score int, ok bool) {
+	if pattern == "" {
+		return 0, true
+	}
+	p := []rune(strings.ToLower(pattern))
+	rs := []rune(s)
+	base := strings.LastIndexByte(s, '/') + 1
+	pi, prev := 0, -2
+	for i, r := range rs {
+		if pi == len(p) {
+			break
+		}
+		if unicode.ToLower(r) != p[pi] {
+			continue
+		}
+		score++
+		if i == prev+1 {
+			score += 3
+		}
+		if i == 0 || strings.ContainsRune("/._- ", rs[i-1]) {
+			score += 2
+		}
+		if i >= base {
+			score++
+		}
+		prev = i
+		pi++
+	}
+	if pi < len(p) {
+		return 0, false
+	}
+	return score*4 - len(rs)/8, true
+}
+
+// fileCompletions ranks files against the typed query.
+func fileCompletions(files []string, query string) []compItem {
+	type scored struct {
+		f string
+		s int
+	}
+	var best []scored
+	for _, f := range files {
+		s, ok := fuzzyScore(query, f)
+		if !ok {
+			continue
+		}
+		best = append(best, scored{f, s})
+	}
+	sort.SliceStable(best, func(i, j int) bool { return best[i].s > best[j].s })
+	var out []compItem
+	for i := 0; i < len(best) && i < completeMax; i++ {
+		ins := "@" + best[i].f
+		if strings.ContainsRune(best[i].f, ' ') {
+			ins = `@"` + best[i].f + `"`
+		}
+		out = append(out, compItem{label: best[i].f, insert: ins + " "})
+	}
+	return out
+}

@@ -1,0 +1,186 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"reins/internal/engine"
+)
+
+// permissionDialog asks whether a tool call may run.
+type permissionDialog struct {
+	a        askMsg
+	title    string
+	body     string
+	rule     string
+	menu     menu
+	feedback *lineInput // set once "No" was chosen: what to tell the model
+}
+
+const (
+	permYes = iota
+	permSession
+	permAlways
+	permNo
+)
+
+func newPermissionDialog(m *Model, a askMsg) *permissionDialog {
+	d := &permissionDialog{a: a, rule: ruleFor(a.q)}
+	d.title, d.body = permissionPreview(m, a.q)
+	d.menu.items = []string{
+		"Yes",
+		"Yes, and don't ask again this session for " + d.rule,
+		"Yes, and always allow " + d.rule + " (saved in .claude/settings.local.json)",
+		"No, and tell reins what to do differently",
+	}
+	return d
+}
+
+func (d *permissionDialog) ask() askMsg { return d.a }
+
+func (d *permissionDialog) paste(s string) {
+	if d.feedback != nil {
+		d.feedback.paste(s)
+	}
+}
+
+func (d *permissionDialog) key(m *Model, k tea.KeyPressMsg) (bool, tea.Cmd) {
+	if d.feedback != nil {
+		switch k.String() {
+		case "enter":
+			msg := d.feedback.value()
+			if msg == "" {
+				msg = "The user denied this call."
+			} else {
+				msg = "The user denied this call and said: " + msg
+			}
+			answer(d.a, engine.Answer{Allow: false, Message: msg})
+			return true, nil
+		case "esc":
+			d.feedback = nil
+		default:
+			d.feedback.key(k)
+		}
+		return false, nil
+	}
+	switch k.String() {
+	case "esc", "ctrl+c":
+		answer(d.a, engine.Answer{Allow: false, Interrupt: true, Message: "The user refused this call and stopped the turn."})
+		return true, nil
+	case "y":
+		answer(d.a, engine.Answer{Allow: true})
+		return true, nil
+	case "n":
+		d.feedback = &lineInput{}
+		d.menu.sel = permNo
+		return false, nil
+	}
+	switch d.menu.key(k) {
+	case permYes:
+		answer(d.a, engine.Answer{Allow: true})
+	case permSession:
+		answer(d.a, engine.Answer{Allow: true, Updates: d.updates("session")})
+	case permAlways:
+		answer(d.a, engine.Answer{Allow: true, Updates: d.updates("localSettings")})
+	case permNo:
+		d.feedback = &lineInput{}
+		return false, nil
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// updates is the permission update that remembers the decision.
+func (d *permissionDialog) updates(dest string) []engine.Suggestion {
+	for _, s := range d.a.q.Suggestions {
+		if s.Type == "addRules" && len(s.Rules) > 0 {
+			s.Destination, s.Behavior = dest, "allow"
+			s.Rules = append([]string(nil), s.Rules...)
+			return []engine.Suggestion{s}
+		}
+	}
+	return []engine.Suggestion{{Type: "addRules", Rules: []string{d.rule}, Behavior: "allow", Destination: dest}}
+}
+
+func (d *permissionDialog) view(m *Model, width int) string {
+	var b strings.Builder
+	b.WriteString(d.body)
+	if r := strings.TrimSpace(d.a.q.Reason); r != "" {
+		b.WriteString("\n" + m.st.dim.Render(hang("", r, width)))
+	}
+	b.WriteString("\n\nDo you want to proceed?\n")
+	b.WriteString(d.menu.view(&m.st, width))
+	if d.feedback != nil {
+		b.WriteString("\n" + d.feedback.view(&m.st, width, "what should reins do instead? (enter to send)"))
+	}
+	b.WriteString("\n" + m.st.dim.Render(cut("enter to choose · esc to deny and stop", width)))
+	return frame(&m.st, d.title, b.String(), width)
+}
+
+// ruleFor is the rule an "always allow" answer saves: the gate's
+// suggestion, or the exact call.
+func ruleFor(q engine.Question) string {
+	for _, s := range q.Suggestions {
+		if s.Type == "addRules" && len(s.Rules) > 0 {
+			return strings.Join(s.Rules, ", ")
+		}
+	}
+	var in map[string]any
+	json.Unmarshal(q.Input, &in)
+	str := func(k string) string { s, _ := in[k].(string); return s }
+	switch q.ToolName {
+	case "Bash":
+		if c := strings.TrimSpace(str("command")); c != "" && !strings.Contains(c, "\n") {
+			return "Bash(" + c + ")"
+		}
+	case "WebFetch":
+		if u := str("url"); u != "" {
+			if i := strings.Index(u, "://"); i >= 0 {
+				host, _, _ := strings.Cut(u[i+3:], "/")
+				return "WebFetch(domain:" + host + ")"
+			}
+		}
+	}
+	return q.ToolName
+}
+
+// permissionPreview is the dialog's title and what the call will do.
+func permissionPreview(m *Model, q engine.Question) (title, body string) {
+	st, w := &m.st, m.width
+	var in map[string]any
+	json.Unmarshal(q.Input, &in)
+	str := func(k string) string { s, _ := in[k].(string); return s }
+	switch q.ToolName {
+	case "Bash":
+		body = "  " + indentRest(tailLines(hang("", str("command"), w-2), 10), "  ")
+		if d := str("description"); d != "" {
+			body += "\n  " + st.dim.Render(cut(d, w-2))
+		}
+		return "Bash command", body
+	case "Edit", "MultiEdit", "Write":
+		path, hs := patchFromInput(q.ToolName, q.Input, true)
+		title = "Edit file"
+		if q.ToolName == "Write" {
+			title = "Write file"
+		}
+		lines := renderDiff(st, hs, w-2, 20)
+		return title, "  " + st.bold.Render(m.r.rel(path)) + "\n" + indentLines(strings.Join(lines, "\n"), "  ")
+	}
+	summary := toolSummary(q.ToolName, q.Input, m.o.Cwd)
+	if summary == "" {
+		summary = compactJSON(q.Input)
+	}
+	return "Use " + displayToolName(q.ToolName), "  " + st.bold.Render(displayToolName(q.ToolName)) + "(" + cut(summary, w-10) + ")"
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}

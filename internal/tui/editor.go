@@ -1,0 +1,398 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// editor is the multi-line input: a rune buffer and a cursor, history
+// browsing, Ctrl+R search and collapsed pastes.
+type editor struct {
+	buf []rune
+	pos int
+
+	hist    *history
+	histIdx int    // entries back from the newest while browsing; -1 when not
+	draft   string // the text before browsing started
+
+	pastes map[int]string // collapsed pastes by number
+	pasteN int
+
+	search *histSearch // set in Ctrl+R mode
+}
+
+// histSearch is the state of a Ctrl+R search.
+type histSearch struct {
+	query string
+	match int // index into hist.entries of the current match, -1 if none
+}
+
+// editResult says what a key did to the editor.
+type editResult int
+
+const (
+	editIgnored editResult = iota // not an editor key
+	editChanged                   // text or cursor changed
+	editSubmit                    // Enter: submit the text
+)
+
+// pasteLines and pasteChars are the sizes past which a paste is collapsed.
+const (
+	pasteLines = 10
+	pasteChars = 1500
+)
+
+func newEditor(h *history) *editor {
+	return &editor{hist: h, histIdx: -1, pastes: map[int]string{}}
+}
+
+func (e *editor) value() string { return string(e.buf) }
+
+func (e *editor) empty() bool { return len(e.buf) == 0 }
+
+func (e *editor) set(s string) {
+	e.buf = []rune(s)
+	e.pos = len(e.buf)
+}
+
+// reset clears the text, pastes and browsing.
+func (e *editor) reset() {
+	e.buf, e.pos = nil, 0
+	e.histIdx = -1
+	e.pastes = map[int]string{}
+	e.search = nil
+}
+
+func (e *editor) insert(s string) {
+	r := []rune(s)
+	e.buf = append(e.buf[:e.pos], append(r, e.buf[e.pos:]...)...)
+	e.pos += len(r)
+	e.histIdx = -1
+}
+
+// key applies a key press.
+func (e *editor) key(k tea.KeyPressMsg) editResult {
+	if e.search != nil {
+		return e.searchKey(k)
+	}
+	switch k.String() {
+	case "enter":
+		if e.pos > 0 && e.buf[e.pos-1] == '\\' {
+			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
+			e.pos--
+			e.insert("\n")
+			return editChanged
+		}
+		return editSubmit
+	case "shift+enter", "ctrl+j", "alt+enter":
+		e.insert("\n")
+	case "backspace", "ctrl+h":
+		if e.pos > 0 {
+			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
+			e.pos--
+		}
+	case "delete":
+		if e.pos < len(e.buf) {
+			e.buf = append(e.buf[:e.pos], e.buf[e.pos+1:]...)
+		}
+	case "left", "ctrl+b":
+		e.pos = max(0, e.pos-1)
+	case "right", "ctrl+f":
+		e.pos = min(len(e.buf), e.pos+1)
+	case "home", "ctrl+a":
+		e.pos = e.lineStart()
+	case "end", "ctrl+e":
+		e.pos = e.lineEnd()
+	case "alt+left", "alt+b", "ctrl+left":
+		e.pos = e.wordLeft()
+	case "alt+right", "alt+f", "ctrl+right":
+		for e.pos < len(e.buf) && unicode.IsSpace(e.buf[e.pos]) {
+			e.pos++
+		}
+		for e.pos < len(e.buf) && !unicode.IsSpace(e.buf[e.pos]) {
+			e.pos++
+		}
+	case "ctrl+u":
+		s := e.lineStart()
+		e.buf = append(e.buf[:s], e.buf[e.pos:]...)
+		e.pos = s
+	case "ctrl+k":
+		end := e.lineEnd()
+		e.buf = append(e.buf[:e.pos], e.buf[end:]...)
+	case "ctrl+w", "alt+backspace":
+		s := e.wordLeft()
+		e.buf = append(e.buf[:s], e.buf[e.pos:]...)
+		e.pos = s
+	case "up":
+		if e.lineStart() == 0 {
+			e.older()
+		} else {
+			e.moveLine(-1)
+		}
+	case "down":
+		if e.lineEnd() == len(e.buf) {
+			e.newer()
+		} else {
+			e.moveLine(1)
+		}
+	case "ctrl+r":
+		e.search = &histSearch{match: -1}
+	default:
+		if k.Text == "" {
+			return editIgnored
+		}
+		t := sanitize(k.Text)
+		if t == "" {
+			return editIgnored
+		}
+		e.insert(t)
+	}
+	return editChanged
+}
+
+func (e *editor) lineStart() int {
+	i := e.pos
+	for i > 0 && e.buf[i-1] != '\n' {
+		i--
+	}
+	return i
+}
+
+func (e *editor) lineEnd() int {
+	i := e.pos
+	for i < len(e.buf) && e.buf[i] != '\n' {
+		i++
+	}
+	return i
+}
+
+func (e *editor) wordLeft() int {
+	i := e.pos
+	for i > 0 && unicode.IsSpace(e.buf[i-1]) {
+		i--
+	}
+	for i > 0 && !unicode.IsSpace(e.buf[i-1]) {
+		i--
+	}
+	return i
+}
+
+// moveLine moves the cursor one logical line up or down, keeping the
+// column when it can.
+func (e *editor) moveLine(dir int) {
+	col := e.pos - e.lineStart()
+	if dir < 0 {
+		e.pos = e.lineStart() - 1 // end of the previous line
+		e.pos = min(e.lineStart()+col, e.pos)
+		return
+	}
+	e.pos = e.lineEnd() + 1
+	e.pos = min(e.pos+col, e.lineEnd())
+}
+
+// older shows the previous history entry.
+func (e *editor) older() {
+	if e.hist == nil || e.histIdx+1 >= len(e.hist.entries) {
+		return
+	}
+	if e.histIdx < 0 {
+		e.draft = e.value()
+	}
+	e.histIdx++
+	e.set(e.hist.entries[len(e.hist.entries)-1-e.histIdx])
+}
+
+// newer shows the next history entry, then the draft.
+func (e *editor) newer() {
+	if e.histIdx < 0 {
+		return
+	}
+	e.histIdx--
+	if e.histIdx < 0 {
+		e.set(e.draft)
+		return
+	}
+	e.set(e.hist.entries[len(e.hist.entries)-1-e.histIdx])
+}
+
+func (e *editor) searchKey(k tea.KeyPressMsg) editResult {
+	s := e.search
+	switch k.String() {
+	case "esc", "ctrl+c", "ctrl+g":
+		e.search = nil
+	case "enter", "tab", "right", "left":
+		if s.match >= 0 {
+			e.set(e.hist.entries[s.match])
+		}
+		e.search = nil
+	case "ctrl+r":
+		e.findFrom(s.match - 1)
+	case "backspace":
+		if r := []rune(s.query); len(r) > 0 {
+			s.query = string(r[:len(r)-1])
+			e.findFrom(len(e.hist.entries) - 1)
+		}
+	default:
+		if t := sanitize(k.Text); t != "" {
+			s.query += t
+			e.findFrom(len(e.hist.entries) - 1)
+		}
+	}
+	return editChanged
+}
+
+// findFrom finds the newest entry at or before index i containing the
+// query.
+func (e *editor) findFrom(i int) {
+	s := e.search
+	if e.hist == nil || s.query == "" {
+		s.match = -1
+		return
+	}
+	q := strings.ToLower(s.query)
+	for ; i >= 0; i-- {
+		if strings.Contains(strings.ToLower(e.hist.entries[i]), q) {
+			s.match = i
+			return
+		}
+	}
+	if s.match >= len(e.hist.entries) {
+		s.match = -1
+	}
+}
+
+// paste inserts pasted text, collapsed to a placeholder when large.
+func (e *editor) paste(text string) {
+	text = sanitize(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"))
+	if text == "" {
+		return
+	}
+	lines := strings.Count(text, "\n") + 1
+	if lines <= pasteLines && len(text) <= pasteChars {
+		e.insert(text)
+		return
+	}
+	e.pasteN++
+	e.pastes[e.pasteN] = text
+	if lines > 1 {
+		e.insert(fmt.Sprintf("[Pasted text #%d +%d lines]", e.pasteN, lines))
+	} else {
+		e.insert(fmt.Sprintf("[Pasted text #%d %d chars]", e.pasteN, len(text)))
+	}
+}
+
+var pasteRef = regexp.MustCompile(`\[Pasted text #(\d+) [^\]]*\]`)
+
+// expanded returns the text with collapsed pastes put back.
+func (e *editor) expanded() string {
+	if len(e.pastes) == 0 {
+		return e.value()
+	}
+	return pasteRef.ReplaceAllStringFunc(e.value(), func(ref string) string {
+		m := pasteRef.FindStringSubmatch(ref)
+		n, _ := strconv.Atoi(m[1])
+		if p, ok := e.pastes[n]; ok {
+			return p
+		}
+		return ref
+	})
+}
+
+// sanitize removes escape sequences and control characters other than
+// newline and tab from text typed or pasted.
+func sanitize(s string) string {
+	if s == "" {
+		return s
+	}
+	s = xansi.Strip(s)
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// view draws the editor width columns wide, at most maxLines tall, and
+// returns the cursor's row and column within the drawing.
+func (e *editor) view(st *styles, width, maxLines int, placeholder string) (string, int, int) {
+	if e.search != nil {
+		return e.searchView(st, width)
+	}
+	prompt := st.accent.Render("> ")
+	if len(e.buf) == 0 {
+		return prompt + st.dim.Render(cut(placeholder, width-2)), 0, 2
+	}
+	inner := max(4, width-2)
+	var rows []string
+	curRow, curCol := 0, 0
+	row := []rune{}
+	rowW := 0
+	flush := func() {
+		rows = append(rows, string(row))
+		row, rowW = row[:0:0], 0
+	}
+	for i := 0; i <= len(e.buf); i++ {
+		if i == e.pos {
+			if rowW >= inner {
+				flush()
+			}
+			curRow, curCol = len(rows), rowW
+		}
+		if i == len(e.buf) {
+			break
+		}
+		r := e.buf[i]
+		if r == '\n' {
+			flush()
+			continue
+		}
+		if r == '\t' {
+			r = ' '
+		}
+		w := xansi.StringWidth(string(r))
+		if rowW+w > inner {
+			flush()
+		}
+		row = append(row, r)
+		rowW += w
+	}
+	flush()
+	// Show the rows around the cursor.
+	first := 0
+	if len(rows) > maxLines {
+		first = min(max(0, curRow-maxLines/2), len(rows)-maxLines)
+		rows = rows[first : first+maxLines]
+	}
+	for i, r := range rows {
+		p := "  "
+		if first+i == 0 {
+			p = prompt
+		}
+		rows[i] = p + r
+	}
+	return strings.Join(rows, "\n"), curRow - first, curCol + 2
+}
+
+func (e *editor) searchView(st *styles, width int) (string, int, int) {
+	s := e.search
+	label := "search history: "
+	match := ""
+	if s.match >= 0 {
+		match = strings.ReplaceAll(e.hist.entries[s.match], "\n", " ↵ ")
+	} else if s.query != "" {
+		match = st.dim.Render("no match")
+	}
+	line := st.search.Render(label) + s.query
+	col := xansi.StringWidth(label + s.query)
+	return cut(line, width) + "\n" + "  " + cut(match, width-2), 0, min(col, width-1)
+}

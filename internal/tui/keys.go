@@ -1,0 +1,242 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/uuid"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+)
+
+// doublePress is how close two presses of Esc or Ctrl+C must be.
+const doublePress = 1500 * time.Millisecond
+
+// modeCycle is the Shift+Tab order.
+var modeCycle = []string{"default", "acceptEdits", "plan"}
+
+func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case m.transcript != nil:
+		return m.transcriptKey(k)
+	case m.dialog != nil:
+		return m.dialogKey(k)
+	case m.ed.search != nil:
+		m.ed.key(k)
+		return nil
+	}
+	switch k.String() {
+	case "ctrl+c":
+		return m.onCtrlC()
+	case "ctrl+d":
+		if m.ed.empty() {
+			return m.quit()
+		}
+	case "esc":
+		return m.onEsc()
+	case "shift+tab":
+		return m.cycleMode()
+	case "ctrl+o":
+		m.openTranscript()
+		return nil
+	case "ctrl+l":
+		return tea.ClearScreen
+	case "tab", "up", "down", "ctrl+p", "ctrl+n", "enter":
+		if m.comp != nil && len(m.comp.items) > 0 {
+			return m.completionKey(k)
+		}
+	}
+	switch m.ed.key(k) {
+	case editSubmit:
+		return m.submit()
+	case editChanged:
+		m.updateCompletion()
+		if m.comp != nil && m.comp.kind == '@' && m.files == nil {
+			m.files = []string{}
+			return listFiles(m.ctx, m.o.Cwd)
+		}
+	}
+	return nil
+}
+
+func (m *Model) onPaste(text string) tea.Cmd {
+	switch {
+	case m.dialog != nil:
+		m.dialog.paste(sanitize(text))
+	case m.transcript == nil:
+		m.ed.paste(text)
+		m.updateCompletion()
+	}
+	return nil
+}
+
+// onCtrlC clears the input; on an empty input it interrupts a running
+// turn; pressed twice it exits.
+func (m *Model) onCtrlC() tea.Cmd {
+	now := m.o.Now()
+	if !m.ed.empty() {
+		m.ed.reset()
+		m.comp = nil
+		m.lastCtrlC = now
+		return nil
+	}
+	if now.Sub(m.lastCtrlC) < doublePress {
+		return m.quit()
+	}
+	m.lastCtrlC = now
+	if m.running {
+		m.interrupt()
+		return nil
+	}
+	m.setHint("Press Ctrl+C again to exit", doublePress)
+	return nil
+}
+
+// onEsc closes the menu, interrupts the turn, or (twice, with an empty
+// input) opens the rewind list.
+func (m *Model) onEsc() tea.Cmd {
+	now := m.o.Now()
+	defer func() { m.lastEsc = now }()
+	switch {
+	case m.comp != nil:
+		m.comp = nil
+	case m.running:
+		m.interrupt()
+	case !m.ed.empty():
+		if now.Sub(m.lastEsc) < doublePress {
+			m.ed.reset()
+			return nil
+		}
+		m.setHint("Esc again to clear", doublePress)
+	case now.Sub(m.lastEsc) < doublePress:
+		m.openRewind()
+		return nil
+	default:
+		m.setHint("Esc again to rewind", doublePress)
+	}
+	return nil
+}
+
+func (m *Model) mode() string {
+	if m.o.Mode == nil {
+		return "default"
+	}
+	return m.o.Mode.Mode()
+}
+
+// cycleMode moves to the next permission mode.
+func (m *Model) cycleMode() tea.Cmd {
+	if m.o.Mode == nil {
+		m.setHint("Permission modes are not available", 2*time.Second)
+		return nil
+	}
+	cycle := modeCycle
+	if m.o.BypassAvailable {
+		cycle = append(cycle[:len(cycle):len(cycle)], "bypassPermissions")
+	}
+	cur, next := m.mode(), cycle[0]
+	for i, c := range cycle {
+		if c == cur {
+			next = cycle[(i+1)%len(cycle)]
+		}
+	}
+	if err := m.o.Mode.SetMode(next); err != nil {
+		m.setHint(err.Error(), 3*time.Second)
+		return nil
+	}
+	return m.refreshStatus()
+}
+
+// updateCompletion opens, refreshes or closes the completion menu for
+// the word under the cursor.
+func (m *Model) updateCompletion() {
+	start, tok := m.ed.token()
+	switch {
+	case start == 0 && strings.HasPrefix(tok, "/") && !strings.ContainsRune(string(m.ed.buf), '\n'):
+		m.comp = &completion{kind: '/', start: 0, items: m.cmds.complete(tok[1:])}
+	case strings.HasPrefix(tok, "@"):
+		if m.comp == nil || m.comp.kind != '@' {
+			m.comp = &completion{kind: '@'}
+		}
+		m.comp.start = start
+		m.comp.items = fileCompletions(m.files, strings.Trim(tok[1:], `"`))
+		m.comp.sel = min(m.comp.sel, max(0, len(m.comp.items)-1))
+	default:
+		m.comp = nil
+	}
+}
+
+func (m *Model) completionKey(k tea.KeyPressMsg) tea.Cmd {
+	c := m.comp
+	switch k.String() {
+	case "up", "ctrl+p":
+		c.sel = (c.sel + len(c.items) - 1) % len(c.items)
+	case "down", "ctrl+n":
+		c.sel = (c.sel + 1) % len(c.items)
+	case "tab":
+		m.ed.applyCompletion(c)
+		m.comp = nil
+	case "enter":
+		m.ed.applyCompletion(c)
+		m.comp = nil
+		if c.kind == '/' {
+			return m.submit()
+		}
+	}
+	return nil
+}
+
+// submit sends what the editor holds.
+func (m *Model) submit() tea.Cmd {
+	text := strings.TrimSpace(m.ed.expanded())
+	m.comp = nil
+	if text == "" {
+		return nil
+	}
+	if err := m.ed.hist.add(text, m.o.Now()); err != nil {
+		m.setHint(err.Error(), 3*time.Second)
+	}
+	m.ed.reset()
+	return m.submitText(text)
+}
+
+// submitText acts on one input: a shell line, a memory line, a slash
+// command, or a prompt (queued while a turn runs).
+func (m *Model) submitText(text string) tea.Cmd {
+	switch {
+	case strings.HasPrefix(text, "!"):
+		return m.runShell(strings.TrimSpace(text[1:]))
+	case strings.HasPrefix(text, "#") && !strings.HasPrefix(text, "##"):
+		m.remember(strings.TrimSpace(text[1:]))
+		return nil
+	case isCommand(text):
+		return m.runCommand(text)
+	case m.running:
+		m.queued = append(m.queued, text)
+		m.o.Session.Queue([]llm.ContentBlock{llm.TextBlock(text)})
+		return nil
+	}
+	return m.startTurn(engine.Input{
+		Content:     []llm.ContentBlock{llm.TextBlock(text)},
+		UUID:        uuid.NewString(),
+		TokenBudget: engine.ParseTokenBudget(text),
+	})
+}
+
+// isCommand reports whether text is a slash command: "/name" where name
+// is a command-like word (a path such as /usr/bin is a prompt).
+func isCommand(text string) bool {
+	if !strings.HasPrefix(text, "/") || len(text) < 2 {
+		return false
+	}
+	name, _, _ := strings.Cut(text[1:], " ")
+	name, _, _ = strings.Cut(name, "\n")
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_:", r)) {
+			return false
+		}
+	}
+	return name != ""
+}

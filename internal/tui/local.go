@@ -1,0 +1,306 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"reins/internal/llm"
+)
+
+// shellTimeout bounds a "!" command.
+const shellTimeout = 2 * time.Minute
+
+// shellMaxOutput bounds the output kept from a "!" command.
+const shellMaxOutput = 30_000
+
+// runShell runs a "!" command and adds its output to the conversation,
+// where the model sees it at the next turn.
+func (m *Model) runShell(command string) tea.Cmd {
+	if command == "" {
+		return nil
+	}
+	ctx, cancel := context.WithCancelCause(m.ctx)
+	wasRunning := m.running
+	if !wasRunning {
+		m.busy("Running " + cut(command, 40) + "…")
+		m.cancel = cancel
+	}
+	cwd := m.o.Cwd
+	return tea.Batch(m.startTick(), func() tea.Msg {
+		stdout, stderr, code := runBash(ctx, command, cwd)
+		cancel(nil)
+		return asyncMsg{apply: func(m *Model) tea.Cmd {
+			if !wasRunning {
+				m.idle()
+			}
+			out := strings.TrimRight(stdout, "\n")
+			if e := strings.TrimRight(stderr, "\n"); e != "" {
+				out = strings.TrimLeft(out+"\n"+m.st.err.Render(e), "\n")
+			}
+			if code != 0 {
+				out += "\n" + m.st.dim.Render(fmt.Sprintf("exit status %d", code))
+			}
+			m.conv.add(&item{kind: kShell, text: "! " + command + "\n" + out, done: true})
+			m.keepShell(command, stdout, stderr)
+			return nil
+		}}
+	})
+}
+
+// keepShell records a shell run for the model, as Claude Code does with
+// <bash-input>, <bash-stdout> and <bash-stderr> user messages.
+func (m *Model) keepShell(command, stdout, stderr string) {
+	in := llm.NewUserText("<bash-input>" + command + "</bash-input>")
+	out := llm.NewUserText("<bash-stdout>" + strings.TrimRight(stdout, "\n") + "</bash-stdout><bash-stderr>" + strings.TrimRight(stderr, "\n") + "</bash-stderr>")
+	s := m.o.Session
+	if s.Running() {
+		s.Queue(append(in.Content, out.Content...))
+		return
+	}
+	s.AppendMessage(in, false)
+	s.AppendMessage(out, false)
+}
+
+// runBash runs command with bash -c in cwd, bounded in time and output.
+func runBash(ctx context.Context, command, cwd string) (stdout, stderr string, code int) {
+	ctx, cancel := context.WithTimeout(ctx, shellTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+	cmd.Dir = cwd
+	var o, e limitedBuffer
+	o.max, e.max = shellMaxOutput, shellMaxOutput
+	cmd.Stdout, cmd.Stderr = &o, &e
+	cmd.WaitDelay = 2 * time.Second
+	err := cmd.Run()
+	code = 0
+	if err != nil {
+		code = -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else {
+			e.WriteString(err.Error())
+		}
+	}
+	if ctx.Err() != nil {
+		e.WriteString("\n(stopped: " + context.Cause(ctx).Error() + ")")
+	}
+	return sanitize(o.String()), sanitize(e.String()), code
+}
+
+// limitedBuffer keeps the first max bytes written.
+type limitedBuffer struct {
+	bytes.Buffer
+	max  int
+	lost int
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	room := b.max - b.Len()
+	if room <= 0 {
+		b.lost += len(p)
+		return len(p), nil
+	}
+	if len(p) > room {
+		b.lost += len(p) - room
+		b.Buffer.Write(p[:room])
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
+}
+
+func (b *limitedBuffer) String() string {
+	if b.lost > 0 {
+		return b.Buffer.String() + fmt.Sprintf("\n[%d more bytes not shown]", b.lost)
+	}
+	return b.Buffer.String()
+}
+
+func (m *Model) memoryFile() string {
+	if m.o.MemoryFile != "" {
+		return m.o.MemoryFile
+	}
+	return filepath.Join(m.o.Cwd, "CLAUDE.md")
+}
+
+// remember appends a "#" line to the memory file.
+func (m *Model) remember(note string) {
+	if note == "" {
+		return
+	}
+	path := m.memoryFile()
+	err := appendLine(path, "- "+note)
+	if err != nil {
+		m.commandOutput("# "+note, err.Error(), true)
+		return
+	}
+	m.commandOutput("# "+note, "Noted in "+m.r.rel(path), false)
+}
+
+func appendLine(path, line string) error {
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("memory file %s: %w", path, err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("memory file %s: %w", path, err)
+	}
+	defer f.Close()
+	prefix := ""
+	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
+		prefix = "\n"
+	}
+	if _, err := f.WriteString(prefix + line + "\n"); err != nil {
+		return fmt.Errorf("memory file %s: %w", path, err)
+	}
+	return nil
+}
+
+// cmdMemory opens the memory file in the user's editor.
+func (m *Model) cmdMemory(string) tea.Cmd {
+	path := m.memoryFile()
+	ed := firstSet(m.o.Getenv("VISUAL"), m.o.Getenv("EDITOR"))
+	if ed == "" {
+		m.commandOutput("/memory", "Set $EDITOR (or $VISUAL) to edit "+path+" from here.", true)
+		return nil
+	}
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			m.commandOutput("/memory", err.Error(), true)
+			return nil
+		}
+	}
+	c := exec.Command("sh", "-c", ed+` "$1"`, "sh", path)
+	return tea.ExecProcess(c, func(err error) tea.Msg {
+		return asyncMsg{apply: func(m *Model) tea.Cmd {
+			if err != nil {
+				m.commandOutput("/memory", "editor: "+err.Error(), true)
+			} else {
+				m.commandOutput("/memory", "Saved "+m.r.rel(path), false)
+			}
+			return nil
+		}}
+	})
+}
+
+func firstSet(v ...string) string {
+	for _, s := range v {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// cmdDoctor checks the installation.
+func (m *Model) cmdDoctor(string) tea.Cmd {
+	var checks []Check
+	add := func(name string, ok bool, info string) {
+		checks = append(checks, Check{Name: name, OK: ok, Info: info})
+	}
+	exe, err := os.Executable()
+	add("reins binary", err == nil, exe+" "+m.o.Version)
+	add("API credentials", m.o.KeySource != "", orNone(m.o.KeySource))
+	for _, p := range []string{"bash", "git", "rg"} {
+		path, err := exec.LookPath(p)
+		add(p, err == nil || p == "rg", firstSet(path, "not found on PATH"))
+	}
+	add("terminal", m.width >= 40, fmt.Sprintf("%d×%d, colour %v", m.width, m.height, m.st.color))
+	if m.o.HistoryFile != "" {
+		add("input history", true, m.o.HistoryFile)
+	}
+	for _, f := range []string{
+		filepath.Join(m.o.Cwd, ".claude", "settings.json"),
+		filepath.Join(m.o.Cwd, ".claude", "settings.local.json"),
+	} {
+		if data, err := os.ReadFile(f); err == nil {
+			add(m.r.rel(f), json.Valid(data), map[bool]string{true: "valid JSON", false: "not valid JSON"}[json.Valid(data)])
+		}
+	}
+	if m.o.Doctor != nil {
+		checks = append(checks, m.o.Doctor(m.ctx)...)
+	}
+	var b strings.Builder
+	for _, c := range checks {
+		mark := m.st.ok.Render("✓")
+		if !c.OK {
+			mark = m.st.err.Render("✗")
+		}
+		fmt.Fprintf(&b, "%s %-18s %s\n", mark, c.Name, c.Info)
+	}
+	m.commandOutput("/doctor", strings.TrimRight(b.String(), "\n"), false)
+	return nil
+}
+
+// cmdContext estimates what fills the context window, by category.
+func (m *Model) cmdContext(string) tea.Cmd {
+	s := m.o.Session
+	cfg := s.Config()
+	est := func(n int) int { return (n + 3) / 4 }
+	var system, tools, user, assistant, calls, results int
+	for _, b := range cfg.System {
+		system += est(len(b.Text))
+	}
+	system += est(len(cfg.UserContext))
+	if cfg.Tools != nil {
+		ts := cfg.Tools(m.ctx)
+		for _, t := range ts.Tools {
+			tools += est(len(t.Name()) + len(t.Description()) + len(t.InputSchema()))
+		}
+	}
+	for _, h := range s.History() {
+		for _, b := range h.Message.Content {
+			switch {
+			case b.Type == llm.BlockToolUse:
+				calls += est(len(b.Input) + len(b.Name))
+			case b.Type == llm.BlockToolResult:
+				results += est(len(b.ResultText()))
+			case h.Message.Role == llm.RoleAssistant:
+				assistant += est(len(b.Text) + len(b.Thinking))
+			default:
+				user += est(len(b.Text))
+			}
+		}
+	}
+	win := cfg.Models.Info(s.Model()).ContextWindow
+	total := system + tools + user + assistant + calls + results
+	rows := []struct {
+		name string
+		n    int
+	}{{"System prompt", system}, {"Tools", tools}, {"Your messages", user}, {"Replies", assistant}, {"Tool calls", calls}, {"Tool results", results}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s · about %s of %s tokens (%d%%)\n", s.Model(), kTokens(total), kTokens(win), pct(total, win))
+	for _, r := range rows {
+		bar := strings.Repeat("█", min(30, pct(r.n, max(total, 1))*30/100))
+		fmt.Fprintf(&b, "  %-14s %8s  %s\n", r.name, kTokens(r.n), m.st.accent.Render(bar))
+	}
+	fmt.Fprintf(&b, "  %-14s %8s", "Free", kTokens(max(0, win-total)))
+	if u := s.LastUsage(); u.InputTokens+u.CacheReadInputTokens > 0 {
+		fmt.Fprintf(&b, "\nLast request: %s tokens in (reported by the API)", kTokens(u.InputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens))
+	}
+	m.commandOutput("/context", b.String(), false)
+	return nil
+}
+
+func pct(n, of int) int {
+	if of <= 0 {
+		return 0
+	}
+	return n * 100 / of
+}
+
+func kTokens(n int) string {
+	if n >= 1000 {
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprint(n)
+}

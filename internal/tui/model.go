@@ -1,0 +1,280 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"reins/internal/engine"
+)
+
+// errInterrupted is the cause of a turn the user interrupted.
+var errInterrupted = errors.New("interrupted by the user")
+
+// Model is the UI's Bubble Tea model. Build it with newModel; Run does.
+type Model struct {
+	o   Options
+	ctx context.Context // the program's; turns derive from it
+	br  *bridge
+	st  styles
+	r   renderer
+
+	conv  *conversation
+	ed    *editor
+	comp  *completion
+	files []string // for @ completion; nil until listed
+	cmds  *commandTable
+
+	width, height int
+
+	// the running turn (or compaction)
+	gen       int
+	running   bool
+	busyLabel string // what the spinner says instead of the default
+	cancel    context.CancelCauseFunc
+	turnStart time.Time
+	queued    []string // messages queued during the turn, not yet taken
+	frame     int
+	ticking   bool
+
+	dialog dialog
+	asks   []askMsg // questions waiting behind the open dialog
+
+	printing bool                 // a print is on its way to the terminal
+	profile  colorprofile.Profile // the terminal's colours, for prints
+
+	lastCtrlC, lastEsc time.Time
+	hint               string
+	hintUntil          time.Time
+
+	started    time.Time
+	statusText string // the statusLine command's output
+	transcript *transcriptView
+	quitting   bool
+}
+
+// printedMsg: the previous print reached the terminal.
+type printedMsg struct{}
+
+// tickMsg animates the spinner while a turn runs.
+type tickMsg struct{}
+
+// asyncMsg carries the result of background work as a function applied
+// to the model in Update (the work itself ran in a tea.Cmd).
+type asyncMsg struct{ apply func(m *Model) tea.Cmd }
+
+func newModel(ctx context.Context, o Options, br *bridge) *Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.LongTurn == 0 {
+		o.LongTurn = 15 * time.Second
+	}
+	if o.Cwd == "" {
+		o.Cwd, _ = os.Getwd()
+	}
+	m := &Model{o: o, ctx: ctx, br: br, width: 80, height: 24, started: o.Now()}
+	m.st = newStyles(!o.NoColor)
+	m.r = renderer{st: &m.st, md: &markdown{color: !o.NoColor}, cwd: o.Cwd}
+	m.conv = newConversation(o.Now)
+	m.ed = newEditor(loadHistory(o.HistoryFile))
+	m.cmds = newCommandTable(o.Commands)
+	if o.Width > 0 {
+		m.width, m.height = o.Width, max(o.Height, 10)
+	}
+	return m
+}
+
+// Init prints a resumed history and sends the first prompt.
+func (m *Model) Init() tea.Cmd {
+	var cmds []tea.Cmd
+	if len(m.o.Resumed) > 0 {
+		m.showHistory(m.o.Resumed)
+	}
+	if p := strings.TrimSpace(m.o.Prompt); p != "" {
+		cmds = append(cmds, m.submitText(p))
+	}
+	cmds = append(cmds, m.refreshStatus())
+	return tea.Batch(cmds...)
+}
+
+// Update hands each message to the part of the UI that owns it.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
+	case tea.KeyPressMsg:
+		cmd = m.onKey(msg)
+	case tea.PasteMsg:
+		cmd = m.onPaste(msg.Content)
+	case tea.InterruptMsg:
+		cmd = m.onCtrlC()
+	case eventMsg:
+		cmd = m.onEvent(msg)
+	case turnDoneMsg:
+		cmd = m.onTurnDone(msg.gen)
+	case askMsg:
+		cmd = m.onAsk(msg)
+	case tickMsg:
+		cmd = m.onTick()
+	case printedMsg:
+		m.printing = false
+	case filesMsg:
+		m.files = msg.files
+		m.updateCompletion()
+	case asyncMsg:
+		cmd = msg.apply(m)
+	case tea.ColorProfileMsg:
+		m.profile = msg.Profile
+	}
+	if m.quitting {
+		return m, tea.Sequence(m.flush(), tea.Quit)
+	}
+	return m, tea.Batch(cmd, m.flush())
+}
+
+// flush prints the finished items at the head of the live area, in order,
+// one print at a time.
+func (m *Model) flush() tea.Cmd {
+	if m.printing {
+		return nil
+	}
+	var parts []string
+	c := m.conv
+	for c.printed < len(c.items) && c.items[c.printed].done {
+		parts = append(parts, "\n"+m.r.item(c.items[c.printed], m.width, false))
+		c.printed++
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	m.printing = true
+	text := m.downsample(strings.Join(parts, "\n"))
+	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
+}
+
+// downsample converts colours of printed text to what the terminal
+// shows (the live area is converted by Bubble Tea itself).
+func (m *Model) downsample(s string) string {
+	if m.profile == colorprofile.Unknown || m.profile == colorprofile.TrueColor {
+		return s
+	}
+	var b bytes.Buffer
+	w := &colorprofile.Writer{Forward: &b, Profile: m.profile}
+	w.WriteString(s)
+	return b.String()
+}
+
+// say adds a finished note to the conversation.
+func (m *Model) say(k kind, text string) {
+	m.conv.add(&item{kind: k, text: text, done: true, level: "info"})
+}
+
+// setHint shows a short message under the input for a while.
+func (m *Model) setHint(s string, d time.Duration) {
+	m.hint, m.hintUntil = s, m.o.Now().Add(d)
+}
+
+func (m *Model) onEvent(msg eventMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		return nil
+	}
+	if u, ok := msg.ev.(*engine.UserMessage); ok && !u.Meta && len(m.queued) > 0 {
+		if displayPrompt(u.Message) == m.queued[0] {
+			m.queued = m.queued[1:]
+		}
+	}
+	m.conv.apply(msg.ev)
+	switch msg.ev.(type) {
+	case *engine.Usage, *engine.TurnEnd:
+		return m.refreshStatus()
+	}
+	return nil
+}
+
+// startTurn runs a turn with in.
+func (m *Model) startTurn(in engine.Input) tea.Cmd {
+	m.gen++
+	ctx, cancel := context.WithCancelCause(m.ctx)
+	m.running, m.cancel, m.turnStart, m.busyLabel = true, cancel, m.o.Now(), ""
+	if m.o.Checkpoints != nil && in.UUID != "" {
+		m.o.Checkpoints.Begin(in.UUID)
+	}
+	m.br.runTurn(ctx, m.o.Session, m.gen, in)
+	return m.startTick()
+}
+
+func (m *Model) onTurnDone(gen int) tea.Cmd {
+	if gen != m.gen {
+		return nil
+	}
+	m.running = false
+	if m.cancel != nil {
+		m.cancel(nil)
+		m.cancel = nil
+	}
+	m.closeStaleDialogs()
+	var cmds []tea.Cmd
+	if m.o.Now().Sub(m.turnStart) >= m.o.LongTurn {
+		cmds = append(cmds, m.notify("reins finished"))
+	}
+	if len(m.queued) > 0 {
+		m.queued = m.queued[:0]
+		cmds = append(cmds, m.startTurn(engine.Input{}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// interrupt stops the running turn.
+func (m *Model) interrupt() {
+	if m.running && m.cancel != nil {
+		m.cancel(errInterrupted)
+		m.setHint("Interrupting…", 2*time.Second)
+	}
+}
+
+func (m *Model) startTick() tea.Cmd {
+	if m.ticking {
+		return nil
+	}
+	m.ticking = true
+	return tea.Tick(120*time.Millisecond, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+func (m *Model) onTick() tea.Cmd {
+	m.ticking = false
+	m.closeStaleDialogs()
+	if !m.running && m.dialog == nil {
+		return nil
+	}
+	m.frame++
+	return m.startTick()
+}
+
+// notify rings the bell or sends a desktop notification.
+func (m *Model) notify(text string) tea.Cmd {
+	switch m.o.Notify {
+	case "none":
+		return nil
+	case "osc9":
+		return tea.Raw("\x1b]9;" + sanitize(text) + "\x07")
+	}
+	return tea.Raw("\a")
+}
+
+// quit ends the program after the pending prints.
+func (m *Model) quit() tea.Cmd {
+	m.interrupt()
+	m.quitting = true
+	return nil
+}

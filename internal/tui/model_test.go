@@ -1,0 +1,256 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"reins/internal/llm/llmtest"
+	"reins/internal/tool"
+	"reins/internal/tools/askuser"
+	"reins/internal/tools/plan"
+)
+
+func TestPromptShowsStreamedTextRenderedAsMarkdown(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("Here is **bold** and a list:\n\n- one\n- two\n")}, harnessOpts{})
+	h.typeText("hello there")
+	h.key("enter")
+	h.waitFor("> hello there")
+	// Rendered Markdown: the emphasis markers are gone, the list has bullets.
+	h.waitUntil("rendered reply", func(s string) bool {
+		return strings.Contains(s, "Here is bold and a list") && strings.Contains(s, "• one")
+	})
+	if got := h.requests(1)[0].LastUserText(); !strings.Contains(got, "hello there") {
+		t.Errorf("request text = %q", got)
+	}
+}
+
+func TestPermissionDialogAllowsOnceAndShowsTheDiff(t *testing.T) {
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("t1", "Edit", map[string]any{"file_path": "/p/main.go", "old_string": "var x = 1", "new_string": "var x = 2"})),
+		llmtest.Reply("changed it"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}})
+	h.typeText("change x")
+	h.key("enter")
+	h.waitUntil("permission dialog", func(s string) bool {
+		return strings.Contains(s, "Edit file") && strings.Contains(s, "Do you want to proceed?") && strings.Contains(s, "2. Yes, and don't ask again this session for Edit")
+	})
+	h.key("1")
+	h.waitUntil("the diff of the result", func(s string) bool {
+		return strings.Contains(s, "Updated /p/main.go with 1 addition and 1 removal") &&
+			strings.Contains(s, "-var x = 1") && strings.Contains(s, "+var x = 2")
+	})
+	h.waitFor("changed it")
+	rs := h.requests(2)
+	if res := rs[1].ToolResults(); len(res) != 1 || res[0].IsError {
+		t.Fatalf("tool results = %+v", res)
+	}
+}
+
+func TestPermissionDialogDeniesWithAMessageForTheModel(t *testing.T) {
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("t1", "Edit", map[string]any{"file_path": "/p/a.go", "old_string": "a", "new_string": "b"})),
+		llmtest.Reply("ok, I will not"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}})
+	h.typeText("edit a")
+	h.key("enter")
+	h.waitFor("Do you want to proceed?")
+	h.key("4")
+	h.waitFor("what should reins do instead?")
+	h.typeText("use b.go instead")
+	h.key("enter")
+	h.waitFor("ok, I will not")
+	res := h.requests(2)[1].ToolResults()
+	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "use b.go instead") {
+		t.Fatalf("tool result = %+v", res)
+	}
+}
+
+func TestPermissionDialogRemembersForTheSessionWithTheRuleShown(t *testing.T) {
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("t1", "Edit", map[string]any{"file_path": "/p/a.go", "old_string": "a", "new_string": "b"})),
+		llmtest.Reply("done"),
+	}
+	var got []string
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}})
+	h.typeText("edit")
+	h.key("enter")
+	h.waitFor("Do you want to proceed?")
+	// The answer carries the rule as a session update.
+	d, ok := h.model.dialog.(*permissionDialog)
+	if !ok {
+		t.Fatalf("dialog = %T", h.model.dialog)
+	}
+	ups := d.updates("session")
+	for _, u := range ups {
+		got = append(got, u.Destination+":"+strings.Join(u.Rules, ","))
+	}
+	if strings.Join(got, ";") != "session:Edit" {
+		t.Fatalf("updates = %v", got)
+	}
+	h.key("2")
+	h.waitFor("done")
+}
+
+func TestAskUserQuestionIsAnsweredFromTheDialog(t *testing.T) {
+	input := map[string]any{"questions": []map[string]any{{
+		"question": "Which database?", "header": "Database", "multiSelect": false,
+		"options": []map[string]any{{"label": "Postgres", "description": "a server"}, {"label": "SQLite", "description": "a file"}},
+	}}}
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("q1", "AskUserQuestion", input)),
+		llmtest.Reply("SQLite it is"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{askuser.New()}})
+	h.typeText("set up storage")
+	h.key("enter")
+	h.waitUntil("question dialog", func(s string) bool {
+		return strings.Contains(s, "Which database?") && strings.Contains(s, "2. SQLite") && strings.Contains(s, "a file")
+	})
+	h.key("down")
+	h.key("enter")
+	h.waitFor("SQLite it is")
+	res := h.requests(2)[1].ToolResults()
+	if len(res) != 1 || !strings.Contains(res[0].ResultText(), "Which database? → SQLite") {
+		t.Fatalf("tool result = %+v", res)
+	}
+}
+
+func TestAskUserQuestionAcceptsTypedAnswerAndMultiSelect(t *testing.T) {
+	input := map[string]any{"questions": []map[string]any{
+		{"question": "Which parts?", "header": "Scope", "multiSelect": true,
+			"options": []map[string]any{{"label": "API", "description": ""}, {"label": "UI", "description": ""}, {"label": "Docs", "description": ""}}},
+		{"question": "Deadline?", "header": "When", "multiSelect": false,
+			"options": []map[string]any{{"label": "Today", "description": ""}, {"label": "This week", "description": ""}}},
+	}}
+	turns := []llmtest.Turn{llmtest.Calls(llmtest.ToolUse("q1", "AskUserQuestion", input)), llmtest.Reply("noted")}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{askuser.New()}})
+	h.typeText("plan it")
+	h.key("enter")
+	h.waitFor("Which parts?")
+	h.key("space") // API
+	h.key("down")
+	h.key("down")
+	h.key("space") // Docs
+	h.key("enter")
+	h.waitFor("Deadline?")
+	h.key("3") // type something else
+	h.typeText("next month")
+	h.key("enter")
+	h.waitFor("noted")
+	var in askuser.Input
+	var text string
+	for _, m := range h.requests(2)[1].Messages {
+		for _, b := range m.Content {
+			if b.Type == "tool_use" && b.Name == "AskUserQuestion" {
+				json.Unmarshal(b.Input, &in)
+			}
+		}
+	}
+	text = h.requests(2)[1].ToolResults()[0].ResultText()
+	if !strings.Contains(text, "Which parts? → API, Docs") || !strings.Contains(text, "Deadline? → next month") {
+		t.Fatalf("result = %q", text)
+	}
+}
+
+func TestExitPlanModeApprovalSetsTheChosenMode(t *testing.T) {
+	mode := &fakeMode{mode: "plan"}
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("p1", "ExitPlanMode", map[string]any{"plan": "1. Add a flag\n2. Test it"})),
+		llmtest.Reply("starting"),
+	}
+	h := newHarness(t, turns, harnessOpts{mode: mode, tools: []tool.Tool{plan.NewExit(mode)}})
+	h.typeText("make a plan")
+	h.key("enter")
+	h.waitUntil("plan dialog", func(s string) bool {
+		return strings.Contains(s, "Add a flag") && strings.Contains(s, "1. Yes, and auto-accept edits")
+	})
+	h.key("1")
+	h.waitFor("User approved the plan")
+	h.waitFor("starting")
+	if got := mode.Mode(); got != "acceptEdits" {
+		t.Fatalf("mode = %q, want acceptEdits", got)
+	}
+}
+
+func TestExitPlanModeKeepPlanningSendsFeedback(t *testing.T) {
+	mode := &fakeMode{mode: "plan"}
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("p1", "ExitPlanMode", map[string]any{"plan": "Rewrite everything"})),
+		llmtest.Reply("revising"),
+	}
+	h := newHarness(t, turns, harnessOpts{mode: mode, tools: []tool.Tool{plan.NewExit(mode)}})
+	h.typeText("plan")
+	h.key("enter")
+	h.waitFor("No, keep planning")
+	h.key("3")
+	h.typeText("smaller steps")
+	h.key("enter")
+	h.waitFor("revising")
+	res := h.requests(2)[1].ToolResults()
+	if len(res) != 1 || !strings.Contains(res[0].ResultText(), "smaller steps") {
+		t.Fatalf("result = %+v", res)
+	}
+	if mode.Mode() != "plan" {
+		t.Fatalf("mode = %q, want plan", mode.Mode())
+	}
+}
+
+func TestEscInterruptsARunningTool(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{})}
+	turns := []llmtest.Turn{llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{}))}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{slow}})
+	h.typeText("wait")
+	h.key("enter")
+	<-slow.started
+	h.waitUntil("running tool with spinner", func(s string) bool {
+		return strings.Contains(s, "Slow") && strings.Contains(s, "esc to interrupt")
+	})
+	h.key("esc")
+	h.waitFor("Interrupted")
+	h.waitUntil("editor back", func(s string) bool { return strings.Contains(s, "Try \"explain this project\"") })
+}
+
+func TestMessagesTypedDuringATurnAreQueued(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{}), release: make(chan struct{})}
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{})),
+		llmtest.Reply("saw your note"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{slow}})
+	h.typeText("start")
+	h.key("enter")
+	<-slow.started
+	h.typeText("also check the tests")
+	h.key("enter")
+	h.waitFor("also check the tests  (queued)")
+	close(slow.release)
+	h.waitFor("> also check the tests")
+	h.waitFor("saw your note")
+	found := false
+	for _, m := range h.requests(2)[1].Messages {
+		for _, b := range m.Content {
+			if b.Type == "text" && b.Text == "also check the tests" {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the queued message was not sent to the model")
+	}
+}
+
+func TestShiftTabCyclesPermissionModes(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) { o.BypassAvailable = true }})
+	want := []string{"acceptEdits", "plan", "bypassPermissions", "default"}
+	labels := []string{"accept edits on", "plan mode on", "bypass permissions on", ""}
+	for i, w := range want {
+		h.key("shift+tab")
+		if labels[i] != "" {
+			h.waitFor(labels[i])
+		}
+		h.waitUntil("mode "+w, func(string) bool { return h.mode.Mode() == w })
+	}
+}

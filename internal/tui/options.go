@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+	"reins/internal/session"
+)
+
+// ModeSwitcher holds the session's permission mode; the permission gate
+// implements it. Shift+Tab and plan approval change the mode through it.
+// It must be safe for concurrent use.
+type ModeSwitcher interface {
+	Mode() string
+	SetMode(mode string) error
+}
+
+// CommandInfo describes a slash command for completion and /help.
+type CommandInfo struct {
+	Name         string
+	Description  string
+	ArgumentHint string
+}
+
+// CommandResult is what running a slash command from a Commands source
+// produced.
+type CommandResult struct {
+	// Handled is false when the source does not know the command.
+	Handled bool
+	// Text is shown to the user (a local command's output or an error).
+	Text    string
+	IsError bool
+	// Content, when not empty, is sent to the model as the turn's input
+	// (a prompt command or skill, already expanded); Meta marks it as not
+	// typed by the user.
+	Content []llm.ContentBlock
+	// Display is what the conversation shows for the invocation.
+	Display string
+	// Model, when set, is the model for this turn.
+	Model string
+}
+
+// Commands is a source of slash commands besides the UI's builtins:
+// custom commands, skills, MCP prompts. CommandRegistry adapts a
+// *command.Registry.
+type Commands interface {
+	// Complete lists commands whose names match a partly typed name
+	// (without the slash), best first.
+	Complete(prefix string) []CommandInfo
+	// Overrides reports whether the source has its own command of this
+	// name, which takes the place of the UI's builtin.
+	Overrides(name string) bool
+	// Run runs input ("/name args") if it names one of the source's
+	// commands.
+	Run(ctx context.Context, input string) (CommandResult, error)
+}
+
+// Compactor compacts the conversation when the user asks (/compact);
+// *compact.Compactor implements it. The events it emits (the boundary,
+// notices) are shown when it returns.
+type Compactor interface {
+	Compact(ctx context.Context, s *engine.Session, instructions string, emit func(engine.Event)) error
+}
+
+// Sessions lists the project's recorded sessions and reopens one for
+// /resume: Resume returns a session that records into the chosen
+// transcript, with its history loaded.
+type Sessions interface {
+	List() ([]session.Info, error)
+	Resume(ctx context.Context, info session.Info) (*engine.Session, error)
+}
+
+// Viewer shows read-only information that lives in another subsystem
+// (/permissions, /hooks, /config). A nil Viewer makes the command say it
+// is not available yet.
+type Viewer func(ctx context.Context, args string) (string, error)
+
+// Options configure the UI. Session is required; the zero value of every
+// other field works.
+type Options struct {
+	Session *engine.Session
+	// Asker must be the Asker the session's gate asks through; nil makes
+	// Run create one that nothing asks.
+	Asker *Asker
+	// Mode is the permission mode holder; nil fixes the mode at "default".
+	Mode ModeSwitcher
+	// BypassAvailable adds bypassPermissions to the Shift+Tab cycle.
+	BypassAvailable bool
+	// Commands adds custom commands and skills to the builtins.
+	Commands  Commands
+	Compactor Compactor
+	Sessions  Sessions
+	// NewSession starts a fresh session for /clear (a new id and
+	// transcript); nil clears the current session's history instead.
+	NewSession func() (*engine.Session, error)
+	// Checkpoints records the files edit tools change, for rewinding;
+	// its Gate must wrap the session's gate.
+	Checkpoints *Checkpoints
+	// Permissions, Hooks and Config back the commands of the same names.
+	Permissions, Hooks, Config Viewer
+	// Doctor adds checks to /doctor (settings files, tools...).
+	Doctor func(ctx context.Context) []Check
+
+	// Prompt is sent as the first message when not empty.
+	Prompt string
+	// Resumed is a history loaded before start (--resume/--continue),
+	// shown before the first prompt.
+	Resumed []engine.HistoryItem
+
+	Cwd     string
+	Version string
+	// KeySource names where the API key came from (for /status).
+	KeySource string
+	// HistoryFile keeps the input history ("" keeps none on disk).
+	HistoryFile string
+	// MemoryFile is where "#" lines are appended (default
+	// <Cwd>/CLAUDE.md).
+	MemoryFile string
+	// StatusLine is a shell command whose first output line replaces the
+	// status line (settings statusLine.command).
+	StatusLine string
+	// Notify is "bell" (default), "osc9" (a desktop notification through
+	// the terminal) or "none".
+	Notify string
+	// LongTurn is how long a turn must take before its end notifies
+	// (default 15s).
+	LongTurn time.Duration
+	// NoColor turns colours off (NO_COLOR).
+	NoColor bool
+	// Getenv reads the environment (default os.Getenv).
+	Getenv func(string) string
+
+	// Input and Output default to the process's terminal.
+	Input  io.Reader
+	Output io.Writer
+	// Width and Height fix the terminal size (tests); 0 asks the terminal.
+	Width, Height int
+	Logger        *slog.Logger
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// Check is one /doctor finding.
+type Check struct {
+	Name string
+	OK   bool
+	Info string
+}

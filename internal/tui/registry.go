@@ -1,0 +1,62 @@
+package tui
+
+import (
+	"context"
+	"os"
+
+	"reins/internal/command"
+)
+
+// registryCommands adapts a command registry (custom commands, skills,
+// MCP prompts) to Commands.
+type registryCommands struct {
+	reg *command.Registry
+	exp *command.Expander
+}
+
+// CommandRegistry returns the Commands of reg, expanded with exp (nil: a
+// zero Expander).
+func CommandRegistry(reg *command.Registry, exp *command.Expander) Commands {
+	return registryCommands{reg: reg, exp: exp}
+}
+
+// Complete lists matching user-invocable commands.
+func (r registryCommands) Complete(prefix string) []CommandInfo {
+	var out []CommandInfo
+	for _, c := range r.reg.Complete(prefix) {
+		out = append(out, CommandInfo{Name: c.Command.Name, Description: c.Command.DisplayDescription(), ArgumentHint: c.Command.ArgumentHint})
+	}
+	return out
+}
+
+// Overrides reports a command that is not a builtin, which takes the
+// place of the UI's builtin of the same name.
+func (r registryCommands) Overrides(name string) bool {
+	c, ok := r.reg.Lookup(name)
+	return ok && c.Source != command.SourceBuiltin
+}
+
+// Run dispatches input through the registry.
+func (r registryCommands) Run(ctx context.Context, input string) (CommandResult, error) {
+	out, err := r.reg.Snapshot().Dispatch(ctx, input, command.DispatchOptions{
+		Mode:     command.Interactive,
+		Expander: r.exp,
+		IsPath: func(p string) bool {
+			_, err := os.Stat(p)
+			return err == nil
+		},
+	})
+	if err != nil {
+		return CommandResult{}, err
+	}
+	switch out.Action {
+	case command.NotCommand:
+		return CommandResult{}, nil
+	case command.Query:
+		res := CommandResult{Handled: true, Content: out.Expansion.Content(), Model: out.Expansion.Model}
+		return res, nil
+	case command.OpenUI:
+		return CommandResult{Handled: true, IsError: true, Text: "/" + out.Name + " has no screen in this build of reins."}, nil
+	}
+	return CommandResult{Handled: true, Text: out.Text, IsError: out.IsError}, nil
+}

@@ -1,0 +1,377 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// renderer draws items. It holds no conversation state.
+type renderer struct {
+	st  *styles
+	md  *markdown
+	cwd string
+}
+
+const (
+	dot        = "●"
+	resultMark = "  ⎿  "
+	indent5    = "     "
+	// collapsedLines is how many result lines a finished call shows.
+	collapsedLines = 3
+	// diffLines is how many diff lines a finished edit shows.
+	diffLines = 24
+)
+
+// item renders a finished item for the scrollback; full shows tool output
+// whole (the transcript view).
+func (r *renderer) item(it *item, width int, full bool) string {
+	if width < 20 {
+		width = 20
+	}
+	if !full && it.out != "" && it.outW == width {
+		return it.out
+	}
+	var s string
+	switch it.kind {
+	case kUser:
+		s = r.user(it.text, width)
+	case kAssistant:
+		s = r.assistant(it.text, width)
+	case kThinking:
+		if full {
+			s = r.st.dim.Render("✻ Thinking") + "\n" + r.st.faint.Render(indentLines(xansi.Wrap(it.text, width-2, ""), "  "))
+		} else {
+			s = r.st.dim.Render("✻ Thinking…")
+		}
+	case kTool:
+		s = r.tool(it.tool, width, full)
+	case kNotice:
+		st := r.st.dim
+		if it.level == "warning" {
+			st = r.st.warn
+		}
+		s = st.Render(hang(resultMark, it.text, width))
+	case kError:
+		s = r.st.err.Render(hang(resultMark, "Error: "+it.text, width))
+	case kCommand, kShell:
+		s = r.command(it, width, full)
+	case kCompact:
+		s = r.st.dim.Render(ruleLine("✻ "+it.text, width))
+	}
+	if !full {
+		it.out, it.outW = s, width
+	}
+	return s
+}
+
+func (r *renderer) user(text string, width int) string {
+	lines := strings.Split(xansi.Wrap(text, width-2, ""), "\n")
+	for i, l := range lines {
+		p := "  "
+		if i == 0 {
+			p = "> "
+		}
+		lines[i] = r.st.userBar.Render(p) + r.st.user.Render(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (r *renderer) assistant(text string, width int) string {
+	body := r.md.render(text, width-2)
+	return r.st.bold.Render(dot) + " " + indentRest(body, "  ")
+}
+
+func (r *renderer) command(it *item, width int, full bool) string {
+	head, out, _ := strings.Cut(it.text, "\n")
+	s := r.st.userBar.Render("> ") + r.st.user.Render(head)
+	if out = strings.TrimRight(out, "\n"); out != "" {
+		lines := strings.Split(out, "\n")
+		if !full && it.kind == kShell && len(lines) > 12 {
+			n := len(lines) - 12
+			lines = append(lines[:12], r.st.dim.Render(fmt.Sprintf("… +%d lines (ctrl+o to expand)", n)))
+		}
+		s += "\n" + hang(resultMark, strings.Join(lines, "\n"), width)
+	}
+	return s
+}
+
+// toolHeader is "Name(summary)".
+func (r *renderer) toolHeader(t *toolCall, width int) string {
+	name := displayToolName(t.name)
+	sum := toolSummary(t.name, t.input, r.cwd)
+	if sum == "" {
+		return r.st.toolName.Render(name)
+	}
+	return r.st.toolName.Render(name) + "(" + cut(sum, max(10, width-len(name)-6)) + ")"
+}
+
+func (r *renderer) tool(t *toolCall, width int, full bool) string {
+	mark := r.st.ok.Render(dot)
+	if t.isError || t.denied {
+		mark = r.st.err.Render(dot)
+	}
+	var b strings.Builder
+	b.WriteString(mark + " " + r.toolHeader(t, width))
+	body := r.toolResult(t, width, full)
+	if body != "" {
+		b.WriteString("\n" + body)
+	}
+	return b.String()
+}
+
+// toolResult is the indented result under a finished call's header.
+func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
+	inner := width - len(resultMark)
+	switch {
+	case t.denied:
+		return r.st.err.Render(hang(resultMark, firstLines(t.result, 2), width))
+	case t.isError:
+		text := t.result
+		if !full {
+			text = firstLines(text, collapsedLines)
+		}
+		return r.st.err.Render(hang(resultMark, text, width))
+	}
+	switch t.name {
+	case "Edit", "MultiEdit", "Write":
+		path, hs, created := patchFromResult(t.name, t.input, t.data)
+		add, del := countChanges(hs)
+		var head string
+		if created {
+			head = fmt.Sprintf("Wrote %d lines to %s", add, r.rel(path))
+		} else {
+			head = fmt.Sprintf("Updated %s with %s and %s", r.rel(path), plural(add, "addition"), plural(del, "removal"))
+		}
+		limit := diffLines
+		if full {
+			limit = 0
+		}
+		lines := renderDiff(r.st, hs, inner, limit)
+		return resultMark + head + "\n" + indentLines(strings.Join(lines, "\n"), indent5)
+	case "Read":
+		var d struct {
+			File struct {
+				NumLines int `json:"numLines"`
+			} `json:"file"`
+		}
+		if !full && asJSON(t.data, &d) && d.File.NumLines > 0 {
+			return r.st.dim.Render(resultMark + "Read " + plural(d.File.NumLines, "line"))
+		}
+	case "TodoWrite":
+		var in struct {
+			Todos []todo `json:"todos"`
+		}
+		if json.Unmarshal(t.input, &in) == nil && len(in.Todos) > 0 {
+			return hang(resultMark, r.todoList(in.Todos, inner), width)
+		}
+	case "AskUserQuestion":
+		var d struct {
+			Answers map[string]string `json:"answers"`
+		}
+		if asJSON(t.data, &d) && len(d.Answers) > 0 {
+			var lines []string
+			for q, a := range d.Answers {
+				lines = append(lines, "· "+q+" → "+r.st.bold.Render(a))
+			}
+			return hang(resultMark, strings.Join(lines, "\n"), width)
+		}
+	case "ExitPlanMode":
+		return r.st.ok.Render(resultMark + "User approved the plan")
+	case "EnterPlanMode":
+		return r.st.dim.Render(resultMark + "Entered plan mode")
+	}
+	text := strings.TrimRight(t.result, "\n")
+	if text == "" {
+		return r.st.dim.Render(resultMark + "(no output)")
+	}
+	if !full {
+		lines := strings.Split(text, "\n")
+		if len(lines) > collapsedLines {
+			rest := len(lines) - collapsedLines
+			text = strings.Join(lines[:collapsedLines], "\n") + "\n" + r.st.dim.Render(fmt.Sprintf("… +%d lines (ctrl+o to expand)", rest))
+		}
+		text = cutLines(text, inner)
+	}
+	return hang(resultMark, text, width)
+}
+
+// liveTool draws a call that is pending or running.
+func (r *renderer) liveTool(t *toolCall, width int, frame string, now time.Time) string {
+	mark := r.st.dim.Render("○")
+	if t.running {
+		mark = r.st.accent.Render(frame)
+	}
+	s := mark + " " + r.toolHeader(t, width)
+	if t.running {
+		s += r.st.dim.Render(" · " + elapsed(now.Sub(t.started)))
+	}
+	if t.sub != "" {
+		s += "\n" + r.st.dim.Render(hang(resultMark, cut(fmt.Sprintf("%s (%d tool uses)", t.sub, t.subCalls), width-6), width))
+	} else if t.progress != "" {
+		s += "\n" + r.st.dim.Render(resultMark+cut(t.progress, width-len(resultMark)))
+	}
+	return s
+}
+
+func (r *renderer) todoList(ts []todo, width int) string {
+	var lines []string
+	for _, t := range ts {
+		switch t.Status {
+		case "completed":
+			lines = append(lines, r.st.todoDone.Render(cut("☒ "+t.Content, width)))
+		case "in_progress":
+			lines = append(lines, r.st.todoNow.Render(cut("☐ "+t.Content, width)))
+		default:
+			lines = append(lines, cut("☐ "+t.Content, width))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (r *renderer) rel(path string) string {
+	if path == "" {
+		return "file"
+	}
+	if r.cwd != "" {
+		if rel, err := filepath.Rel(r.cwd, path); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return path
+}
+
+// displayToolName shortens MCP tool names: mcp__server__tool → server - tool.
+func displayToolName(name string) string {
+	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		if srv, tool, ok := strings.Cut(rest, "__"); ok {
+			return srv + " - " + tool
+		}
+	}
+	return name
+}
+
+// toolSummary is the argument shown in a call's header.
+func toolSummary(name string, input json.RawMessage, cwd string) string {
+	var in map[string]any
+	if json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	str := func(k string) string {
+		s, _ := in[k].(string)
+		return s
+	}
+	relPath := func(p string) string {
+		if cwd != "" {
+			if rel, err := filepath.Rel(cwd, p); err == nil && !strings.HasPrefix(rel, "..") {
+				return rel
+			}
+		}
+		return p
+	}
+	switch name {
+	case "Bash":
+		return oneLine(str("command"))
+	case "Read", "Edit", "MultiEdit", "Write":
+		return relPath(str("file_path"))
+	case "NotebookEdit":
+		return relPath(str("notebook_path"))
+	case "Glob", "Grep":
+		s := "pattern: \"" + str("pattern") + "\""
+		if p := str("path"); p != "" {
+			s += ", path: \"" + relPath(p) + "\""
+		}
+		return s
+	case "WebFetch":
+		return str("url")
+	case "WebSearch":
+		return str("query")
+	case "Agent", "Task":
+		return str("description")
+	case "TodoWrite", "AskUserQuestion", "ExitPlanMode", "EnterPlanMode":
+		return ""
+	case "Skill":
+		return str("skill")
+	}
+	for _, k := range []string{"command", "file_path", "path", "query", "url", "pattern", "description", "name"} {
+		if s := str(k); s != "" {
+			return oneLine(s)
+		}
+	}
+	return ""
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func elapsed(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm %02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// hang wraps text to width with prefix on the first line and spaces of
+// the same width on the rest.
+func hang(prefix, text string, width int) string {
+	pw := xansi.StringWidth(prefix)
+	lines := strings.Split(xansi.Wrap(text, max(10, width-pw), ""), "\n")
+	pad := strings.Repeat(" ", pw)
+	for i := range lines {
+		if i == 0 {
+			lines[i] = prefix + lines[i]
+		} else {
+			lines[i] = pad + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indentLines(s, p string) string {
+	if s == "" {
+		return s
+	}
+	return p + strings.ReplaceAll(s, "\n", "\n"+p)
+}
+
+func indentRest(s, p string) string { return strings.ReplaceAll(s, "\n", "\n"+p) }
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], fmt.Sprintf("… +%d lines", len(lines)-n))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func cutLines(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = cut(expandTabs(l), width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func ruleLine(label string, width int) string {
+	n := width - xansi.StringWidth(label) - 4
+	if n < 2 {
+		return label
+	}
+	return "── " + label + " " + strings.Repeat("─", n)
+}

@@ -1,0 +1,117 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// defaultStatus is "model · ctx N% · $cost".
+func (m *Model) defaultStatus() string {
+	s := m.o.Session
+	model := s.Model()
+	parts := []string{model}
+	if pct, ok := m.contextUsed(); ok {
+		parts = append(parts, fmt.Sprintf("ctx %d%%", pct))
+	}
+	t := s.Totals()
+	if t.Cost > 0 || t.Usage.OutputTokens > 0 {
+		c := fmt.Sprintf("$%.4f", t.Cost)
+		if t.CostUnknown {
+			c += "+"
+		}
+		parts = append(parts, c)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// contextUsed is the share of the context window the last request
+// filled.
+func (m *Model) contextUsed() (int, bool) {
+	s := m.o.Session
+	u := s.LastUsage()
+	used := u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens + u.OutputTokens
+	if used == 0 {
+		return 0, false
+	}
+	cfg := s.Config()
+	win := cfg.Models.Info(s.Model()).ContextWindow
+	if win <= 0 {
+		return 0, false
+	}
+	return min(100, used*100/win), true
+}
+
+// statusInput is what a statusLine command reads on stdin (Claude Code's
+// field names).
+type statusInput struct {
+	SessionID string `json:"session_id"`
+	Cwd       string `json:"cwd"`
+	Model     struct {
+		ID          string `json:"id"`
+		DisplayName string `json:"display_name"`
+	} `json:"model"`
+	Workspace struct {
+		CurrentDir string `json:"current_dir"`
+		ProjectDir string `json:"project_dir"`
+	} `json:"workspace"`
+	Version        string `json:"version"`
+	PermissionMode string `json:"permission_mode"`
+	Cost           struct {
+		TotalCostUSD      float64 `json:"total_cost_usd"`
+		TotalAPIDuration  int64   `json:"total_api_duration_ms"`
+		ContextUsedPct    int     `json:"context_used_percent"`
+		TotalInputTokens  int     `json:"total_input_tokens"`
+		TotalOutputTokens int     `json:"total_output_tokens"`
+	} `json:"cost"`
+}
+
+// refreshStatus runs the statusLine command, when there is one, and
+// shows its first line.
+func (m *Model) refreshStatus() tea.Cmd {
+	if m.o.StatusLine == "" {
+		return nil
+	}
+	s := m.o.Session
+	var in statusInput
+	in.SessionID, in.Cwd, in.Version = s.ID(), m.o.Cwd, m.o.Version
+	in.Model.ID, in.Model.DisplayName = s.Model(), s.Model()
+	in.Workspace.CurrentDir, in.Workspace.ProjectDir = m.o.Cwd, m.o.Cwd
+	in.PermissionMode = m.mode()
+	t := s.Totals()
+	in.Cost.TotalCostUSD, in.Cost.TotalAPIDuration = t.Cost, t.APITime.Milliseconds()
+	in.Cost.TotalInputTokens, in.Cost.TotalOutputTokens = t.Usage.InputTokens, t.Usage.OutputTokens
+	in.Cost.ContextUsedPct, _ = m.contextUsed()
+	data, _ := json.Marshal(in)
+	command, cwd, parent := m.o.StatusLine, m.o.Cwd, m.ctx
+	return func() tea.Msg {
+		text := runStatusLine(parent, command, cwd, data)
+		return asyncMsg{apply: func(m *Model) tea.Cmd {
+			m.statusText = text
+			return nil
+		}}
+	}
+}
+
+// runStatusLine runs command with data on stdin and returns its first
+// output line, sanitized; "" on failure.
+func runStatusLine(parent context.Context, command, cwd string, data []byte) string {
+	ctx, cancel := context.WithTimeout(parent, 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Dir = cwd
+	cmd.Stdin = bytes.NewReader(data)
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	if err != nil && len(out) == 0 {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(sanitize(line))
+}

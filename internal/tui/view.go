@@ -1,0 +1,176 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+var spinnerFrames = []string{"✻", "✳", "✢", "·", "✢", "✳"}
+
+// View draws the live area: unfinished items, the spinner, queued
+// messages, the dialog or the editor, and the status line. Its cost does
+// not depend on the length of the conversation.
+func (m *Model) View() tea.View {
+	if m.transcript != nil {
+		v := tea.NewView(m.transcript.view(m))
+		v.AltScreen = true
+		return v
+	}
+	if m.quitting {
+		return tea.NewView("")
+	}
+	w := m.width
+	var parts []string
+	if live := m.liveView(w); live != "" {
+		parts = append(parts, live)
+	}
+	if s := m.spinnerLine(w); s != "" {
+		parts = append(parts, s)
+	}
+	for _, q := range m.queued {
+		parts = append(parts, m.st.dim.Render(cut("> "+oneLine(q)+"  (queued)", w)))
+	}
+	lines := 0
+	for _, p := range parts {
+		lines += strings.Count(p, "\n") + 1
+	}
+	var cursor *tea.Cursor
+	if m.dialog != nil {
+		parts = append(parts, m.dialog.view(m, w))
+	} else {
+		parts = append(parts, m.st.rule.Render(strings.Repeat("─", w)))
+		ed, row, col := m.ed.view(&m.st, w, max(3, m.height/3), m.placeholder())
+		parts = append(parts, ed)
+		cursor = tea.NewCursor(col, lines+1+row)
+		cursor.Blink = false
+		parts = append(parts, m.st.rule.Render(strings.Repeat("─", w)))
+		if m.comp != nil && len(m.comp.items) > 0 {
+			parts = append(parts, m.completionView(w))
+		}
+	}
+	parts = append(parts, m.footer(w))
+	v := tea.NewView(strings.Join(parts, "\n"))
+	v.Cursor = cursor
+	return v
+}
+
+// liveMax is the most lines of streaming text the live area shows.
+func (m *Model) liveMax() int { return max(4, m.height-12) }
+
+func (m *Model) liveView(w int) string {
+	var parts []string
+	now := m.o.Now()
+	frame := spinnerFrames[m.frame%len(spinnerFrames)]
+	for _, it := range m.conv.live() {
+		switch {
+		case it.done:
+			parts = append(parts, m.r.item(it, w, false))
+		case it.kind == kAssistant:
+			text := tailLines(xansi.Wrap(it.text, w-2, ""), m.liveMax())
+			parts = append(parts, m.st.bold.Render(dot)+" "+indentRest(text, "  "))
+		case it.kind == kThinking:
+			parts = append(parts, m.st.dim.Render("✻ Thinking…"))
+		case it.kind == kTool:
+			parts = append(parts, m.r.liveTool(it.tool, w, frame, now))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (m *Model) spinnerLine(w int) string {
+	if !m.running {
+		return ""
+	}
+	label := m.busyLabel
+	if label == "" {
+		label = "Working…"
+		if t := m.conv.currentTodo(); t != nil && t.ActiveForm != "" {
+			label = t.ActiveForm + "…"
+		}
+	}
+	if m.conv.retry != "" {
+		label = m.conv.retry + "…"
+	}
+	frame := spinnerFrames[m.frame%len(spinnerFrames)]
+	info := fmt.Sprintf(" (%s · esc to interrupt)", elapsed(m.o.Now().Sub(m.turnStart)))
+	return cut(m.st.accent.Render(frame+" "+label)+m.st.dim.Render(info), w)
+}
+
+func (m *Model) placeholder() string {
+	if m.running {
+		return "Type a message to queue it for the next step"
+	}
+	return `Try "explain this project" · / for commands · @ for files`
+}
+
+func (m *Model) completionView(w int) string {
+	c := m.comp
+	first := 0
+	if c.sel >= completeMax {
+		first = c.sel - completeMax + 1
+	}
+	var lines []string
+	for i := first; i < len(c.items) && i < first+completeMax; i++ {
+		it := c.items[i]
+		label := it.label
+		line := "  " + label
+		if it.desc != "" {
+			line = fmt.Sprintf("  %-20s %s", label, m.st.dim.Render(it.desc))
+		}
+		line = cut(line, w)
+		if i == c.sel {
+			line = m.st.selected.Render(cut("❯ "+strings.TrimPrefix(xansi.Strip(line), "  "), w))
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// footer is the status line, or a hint for a moment.
+func (m *Model) footer(w int) string {
+	if m.hint != "" && m.o.Now().Before(m.hintUntil) {
+		return m.st.dim.Render(cut("  "+m.hint, w))
+	}
+	left := m.modeLabel()
+	right := m.statusText
+	if right == "" {
+		right = m.defaultStatus()
+	}
+	if left == "" {
+		return m.st.dim.Render(cut("  "+right, w))
+	}
+	gap := w - xansi.StringWidth(left) - xansi.StringWidth(right) - 4
+	if gap < 1 {
+		return cut("  "+left, w)
+	}
+	return "  " + left + strings.Repeat(" ", gap) + m.st.dim.Render(right)
+}
+
+func (m *Model) modeLabel() string {
+	mode := m.mode()
+	var s string
+	switch mode {
+	case "default", "":
+		return ""
+	case "acceptEdits":
+		s = "⏵⏵ accept edits on"
+	case "plan":
+		s = "⏸ plan mode on"
+	case "bypassPermissions":
+		s = "⏵⏵ bypass permissions on"
+	default:
+		s = mode + " mode"
+	}
+	return m.st.mode[mode].Render(s) + m.st.dim.Render(" (shift+tab to cycle)")
+}
+
+func tailLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[len(lines)-n:], "\n")
+}
