@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -95,6 +96,9 @@ func Search(ctx context.Context, root string, m *Matcher, opts Options) (*Result
 			return nil, fmt.Errorf("search: %w", err)
 		}
 		defer fh.close()
+		// As in the walk's goroutines: a mapped file that shrinks under
+		// us must not crash the process.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		wk := &worker{}
 		s.out = make([][]FileMatch, 1)
 		s.searchFile(wk, fh, abs, true)

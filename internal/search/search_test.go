@@ -160,3 +160,31 @@ func TestByteOrderMarks(t *testing.T) {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
+
+func TestReadAllReadsSmallGrownAndMappedFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 10, 256 << 10, 300 << 10, 1 << 20} {
+		want := strings.Repeat("0123456789abcdef", size/16+1)[:size]
+		p := filepath.Join(dir, "f")
+		writeTree(t, dir, map[string]string{"f": want})
+		fh, err := openFilePath(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wk := &worker{mmapMin: 512 << 10}
+		data, release, err := wk.readAll(fh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != want {
+			t.Errorf("size %d: read %d bytes that differ", size, len(data))
+		}
+		if mapped := release != nil; mapped != (size > 512<<10) {
+			t.Errorf("size %d: mapped = %v", size, mapped)
+		}
+		if release != nil {
+			release()
+		}
+		fh.close()
+	}
+}

@@ -181,7 +181,12 @@ type worker struct {
 	buf   []byte
 	// scratch holds text converted from UTF-16.
 	scratch []byte
+	// mmapMin overrides defaultMmapMin (for tests).
+	mmapMin int64
 }
+
+// defaultMmapMin is the size from which files are mapped rather than read.
+const defaultMmapMin = 64 << 20
 
 // walkRoot is a directory to walk and the base that relative paths and
 // glob overrides are measured from (the directory itself, or an ancestor).
@@ -393,9 +398,12 @@ func (wk *worker) stopped() bool { return wk.w.ctx.Err() != nil }
 func (wk *worker) readAll(f fileHandle) (data []byte, release func(), err error) {
 	const (
 		initial = 256 << 10
-		keepMax = 8 << 20  // largest buffer kept between files
-		mmapMin = 64 << 20 // files larger than this are mapped
+		keepMax = 8 << 20 // largest buffer kept between files
 	)
+	mmapMin := wk.mmapMin
+	if mmapMin == 0 {
+		mmapMin = defaultMmapMin
+	}
 	if wk.buf == nil {
 		wk.buf = make([]byte, initial)
 	}
