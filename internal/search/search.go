@@ -51,6 +51,10 @@ type FileMatch struct {
 	// Binary marks a file named explicitly that holds NUL bytes; it is
 	// searched, but its lines are not reported.
 	Binary bool
+	// Stopped marks a file found by the walk whose matching lines come
+	// before binary data, where the search of the file stopped (Content
+	// mode; ripgrep warns about such files).
+	Stopped bool
 }
 
 // Line is one reported line.
@@ -157,7 +161,7 @@ func (s *searcher) searchFile(wk *worker, fh fileHandle, path string, explicit b
 		}()
 	}
 	data = decodeBOM(data, &wk.scratch)
-	binary := false
+	binary, stopped := false, false
 	if nul := bytes.IndexByte(data, 0); nul >= 0 {
 		if explicit {
 			// Like ripgrep, search a named binary file with its NUL
@@ -165,6 +169,15 @@ func (s *searcher) searchFile(wk *worker, fh fileHandle, path string, explicit b
 			binary = true
 			data = bytes.ReplaceAll(data, []byte{0}, []byte{'\n'})
 		} else {
+			// ripgrep searches such a file up to the buffer that holds
+			// the NUL. It lists it in FilesWithMatches mode when a match
+			// comes first, shows those lines with a warning in Content
+			// mode, and leaves it out of Count mode, where a partial
+			// count would mislead.
+			if s.opts.Mode == Count {
+				return
+			}
+			stopped = true
 			data = data[:binaryPrefix(data, nul)]
 			if len(data) == 0 {
 				return
@@ -177,6 +190,7 @@ func (s *searcher) searchFile(wk *worker, fh fileHandle, path string, explicit b
 	}
 	fm.Path = path
 	fm.Binary = binary
+	fm.Stopped = stopped && s.opts.Mode == Content
 	if s.opts.ModTime {
 		if _, mt, err := fh.stat(); err == nil {
 			fm.ModTime = mt

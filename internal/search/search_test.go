@@ -119,16 +119,25 @@ func TestBinaryDetectionFollowsRipgrepBuffers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, map[string]string{"f": tt.text})
-			res, err := Search(context.Background(), dir, m, Options{Mode: Count})
+			res, err := Search(context.Background(), dir, m, Options{Mode: Content})
 			if err != nil {
 				t.Fatal(err)
 			}
 			got := 0
 			if len(res.Files) == 1 {
-				got = res.Files[0].Count
+				got = len(res.Files[0].Lines)
 			}
 			if got != tt.want {
-				t.Errorf("count = %d, want %d", got, tt.want)
+				t.Errorf("lines reported = %d, want %d", got, tt.want)
+			}
+			// Count mode leaves out a file whose search stopped at binary
+			// data, as ripgrep does.
+			res, err = Search(context.Background(), dir, m, Options{Mode: Count})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantFiles := map[bool]int{true: 1, false: 0}[tt.name == "text file"]; len(res.Files) != wantFiles {
+				t.Errorf("count mode reports %d files, want %d", len(res.Files), wantFiles)
 			}
 		})
 	}

@@ -377,6 +377,9 @@ func formatContent(q *query, res *search.Result, cwd string) (*Output, string) {
 				lines = append(lines, name+sep+text)
 			}
 		}
+		if f.Stopped {
+			lines = append(lines, name+": binary data follows; the rest of this file was not searched")
+		}
 	}
 	lo, hi, lim, off := page(len(lines), q.limit, q.offset)
 	shown := lines[lo:hi]
