@@ -301,9 +301,15 @@ func compare(ours, theirs []string, content bool) string {
 	}
 	a, b := map[string]bool{}, map[string]bool{}
 	for _, s := range ours {
+		if strings.HasSuffix(s, ": binary data follows; the rest of this file was not searched") {
+			continue // Grep's note where ripgrep prints a warning
+		}
 		a[key(s)] = true
 	}
 	for _, s := range theirs {
+		if strings.Contains(s, ": WARNING: stopped searching binary file") {
+			continue
+		}
 		k := s
 		if content {
 			// Cut like Grep does: keep path:line: and MaxLineChars bytes of text.
