@@ -30,10 +30,11 @@ type litSet struct {
 	fold  bool
 }
 
-var (
-	anyLits   = litSet{}
-	emptyLits = litSet{strs: []string{""}, exact: true, pure: true}
-)
+// anyLits is the set that knows nothing.
+func anyLits() litSet { return litSet{} }
+
+// emptyLits is the exact set of the empty string.
+func emptyLits() litSet { return litSet{strs: []string{""}, exact: true, pure: true} }
 
 func (s litSet) hasEmpty() bool { return slices.Contains(s.strs, "") }
 
@@ -45,7 +46,7 @@ func (s litSet) allEmpty() bool { return len(s.strs) == 1 && s.strs[0] == "" }
 // serve as one (it is empty or matches the empty string).
 func (s litSet) requirement() litSet {
 	if len(s.strs) == 0 || s.hasEmpty() {
-		return anyLits
+		return anyLits()
 	}
 	return litSet{strs: s.strs, fold: s.fold}
 }
@@ -54,7 +55,7 @@ func (s litSet) requirement() litSet {
 func analyze(re *syntax.Regexp) litSet {
 	switch re.Op {
 	case syntax.OpEmptyMatch:
-		return emptyLits
+		return emptyLits()
 	case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
 		syntax.OpWordBoundary, syntax.OpNoWordBoundary:
 		return litSet{strs: []string{""}, exact: true}
@@ -69,16 +70,16 @@ func analyze(re *syntax.Regexp) litSet {
 		if s.exact && !s.hasEmpty() && len(s.strs) < maxExactSet {
 			return litSet{strs: append(slices.Clone(s.strs), ""), exact: true, pure: s.pure, fold: s.fold}
 		}
-		return anyLits
+		return anyLits()
 	case syntax.OpPlus:
 		return analyze(re.Sub[0]).requirement()
 	case syntax.OpRepeat:
 		if re.Min == 0 {
-			return anyLits
+			return anyLits()
 		}
 		s := analyze(re.Sub[0])
 		if re.Min == re.Max && re.Min <= 4 && s.exact {
-			out := emptyLits
+			out := emptyLits()
 			for range re.Min {
 				if out = concatExact(out, s); !out.exact {
 					return s.requirement()
@@ -93,7 +94,7 @@ func analyze(re *syntax.Regexp) litSet {
 		return analyzeAlternate(re.Sub)
 	}
 	// OpNoMatch, OpAnyChar, OpAnyCharNotNL, OpStar and anything new.
-	return anyLits
+	return anyLits()
 }
 
 func literalSet(runes []rune, fold bool) litSet {
@@ -111,7 +112,7 @@ func classSet(ranges []rune) litSet {
 	for i := 0; i < len(ranges); i += 2 {
 		n += int(ranges[i+1]-ranges[i]) + 1
 		if n > 4 {
-			return anyLits
+			return anyLits()
 		}
 	}
 	var runes []rune
@@ -137,16 +138,16 @@ func classSet(ranges []rune) litSet {
 func concatExact(a, b litSet) litSet {
 	fold := a.fold || b.fold
 	if !a.allEmpty() && !b.allEmpty() && a.fold != b.fold {
-		return anyLits
+		return anyLits()
 	}
 	if len(a.strs)*len(b.strs) > maxExactSet {
-		return anyLits
+		return anyLits()
 	}
 	out := litSet{exact: true, pure: a.pure && b.pure, fold: fold}
 	for _, x := range a.strs {
 		for _, y := range b.strs {
 			if len(x)+len(y) > maxExactLen {
-				return anyLits
+				return anyLits()
 			}
 			out.strs = append(out.strs, x+y)
 		}
@@ -157,14 +158,14 @@ func concatExact(a, b litSet) litSet {
 }
 
 func analyzeConcat(subs []*syntax.Regexp) litSet {
-	cur := emptyLits
+	cur := emptyLits()
 	allExact := true
 	var candidates []litSet
 	flush := func() {
 		if r := cur.requirement(); len(r.strs) > 0 {
 			candidates = append(candidates, r)
 		}
-		cur = emptyLits
+		cur = emptyLits()
 	}
 	for _, sub := range subs {
 		s := analyze(sub)
@@ -217,7 +218,7 @@ func analyzeAlternate(subs []*syntax.Regexp) litSet {
 	for _, s := range sets {
 		r := s.requirement()
 		if len(r.strs) == 0 {
-			return anyLits
+			return anyLits()
 		}
 		req.fold = req.fold || r.fold
 		req.strs = append(req.strs, r.strs...)
@@ -234,7 +235,7 @@ func analyzeAlternate(subs []*syntax.Regexp) litSet {
 
 // bestRequirement picks the candidate that should reject the most text.
 func bestRequirement(cands []litSet) litSet {
-	best, bestCost := anyLits, 0
+	best, bestCost := anyLits(), 0
 	for _, c := range cands {
 		cost := setCost(c)
 		if len(best.strs) == 0 || cost < bestCost {
