@@ -367,7 +367,10 @@ func (f *fakeMCP) handle(server string, msg json.RawMessage, line string) any {
 	case "notifications/initialized":
 		return map[string]any{"jsonrpc": "2.0", "result": map[string]any{}}
 	case "tools/list":
+		// alwaysLoad: the tool is sent with its schema rather than
+		// deferred behind tool search.
 		return reply(map[string]any{"tools": []any{map[string]any{"name": "echo", "description": "Echo the text back.",
+			"_meta": map[string]any{"anthropic/alwaysLoad": true},
 			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}},
 				"required": []string{"text"}}}}})
 	case "tools/call":

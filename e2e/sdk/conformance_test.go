@@ -127,7 +127,7 @@ func TestCanUseToolAllowsWithChangedInputAndDenies(t *testing.T) {
 
 	c.user("Echo something.")
 	c.expect(stateLine("running"))
-	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: `["` + echoTool + `"]`, mcp: echoServers}))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"original"}`), 100))
 	c.expect(stateLine("requires_action"))
 	c.expect(canUseTool("ask1", echoTool, "toolu_1", `{"text":"original"}`))
@@ -176,7 +176,7 @@ func TestSDKHostedMCPToolIsCalledThroughMCPMessages(t *testing.T) {
 
 	c.user("Use the echo tool.")
 	c.expect(stateLine("running"))
-	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: `["` + echoTool + `"]`, mcp: echoServers}))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"hi"}`), 100))
 	c.expect(toolResultLine("toolu_1", "echo: hi", false, `[{"type":"text","text":"echo: hi"}]`))
 	c.expect(assistantLine("msg_002", opus, textBlock("It said hi."), 120))
@@ -235,7 +235,7 @@ func TestSDKHookCallbackBlocksATool(t *testing.T) {
 
 	c.user("Echo the forbidden word.")
 	c.expect(stateLine("running"))
-	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: `["` + echoTool + `"]`, mcp: echoServers}))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"forbidden"}`), 100))
 	c.expect(`{"type":"system","subtype":"hook_started","hook_id":"<$hid>","hook_name":"hook_0","hook_event":"PreToolUse","session_id":"<session>","uuid":"<uuid>"}`)
 	c.expect(hookCallback("cb1", "hook_0", sb.Dir, echoTool, "toolu_1", `{"text":"forbidden"}`, "default"))
@@ -244,7 +244,7 @@ func TestSDKHookCallbackBlocksATool(t *testing.T) {
 	c.expect(`{"type":"system","subtype":"hook_response","hook_id":"<$hid>","hook_name":"hook_0","hook_event":"PreToolUse",` +
 		`"output":` + q(deny) + `,"stdout":` + q(deny) + `,"stderr":"","exit_code":0,"outcome":"success","session_id":"<session>","uuid":"<uuid>"}`)
 	// The hook decided: no can_use_tool question, and the tool never ran.
-	c.expect(toolResultLine("toolu_1", "echo is blocked by policy", true, q("Error: echo is blocked by policy")))
+	c.expect(toolResultLine("toolu_1", "<~echo is blocked by policy>", true, q("<~echo is blocked by policy>")))
 	c.expect(assistantLine("msg_002", opus, textBlock("Understood."), 120))
 	c.expect(resultLine(resultSpec{result: "Understood.", stop: "end_turn", turns: 2, in: 220, out: 15, terminal: "completed",
 		denials: `[{"tool_name":"` + echoTool + `","tool_use_id":"toolu_1","tool_input":{"text":"forbidden"}}]`}))
@@ -270,7 +270,7 @@ func TestSetPermissionModeAndSetModelApplyFromTheNextTurn(t *testing.T) {
 
 	c.user("One?")
 	c.expect(stateLine("running"))
-	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: `["` + echoTool + `"]`, mcp: echoServers}))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_001", opus, textBlock("One."), 100))
 	c.expect(resultLine(resultSpec{result: "One.", stop: "end_turn", turns: 1, in: 100, out: 10, terminal: "completed"}))
 	c.expect(stateLine("idle"))
@@ -285,7 +285,7 @@ func TestSetPermissionModeAndSetModelApplyFromTheNextTurn(t *testing.T) {
 	// dontAsk: the call that would need a question is denied without one.
 	c.user("Two?")
 	c.expect(stateLine("running"))
-	c.expect(initLine(initSpec{cwd: sb.Dir, model: sonnet, mode: "dontAsk", tools: `["` + echoTool + `"]`, mcp: echoServers}))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: sonnet, mode: "dontAsk", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_002", sonnet, toolUseBlock("toolu_1", echoTool, `{"text":"x"}`), 110))
 	c.expect(toolResultLine("toolu_1", "<string>", true, `"<string>"`))
 	c.expect(assistantLine("msg_003", sonnet, textBlock("Two."), 120))
@@ -300,7 +300,7 @@ func TestSetPermissionModeAndSetModelApplyFromTheNextTurn(t *testing.T) {
 	c.expect(controlOK("m-2", `{}`))
 	c.user("Three?")
 	c.expect(stateLine("running"))
-	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "dontAsk", tools: `["` + echoTool + `"]`, mcp: echoServers}))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "dontAsk", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_004", opus, textBlock("Three."), 130))
 	c.expect(resultLine(resultSpec{result: "Three.", stop: "end_turn", turns: 1, in: 130, out: 5, terminal: "completed",
 		models: map[string][2]int{opus: {230, 15}, sonnet: {230, 15}}}))
@@ -406,7 +406,7 @@ func TestEndOfInputFinishesTheTurnAndExits(t *testing.T) {
 		c := start(t, sb, mcp, append(sdkMCPArgs, "--permission-prompt-tool", "stdio")...)
 		c.user("Echo x.")
 		c.expect(stateLine("running"))
-		c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: `["` + echoTool + `"]`, mcp: echoServers}))
+		c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
 		c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"x"}`), 100))
 		c.expect(stateLine("requires_action"))
 		c.expect(canUseTool("ask1", echoTool, "toolu_1", `{"text":"x"}`))
@@ -431,7 +431,7 @@ func TestJSONSchemaGivesStructuredOutput(t *testing.T) {
 		c := start(t, sb, nil, "--json-schema", schema)
 		c.user("What is the answer?")
 		c.expect(stateLine("running"))
-		c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: `["StructuredOutput"]`}))
+		c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: "StructuredOutput"}))
 		c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", "StructuredOutput", `{"answer":42}`), 100))
 		c.expect(toolResultLine("toolu_1", "<string>", false, `{"answer":42}`))
 		c.expect(assistantLine("msg_002", opus, textBlock("Done."), 120))
@@ -460,7 +460,7 @@ func TestJSONSchemaGivesStructuredOutput(t *testing.T) {
 		c := start(t, sb, nil, "--json-schema", schema)
 		c.user("What is the answer?")
 		c.expect(stateLine("running"))
-		c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: `["StructuredOutput"]`}))
+		c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: "StructuredOutput"}))
 		for i := 1; i <= 6; i++ {
 			c.expect(assistantLine("msg_00"+string(rune('0'+i)), opus, textBlock("Forty-two."), 100))
 		}

@@ -25,14 +25,14 @@ func stateLine(state string) string {
 // initSpec says what an init line holds.
 type initSpec struct {
 	cwd, model, mode string
-	tools            string // a JSON array, or "" for any array
+	tools            string // names the tools must include ("a|b"), or "" for any
 	mcp              string // a JSON array, or "" for []
 }
 
 func initLine(s initSpec) string {
-	tools := s.tools
-	if tools == "" {
-		tools = `"<array>"`
+	tools := `"<array>"`
+	if s.tools != "" {
+		tools = q("<has:" + s.tools + ">")
 	}
 	mcp := s.mcp
 	if mcp == "" {
@@ -163,10 +163,14 @@ func controlErr(id, msg string) string {
 	return `{"type":"control_response","response":{"subtype":"error","request_id":` + q(id) + `,"error":` + q(msg) + `}}`
 }
 
-// canUseTool is a can_use_tool request; its id is captured as capture.
+// canUseTool is a can_use_tool request for a tool no rule allows: it
+// offers a rule allowing the tool, and gives a reason. Its id is captured
+// as capture.
 func canUseTool(capture, tool, id, input string) string {
 	return `{"type":"control_request","request_id":"<$` + capture + `>","request":{"subtype":"can_use_tool","tool_name":` + q(tool) +
-		`,"input":` + input + `,"permission_suggestions":null,"blocked_path":null,"tool_use_id":` + q(id) + `}}`
+		`,"input":` + input + `,"permission_suggestions":[{"type":"addRules","rules":[{"toolName":` + q(tool) + `}],` +
+		`"behavior":"allow","destination":"localSettings"}],"blocked_path":null,"tool_use_id":` + q(id) +
+		`,"decision_reason":"<string>"}}`
 }
 
 // hookCallback is a PreToolUse hook_callback request.

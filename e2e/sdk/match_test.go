@@ -17,6 +17,8 @@ import (
 //	"<string>"     any string
 //	"<number>"     any number
 //	"<array>"      any array
+//	"<has:a|b>"    an array holding at least the strings a and b
+//	"<~text>"      a string containing text
 //	"<uuid>"       a UUID string
 //	"<timestamp>"  an ISO 8601 UTC time with milliseconds
 //	"<session>"    the session id of the run
@@ -115,6 +117,25 @@ func (m *matcher) placeholder(p string, got any, add func(string, ...any)) {
 		if _, ok := got.([]any); !ok {
 			add("want an array, got %s", js(got))
 		}
+	case strings.HasPrefix(p, "<~"):
+		if sub := strings.TrimSuffix(strings.TrimPrefix(p, "<~"), ">"); !isStr || !strings.Contains(s, sub) {
+			add("want a string containing %q, got %s", sub, js(got))
+		}
+	case strings.HasPrefix(p, "<has:"):
+		arr, ok := got.([]any)
+		if !ok {
+			add("want an array, got %s", js(got))
+			return
+		}
+		for _, w := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(p, "<has:"), ">"), "|") {
+			found := false
+			for _, v := range arr {
+				found = found || v == w
+			}
+			if !found {
+				add("want %q among %s", w, js(got))
+			}
+		}
 	case p == "<uuid>":
 		if !isStr || !uuidRE.MatchString(s) {
 			add("want a UUID, got %s", js(got))
@@ -166,6 +187,10 @@ func TestMatcherChecksMembersAndPlaceholders(t *testing.T) {
 		{`{"a":[1]}`, `{"a":[1,2]}`, false},
 		{`{"a":null}`, `{"a":null}`, true},
 		{`{"a":"<timestamp>"}`, `{"a":"2026-01-02T03:04:05.678Z"}`, true},
+		{`{"a":"<has:x|y>"}`, `{"a":["w","y","x"]}`, true},
+		{`{"a":"<has:x|y>"}`, `{"a":["x"]}`, false},
+		{`{"a":"<~lo w>"}`, `{"a":"hello world"}`, true},
+		{`{"a":"<~lo w>"}`, `{"a":"hello"}`, false},
 	}
 	for _, c := range cases {
 		err := m.match(c.pattern, c.line)

@@ -63,6 +63,9 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	default:
 		h.Asker = &sdk.ToolAsker{Name: o.PromptTool, Lookup: f.lookup}
 	}
+	// Read the input while the session is set up: SDK-hosted MCP servers
+	// answer their handshake through it. Other messages wait for Ready.
+	srv.Start()
 	a, err := newAppFor(ctx, env, o, frontSDK, h)
 	if err != nil {
 		return err
@@ -71,6 +74,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	f.a = a
 	w.SetSessionID(a.sessionID)
 	f.setSession(a.sess)
+	srv.Ready()
 
 	err = srv.Run(ctx)
 	if ctx.Err() != nil {

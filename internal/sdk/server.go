@@ -96,13 +96,19 @@ type Server struct {
 	// state changes.
 	wake chan struct{}
 
+	startOnce sync.Once
+	readDone  chan struct{} // closed when the reading goroutine ends
+
+	dispatchMu sync.Mutex // serialises dispatching; guards ready and backlog
+	ready      bool
+	backlog    []*Message // read before Ready, dispatched by it
+
 	mu          sync.Mutex // guards the fields below
 	queue       []item
 	inputDone   bool
 	inputErr    error
 	interrupts  uint64                  // counts interrupt requests
 	cancelTurn  context.CancelCauseFunc // of the running turn, nil between turns
-	turnEpoch   uint64                  // interrupts when the running turn was queued
 	initialized bool
 	asking      int // can_use_tool requests awaiting an answer
 	hookIDs     map[string][]string
@@ -131,7 +137,8 @@ func New(cfg Config) *Server {
 	if cfg.MaxStructuredRetries <= 0 {
 		cfg.MaxStructuredRetries = DefaultMaxStructuredRetries
 	}
-	s := &Server{cfg: cfg, peer: newPeer(cfg.Out), wake: make(chan struct{}, 1), hookIDs: map[string][]string{}}
+	s := &Server{cfg: cfg, peer: newPeer(cfg.Out), wake: make(chan struct{}, 1), readDone: make(chan struct{}),
+		hookIDs: map[string][]string{}}
 	if len(cfg.JSONSchema) > 0 {
 		t, err := newStructuredTool(cfg.JSONSchema)
 		if err != nil {
@@ -149,16 +156,58 @@ func New(cfg Config) *Server {
 // ends while a read of In is blocked, Run returns without waiting for it;
 // the reading goroutine ends when that read returns.
 func (s *Server) Run(ctx context.Context) error {
-	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		s.read()
-	}()
+	s.Start()
+	s.Ready()
 	err := s.runTurns(ctx)
 	if err == nil {
-		<-readDone
+		<-s.readDone
 	}
 	return err
+}
+
+// Start begins reading the input before the application is ready to serve
+// it: answers to reins's own requests are delivered at once (so SDK-hosted
+// MCP servers can connect while the session is being set up), and every
+// other message waits, in order, until Ready. Run calls it too.
+func (s *Server) Start() {
+	s.startOnce.Do(func() {
+		go func() {
+			defer close(s.readDone)
+			s.read()
+		}()
+	})
+}
+
+// Ready dispatches the messages read since Start and every later one as
+// it comes. Call it once the functions of Config can be called.
+func (s *Server) Ready() {
+	s.dispatchMu.Lock()
+	defer s.dispatchMu.Unlock()
+	if s.ready {
+		return
+	}
+	s.ready = true
+	for _, m := range s.backlog {
+		s.dispatch(m)
+	}
+	s.backlog = nil
+}
+
+// route dispatches a message, or keeps it for Ready.
+func (s *Server) route(m *Message) {
+	if m.Type == KindControlResponse {
+		if !s.peer.deliver(m.Answer) {
+			s.cfg.Logger.Debug("answer to a request no longer pending", "request_id", m.Answer.RequestID)
+		}
+		return
+	}
+	s.dispatchMu.Lock()
+	defer s.dispatchMu.Unlock()
+	if !s.ready {
+		s.backlog = append(s.backlog, m)
+		return
+	}
+	s.dispatch(m)
 }
 
 // Asker returns the engine.Asker that puts permission questions to the
@@ -184,7 +233,7 @@ func (s *Server) read() {
 		var le *LineError
 		switch {
 		case errors.As(err, &le):
-			s.badLine(le)
+			s.route(&Message{Line: le.Line, bad: le})
 			continue
 		case err == io.EOF:
 			s.endInput(nil)
@@ -193,20 +242,20 @@ func (s *Server) read() {
 			s.endInput(err)
 			return
 		}
-		s.dispatch(m)
+		s.route(m)
 	}
 }
 
 func (s *Server) dispatch(m *Message) {
+	if m.bad != nil {
+		s.badLine(m.bad)
+		return
+	}
 	switch m.Type {
 	case KindUser:
 		s.enqueue(item{in: m.User})
 	case KindControlRequest:
 		s.control(m)
-	case KindControlResponse:
-		if !s.peer.deliver(m.Answer) {
-			s.cfg.Logger.Debug("answer to a request no longer pending", "request_id", m.Answer.RequestID)
-		}
 	case KindControlCancel:
 		// Every request reins serves is answered at once, so there is
 		// nothing in flight to withdraw.

@@ -280,3 +280,76 @@ func TestInitializeJSONSchemaAddsStructuredOutput(t *testing.T) {
 	}
 	h.finish()
 }
+
+func TestStartDeliversAnswersWhileOtherMessagesWaitForReady(t *testing.T) {
+	fake, err := llmtest.Start(llmtest.Reply("ok"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fake.Close()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	lines := make(chan map[string]any, 64)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			var m map[string]any
+			json.Unmarshal(sc.Bytes(), &m)
+			lines <- m
+		}
+		close(lines)
+	}()
+	models := llm.NewModels(func(string) string { return "" })
+	sess := engine.New(engine.Config{Provider: anthropic.New(anthropic.Config{BaseURL: fake.URL, APIKey: "x"}), Models: models})
+	srv := New(Config{In: inR, Out: streamjson.NewWriter(outW, streamjson.Options{}), Models: models,
+		Session: func() *engine.Session { return sess }})
+	srv.Start()
+
+	askErr := make(chan error, 1)
+	go func() {
+		_, err := srv.Asker().Ask(context.Background(), engine.Question{ToolName: "Bash"})
+		askErr <- err
+	}()
+	req := <-lines // requires_action
+	if req["subtype"] != "session_state_changed" {
+		t.Fatalf("first line %v", req)
+	}
+	req = <-lines
+	io.WriteString(inW, `{"type":"control_request","request_id":"st","request":{"subtype":"mcp_status"}}`+"\n")
+	io.WriteString(inW, userMsg("hello")+"\n")
+	io.WriteString(inW, `{"type":"control_response","response":{"subtype":"success","request_id":"`+req["request_id"].(string)+`","response":{"behavior":"allow"}}}`+"\n")
+	select {
+	case err := <-askErr:
+		if err != nil {
+			t.Fatalf("Ask before Ready = %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the answer was not delivered before Ready")
+	}
+	if m := <-lines; m["state"] != "running" {
+		t.Fatalf("after the answer: %v", m)
+	}
+	select {
+	case m := <-lines:
+		t.Fatalf("a message was served before Ready: %v", m)
+	case <-time.After(100 * time.Millisecond):
+	}
+	inW.Close()
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(context.Background()); outW.Close() }()
+	var kinds []string
+	for m := range lines {
+		k, _ := m["type"].(string)
+		if st, ok := m["subtype"].(string); ok && k == "system" {
+			k += "/" + st
+		}
+		kinds = append(kinds, k)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	want := "control_response system/session_state_changed assistant result system/session_state_changed"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("after Ready: %s\nwant:        %s", got, want)
+	}
+}

@@ -38,6 +38,8 @@ type Message struct {
 
 	// Answer is set for control_response.
 	Answer *Answer
+
+	bad *LineError // the line was unusable (internal: kept in order until Ready)
 }
 
 // UserInput is a user message sent to start a turn.
