@@ -16,6 +16,7 @@ import (
 
 	"reins/internal/agent"
 	"reins/internal/command"
+	"reins/internal/compact"
 	"reins/internal/engine"
 	"reins/internal/filestate"
 	"reins/internal/gitinfo"
@@ -109,9 +110,11 @@ type app struct {
 	commands *command.Registry
 	expander *command.Expander
 	agents   *agent.Catalog
-	memory   *prompt.Memory
-	git      *gitinfo.Pending
-	permMode string
+	memory    *prompt.Memory
+	git       *gitinfo.Pending
+	permMode  string
+	compactor *compact.Compactor
+	date      string // the session date, fixed at start
 
 	// resumed is the transcript a --resume/--continue run started from.
 	resumed *session.Transcript
@@ -258,6 +261,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	a.search = toolsearch.NewSession(a.toolSearchOptions())
 	a.onClose(a.search.Close)
 
+	a.compactor = a.newCompactor()
 	cfg := a.engineConfig(ctx)
 	if !o.NoPersist {
 		a.writer = session.NewWriter(a.store.TranscriptPath(a.cwd, a.sessionID))
@@ -442,6 +446,7 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		Tools:              a.toolSet,
 		Gate:               a.gate,
 		StopHooks:          a.gate,
+		Compactor:          a.compactor,
 		Store:              a.results,
 		MaxToolConcurrency: atoi(a.getenv("REINS_MAX_TOOL_CONCURRENCY")),
 		MaxTurns:           o.MaxTurns,

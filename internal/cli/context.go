@@ -2,11 +2,16 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
+	"reins/internal/compact"
+	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/prompt"
 )
@@ -21,7 +26,12 @@ func (a *app) loadMemory() {
 }
 
 // sessionDate is the date fixed at session start.
-func (a *app) sessionDate() string { return prompt.SessionDate(time.Now(), a.getenv) }
+func (a *app) sessionDate() string {
+	if a.date == "" {
+		a.date = prompt.SessionDate(time.Now(), a.getenv)
+	}
+	return a.date
+}
 
 // userContext is the memory reminder sent at the front of every request.
 func (a *app) userContext() string {
@@ -58,8 +68,14 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	var sections []string
 	if a.mcp != nil {
 		a.waitMCP(ctx)
-		for name, text := range a.mcp.Snapshot().Instructions {
-			if strings.TrimSpace(text) != "" {
+		ins := a.mcp.Snapshot().Instructions
+		names := make([]string, 0, len(ins))
+		for name := range ins {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if text := ins[name]; strings.TrimSpace(text) != "" {
 				sections = append(sections, "Instructions from the MCP server "+name+":\n"+text)
 			}
 		}
@@ -69,4 +85,58 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 		Date: a.sessionDate(), Model: a.model, Git: a.git.Wait(),
 		Sections: sections, Custom: custom, Append: appendText,
 	})
+}
+
+// newCompactor builds the compaction pipeline of the session.
+func (a *app) newCompactor() *compact.Compactor {
+	var auto bool = true
+	if raw, ok := a.settings.Raw["autoCompactEnabled"]; ok {
+		json.Unmarshal(raw, &auto)
+	}
+	return compact.New(compact.Config{
+		Getenv:       a.getenv,
+		AutoDisabled: !auto,
+		Files:        a.files,
+		Todos:        a.todoText,
+		PreCompact:   a.preCompact,
+		OnCompact: func() {
+			if a.memory != nil {
+				a.memory.ForgetNested()
+			}
+		},
+		Logger: a.logger,
+	})
+}
+
+// todoText renders the main thread's todo list for after a compaction.
+func (a *app) todoText() string {
+	items := a.todos.Items("")
+	if len(items) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("The todo list so far:\n")
+	for _, it := range items {
+		fmt.Fprintf(&b, "- [%s] %s\n", it.Status, it.Content)
+	}
+	return b.String()
+}
+
+// preCompact runs PreCompact hooks; a blocking hook cancels the
+// compaction, and hook context is added to the summary instructions.
+func (a *app) preCompact(ctx context.Context, trigger, instructions string) (string, error) {
+	if !a.hookRun.Has(hooks.PreCompact) {
+		return instructions, nil
+	}
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.PreCompact, func(h *hooks.Input) {
+		h.Trigger, h.CustomInstructions = trigger, instructions
+	}))
+	a.reportHooks(r)
+	if r.Block || r.Stop {
+		return "", errors.New(firstNonEmpty(r.Reason, r.StopReason, "blocked"))
+	}
+	for _, c := range r.AdditionalContext {
+		instructions = strings.TrimSpace(instructions + "\n\n" + c)
+	}
+	return instructions, nil
 }

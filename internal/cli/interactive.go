@@ -1,8 +1,319 @@
 package cli
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
 
-// runInteractive starts the terminal UI.
+	"github.com/google/uuid"
+
+	"reins/internal/command"
+	"reins/internal/compact"
+	"reins/internal/engine"
+	"reins/internal/session"
+	"reins/internal/tool"
+	"reins/internal/tui"
+)
+
+// runInteractive starts the terminal UI: reins with no -p, with an
+// optional first prompt as argument.
 func runInteractive(ctx context.Context, env *Env, o *Options) error {
-	return runPrint(ctx, env, o)
+	asker := tui.NewAsker()
+	asked := &askedCalls{inner: asker}
+	a, err := newAppFor(ctx, env, o, frontTUI, appHooks{Asker: asked, Notify: asker.Notice})
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	u := newUISessions(a, asked)
+	a.sess = u.adopt(a.sess)
+	a.waitMCP(ctx)
+	a.sessionStart(ctx)
+	defer a.sessionEnd("prompt_input_exit")
+
+	opts := tui.Options{
+		Session:         a.sess,
+		Asker:           asker,
+		Mode:            modeHolder{a.checker},
+		BypassAvailable: o.SkipPerms || o.AllowSkipPerms || a.permMode == "bypassPermissions",
+		Commands:        tui.CommandRegistry(a.commands, a.expander),
+		Compactor:       u.compactor,
+		Sessions:        u,
+		NewSession:      u.fresh,
+		Checkpoints:     u.checkpoints,
+		Permissions:     a.viewPermissions,
+		Hooks:           a.viewHooks,
+		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
+			p, err := a.prepare(ctx, text, command.Interactive)
+			if err != nil || !p.Run {
+				return engine.Input{}, p.Output, err
+			}
+			return p.Input, "", nil
+		},
+		Notices:     a.warnings,
+		Prompt:      strings.Join(o.Args, " "),
+		Cwd:         a.cwd,
+		Version:     Version,
+		KeySource:   a.keySource,
+		HistoryFile: filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
+		StatusLine:  statusLineCommand(a.settings.Raw["statusLine"]),
+		Notify:      notifyChannel(a.settings.Raw["preferredNotifChannel"]),
+		NoColor:     a.getenv("NO_COLOR") != "",
+		Getenv:      a.getenv,
+		Input:       env.Stdin,
+		Output:      env.Stdout,
+		Logger:      a.logger,
+	}
+	if a.resumed != nil {
+		opts.Resumed = a.sess.History()
+	}
+	res, err := tui.Run(ctx, opts)
+	if res != nil && res.Session != nil && len(res.Session.History()) > 0 && !o.NoPersist {
+		fmt.Fprintf(env.Stdout, "\nResume this conversation with: reins --resume %s\n", res.Session.ID())
+	}
+	return err
+}
+
+// uiSessions makes the sessions the terminal UI runs: the first one (with
+// the checkpoint gate and a compactor), a fresh one for /clear, and a
+// resumed one for /resume. Each records into its own transcript.
+type uiSessions struct {
+	a           *app
+	base        engine.Config
+	checkpoints *tui.Checkpoints
+	compactor   tui.Compactor
+}
+
+func newUISessions(a *app, asked *askedCalls) *uiSessions {
+	u := &uiSessions{a: a, checkpoints: &tui.Checkpoints{}}
+	u.base = a.sess.Config()
+	u.base.Gate = u.checkpoints.Gate(interactionGate{inner: u.base.Gate, asked: asked})
+	if u.base.Compactor == nil {
+		u.base.Compactor = compact.New(compact.Config{Getenv: a.getenv, Files: a.files, Logger: a.logger})
+	}
+	if c, ok := u.base.Compactor.(tui.Compactor); ok {
+		u.compactor = c
+	}
+	return u
+}
+
+// build returns a session with the UI's configuration under id.
+func (u *uiSessions) build(id string, w *session.Writer) *engine.Session {
+	cfg := u.base
+	cfg.SessionID = id
+	cfg.Recorder = nil
+	if w != nil {
+		cfg.Recorder = w
+	}
+	return engine.New(cfg)
+}
+
+// adopt rebuilds the app's first session with the UI's gate and
+// compactor, keeping its history (a resumed one).
+func (u *uiSessions) adopt(s *engine.Session) *engine.Session {
+	n := u.build(s.ID(), u.a.writer)
+	if h := s.History(); len(h) > 0 {
+		n.SetHistory(h)
+		if t := u.a.resumed; t != nil {
+			leaf := t.Leaf
+			if len(t.Repairs) > 0 && !u.a.opts.ForkSession {
+				leaf = t.Repairs[len(t.Repairs)-1].UUID
+			}
+			n.SetLastUUID(leaf)
+		}
+	}
+	return n
+}
+
+// writerFor opens the transcript of session id, unless persistence is off.
+func (u *uiSessions) writerFor(id string) *session.Writer {
+	a := u.a
+	if a.opts.NoPersist {
+		return nil
+	}
+	w := session.NewWriter(a.store.TranscriptPath(a.cwd, id))
+	a.onClose(func() { w.Close() })
+	return w
+}
+
+// fresh starts a new session for /clear.
+func (u *uiSessions) fresh() (*engine.Session, error) {
+	id := uuid.NewString()
+	return u.build(id, u.writerFor(id)), nil
+}
+
+// List returns the project's sessions, newest first.
+func (u *uiSessions) List() ([]session.Info, error) {
+	return u.a.store.List(u.a.cwd)
+}
+
+// Resume reopens a recorded session: its history, recording on into its
+// transcript.
+func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Session, error) {
+	t, err := session.Load(info.Path)
+	if err != nil {
+		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
+	}
+	w := u.writerFor(info.ID)
+	s := u.build(info.ID, w)
+	items := make([]engine.HistoryItem, len(t.Items))
+	for i, it := range t.Items {
+		items[i] = engine.HistoryItem{UUID: it.UUID, Message: it.Message, Meta: it.Meta, Summary: it.Summary}
+	}
+	s.SetHistory(items)
+	s.SetLastUUID(t.Leaf)
+	if w != nil && len(t.Repairs) > 0 {
+		if err := t.WriteRepairs(w); err != nil {
+			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
+		}
+		s.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
+	}
+	return s, nil
+}
+
+// viewPermissions lists the permission rules in force (/permissions).
+func (a *app) viewPermissions(context.Context, string) (string, error) {
+	p := a.checker.Policy()
+	var b strings.Builder
+	fmt.Fprintf(&b, "Mode: %s\n", p.Mode)
+	byBehavior := map[string][]string{}
+	for _, r := range p.Rules {
+		where := string(r.Source)
+		if r.File != "" {
+			where = r.File
+		}
+		byBehavior[string(r.Behavior)] = append(byBehavior[string(r.Behavior)], fmt.Sprintf("%s  (%s)", r.Text, where))
+	}
+	for _, beh := range []string{"allow", "ask", "deny"} {
+		rules := byBehavior[beh]
+		fmt.Fprintf(&b, "%s rules: %d\n", strings.ToUpper(beh[:1])+beh[1:], len(rules))
+		for _, r := range rules {
+			b.WriteString("  " + r + "\n")
+		}
+	}
+	if len(p.WorkDirs) > 0 {
+		b.WriteString("Working folders:\n")
+		for _, d := range p.WorkDirs {
+			b.WriteString("  " + d + "\n")
+		}
+	}
+	b.WriteString("Rules are edited in .claude/settings.json, .claude/settings.local.json or the user settings file.")
+	return b.String(), nil
+}
+
+// viewHooks lists the configured hooks (/hooks).
+func (a *app) viewHooks(context.Context, string) (string, error) {
+	hs := a.settings.Hooks
+	if len(hs) == 0 {
+		return "No hooks are configured.", nil
+	}
+	events := make([]string, 0, len(hs))
+	for ev := range hs {
+		events = append(events, ev)
+	}
+	sort.Strings(events)
+	var b strings.Builder
+	for _, ev := range events {
+		b.WriteString(ev + "\n")
+		for _, m := range hs[ev] {
+			matcher := m.Matcher
+			if matcher == "" {
+				matcher = "*"
+			}
+			for _, h := range m.Hooks {
+				spec, _ := json.Marshal(h)
+				fmt.Fprintf(&b, "  %s → %s  (%s)\n", matcher, spec, m.Source)
+			}
+		}
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// statusLineCommand reads settings statusLine {"type":"command","command":...}.
+func statusLineCommand(raw json.RawMessage) string {
+	var sl struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &sl) != nil || (sl.Type != "" && sl.Type != "command") {
+		return ""
+	}
+	return sl.Command
+}
+
+// notifyChannel maps preferredNotifChannel to the UI's notification.
+func notifyChannel(raw json.RawMessage) string {
+	var s string
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+		return "bell"
+	}
+	switch s {
+	case "notifications_disabled":
+		return "none"
+	case "iterm2", "iterm2_with_bell", "kitty", "ghostty":
+		return "osc9"
+	}
+	return "bell"
+}
+
+
+// askedCalls is the UI's Asker, remembering which calls it was asked
+// about, so interactionGate knows whether the permission gate already
+// put a call to the user.
+type askedCalls struct {
+	inner engine.Asker
+	ids   sync.Map // tool_use id → struct{}
+}
+
+// Ask records the call and asks the UI.
+func (a *askedCalls) Ask(ctx context.Context, q engine.Question) (engine.Answer, error) {
+	a.ids.Store(q.ToolUseID, struct{}{})
+	return a.inner.Ask(ctx, q)
+}
+
+// interactionGate puts every call of a tool that needs the user
+// (AskUserQuestion, ExitPlanMode: RequiresUserInteraction) to the UI,
+// even when the permission gate allowed it without asking.
+type interactionGate struct {
+	inner tool.Gate
+	asked *askedCalls
+}
+
+func (g interactionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, input json.RawMessage) tool.Verdict {
+	v := g.inner.Before(ctx, c, t, input)
+	ui, ok := t.(interface{ RequiresUserInteraction() bool })
+	if !ok || !ui.RequiresUserInteraction() || !v.Allow {
+		return v
+	}
+	if _, done := g.asked.ids.LoadAndDelete(c.ID); done {
+		return v
+	}
+	in := input
+	if v.Input != nil {
+		in = v.Input
+	}
+	ans, err := g.asked.inner.Ask(ctx, engine.Question{ToolName: t.Name(), ToolUseID: c.ID, Input: in, AgentID: c.AgentID})
+	if err != nil {
+		return tool.Verdict{Denied: true, Reason: "The user could not be asked: " + err.Error()}
+	}
+	if !ans.Allow {
+		reason := ans.Message
+		if reason == "" {
+			reason = "The user declined."
+		}
+		return tool.Verdict{Denied: true, Reason: reason, Interrupt: ans.Interrupt}
+	}
+	v.Input = ans.UpdatedInput
+	if v.Input == nil {
+		v.Input = in
+	}
+	return v
+}
+
+func (g interactionGate) After(ctx context.Context, c *tool.Call, t tool.Tool, input json.RawMessage, res *tool.Result) {
+	g.inner.After(ctx, c, t, input, res)
 }

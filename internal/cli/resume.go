@@ -63,13 +63,16 @@ func (a *app) resume() error {
 	}
 	a.sess.SetHistory(items)
 	a.sess.SetLastUUID(t.Leaf)
-	if a.writer != nil && len(t.Repairs) > 0 && !a.opts.ForkSession {
+	if a.writer != nil && len(t.Repairs) > 0 {
 		if err := t.WriteRepairs(a.writer); err != nil {
 			return err
 		}
 	}
 	if len(t.Repairs) > 0 {
 		a.sess.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
+	}
+	if a.compactor != nil {
+		a.compactor.SetLastActivity(t.LastActivity)
 	}
 	if len(t.Todos) > 0 {
 		var items []todo.Item

@@ -55,6 +55,7 @@ func (a *app) builtinTools() []tool.Tool {
 		taskoutput.NewOutput(a.tasks),
 		taskoutput.NewStop(a.tasks),
 		skill.New(a.commands, a.expander),
+		a.agentTool(),
 	}
 	if a.front != frontPrint {
 		// Tools that need someone to answer them.
@@ -142,7 +143,7 @@ func (a *app) reminders(history []*llm.Message) []string {
 			out = append(out, r)
 		}
 	}
-	return out
+	return append(out, a.taskReminders()...)
 }
 
 // toolSearchOptions reads the deferred-tool mode and weights.

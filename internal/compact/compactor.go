@@ -276,6 +276,10 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 	c.mu.Lock()
 	c.lastUsage = usage
 	c.mu.Unlock()
+	if usage != (llm.Usage{}) {
+		// The summary call is paid for like any other.
+		s.AddUsage(s.Model(), usage, 0)
+	}
 	if err != nil {
 		return fmt.Errorf("compact conversation: %w", err)
 	}

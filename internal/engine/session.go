@@ -223,7 +223,17 @@ func New(cfg Config) *Session {
 func (s *Session) ID() string { return s.cfg.SessionID }
 
 // Config returns the session's configuration.
-func (s *Session) Config() Config { return s.cfg }
+func (s *Session) Config() Config {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg
+}
+
+// AddUsage accounts a side call's usage (a compaction summary) in the
+// session's totals.
+func (s *Session) AddUsage(model string, u llm.Usage, apiTime time.Duration) {
+	s.addUsage(model, u, apiTime)
+}
 
 // Model is the model the next request uses.
 func (s *Session) Model() string {

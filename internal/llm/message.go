@@ -437,7 +437,15 @@ func (m *Message) MarshalJSON() ([]byte, error) {
 			w.StopReason = nil
 		}
 	}
-	return json.Marshal(w)
+	// No HTML escaping: transcripts keep "<" and ">" readable, as
+	// Claude Code's do.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // UnmarshalJSON reads a message; content may be a string or a block array.

@@ -1,0 +1,530 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"reins/internal/agent"
+	"reins/internal/command"
+	"reins/internal/engine"
+	"reins/internal/filestate"
+	"reins/internal/hooks"
+	"reins/internal/llm"
+	"reins/internal/mcp"
+	"reins/internal/permission"
+	"reins/internal/prompt"
+	"reins/internal/session"
+	"reins/internal/settings"
+	"reins/internal/task"
+	"reins/internal/tool"
+	agenttool "reins/internal/tools/agent"
+	"reins/internal/tools/bash"
+	"reins/internal/tools/edit"
+	"reins/internal/tools/notebook"
+	"reins/internal/tools/read"
+	"reins/internal/tools/taskoutput"
+	"reins/internal/tools/todo"
+	"reins/internal/tools/write"
+)
+
+// agentTool is the main conversation's Agent tool: it starts sub-agents
+// with the session's tools, permissions and background tasks.
+func (a *app) agentTool() tool.Tool {
+	sp := &agentSpawner{a: a, canAsk: true, pool: a.pool}
+	return agenttool.New(agenttool.Config{
+		Catalog:     a.agents,
+		Spawner:     sp,
+		Tasks:       a.tasks,
+		ParentTools: func() []string { return toolNames(a.pool()) },
+		MaxDepth:    a.maxAgentDepth(),
+		Resolve:     a.models.Resolve,
+	})
+}
+
+// maxAgentDepth is how deep sub-agents nest: REINS_MAX_AGENT_DEPTH, else
+// one level (sub-agents start no sub-agents of their own).
+func (a *app) maxAgentDepth() int {
+	if n := atoi(a.getenv("REINS_MAX_AGENT_DEPTH")); n > 0 {
+		return n
+	}
+	return agent.DefaultMaxDepth
+}
+
+// taskReminders announces the main conversation's finished background
+// tasks (shells and agents) at its next request.
+func (a *app) taskReminders() []string { return agent.TaskReminders(a.tasks) }
+
+func toolNames(ts []tool.Tool) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name()
+	}
+	return out
+}
+
+// agentSpawner starts sub-agents of one conversation (the main one, or a
+// sub-agent allowed to nest) on the engine. It is safe for concurrent use.
+type agentSpawner struct {
+	a *app
+	// canAsk is false under a background agent: nobody can be asked, all
+	// the way down.
+	canAsk bool
+	// pool returns the tools of the conversation the spawner serves; a
+	// sub-agent's tools are taken from it.
+	pool func() []tool.Tool
+}
+
+var _ agent.Spawner = (*agentSpawner)(nil)
+
+// agentConv is one sub-agent: its engine session and everything it owns.
+type agentConv struct {
+	a    *app
+	spec agent.Spec
+	sess *engine.Session
+	// first is the first user message: the task, preloaded skills and
+	// SubagentStart hook context.
+	first []llm.ContentBlock
+
+	tools  []tool.Tool            // fixed at Spawn
+	mcp    *mcp.Manager           // servers the definition brought; nil if none
+	tasks  *task.Registry         // the sub-agent's background shells and agents
+	writer *session.Writer        // its transcript; nil with --no-session-persistence
+	tmp    string                 // its scratch folder (shell state, task output)
+	ran    sync.Once              // Run runs once
+	closed sync.Once              // Close runs once
+	runErr error                  // set by the second Run
+	gate   *agent.Gate            // the narrowed gate
+	stop   *engine.PermissionGate // its SubagentStop hooks
+	hooks  *hooks.Runner          // the runner its gate uses
+	notes  []string               // problems found while spawning, for the user
+}
+
+// Spawn prepares a sub-agent: its own instances of the tools that keep
+// state, a gate cloned from the session's and narrowed, its system prompt
+// and transcript, then fires the SubagentStart hooks.
+func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.Conversation, err error) {
+	a := s.a
+	def := spec.Definition
+	if def == nil {
+		return nil, errors.New("no agent definition")
+	}
+	sessDir := a.store.SessionDir(a.cwd, a.sessionID)
+	c := &agentConv{a: a, spec: spec, tmp: filepath.Join(sessDir, "subagents", spec.AgentID)}
+	defer func() {
+		if err != nil {
+			c.Close()
+		}
+	}()
+	c.tasks = &task.Registry{Dir: filepath.Join(c.tmp, "tasks")}
+	if err := c.startMCP(ctx); err != nil {
+		return nil, err
+	}
+	c.tools = s.tools(c)
+	transcript := filepath.Join(sessDir, "subagents", "agent-"+spec.AgentID+".jsonl")
+	if !a.opts.NoPersist {
+		c.writer = session.NewWriter(transcript)
+	}
+	if err := c.buildGate(s.canAsk && !spec.Background, transcript); err != nil {
+		return nil, err
+	}
+	c.first = []llm.ContentBlock{llm.TextBlock(spec.Prompt)}
+	c.first = append(c.first, c.preloadSkills(ctx)...)
+	c.first = append(c.first, c.subagentStart(ctx)...)
+	model := spec.Model
+	if model == "" {
+		model = a.model
+	}
+	cfg := engine.Config{
+		Provider:        a.provider,
+		Models:          a.models,
+		Model:           model,
+		SessionID:       a.sessionID,
+		Cwd:             a.cwd,
+		Version:         Version,
+		System:          c.systemPrompt(ctx, model),
+		UserContext:     a.userContext(),
+		Tools:           c.toolSet,
+		Gate:            c.gate,
+		StopHooks:       c.stop,
+		Store:           a.results,
+		MaxTurns:        def.MaxTurns,
+		AgentID:         spec.AgentID,
+		ParentToolUseID: spec.ParentToolUseID,
+		IsSidechain:     true,
+		Logger:          a.logger.With("agent", spec.AgentID),
+	}
+	if d := atoi(a.getenv("REINS_RETRY_BASE_MS")); d > 0 {
+		cfg.RetryBaseDelay = time.Duration(d) * time.Millisecond
+	}
+	if c.writer != nil {
+		cfg.Recorder = c.writer
+	}
+	c.sess = engine.New(cfg)
+	for _, n := range c.notes {
+		a.notify("warning", n)
+	}
+	return c, nil
+}
+
+// tools gives the sub-agent the tools named in its spec, taken from the
+// parent conversation's, with its own instances of those that keep state
+// (file reads, the shell, todos, background tasks, nested agents), so that
+// nothing it does leaks into the parent and everything is released with
+// it.
+func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
+	a := s.a
+	parent := map[string]tool.Tool{}
+	for _, t := range s.pool() {
+		parent[t.Name()] = t
+	}
+	files := filestate.New()
+	todos := todo.NewStore()
+	var out []tool.Tool
+	for _, name := range c.spec.Tools {
+		var t tool.Tool
+		switch name {
+		case "Bash":
+			t = bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell")})
+		case "Read":
+			t = read.New(files)
+		case "Write":
+			t = write.New(files)
+		case "Edit":
+			t = edit.New(files)
+		case "MultiEdit":
+			t = edit.NewMulti(files)
+		case "NotebookEdit":
+			t = notebook.New(files)
+		case "TodoWrite":
+			t = todo.New(todos)
+		case taskoutput.OutputName:
+			t = taskoutput.NewOutput(c.tasks)
+		case taskoutput.StopName:
+			t = taskoutput.NewStop(c.tasks)
+		case agenttool.Name:
+			t = c.nestedAgentTool(s)
+		default:
+			t = parent[name]
+		}
+		if t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// nestedAgentTool is a sub-agent's own Agent tool, one level deeper; its
+// background agents are the sub-agent's tasks and end with it.
+func (c *agentConv) nestedAgentTool(parent *agentSpawner) tool.Tool {
+	a := c.a
+	sp := &agentSpawner{a: a, canAsk: parent.canAsk && !c.spec.Background, pool: func() []tool.Tool { return c.currentTools() }}
+	return agenttool.New(agenttool.Config{
+		Catalog:      a.agents,
+		Spawner:      sp,
+		Tasks:        c.tasks,
+		ParentTools:  func() []string { return toolNames(c.currentTools()) },
+		Depth:        c.spec.Depth,
+		MaxDepth:     a.maxAgentDepth(),
+		AllowedTypes: c.spec.Definition.AgentTypes(),
+		Resolve:      a.models.Resolve,
+	})
+}
+
+// currentTools are the sub-agent's tools this turn: its fixed set and the
+// tools of the MCP servers it brought that are connected.
+func (c *agentConv) currentTools() []tool.Tool {
+	if c.mcp == nil {
+		return c.tools
+	}
+	return tool.Assemble(c.tools, c.mcp.Snapshot().Tools)
+}
+
+// toolSet is the sub-agent's per-turn snapshot, with its reminders.
+func (c *agentConv) toolSet(context.Context) engine.ToolSet {
+	ts := c.currentTools()
+	return engine.ToolSet{Tools: ts, Reminders: func(_ context.Context, history []*llm.Message) []string {
+		var out []string
+		names := toolNames(ts)
+		if slices.Contains(names, "Skill") {
+			window := c.a.models.Info(c.sess.Model()).ContextWindow
+			if r := command.SkillReminder(history, c.a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
+				out = append(out, r)
+			}
+		}
+		if slices.Contains(names, agenttool.Name) {
+			if r := c.a.agents.Reminder(history, c.agentTypeAllowed); r != "" {
+				out = append(out, r)
+			}
+		}
+		return append(out, agent.TaskReminders(c.tasks)...)
+	}}
+}
+
+// agentTypeAllowed limits the listing to the types an "Agent(a, b)"
+// entry allows.
+func (c *agentConv) agentTypeAllowed(name string) bool {
+	types := c.spec.Definition.AgentTypes()
+	return types == nil || slices.ContainsFunc(types, func(t string) bool { return strings.EqualFold(t, name) })
+}
+
+// buildGate clones the session's permissions and narrows them: the
+// definition's mode only if stricter, its deny entries as session rules,
+// no asker in the background, and the definition's read-only and
+// specifier limits on top.
+func (c *agentConv) buildGate(canAsk bool, transcript string) error {
+	a := c.a
+	def := c.spec.Definition
+	checker := a.checker.Clone()
+	mode := permission.Narrow(checker.Mode(), permission.Mode(def.PermissionMode))
+	if err := checker.SetMode(mode); err != nil {
+		return fmt.Errorf("agent %s: permission mode: %w", def.Name, err)
+	}
+	if _, deny := def.Rules(); len(deny) > 0 {
+		if err := checker.Apply([]permission.Update{{Type: permission.UpdateAddRules, Rules: deny,
+			Behavior: permission.Deny, Destination: permission.DestSession}}); err != nil {
+			c.notes = append(c.notes, fmt.Sprintf("agent %s: disallowedTools: %v", def.Name, err))
+		}
+	}
+	c.hooks = a.hookRun
+	if extra := c.definitionHooks(); len(extra) > 0 && c.hooks != nil {
+		c.hooks = c.hooks.With(extra)
+	}
+	var asker engine.Asker
+	if canAsk {
+		asker = &a.asker
+	}
+	main := a.store.TranscriptPath(a.cwd, a.sessionID)
+	pg := engine.NewGate(engine.GateConfig{
+		Permissions: checker,
+		Hooks:       c.hooks,
+		Asker:       asker,
+		HookInput: func() hooks.Input {
+			return hooks.Input{SessionID: a.sessionID, TranscriptPath: main, Cwd: a.cwd}
+		},
+		AgentID:             c.spec.AgentID,
+		AgentType:           def.Name,
+		AgentTranscriptPath: transcript,
+		Notify:              a.notify,
+	})
+	c.stop = pg
+	g, err := agent.NewGate(pg, def, a.cwd, a.home)
+	if err != nil {
+		if g == nil {
+			return err
+		}
+		c.notes = append(c.notes, err.Error())
+	}
+	c.gate = g
+	return nil
+}
+
+// definitionHooks reads the definition's hooks (settings form); its Stop
+// hooks are SubagentStop hooks, as the agent's own stop is a sub-agent's.
+func (c *agentConv) definitionHooks() map[string][]settings.HookMatcher {
+	raw := c.spec.Definition.Hooks
+	if len(raw) == 0 {
+		return nil
+	}
+	var hs map[string][]settings.HookMatcher
+	if err := json.Unmarshal(raw, &hs); err != nil {
+		c.notes = append(c.notes, fmt.Sprintf("agent %s: hooks: %v (ignored)", c.spec.Definition.Name, err))
+		return nil
+	}
+	if stop, ok := hs["Stop"]; ok {
+		hs["SubagentStop"] = append(hs["SubagentStop"], stop...)
+		delete(hs, "Stop")
+	}
+	return hs
+}
+
+// startMCP connects the MCP servers the definition brings with it (given
+// as configurations, not names of the session's servers, whose tools come
+// from the parent). The sub-agent owns them; Close shuts them down.
+func (c *agentConv) startMCP(ctx context.Context) error {
+	a := c.a
+	raw := c.spec.Definition.MCPServers
+	if len(raw) == 0 {
+		return nil
+	}
+	inline, err := inlineServers(raw)
+	if err != nil {
+		c.notes = append(c.notes, fmt.Sprintf("agent %s: mcpServers: %v (ignored)", c.spec.Definition.Name, err))
+		return nil
+	}
+	if len(inline) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(inline)
+	servers, err := mcp.ParseServers(b, mcp.ScopeLocal, "agent "+c.spec.Definition.Name)
+	if err != nil {
+		c.notes = append(c.notes, err.Error())
+		return nil
+	}
+	for _, sv := range servers {
+		if sv.Invalid != "" {
+			c.notes = append(c.notes, sv.Invalid)
+		}
+	}
+	c.mcp = mcp.NewManager(mcp.Options{Servers: servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
+		ClientName: "reins", ClientVersion: Version, Logger: a.logger})
+	c.mcp.Start()
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	c.mcp.Wait(wctx)
+	return nil
+}
+
+// inlineServers picks the server configurations out of a definition's
+// mcpServers: an object of name to configuration, or a list whose
+// entries are names (the session's servers, left to the parent) or such
+// objects.
+func inlineServers(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil {
+		return obj, nil
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, errors.New("want an object of servers or a list of names and objects")
+	}
+	for _, e := range list {
+		var name string
+		if json.Unmarshal(e, &name) == nil {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(e, &m); err != nil {
+			return nil, errors.New("a list entry is neither a server name nor an object of servers")
+		}
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
+// systemPrompt is the definition's prompt with the sub-agent notes, then
+// the environment section.
+func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.SystemBlock {
+	a := c.a
+	platform, version := prompt.Host(ctx)
+	env := prompt.Environment(prompt.Options{Cwd: a.cwd, AddDirs: a.opts.AddDirs, Platform: platform,
+		OSVersion: version, Date: a.sessionDate(), Model: model, Git: a.git.Wait()})
+	return []llm.SystemBlock{
+		{Text: c.spec.Definition.SystemPrompt(), Cache: true},
+		{Text: env, Cache: true},
+	}
+}
+
+// preloadSkills expands the skills the definition names into its first
+// message.
+func (c *agentConv) preloadSkills(ctx context.Context) []llm.ContentBlock {
+	a := c.a
+	var out []llm.ContentBlock
+	for _, name := range c.spec.Definition.Skills {
+		cmd, ok := a.commands.Lookup(strings.TrimPrefix(strings.TrimSpace(name), "/"))
+		if !ok || cmd.Kind != command.Prompt {
+			c.notes = append(c.notes, fmt.Sprintf("agent %s: skill %q is not a known skill (ignored)", c.spec.Definition.Name, name))
+			continue
+		}
+		x, err := a.expander.Expand(ctx, cmd, "")
+		if err != nil {
+			c.notes = append(c.notes, fmt.Sprintf("agent %s: skill %s: %v", c.spec.Definition.Name, name, err))
+			continue
+		}
+		out = append(out, llm.TextBlock(x.Header), llm.TextBlock(x.Prompt))
+	}
+	return out
+}
+
+// subagentStart fires the SubagentStart hooks and returns what they add
+// for the sub-agent's model.
+func (c *agentConv) subagentStart(ctx context.Context) []llm.ContentBlock {
+	a := c.a
+	if c.hooks == nil || !c.hooks.Has(hooks.SubagentStart) {
+		return nil
+	}
+	r := c.hooks.Run(ctx, hooks.Input{Event: hooks.SubagentStart, SessionID: a.sessionID,
+		TranscriptPath: a.store.TranscriptPath(a.cwd, a.sessionID), Cwd: a.cwd,
+		PermissionMode: string(a.checker.Mode()), AgentID: c.spec.AgentID, AgentType: c.spec.Definition.Name})
+	for _, m := range r.SystemMessages {
+		a.notify("info", m)
+	}
+	for _, e := range r.Errors {
+		a.notify("warning", e)
+	}
+	var out []llm.ContentBlock
+	for _, s := range r.AdditionalContext {
+		out = append(out, llm.TextBlock("<system-reminder>\nSubagentStart hook context: "+s+"\n</system-reminder>"))
+	}
+	return out
+}
+
+// Run sends the task and runs the sub-agent's turn, passing its events
+// up (its own TurnEnd stays here: the parent's front end must not take it
+// for the end of the parent's turn).
+func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, error) {
+	var res *agent.Result
+	first := false
+	c.ran.Do(func() { first = true })
+	if !first {
+		return nil, errors.New("a sub-agent conversation runs once")
+	}
+	res = &agent.Result{}
+	for ev := range c.sess.Run(ctx, engine.Input{Content: c.first}) {
+		own := engine.From(ev).AgentID == c.spec.AgentID
+		switch e := ev.(type) {
+		case *engine.ToolResult:
+			if own {
+				res.ToolUses++
+			}
+		case *engine.TurnEnd:
+			if own {
+				res.Text, res.Reason, res.Err, res.Turns = e.Result, string(e.Reason), e.Err, e.NumTurns
+				res.Usage, res.Cost = e.Usage, e.Cost
+				res.LastUsage = c.sess.LastUsage()
+				continue
+			}
+		}
+		if emit != nil {
+			emit(ev)
+		}
+	}
+	if res.Reason == "" {
+		return nil, errors.New("the sub-agent's turn ended without a result")
+	}
+	return res, nil
+}
+
+// Close stops and waits for the sub-agent's background tasks (killing
+// their processes), closes the MCP servers it brought and its
+// transcript, and removes its scratch folder.
+func (c *agentConv) Close() error {
+	var errs []error
+	c.closed.Do(func() {
+		if c.tasks != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			errs = append(errs, c.tasks.Close(ctx))
+			cancel()
+		}
+		if c.mcp != nil {
+			errs = append(errs, c.mcp.Close())
+		}
+		if c.writer != nil {
+			errs = append(errs, c.writer.Close())
+		}
+		if c.tmp != "" {
+			errs = append(errs, os.RemoveAll(c.tmp))
+		}
+	})
+	return errors.Join(errs...)
+}
