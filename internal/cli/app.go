@@ -107,9 +107,9 @@ type app struct {
 	mcp      *mcp.Manager
 	search   *toolsearch.Session
 
-	commands *command.Registry
-	expander *command.Expander
-	agents   *agent.Catalog
+	commands  *command.Registry
+	expander  *command.Expander
+	agents    *agent.Catalog
 	memory    *prompt.Memory
 	git       *gitinfo.Pending
 	permMode  string
