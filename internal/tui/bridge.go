@@ -46,6 +46,10 @@ func (b *bridge) runTurn(ctx context.Context, s *engine.Session, gen int, in eng
 // wait waits for every turn goroutine.
 func (b *bridge) wait() { b.wg.Wait() }
 
+// noticeMsg is a message for the user from outside a turn (a hook's
+// systemMessage, a warning).
+type noticeMsg struct{ level, text string }
+
 // Asker answers the engine's questions with the UI's dialogs. Create it
 // with NewAsker before the session's gate, pass it in Options.Asker; Ask
 // waits until the UI is running. It is safe for concurrent use.
@@ -55,6 +59,7 @@ type Asker struct {
 	started chan struct{} // closed when send is set
 	stopped chan struct{} // closed when the UI ended
 	once    sync.Once
+	early   []noticeMsg // notices sent before the UI started; guarded by mu
 }
 
 // NewAsker returns an Asker not yet attached to a UI.
@@ -68,8 +73,28 @@ var ErrUIClosed = errors.New("the terminal UI has closed")
 func (a *Asker) attach(send func(tea.Msg)) {
 	a.mu.Lock()
 	a.send = send
+	early := a.early
+	a.early = nil
 	a.mu.Unlock()
 	close(a.started)
+	for _, n := range early {
+		send(n)
+	}
+}
+
+// Notice shows a message for the user (level "info", "warning" or
+// "error"); before the UI starts it is kept until it does, after the UI
+// ended it is dropped.
+func (a *Asker) Notice(level, text string) {
+	a.mu.Lock()
+	send := a.send
+	if send == nil {
+		a.early = append(a.early, noticeMsg{level, text})
+	}
+	a.mu.Unlock()
+	if send != nil && !closed(a.stopped) {
+		send(noticeMsg{level, text})
+	}
 }
 
 func (a *Asker) detach() { a.once.Do(func() { close(a.stopped) }) }

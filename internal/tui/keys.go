@@ -218,11 +218,33 @@ func (m *Model) submitText(text string) tea.Cmd {
 		m.o.Session.Queue([]llm.ContentBlock{llm.TextBlock(text)})
 		return nil
 	}
-	return m.startTurn(engine.Input{
-		Content:     []llm.ContentBlock{llm.TextBlock(text)},
-		UUID:        uuid.NewString(),
-		TokenBudget: engine.ParseTokenBudget(text),
-	})
+	if m.o.Prepare == nil {
+		return m.startTurn(engine.Input{
+			Content:     []llm.ContentBlock{llm.TextBlock(text)},
+			UUID:        uuid.NewString(),
+			TokenBudget: engine.ParseTokenBudget(text),
+		})
+	}
+	prepare, ctx := m.o.Prepare, m.ctx
+	m.busy("Sending…")
+	return func() tea.Msg {
+		in, refusal, err := prepare(ctx, text)
+		return asyncMsg{apply: func(m *Model) tea.Cmd {
+			m.idle()
+			switch {
+			case err != nil:
+				m.say(kError, err.Error())
+			case refusal != "":
+				m.commandOutput(text, refusal, true)
+			default:
+				if in.UUID == "" {
+					in.UUID = uuid.NewString()
+				}
+				return m.startTurn(in)
+			}
+			return nil
+		}}
+	}
 }
 
 // isCommand reports whether text is a slash command: "/name" where name

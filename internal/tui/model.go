@@ -97,6 +97,9 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 // Init prints a resumed history and sends the first prompt.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
+	for _, n := range m.o.Notices {
+		m.notice("warning", n)
+	}
 	if len(m.o.Resumed) > 0 {
 		m.showHistory(m.o.Resumed)
 	}
@@ -134,6 +137,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.updateCompletion()
 	case asyncMsg:
 		cmd = msg.apply(m)
+	case noticeMsg:
+		m.notice(msg.level, msg.text)
 	case tea.ColorProfileMsg:
 		m.profile = msg.Profile
 	}
@@ -173,6 +178,15 @@ func (m *Model) downsample(s string) string {
 	w := &colorprofile.Writer{Forward: &b, Profile: m.profile}
 	w.WriteString(s)
 	return b.String()
+}
+
+// notice shows a message from outside the conversation.
+func (m *Model) notice(level, text string) {
+	k := kNotice
+	if level == "error" {
+		k = kError
+	}
+	m.conv.add(&item{kind: k, level: level, text: text, done: true})
 }
 
 // say adds a finished note to the conversation.

@@ -105,6 +105,14 @@ type Options struct {
 	// Doctor adds checks to /doctor (settings files, tools...).
 	Doctor func(ctx context.Context) []Check
 
+	// Prepare, when set, turns a typed prompt into the turn's input
+	// (UserPromptSubmit hooks may add context); a non-empty refusal is
+	// shown instead of running the turn. It may block; it runs off the
+	// UI goroutine.
+	Prepare func(ctx context.Context, text string) (in engine.Input, refusal string, err error)
+	// Notices are shown when the UI starts (start-up warnings).
+	Notices []string
+
 	// Prompt is sent as the first message when not empty.
 	Prompt string
 	// Resumed is a history loaded before start (--resume/--continue),

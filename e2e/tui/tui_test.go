@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"reins/internal/llm/llmtest"
+)
+
+func TestTypedPromptStreamsThenRendersMarkdown(t *testing.T) {
+	reply := llmtest.Reply("Streaming starts here and goes on for a while so that it arrives in many pieces.\n\n" +
+		"It has **strong words** and a list:\n\n- alpha\n- beta\n")
+	reply.Delay = llmtest.Duration(60 * time.Millisecond)
+	tt := newTerm(t, reply)
+	tt.start()
+	tt.ready()
+	tt.prompt("tell me something")
+	// While streaming: part of the text and the spinner, not the end yet.
+	tt.waitUntil("partial text", func(s string) bool {
+		return strings.Contains(s, "Streaming starts") && strings.Contains(s, "esc to interrupt") && !strings.Contains(s, "beta")
+	})
+	// Finished: rendered as Markdown (the raw markers are gone once the
+	// live area is redrawn).
+	tt.waitUntil("the rendered reply", func(s string) bool {
+		return strings.Contains(s, "> tell me something") && strings.Contains(s, "strong words") &&
+			strings.Contains(s, "• alpha") && strings.Contains(s, "• beta") && !strings.Contains(s, "**strong words**")
+	})
+	if got := tt.requests(1)[0].LastUserText(); !strings.Contains(got, "tell me something") {
+		t.Errorf("the model got %q", got)
+	}
+}
+
+func TestPermissionDialogApproveAndDeny(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("b1", "Bash", map[string]any{"command": "touch approved.txt", "description": "create a file"})),
+		llmtest.Reply("created it"),
+		llmtest.Calls(llmtest.ToolUse("b2", "Bash", map[string]any{"command": "touch denied.txt", "description": "create another"})),
+		llmtest.Reply("I will not create it"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("make a file")
+	tt.waitFor("Bash command", "touch approved.txt", "Do you want to proceed?", "1. Yes")
+	tt.keys("Enter")
+	tt.waitFor("created it")
+	if _, err := os.Stat(filepath.Join(tt.sb.Dir, "approved.txt")); err != nil {
+		t.Fatalf("the approved command did not run: %v", err)
+	}
+
+	tt.prompt("make another")
+	tt.waitFor("touch denied.txt", "4. No, and tell reins what to do differently")
+	tt.keys("4")
+	tt.waitFor("what should reins do instead?")
+	tt.typeText("use a temp folder")
+	tt.keys("Enter")
+	tt.waitFor("I will not create it")
+	if _, err := os.Stat(filepath.Join(tt.sb.Dir, "denied.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	res := tt.requests(4)[3].ToolResults()
+	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "use a temp folder") {
+		t.Fatalf("the model was not told why: %+v", res)
+	}
+}
+
+func TestAskUserQuestionIsAnswered(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("q1", "AskUserQuestion", map[string]any{"questions": []map[string]any{{
+			"question": "Which test runner?", "header": "Tests", "multiSelect": false,
+			"options": []map[string]any{
+				{"label": "go test", "description": "the standard tool"},
+				{"label": "gotestsum", "description": "prettier output"},
+			}}}})),
+		llmtest.Reply("gotestsum it is"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("set up tests")
+	tt.waitFor("Which test runner?", "1. go test", "2. gotestsum", "prettier output")
+	tt.keys("Down", "Enter")
+	tt.waitFor("gotestsum it is", "Which test runner? → gotestsum")
+	res := tt.requests(2)[1].ToolResults()
+	if len(res) != 1 || res[0].IsError || !strings.Contains(res[0].ResultText(), "Which test runner? → gotestsum") {
+		t.Fatalf("tool result = %+v", res)
+	}
+}
+
+func TestEscInterruptsALongBashCall(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("s1", "Bash", map[string]any{"command": "sleep 30", "description": "wait"})),
+		llmtest.Reply("fine, moving on"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("wait half a minute")
+	s := tt.waitUntil("the call running or asking", func(s string) bool {
+		return strings.Contains(s, "Do you want to proceed?") || strings.Contains(s, "esc to interrupt")
+	})
+	if strings.Contains(s, "Do you want to proceed?") {
+		tt.keys("Enter")
+	}
+	tt.waitFor("Bash(sleep 30)", "esc to interrupt")
+	start := time.Now()
+	tt.keys("Escape")
+	tt.waitFor("Interrupted")
+	tt.ready()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the interrupt took %s", d)
+	}
+	// The turn ended cleanly: the next prompt gets an answer, and the
+	// interrupted call was answered in history.
+	tt.prompt("go on")
+	tt.waitFor("fine, moving on")
+	h := messageTexts(tt.requests(2)[1])
+	if !strings.Contains(h, "[result s1]") {
+		t.Fatalf("the interrupted call has no result in the next request:\n%s", h)
+	}
+}
+
+func TestMessageTypedDuringATurnIsQueued(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("s1", "Bash", map[string]any{"command": "sleep 5", "description": "wait"})),
+		llmtest.Reply("got the extra note"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("do the slow thing")
+	s := tt.waitUntil("the call running or asking", func(s string) bool {
+		return strings.Contains(s, "Do you want to proceed?") || strings.Contains(s, "esc to interrupt")
+	})
+	if strings.Contains(s, "Do you want to proceed?") {
+		tt.keys("Enter")
+	}
+	tt.waitFor("Bash(sleep 5)", "esc to interrupt")
+	tt.prompt("and mind the tests")
+	// The message joins the running turn: it is sent with the call's
+	// result (the call stops early, as a new message interrupts Bash),
+	// not as a turn of its own.
+	tt.waitFor("> and mind the tests", "got the extra note")
+	rs := tt.requests(2)
+	if len(rs) != 2 {
+		t.Fatalf("%d requests, want 2 (the queued message must not start its own turn)", len(rs))
+	}
+	h := messageTexts(rs[1])
+	if !strings.Contains(h, "user: and mind the tests") || !strings.Contains(h, "[result s1]") {
+		t.Fatalf("the queued message did not reach the model with the call's result:\n%s", h)
+	}
+}
+
+func TestShiftTabCyclesPermissionModes(t *testing.T) {
+	tt := newTerm(t)
+	tt.start()
+	tt.ready()
+	tt.keys("BTab")
+	tt.waitFor("accept edits on")
+	tt.keys("BTab")
+	tt.waitUntil("plan mode", func(s string) bool {
+		v := tt.visible()
+		return strings.Contains(v, "plan mode on") && !strings.Contains(v, "accept edits on")
+	})
+	tt.keys("BTab")
+	tt.waitUntil("default mode", func(string) bool {
+		v := tt.visible()
+		return !strings.Contains(v, "plan mode on") && !strings.Contains(v, "accept edits on")
+	})
+}
+
+func TestClearCompactAndResume(t *testing.T) {
+	summary := llmtest.Reply("<summary>The user said first; the assistant answered one.</summary>")
+	summary.Side = true
+	afterCompact := llmtest.Reply("two, after the summary")
+	afterCompact.ResetPrefix = true
+	afterClear := llmtest.Reply("three, fresh start")
+	afterClear.ResetPrefix = true
+	afterResume := llmtest.Reply("four, resumed")
+	afterResume.ResetPrefix = true
+	tt := newTerm(t, llmtest.Reply("one"), summary, afterCompact, afterClear, afterResume)
+	tt.start()
+	tt.ready()
+	tt.prompt("first question")
+	tt.waitFor("● one")
+
+	tt.prompt("/compact")
+	tt.waitFor("Conversation compacted")
+	tt.prompt("second question")
+	tt.waitFor("two, after the summary")
+	h := messageTexts(tt.requests(3)[2])
+	if !strings.Contains(h, "The user said first") || strings.Contains(h, "user: first question") {
+		t.Fatalf("after /compact the history is not the summary:\n%s", h)
+	}
+
+	tt.prompt("/clear")
+	tt.waitFor("Conversation cleared")
+	tt.prompt("third question")
+	tt.waitFor("three, fresh start")
+	if h := messageTexts(tt.requests(4)[3]); strings.Contains(h, "second question") {
+		t.Fatalf("after /clear the history was kept:\n%s", h)
+	}
+
+	// Exit, start again, and resume the first conversation.
+	tt.keys("C-c")
+	tt.keys("C-c")
+	tt.waitFor("[reins exited 0]")
+	tt.start()
+	tt.ready()
+	tt.prompt("/resume")
+	// A session is listed by its last prompt.
+	tt.waitFor("Resume a conversation", "second question", "third question")
+	tt.typeText("second")
+	tt.keys("Enter")
+	tt.waitFor("Resumed: second question", "two, after the summary")
+	tt.prompt("fourth question")
+	tt.waitFor("four, resumed")
+	h = messageTexts(tt.requests(5)[4])
+	if !strings.Contains(h, "second question") || !strings.Contains(h, "fourth question") {
+		t.Fatalf("the resumed history did not reach the model:\n%s", h)
+	}
+}
