@@ -260,7 +260,6 @@ func notifyChannel(raw json.RawMessage) string {
 	return "bell"
 }
 
-
 // askedCalls is the UI's Asker, remembering which calls it was asked
 // about, so interactionGate knows whether the permission gate already
 // put a call to the user.
