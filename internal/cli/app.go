@@ -45,6 +45,7 @@ const (
 	frontPrint frontEnd = iota
 	frontSDK
 	frontTUI
+	frontServe // reins mcp serve: tools only, the model optional
 )
 
 // appHooks are what a front end plugs into the session it asks for.
@@ -402,6 +403,9 @@ func (a *app) newProvider(ctx context.Context) error {
 			return fmt.Errorf("apiKeyHelper: %w", err)
 		}
 		key, a.keySource = k, "apiKeyHelper"
+	case a.front == frontServe:
+		a.provider, a.keySource = noModel{}, "none"
+		return nil
 	default:
 		return errNoKey
 	}

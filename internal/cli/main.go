@@ -43,7 +43,12 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	}
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
 	root := newRoot(env)
-	root.SetArgs(dropUnknownFlags(root.Flags(), normaliseArgs(args), stderr))
+	if isSubcommand(root, args) {
+		root.SetArgs(args)
+	} else {
+		root.InitDefaultHelpFlag()
+		root.SetArgs(dropUnknownFlags(root.Flags(), normaliseArgs(args), stderr))
+	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -64,6 +69,20 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		fmt.Fprintf(stderr, "reins: %v\n", err)
 		return 1
 	}
+}
+
+// isSubcommand reports whether args start with a subcommand's name (its
+// flags are its own, so the root's unknown-flag filter must not see them).
+func isSubcommand(root *cobra.Command, args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == args[0] || c.HasAlias(args[0]) {
+			return true
+		}
+	}
+	return args[0] == "help" || args[0] == "completion"
 }
 
 // sdkVersionLine answers -v with the Claude Code protocol level reins

@@ -1,10 +1,98 @@
 package cli
 
 import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
 	"github.com/spf13/cobra"
+
+	"reins/internal/llm"
+	"reins/internal/mcp"
+	"reins/internal/session"
 )
 
 // subcommands returns the subcommands mounted under the root.
 func subcommands(env *Env) []*cobra.Command {
-	return nil
+	cwd, _ := os.Getwd()
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	home, _ := os.UserHomeDir()
+	if h := env.Getenv("HOME"); h != "" {
+		home = h
+	}
+	configDir := session.ConfigDir(env.Getenv, home)
+	mcpCmd := mcp.NewCommand(mcp.CommandOptions{
+		Cwd: cwd, Home: home, ConfigDir: configDir, Getenv: env.Getenv, Version: Version,
+		Serve: func(ctx context.Context, in io.Reader, out io.Writer) error { return serveMCP(ctx, env, in, out) },
+	})
+	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir)}
+}
+
+// serveMCP exposes the built-in tools over MCP on stdin/stdout, under the
+// session's permission rules; with nobody to ask, asks become denials.
+func serveMCP(ctx context.Context, env *Env, in io.Reader, out io.Writer) error {
+	o := &Options{OutputFormat: "text", InputFormat: "text", NoPersist: true}
+	a, err := newAppFor(ctx, env, o, frontServe, appHooks{})
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	return mcp.Serve(ctx, a.tools, a.gate, in, out, &mcp.ServeOptions{Version: Version, Cwd: a.cwd,
+		SessionID: a.sessionID, Store: a.results})
+}
+
+// noModel is the provider of a session that never calls the model (mcp
+// serve without credentials); tools that need one report why.
+type noModel struct{}
+
+func (noModel) Stream(context.Context, *llm.Request) (llm.Stream, error) { return nil, errNoKey }
+
+func sessionsCommand(env *Env, cwd, configDir string) *cobra.Command {
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List recorded sessions (this folder's, or --all)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st := session.Store{Root: configDir}
+			var infos []session.Info
+			var err error
+			if all {
+				infos, err = st.ListAll()
+			} else {
+				infos, err = st.List(cwd)
+			}
+			if err != nil {
+				return fmt.Errorf("list sessions: %w", err)
+			}
+			if len(infos) == 0 {
+				fmt.Fprintln(env.Stdout, "No sessions recorded here yet.")
+				return nil
+			}
+			tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "MODIFIED\tSIZE\tSESSION\tFIRST PROMPT")
+			for _, in := range infos {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.Modified.Local().Format(time.DateTime), size(in.Size), in.ID, in.FirstPrompt)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "list the sessions of every folder")
+	return cmd
+}
+
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }
