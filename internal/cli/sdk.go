@@ -50,6 +50,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MCPReconnect:      func(name string) bool { return f.a.mcp != nil && f.a.mcp.Reconnect(name) },
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
+		ClientVersion:     Version,
 	})
 	f.srv = srv
 	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools}
@@ -165,14 +166,7 @@ func (f *sdkFront) mcpStatus() []sdk.MCPServerStatus {
 	}
 	var out []sdk.MCPServerStatus
 	for _, st := range f.a.mcp.Status() {
-		s := sdk.MCPServerStatus{Name: st.Name, Status: string(st.State), Error: st.Err, Scope: string(st.Scope)}
-		if st.ServerName != "" {
-			s.ServerInfo = &sdk.MCPServerInfo{Name: st.ServerName, Version: st.ServerVersion}
-		}
-		for _, t := range st.Tools {
-			s.Tools = append(s.Tools, sdk.MCPToolInfo{Name: t})
-		}
-		out = append(out, s)
+		out = append(out, sdk.MCPStatusFrom(st))
 	}
 	return out
 }

@@ -155,6 +155,7 @@ func (s *Server) handle(m *Message) (any, error) {
 		if s.cfg.MCPStatus != nil {
 			list = s.cfg.MCPStatus()
 		}
+		list = append(list, s.sdkServerStatus()...)
 		if list == nil {
 			list = []MCPServerStatus{}
 		}
@@ -200,6 +201,7 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		s.out = schema
 		s.mu.Unlock()
 	}
+	s.startSDKServers(req.SDKMCPServers)
 	resp := &InitializeResponse{}
 	if s.cfg.Initialize != nil {
 		r, err := s.cfg.Initialize(&req)
@@ -350,10 +352,13 @@ func (s *Server) mcpReconnect(raw json.RawMessage) error {
 	if !ok || name == "" {
 		return errors.New("mcp_reconnect: \"serverName\" must be a string")
 	}
-	if s.cfg.MCPReconnect == nil || !s.cfg.MCPReconnect(name) {
-		return fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
+	if s.cfg.MCPReconnect != nil && s.cfg.MCPReconnect(name) {
+		return nil
 	}
-	return nil
+	if m := s.sdkManager(); m != nil && m.Reconnect(name) {
+		return nil
+	}
+	return fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
 }
 
 func (s *Server) stopTask(raw json.RawMessage) error {

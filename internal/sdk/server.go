@@ -71,6 +71,9 @@ type Config struct {
 	// it (the engine stops a running turn itself).
 	MaxBudgetUSD float64
 
+	// ClientVersion is reins's version, given to the client's MCP servers.
+	ClientVersion string
+
 	Logger *slog.Logger
 }
 
@@ -91,6 +94,8 @@ type Server struct {
 	cfg  Config
 	peer *peer
 	out  *structuredTool // nil without a schema; set by initialize at the latest
+
+	sdkMCP sdkServers // the MCP servers the client declared in initialize
 
 	// wake is signalled (without blocking) when the queue or the input
 	// state changes.
@@ -158,6 +163,7 @@ func New(cfg Config) *Server {
 func (s *Server) Run(ctx context.Context) error {
 	s.Start()
 	s.Ready()
+	defer s.closeSDKServers()
 	err := s.runTurns(ctx)
 	if err == nil {
 		<-s.readDone
@@ -214,15 +220,17 @@ func (s *Server) route(m *Message) {
 // client with can_use_tool (for --permission-prompt-tool stdio).
 func (s *Server) Asker() engine.Asker { return &asker{s: s} }
 
-// Tools returns the tools the protocol adds to every turn: StructuredOutput
-// when a JSON schema was given. Call it at each turn start.
+// Tools returns the tools the protocol adds to every turn: those of the
+// MCP servers the client declared in initialize, and StructuredOutput when
+// a JSON schema was given. Call it at each turn start.
 func (s *Server) Tools() []tool.Tool {
+	out := s.sdkServerTools()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.out == nil {
-		return nil
+	if s.out != nil {
+		out = append(out, s.out)
 	}
-	return []tool.Tool{s.out}
+	return out
 }
 
 // read reads the input until it ends, dispatching each message.

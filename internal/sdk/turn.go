@@ -24,10 +24,15 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	if s.cfg.BeforeTurn != nil {
 		s.cfg.BeforeTurn(ctx)
 	}
+	s.waitSDKServers(ctx)
 	sess := s.cfg.Session()
 	s.setState(streamjson.StateRunning)
 	if s.cfg.Init != nil {
-		w.Line(s.cfg.Init())
+		in := s.cfg.Init()
+		for _, st := range s.sdkServerStatus() {
+			in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status})
+		}
+		w.Line(in)
 	}
 	tctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

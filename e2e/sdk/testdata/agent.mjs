@@ -1,0 +1,81 @@
+// Drives reins with the TypeScript Agent SDK (run by tssdk_test.go).
+// Every message the SDK yields is printed as {"msg": …}; the last line is
+// {"summary": …} with what the callbacks saw and what the control methods
+// returned. The scenario is the first argument.
+import { query, createSdkMcpServer, tool } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
+
+const scenario = process.argv[2];
+const summary = { hooks: [], asks: [] };
+const print = (v) => process.stdout.write(JSON.stringify(v) + "\n");
+
+const shout = tool("shout", "Shout the text back in capitals.", { text: z.string() }, async (args) => ({
+  content: [{ type: "text", text: args.text.toUpperCase() + "!" }],
+}));
+const tools = createSdkMcpServer({ name: "tools", version: "1.0.0", tools: [shout] });
+
+const base = {
+  pathToClaudeCodeExecutable: process.env.REINS_BIN,
+  stderr: (d) => process.stderr.write(d),
+};
+
+async function toolsScenario() {
+  const q = query({
+    prompt: "Shout hi.",
+    options: {
+      ...base,
+      mcpServers: { tools },
+      canUseTool: async (name, input) => {
+        summary.asks.push({ name, input });
+        if (input.text === "secret") return { behavior: "deny", message: "No secrets." };
+        return { behavior: "allow", updatedInput: { text: input.text + " there" } };
+      },
+      hooks: {
+        PreToolUse: [{ matcher: "mcp__tools__shout", hooks: [async (input) => { summary.hooks.push(input.tool_input); return {}; }] }],
+      },
+    },
+  });
+  for await (const m of q) print({ msg: m });
+}
+
+async function streamScenario() {
+  let resolveResult;
+  const nextResult = () => new Promise((r) => (resolveResult = r));
+  let q;
+  async function* messages() {
+    let done = nextResult();
+    yield { type: "user", message: { role: "user", content: "One." }, parent_tool_use_id: null, session_id: "" };
+    await done;
+    await q.setModel("sonnet");
+    await q.setPermissionMode("acceptEdits");
+    summary.mcpStatus = await q.mcpServerStatus();
+    summary.context = await q.getContextUsage();
+    summary.models = (await q.supportedModels()).map((m) => m.value);
+    done = nextResult();
+    yield { type: "user", message: { role: "user", content: "Two." }, parent_tool_use_id: null, session_id: "" };
+    await done;
+    done = nextResult();
+    summary.interrupting = true;
+    yield { type: "user", message: { role: "user", content: "Three, slowly." }, parent_tool_use_id: null, session_id: "" };
+    await done;
+  }
+  q = query({ prompt: messages(), options: { ...base, includePartialMessages: true } });
+  let interrupted = false;
+  for await (const m of q) {
+    print({ msg: m });
+    if (m.type === "stream_event" && summary.interrupting && !interrupted) {
+      interrupted = true;
+      await q.interrupt();
+    }
+    if (m.type === "result") resolveResult();
+  }
+}
+
+try {
+  if (scenario === "tools") await toolsScenario();
+  else if (scenario === "stream") await streamScenario();
+  else throw new Error("unknown scenario " + scenario);
+} catch (e) {
+  summary.error = String(e && e.stack || e);
+}
+print({ summary });
