@@ -117,6 +117,19 @@ func appendCitation(list json.RawMessage, delta json.RawMessage) json.RawMessage
 
 func (p *partialBlock) finish() (ContentBlock, error) {
 	b := p.block
+	if b.Raw != nil && p.json.Len() > 0 {
+		// A server tool block (server_tool_use) streams its input like a
+		// tool_use does: put the assembled input into its raw JSON.
+		var obj map[string]json.RawMessage
+		raw := p.json.String()
+		if json.Unmarshal(b.Raw, &obj) == nil && json.Valid([]byte(raw)) {
+			obj["input"] = compactJSON(json.RawMessage(raw))
+			if out, err := json.Marshal(obj); err == nil {
+				b.Raw = out
+			}
+		}
+		return b, nil
+	}
 	switch b.Type {
 	case BlockText:
 		b.Text = p.text.String()
