@@ -1,0 +1,346 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+// subagentMarker is in every sub-agent's system prompt (the notes all
+// sub-agents get), never in the main conversation's.
+const subagentMarker = "Working as a sub-agent:"
+
+// isSubagent matches a sub-agent's request whose task contains marker.
+func isSubagent(marker string) func(*llmtest.Request) bool {
+	return func(r *llmtest.Request) bool {
+		return strings.Contains(r.SystemText(), subagentMarker) && firstUserText(r, marker)
+	}
+}
+
+// isMain matches a main-conversation request whose last user message
+// contains text.
+func isMain(text string) func(*llmtest.Request) bool {
+	return func(r *llmtest.Request) bool {
+		return !strings.Contains(r.SystemText(), subagentMarker) && strings.Contains(r.LastUserText(), text)
+	}
+}
+
+// answers matches a sub-agent's request carrying the result of the call
+// with id.
+func answers(marker, id string) func(*llmtest.Request) bool {
+	return func(r *llmtest.Request) bool {
+		res := r.ToolResults()
+		return isSubagent(marker)(r) && len(res) == 1 && res[0].ToolUseID == id
+	}
+}
+
+// firstUserText reports whether a user message that is not a tool result
+// holds text (the sub-agent's task stays in its first real message).
+func firstUserText(r *llmtest.Request, text string) bool {
+	for _, m := range r.Messages {
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		for _, b := range m.Content {
+			if b.Type == llm.BlockText && strings.Contains(b.Text, text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func requestsMatching(srv *llmtest.Server, f func(*llmtest.Request) bool) []*llmtest.Request {
+	var out []*llmtest.Request
+	for _, r := range srv.Requests() {
+		if f(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func agentCall(id, desc, prompt, typ string, extra map[string]any) llmtest.Block {
+	in := map[string]any{"description": desc, "prompt": prompt}
+	if typ != "" {
+		in["subagent_type"] = typ
+	}
+	for k, v := range extra {
+		in[k] = v
+	}
+	return llmtest.ToolUse(id, "Agent", in)
+}
+
+func TestTwoSubagentsRunInParallelAndReturnInCallOrder(t *testing.T) {
+	// Each sub-agent answers slowly (about 1.5 s); run one after the other
+	// they would arrive at least that far apart.
+	slow := llmtest.Duration(250 * time.Millisecond)
+	srv := server(t,
+		llmtest.Turn{Match: isMain("split the survey"), Blocks: []llmtest.Block{
+			llmtest.Text("Starting two agents."),
+			agentCall("toolu_alpha", "survey alpha", "TASK-ALPHA: list the alpha modules", "general-purpose", nil),
+			agentCall("toolu_beta", "survey beta", "TASK-BETA: list the beta modules", "Explore", nil),
+		}},
+		llmtest.Turn{Match: isSubagent("TASK-ALPHA"), Delay: slow, Blocks: []llmtest.Block{llmtest.Text("alpha has 3 modules")}},
+		llmtest.Turn{Match: isSubagent("TASK-BETA"), Delay: slow, Blocks: []llmtest.Block{llmtest.Text("beta has 5 modules")}},
+		llmtest.Turn{Match: isMain("alpha has 3 modules"), Blocks: []llmtest.Block{llmtest.Text("Alpha 3, beta 5.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "split the survey", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	alpha := requestsMatching(srv, isSubagent("TASK-ALPHA"))
+	beta := requestsMatching(srv, isSubagent("TASK-BETA"))
+	if len(alpha) != 1 || len(beta) != 1 {
+		t.Fatalf("sub-agent requests: alpha %d, beta %d", len(alpha), len(beta))
+	}
+	if gap := alpha[0].Arrived.Sub(beta[0].Arrived).Abs(); gap > time.Second {
+		t.Errorf("the sub-agents' requests arrived %v apart: they did not run in parallel", gap)
+	}
+	// Explore runs the fast model; general-purpose inherits the parent's.
+	main := requestsMatching(srv, isMain("split the survey"))[0]
+	if alpha[0].Model != main.Model || beta[0].Model == main.Model || !strings.Contains(beta[0].Model, "haiku") {
+		t.Errorf("models: main %s, general-purpose %s, Explore %s", main.Model, alpha[0].Model, beta[0].Model)
+	}
+	if slices.Contains(beta[0].ToolNames(), "Write") || slices.Contains(alpha[0].ToolNames(), "Agent") {
+		t.Errorf("tools: Explore %v, general-purpose %v", beta[0].ToolNames(), alpha[0].ToolNames())
+	}
+	final := requestsMatching(srv, isMain("alpha has 3 modules"))
+	if len(final) != 1 {
+		t.Fatalf("final parent requests: %d", len(final))
+	}
+	res := final[0].ToolResults()
+	if len(res) != 2 || res[0].ToolUseID != "toolu_alpha" || res[1].ToolUseID != "toolu_beta" ||
+		!strings.HasPrefix(res[0].ResultText(), "alpha has 3 modules") || !strings.HasPrefix(res[1].ResultText(), "beta has 5 modules") {
+		t.Fatalf("tool results: %+v", res)
+	}
+	if !strings.Contains(res[0].ResultText(), "<usage>total_tokens:") {
+		t.Errorf("the report lacks its usage: %q", res[0].ResultText())
+	}
+
+	// Sub-agent messages reach the output tagged with their Agent call;
+	// the Agent results carry Claude Code's fields.
+	tagged := map[string]string{}
+	var resultIDs []string
+	for _, l := range decodeLines(t, r.Stdout) {
+		p, _ := l["parent_tool_use_id"].(string)
+		if l["type"] == "assistant" && p != "" {
+			tagged[p] += textOf(l)
+		}
+		if l["type"] == "user" && p == "" {
+			blk := l["message"].(map[string]any)["content"].([]any)[0].(map[string]any)
+			id := blk["tool_use_id"].(string)
+			resultIDs = append(resultIDs, id)
+			tur := l["tool_use_result"].(map[string]any)
+			if tur["status"] != "completed" || tur["agentId"] == "" || tur["totalToolUseCount"] != 0.0 || tur["prompt"] == "" {
+				t.Errorf("tool_use_result of %s = %v", id, tur)
+			}
+		}
+		if l["type"] == "result" && l["result"] != "Alpha 3, beta 5." {
+			t.Errorf("result line: %v", l)
+		}
+	}
+	if tagged["toolu_alpha"] != "alpha has 3 modules" || tagged["toolu_beta"] != "beta has 5 modules" {
+		t.Errorf("sub-agent messages by parent_tool_use_id: %v", tagged)
+	}
+	if strings.Join(resultIDs, ",") != "toolu_alpha,toolu_beta" {
+		t.Errorf("parent tool results in order %v", resultIDs)
+	}
+
+	// Each sub-agent has its transcript beside the session's.
+	subs, _ := filepath.Glob(filepath.Join(sb.ConfigDir, "projects", "*", "*", "subagents", "agent-a*.jsonl"))
+	if len(subs) != 2 {
+		t.Fatalf("sub-agent transcripts: %v", subs)
+	}
+	for _, p := range subs {
+		data, _ := os.ReadFile(p)
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var e map[string]any
+			if err := json.Unmarshal([]byte(line), &e); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if e["type"] == "user" || e["type"] == "assistant" {
+				id := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), "agent-"), ".jsonl")
+				if e["isSidechain"] != true || e["agentId"] != id {
+					t.Errorf("%s: entry %v", filepath.Base(p), e)
+				}
+			}
+		}
+	}
+	// Nothing else is left in the session's scratch space.
+	left, _ := filepath.Glob(filepath.Join(sb.ConfigDir, "projects", "*", "*", "subagents", "a*"))
+	for _, p := range left {
+		if !strings.HasSuffix(p, ".jsonl") {
+			t.Errorf("left behind: %s", p)
+		}
+	}
+}
+
+func textOf(line map[string]any) string {
+	var sb strings.Builder
+	msg, _ := line["message"].(map[string]any)
+	content, _ := msg["content"].([]any)
+	for _, c := range content {
+		if b, ok := c.(map[string]any); ok && b["type"] == "text" {
+			sb.WriteString(b["text"].(string))
+		}
+	}
+	return sb.String()
+}
+
+func TestCustomAgentIsRefusedToolsOutsideItsList(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/agents/reader.md", "---\nname: reader\ndescription: Reads files and reports what they say.\ntools: Read, Glob\n---\nYou read files. READER-PROMPT\n")
+	notes := sb.Write(t, "notes.txt", "the answer is 42\n")
+	srv.Add(
+		llmtest.Turn{Match: isMain("ask the reader"), Blocks: []llmtest.Block{
+			agentCall("toolu_r", "read notes", "TASK-READ: what do the notes say?", "reader", nil)}},
+		llmtest.Turn{Match: isSubagent("TASK-READ"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "cat notes.txt > copy.txt"})}},
+		llmtest.Turn{Match: answers("TASK-READ", "toolu_sh"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_rd", "Read", map[string]any{"file_path": notes})}},
+		llmtest.Turn{Match: answers("TASK-READ", "toolu_rd"), Blocks: []llmtest.Block{
+			llmtest.Text("The notes say the answer is 42; Bash was refused.")}},
+		llmtest.Turn{Match: isMain("Bash was refused"), Blocks: []llmtest.Block{llmtest.Text("42.")}},
+	)
+	r := sb.Run(t, "", "-p", "ask the reader", "--allowedTools", "Bash")
+	if r.Code != 0 || r.Stdout != "42.\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	subs := requestsMatching(srv, isSubagent("TASK-READ"))
+	if len(subs) != 3 {
+		t.Fatalf("sub-agent requests: %d", len(subs))
+	}
+	if !strings.Contains(subs[0].SystemText(), "READER-PROMPT") {
+		t.Error("the custom agent's body is not its system prompt")
+	}
+	if got := subs[0].ToolNames(); !slices.Equal(got, []string{"Glob", "Read"}) {
+		t.Errorf("the reader was offered %v, want only Glob and Read", got)
+	}
+	if res := subs[1].ToolResults(); !res[0].IsError || !strings.Contains(res[0].ResultText(), `no tool named "Bash"`) {
+		t.Errorf("Bash call answered %+v", res)
+	}
+	if res := subs[2].ToolResults(); res[0].IsError || !strings.Contains(res[0].ResultText(), "the answer is 42") {
+		t.Errorf("Read call answered %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "copy.txt")); err == nil {
+		t.Error("the refused Bash command ran")
+	}
+}
+
+func TestBackgroundAgentCompletionReachesTheParent(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	srv.Add(
+		llmtest.Turn{Match: isMain("start it in the background"), Blocks: []llmtest.Block{
+			agentCall("toolu_bg", "index symbols", "TASK-BG: index the symbols", "general-purpose", map[string]any{"run_in_background": true})}},
+		llmtest.Turn{Match: isSubagent("TASK-BG"), Blocks: []llmtest.Block{llmtest.Text("Indexed 17 symbols.")}},
+		// The parent keeps working (slowly) while the agent runs, then looks
+		// at a file; the request after that carries the announcement.
+		llmtest.Turn{Match: isMain("working in the background"), Delay: llmtest.Duration(150 * time.Millisecond), Blocks: []llmtest.Block{
+			llmtest.Text("While it runs, I will look around."),
+			llmtest.ToolUse("toolu_glob", "Glob", map[string]any{"pattern": "*.txt"})}},
+		llmtest.Turn{Match: isMain("Indexed 17 symbols."), Blocks: []llmtest.Block{llmtest.Text("The index is ready.")}},
+	)
+	r := sb.Run(t, "", "-p", "start it in the background", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s\n%s", r.Code, r.Stderr, r.Stdout)
+	}
+	var res map[string]any
+	json.Unmarshal([]byte(r.Stdout), &res)
+	if res["result"] != "The index is ready." {
+		t.Fatalf("result %v", res["result"])
+	}
+	launch := requestsMatching(srv, isMain("working in the background"))
+	if len(launch) != 1 {
+		t.Fatal("the launch result did not reach the parent")
+	}
+	tr := launch[0].ToolResults()
+	if len(tr) != 1 || tr[0].IsError || !strings.Contains(tr[0].ResultText(), "as task a") {
+		t.Fatalf("launch result: %+v", tr)
+	}
+	final := requestsMatching(srv, isMain("Indexed 17 symbols."))
+	if len(final) != 1 {
+		t.Fatalf("no parent request carried the completion")
+	}
+	last := final[0].Messages[len(final[0].Messages)-1]
+	var note string
+	for _, b := range last.Content {
+		if b.Type == llm.BlockText && strings.Contains(b.Text, "<task-notification>") {
+			note = b.Text
+		}
+	}
+	if !strings.Contains(note, "<status>completed</status>") || !strings.Contains(note, `Agent "index symbols" completed`) ||
+		!strings.Contains(note, "Indexed 17 symbols.") {
+		t.Errorf("announcement = %q", note)
+	}
+}
+
+func TestSubagentBackgroundShellIsKilledWhenItEnds(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	pidFile := filepath.Join(sb.Dir, "sleeper.pid")
+	// Whether the sleeper was still alive when the parent's next request
+	// arrived, that is after the sub-agent ended.
+	var mu sync.Mutex
+	aliveAfter := map[string]bool{}
+	checkSleeper := func() {
+		data, err := os.ReadFile(pidFile)
+		if err != nil {
+			return
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+		if err != nil {
+			return
+		}
+		mu.Lock()
+		aliveAfter[strconv.Itoa(pid)] = syscall.Kill(pid, 0) == nil
+		mu.Unlock()
+	}
+	srv.Add(
+		llmtest.Turn{Match: isMain("run the sleeper"), Blocks: []llmtest.Block{
+			agentCall("toolu_s", "start sleeper", "TASK-SLEEP: start the sleeper", "general-purpose", nil)}},
+		llmtest.Turn{Match: isSubagent("TASK-SLEEP"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_bash", "Bash", map[string]any{"command": "echo $$ > " + pidFile + "; exec sleep 300", "run_in_background": true})}},
+		// Wait until the background command is running before ending.
+		llmtest.Turn{Match: answers("TASK-SLEEP", "toolu_bash"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_wait", "Bash", map[string]any{"command": "while [ ! -s " + pidFile + " ]; do sleep 0.02; done"})}},
+		llmtest.Turn{Match: answers("TASK-SLEEP", "toolu_wait"), Blocks: []llmtest.Block{llmtest.Text("The sleeper is running.")}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			if !isMain("The sleeper is running.")(r) {
+				return false
+			}
+			checkSleeper()
+			return true
+		}, Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	r := sb.Run(t, "", "-p", "run the sleeper", "--allowedTools", "Bash")
+	if r.Code != 0 || r.Stdout != "Done.\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(aliveAfter) != 1 {
+		t.Fatalf("the background command never started (or the parent never resumed): %v", aliveAfter)
+	}
+	for pid, alive := range aliveAfter {
+		if alive {
+			n, _ := strconv.Atoi(pid)
+			syscall.Kill(n, syscall.SIGKILL)
+			t.Errorf("the sub-agent's background shell (pid %s) outlived the sub-agent", pid)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+// reinsStacks returns the stacks of goroutines running code of the given
+// reins packages (as "reins/internal/task." prefixes).
+func reinsStacks(pkgs ...string) string {
+	buf := make([]byte, 1<<20)
+	var bad []string
+	for _, s := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(s, "cli.reinsStacks") {
+			continue // this goroutine
+		}
+		for _, p := range pkgs {
+			if strings.Contains(s, p) {
+				bad = append(bad, s)
+				break
+			}
+		}
+	}
+	return strings.Join(bad, "\n\n")
+}
+
+// waitNoStacks waits until no goroutine runs code of pkgs, and returns
+// the stacks of those that still do after d.
+func waitNoStacks(d time.Duration, pkgs ...string) string {
+	deadline := time.Now().Add(d)
+	for {
+		s := reinsStacks(pkgs...)
+		if s == "" || time.Now().After(deadline) {
+			return s
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func subagentRequest(marker string) func(*llmtest.Request) bool {
+	return func(r *llmtest.Request) bool {
+		if !strings.Contains(r.SystemText(), "Working as a sub-agent:") {
+			return false
+		}
+		for _, m := range r.Messages {
+			for _, b := range m.Content {
+				if m.Role == llm.RoleUser && b.Type == llm.BlockText && strings.Contains(b.Text, marker) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+}
+
+func resultFor(marker, id string) func(*llmtest.Request) bool {
+	return func(r *llmtest.Request) bool {
+		res := r.ToolResults()
+		return subagentRequest(marker)(r) && len(res) == 1 && res[0].ToolUseID == id
+	}
+}
+
+// TestSubagentReleasesItsGoroutinesAndProcesses runs reins in-process: a
+// sub-agent starts a background shell and ends; by the parent's next
+// request none of the sub-agent's task or shell goroutines may remain, and
+// after the run nothing of reins is left running (DESIGN invariant 9).
+func TestSubagentReleasesItsGoroutinesAndProcesses(t *testing.T) {
+	home, work := t.TempDir(), t.TempDir()
+	if real, err := filepath.EvalSymlinks(work); err == nil {
+		work = real
+	}
+	t.Chdir(work)
+	pidFile := filepath.Join(work, "sleeper.pid")
+	var mu sync.Mutex
+	var atReturn string
+	srv, err := llmtest.Start(
+		llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			return !strings.Contains(r.SystemText(), "Working as a sub-agent:") && strings.Contains(r.LastUserText(), "start the sleeper agent")
+		}, Blocks: []llmtest.Block{llmtest.ToolUse("toolu_agent", "Agent", map[string]any{
+			"description": "sleeper", "prompt": "TASK-SLEEPER: start a sleeper", "subagent_type": "general-purpose"})}},
+		llmtest.Turn{Match: subagentRequest("TASK-SLEEPER"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_bg", "Bash",
+			map[string]any{"command": "echo $$ > " + pidFile + "; exec sleep 300", "run_in_background": true})}},
+		llmtest.Turn{Match: resultFor("TASK-SLEEPER", "toolu_bg"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_wait", "Bash",
+			map[string]any{"command": "while [ ! -s " + pidFile + " ]; do sleep 0.02; done"})}},
+		llmtest.Turn{Match: resultFor("TASK-SLEEPER", "toolu_wait"), Blocks: []llmtest.Block{llmtest.Text("sleeper started")}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			if !strings.Contains(r.LastUserText(), "sleeper started") || strings.Contains(r.SystemText(), "Working as a sub-agent:") {
+				return false
+			}
+			// The sub-agent has ended: its registry and shells must be gone.
+			s := waitNoStacks(2*time.Second, "reins/internal/task.", "reins/internal/tools/bash.")
+			mu.Lock()
+			atReturn = s
+			mu.Unlock()
+			return true
+		}, Blocks: []llmtest.Block{llmtest.Text("all done")}},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range map[string]string{
+		"HOME": home, "REINS_CONFIG_DIR": filepath.Join(home, ".reins"), "CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude"),
+		"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "sk-test", "REINS_RETRY_BASE_MS": "5",
+	} {
+		t.Setenv(k, v)
+	}
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"-p", "start the sleeper agent", "--allowedTools", "Bash"}, strings.NewReader(""), &out, &errb)
+	srv.AssertClean(t)
+	srv.Close()
+	if code != 0 || out.String() != "all done\n" {
+		t.Fatalf("code %d stdout %q stderr %s", code, out.String(), errb.String())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if atReturn != "" {
+		t.Errorf("goroutines of the ended sub-agent were still running when the parent went on:\n%s", atReturn)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the sleeper never started: %v", err)
+	}
+	if pid, _ := strconv.Atoi(strings.TrimSpace(string(data))); pid > 0 && syscall.Kill(pid, 0) == nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the sub-agent's background shell (pid %d) outlived the run", pid)
+	}
+	if left := waitNoStacks(5*time.Second, "reins/internal/"); left != "" {
+		t.Errorf("goroutines left after the run:\n%s", left)
+	}
+}
