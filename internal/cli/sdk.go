@@ -153,6 +153,13 @@ func (f *sdkFront) initLine() *streamjson.Init {
 	}
 	in.PermissionMode = f.currentMode()
 	in.Model = f.session().Model()
+	if f.a.commands != nil && len(in.SlashCommands) == 0 {
+		in.SlashCommands = append(in.SlashCommands, f.a.commands.Names()...)
+		in.Skills = append(in.Skills, f.a.commands.SkillNames()...)
+	}
+	if f.a.agents != nil && len(in.Agents) == 0 {
+		in.Agents = append(in.Agents, f.a.agents.Names()...)
+	}
 	in.MCPServers = []streamjson.MCPStatus{}
 	for _, st := range f.mcpStatus() {
 		in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status})
@@ -189,10 +196,26 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 			sys = append(sys, llm.SystemBlock{Text: *req.AppendSystemPrompt, Cache: true})
 		}
 		cfg.System = sys
-		f.setSession(engine.New(cfg))
+		s := engine.New(cfg)
+		f.a.sess = s // no turn has run yet: everything that asks the app for its session gets this one
+		f.setSession(s)
 	}
-	return &sdk.InitializeResponse{
+	resp := &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
-	}, nil
+	}
+	if f.a.commands != nil {
+		for _, c := range f.a.commands.All() {
+			if c.UserInvocable() {
+				resp.Commands = append(resp.Commands, sdk.CommandInfo{Name: c.Name, Description: c.Description,
+					ArgumentHint: c.ArgumentHint, Aliases: c.Aliases})
+			}
+		}
+	}
+	if f.a.agents != nil {
+		for _, ag := range f.a.agents.Infos() {
+			resp.Agents = append(resp.Agents, sdk.AgentInfo{Name: ag.Name, Description: ag.Description, Model: ag.Model})
+		}
+	}
+	return resp, nil
 }
