@@ -344,3 +344,62 @@ func TestSubagentBackgroundShellIsKilledWhenItEnds(t *testing.T) {
 		}
 	}
 }
+
+// agentHooks logs SubagentStart, SubagentStop and PreToolUse hooks whose
+// matcher names the Agent tool by its older name, Task; the start hook
+// gives the sub-agent extra context.
+const agentHooks = `{
+  "hooks": {
+    "SubagentStart": [{"matcher": "reader", "hooks": [{"type": "command",
+      "command": "cat >> \"$CLAUDE_PROJECT_DIR\"/start.log; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"SubagentStart\",\"additionalContext\":\"HOOK-CONTEXT-7\"}}'"}]}],
+    "SubagentStop": [{"hooks": [{"type": "command", "command": "cat >> \"$CLAUDE_PROJECT_DIR\"/stop.log"}]}],
+    "PreToolUse": [{"matcher": "Task", "hooks": [{"type": "command", "command": "cat >> \"$CLAUDE_PROJECT_DIR\"/task.log"}]}]
+  }
+}`
+
+func TestSubagentHooksFireWithTheAgentsIdentity(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", agentHooks)
+	sb.Write(t, ".claude/agents/reader.md", "---\nname: reader\ndescription: Reads files.\ntools: Read\n---\nYou read files.\n")
+	srv.Add(
+		llmtest.Turn{Match: isMain("hook check"), Blocks: []llmtest.Block{agentCall("toolu_h", "read", "TASK-HOOKS: read nothing", "reader", nil)}},
+		llmtest.Turn{Match: isSubagent("TASK-HOOKS"), Blocks: []llmtest.Block{llmtest.Text("nothing read")}},
+		llmtest.Turn{Match: isMain("nothing read"), Blocks: []llmtest.Block{llmtest.Text("ok")}},
+	)
+	r := sb.Run(t, "", "-p", "hook check")
+	if r.Code != 0 || r.Stdout != "ok\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	sub := requestsMatching(srv, isSubagent("TASK-HOOKS"))
+	if len(sub) != 1 || !firstUserText(sub[0], "HOOK-CONTEXT-7") {
+		t.Error("the SubagentStart hook's additionalContext did not reach the sub-agent")
+	}
+	read := func(name string) map[string]any {
+		data, err := os.ReadFile(filepath.Join(sb.Dir, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("%s holds more than one hook input or bad JSON: %q", name, data)
+		}
+		return m
+	}
+	start, stop, task := read("start.log"), read("stop.log"), read("task.log")
+	id, _ := start["agent_id"].(string)
+	if start["hook_event_name"] != "SubagentStart" || start["agent_type"] != "reader" || !strings.HasPrefix(id, "a") {
+		t.Errorf("SubagentStart input: %v", start)
+	}
+	if stop["hook_event_name"] != "SubagentStop" || stop["agent_id"] != id || stop["agent_type"] != "reader" {
+		t.Errorf("SubagentStop input: %v", stop)
+	}
+	if p, _ := stop["agent_transcript_path"].(string); !strings.HasSuffix(p, filepath.Join("subagents", "agent-"+id+".jsonl")) {
+		t.Errorf("agent_transcript_path = %q", p)
+	} else if _, err := os.Stat(p); err != nil {
+		t.Errorf("the transcript the hook was given does not exist: %v", err)
+	}
+	if task["tool_name"] != "Agent" || task["hook_event_name"] != "PreToolUse" {
+		t.Errorf("a PreToolUse hook matching Task saw: %v", task)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
 )
@@ -72,20 +73,122 @@ func resultFor(marker, id string) func(*llmtest.Request) bool {
 	}
 }
 
-// TestSubagentReleasesItsGoroutinesAndProcesses runs reins in-process: a
-// sub-agent starts a background shell and ends; by the parent's next
-// request none of the sub-agent's task or shell goroutines may remain, and
-// after the run nothing of reins is left running (DESIGN invariant 9).
-func TestSubagentReleasesItsGoroutinesAndProcesses(t *testing.T) {
+// sandbox points reins at srv from a fresh home and working folder.
+func sandbox(t *testing.T, srv *llmtest.Server) (work string) {
+	t.Helper()
 	home, work := t.TempDir(), t.TempDir()
 	if real, err := filepath.EvalSymlinks(work); err == nil {
 		work = real
 	}
 	t.Chdir(work)
+	for k, v := range map[string]string{
+		"HOME": home, "REINS_CONFIG_DIR": filepath.Join(home, ".reins"), "CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude"),
+		"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "sk-test", "REINS_RETRY_BASE_MS": "5",
+	} {
+		t.Setenv(k, v)
+	}
+	return work
+}
+
+// recordingAsker approves every question and keeps them.
+type recordingAsker struct {
+	mu sync.Mutex
+	qs []engine.Question
+}
+
+func (r *recordingAsker) Ask(_ context.Context, q engine.Question) (engine.Answer, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.qs = append(r.qs, q)
+	return engine.Answer{Allow: true}, nil
+}
+
+// TestOnlyForegroundSubagentsAskTheParentsAsker checks DESIGN invariant
+// 5 for sub-agents: a foreground sub-agent's permission question goes to
+// the parent's asker (naming the sub-agent), a background one's is denied
+// without asking anyone.
+func TestOnlyForegroundSubagentsAskTheParentsAsker(t *testing.T) {
+	srv, err := llmtest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	work := sandbox(t, srv)
+	fg, bg := filepath.Join(work, "fg.txt"), filepath.Join(work, "bg.txt")
+	main := func(text string) func(*llmtest.Request) bool {
+		return func(r *llmtest.Request) bool {
+			return !strings.Contains(r.SystemText(), "Working as a sub-agent:") && strings.Contains(r.LastUserText(), text)
+		}
+	}
+	srv.Add(
+		llmtest.Turn{Match: main("make two files"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_fg", "Agent", map[string]any{"description": "fg", "prompt": "TASK-FG: make fg.txt"})}},
+		llmtest.Turn{Match: subagentRequest("TASK-FG"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_t1", "Bash", map[string]any{"command": "touch " + fg})}},
+		llmtest.Turn{Match: resultFor("TASK-FG", "toolu_t1"), Blocks: []llmtest.Block{llmtest.Text("fg made")}},
+		llmtest.Turn{Match: main("fg made"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_bg", "Agent", map[string]any{"description": "bg", "prompt": "TASK-BG: make bg.txt", "run_in_background": true})}},
+		llmtest.Turn{Match: subagentRequest("TASK-BG"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_t2", "Bash", map[string]any{"command": "touch " + bg})}},
+		llmtest.Turn{Match: resultFor("TASK-BG", "toolu_t2"), Blocks: []llmtest.Block{llmtest.Text("bg refused")}},
+		llmtest.Turn{Match: main("background"), Blocks: []llmtest.Block{llmtest.Text("launched")}},
+	)
+	asker := &recordingAsker{}
+	var errb bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &errb, Getenv: os.Getenv}
+	ctx := context.Background()
+	a, err := newAppFor(ctx, env, &Options{Print: true, OutputFormat: "text"}, frontPrint, appHooks{Asker: asker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.close()
+	for range a.sess.Run(ctx, engine.Input{Content: []llm.ContentBlock{llm.TextBlock("make two files")}}) {
+	}
+	infos := a.tasks.List()
+	if len(infos) != 1 {
+		t.Fatalf("background tasks: %+v", infos)
+	}
+	tk, _ := a.tasks.Get(infos[0].ID)
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := tk.Wait(wctx); err != nil {
+		t.Fatal(err)
+	}
+	srv.AssertClean(t)
+	asker.mu.Lock()
+	defer asker.mu.Unlock()
+	if len(asker.qs) != 1 || asker.qs[0].ToolName != "Bash" || !strings.HasPrefix(asker.qs[0].AgentID, "a") || asker.qs[0].AgentID == infos[0].ID {
+		t.Fatalf("questions asked: %+v (background agent %s)", asker.qs, infos[0].ID)
+	}
+	if _, err := os.Stat(fg); err != nil {
+		t.Errorf("the approved foreground call did not run: %v", err)
+	}
+	if _, err := os.Stat(bg); err == nil {
+		t.Error("the background agent's call ran without approval")
+	}
+	var denied string
+	for _, r := range srv.Requests() {
+		if resultFor("TASK-BG", "toolu_t2")(r) {
+			denied = r.ToolResults()[0].ResultText()
+		}
+	}
+	if !strings.Contains(denied, "Nobody can approve it") {
+		t.Errorf("the background call was answered %q", denied)
+	}
+}
+
+// TestSubagentReleasesItsGoroutinesAndProcesses runs reins in-process: a
+// sub-agent starts a background shell and ends; by the parent's next
+// request none of the sub-agent's task or shell goroutines may remain, and
+// after the run nothing of reins is left running (DESIGN invariant 9).
+func TestSubagentReleasesItsGoroutinesAndProcesses(t *testing.T) {
+	srv, err := llmtest.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := sandbox(t, srv)
 	pidFile := filepath.Join(work, "sleeper.pid")
 	var mu sync.Mutex
 	var atReturn string
-	srv, err := llmtest.Start(
+	srv.Add(
 		llmtest.Turn{Match: func(r *llmtest.Request) bool {
 			return !strings.Contains(r.SystemText(), "Working as a sub-agent:") && strings.Contains(r.LastUserText(), "start the sleeper agent")
 		}, Blocks: []llmtest.Block{llmtest.ToolUse("toolu_agent", "Agent", map[string]any{
@@ -107,15 +210,6 @@ func TestSubagentReleasesItsGoroutinesAndProcesses(t *testing.T) {
 			return true
 		}, Blocks: []llmtest.Block{llmtest.Text("all done")}},
 	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range map[string]string{
-		"HOME": home, "REINS_CONFIG_DIR": filepath.Join(home, ".reins"), "CLAUDE_CONFIG_DIR": filepath.Join(home, ".claude"),
-		"ANTHROPIC_BASE_URL": srv.URL, "ANTHROPIC_API_KEY": "sk-test", "REINS_RETRY_BASE_MS": "5",
-	} {
-		t.Setenv(k, v)
-	}
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"-p", "start the sleeper agent", "--allowedTools", "Bash"}, strings.NewReader(""), &out, &errb)
 	srv.AssertClean(t)
