@@ -502,3 +502,30 @@ func TestMaxBudgetRefusesTurnsOnceSpent(t *testing.T) {
 		t.Errorf("%d model requests, want 1: the second turn must not call the model", n)
 	}
 }
+
+func TestSubAgentMessagesNameTheirAgentCall(t *testing.T) {
+	srv := server(t,
+		call("toolu_a", "Agent", `{"description":"greet","prompt":"Say hi.","subagent_type":"general-purpose"}`, 100, 10),
+		reply("Hi from the sub-agent.", 50, 5),
+		reply("It said hi.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	c.user("Delegate a greeting.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: "Agent"}))
+	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_a", "Agent", `{"description":"greet","prompt":"Say hi.","subagent_type":"general-purpose"}`), 100))
+	// The sub-agent's own message carries the Agent call's id.
+	sub := strings.Replace(assistantLine("msg_002", "<string>", textBlock("Hi from the sub-agent."), 50),
+		`"parent_tool_use_id":null`, `"parent_tool_use_id":"toolu_a"`, 1)
+	c.expect(sub)
+	c.expect(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":"<any>"}]},` +
+		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>","tool_use_result":"<any>"}`)
+	c.expect(assistantLine("msg_003", opus, textBlock("It said hi."), 120))
+	c.expect(resultLine(resultSpec{result: "It said hi.", stop: "end_turn", turns: 2, in: 220, out: 15, terminal: "completed",
+		models: map[string][2]int{opus: {270, 20}}}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
