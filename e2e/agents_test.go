@@ -403,3 +403,93 @@ func TestSubagentHooksFireWithTheAgentsIdentity(t *testing.T) {
 		t.Errorf("a PreToolUse hook matching Task saw: %v", task)
 	}
 }
+
+// mcpServeProcesses lists the "reins mcp serve" processes running in dir.
+func mcpServeProcesses(t *testing.T, dir string) []int {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []int
+	for _, p := range procs {
+		cmd, err := os.ReadFile(filepath.Join(p, "cmdline"))
+		if err != nil || !strings.Contains(string(cmd), "\x00mcp\x00serve") {
+			continue
+		}
+		if cwd, err := os.Readlink(filepath.Join(p, "cwd")); err != nil || cwd != dir {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(p))
+		out = append(out, pid)
+	}
+	return out
+}
+
+func TestAgentsOwnMCPServerServesItAndEndsWithIt(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("this test needs /proc to find the server process")
+		}
+		t.Skip("needs /proc to find the server process")
+	}
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "found-me.txt", "x")
+	// The agent brings its own MCP server: reins itself, serving its tools.
+	sb.Write(t, ".claude/agents/lister.md", "---\nname: lister\ndescription: Lists files through its own server.\n"+
+		"tools: Read, mcp__self\nmcpServers:\n  self:\n    command: "+e2etest.Binary(t)+"\n    args: [mcp, serve]\n---\nYou list files.\n")
+	var mu sync.Mutex
+	var during, after []int
+	srv.Add(
+		llmtest.Turn{Match: isMain("list with your server"), Blocks: []llmtest.Block{agentCall("toolu_l", "list", "TASK-MCP: list the txt files", "lister", nil)}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			if !isSubagent("TASK-MCP")(r) || len(r.ToolResults()) != 0 {
+				return false
+			}
+			mu.Lock()
+			during = mcpServeProcesses(t, sb.Dir)
+			mu.Unlock()
+			return true
+		}, Blocks: []llmtest.Block{llmtest.ToolUse("toolu_g", "mcp__self__Glob", map[string]any{"pattern": "*.txt"})}},
+		llmtest.Turn{Match: answers("TASK-MCP", "toolu_g"), Blocks: []llmtest.Block{llmtest.Text("listed the files")}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			if !isMain("listed the files")(r) {
+				return false
+			}
+			mu.Lock()
+			after = mcpServeProcesses(t, sb.Dir)
+			mu.Unlock()
+			return true
+		}, Blocks: []llmtest.Block{llmtest.Text("ok")}},
+	)
+	r := sb.Run(t, "", "-p", "list with your server", "--allowedTools", "mcp__self")
+	if r.Code != 0 || r.Stdout != "ok\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	subs := requestsMatching(srv, isSubagent("TASK-MCP"))
+	if len(subs) != 2 {
+		t.Fatalf("sub-agent requests: %d", len(subs))
+	}
+	names := subs[0].ToolNames()
+	outside := slices.ContainsFunc(names, func(n string) bool { return n != "Read" && !strings.HasPrefix(n, "mcp__self__") })
+	if !slices.Contains(names, "Read") || !slices.Contains(names, "mcp__self__Glob") || outside {
+		t.Errorf("the lister was offered %v, want Read and its server's tools only", names)
+	}
+	if res := subs[1].ToolResults()[0]; res.IsError || !strings.Contains(res.ResultText(), "found-me.txt") {
+		t.Errorf("the server's Glob answered %+v", res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(during) != 1 {
+		t.Errorf("while the agent ran, its server processes were %v, want one", during)
+	}
+	if len(after) != 0 {
+		for _, pid := range after {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		t.Errorf("the agent's MCP server outlived it: %v", after)
+	}
+	if main := requestsMatching(srv, isMain("list with your server")); len(main) != 1 || slices.ContainsFunc(main[0].ToolNames(), func(n string) bool {
+		return strings.HasPrefix(n, "mcp__self")
+	}) {
+		t.Error("the agent's own server's tools reached the main conversation")
+	}
+}

@@ -93,18 +93,19 @@ type agentConv struct {
 	// SubagentStart hook context.
 	first []llm.ContentBlock
 
-	tools  []tool.Tool            // fixed at Spawn
-	mcp    *mcp.Manager           // servers the definition brought; nil if none
-	tasks  *task.Registry         // the sub-agent's background shells and agents
-	writer *session.Writer        // its transcript; nil with --no-session-persistence
-	tmp    string                 // its scratch folder (shell state, task output)
-	ran    sync.Once              // Run runs once
-	closed sync.Once              // Close runs once
-	runErr error                  // set by the second Run
-	gate   *agent.Gate            // the narrowed gate
-	stop   *engine.PermissionGate // its SubagentStop hooks
-	hooks  *hooks.Runner          // the runner its gate uses
-	notes  []string               // problems found while spawning, for the user
+	tools   []tool.Tool            // fixed at Spawn
+	mcp     *mcp.Manager           // servers the definition brought; nil if none
+	tasks   *task.Registry         // the sub-agent's background shells and agents
+	writer  *session.Writer        // its transcript; nil with --no-session-persistence
+	tmp     string                 // its scratch folder (shell state, task output)
+	ran     sync.Once              // Run runs once
+	closed  sync.Once              // Close runs once
+	runErr  error                  // set by the second Run
+	gate    *agent.Gate            // the narrowed gate
+	stop    *engine.PermissionGate // its SubagentStop hooks
+	checker *permission.Checker    // its permissions (a narrowed clone)
+	hooks   *hooks.Runner          // the runner its gate uses
+	notes   []string               // problems found while spawning, for the user
 }
 
 // Spawn prepares a sub-agent: its own instances of the tools that keep
@@ -239,12 +240,24 @@ func (c *agentConv) nestedAgentTool(parent *agentSpawner) tool.Tool {
 }
 
 // currentTools are the sub-agent's tools this turn: its fixed set and the
-// tools of the MCP servers it brought that are connected.
+// tools of the MCP servers it brought that are connected, as far as its
+// definition's tools lists and the deny rules allow them.
 func (c *agentConv) currentTools() []tool.Tool {
 	if c.mcp == nil {
 		return c.tools
 	}
-	return tool.Assemble(c.tools, c.mcp.Snapshot().Tools)
+	own := c.mcp.Snapshot().Tools
+	keep := map[string]bool{}
+	for _, n := range c.checker.FilterTools(c.spec.Definition.FilterTools(toolNames(own), agent.FilterOptions{})) {
+		keep[n] = true
+	}
+	var extra []tool.Tool
+	for _, t := range own {
+		if keep[t.Name()] {
+			extra = append(extra, t)
+		}
+	}
+	return tool.Assemble(c.tools, extra)
 }
 
 // toolSet is the sub-agent's per-turn snapshot, with its reminders.
@@ -283,6 +296,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	a := c.a
 	def := c.spec.Definition
 	checker := a.checker.Clone()
+	c.checker = checker
 	mode := permission.Narrow(checker.Mode(), permission.Mode(def.PermissionMode))
 	if err := checker.SetMode(mode); err != nil {
 		return fmt.Errorf("agent %s: permission mode: %w", def.Name, err)
