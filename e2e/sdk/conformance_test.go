@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"encoding/json"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -527,5 +528,64 @@ func TestSubAgentMessagesNameTheirAgentCall(t *testing.T) {
 	c.closeInput()
 	if code := c.wait(); code != 0 {
 		t.Fatalf("exit code %d", code)
+	}
+}
+
+func TestInterruptWithdrawsAPendingPermissionQuestion(t *testing.T) {
+	srv := server(t, call("toolu_1", echoTool, `{"text":"x"}`, 100, 10), reply("Stopped.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	mcp := &fakeMCP{name: "sdk-tools"}
+	c := start(t, sb, mcp, append(sdkMCPArgs, "--permission-prompt-tool", "stdio")...)
+	c.user("Echo x.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
+	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"x"}`), 100))
+	c.expect(stateLine("requires_action"))
+	c.expect(canUseTool("ask1", echoTool, "toolu_1", `{"text":"x"}`))
+	c.request("int-1", `{"subtype":"interrupt"}`)
+	// The question is withdrawn (the SDK must not answer it), the call is
+	// answered as interrupted, and the turn ends.
+	c.expectAnyOrder(controlOK("int-1", `{}`), `{"type":"control_cancel_request","request_id":"<$ask1>"}`, stateLine("running"),
+		toolResultLine("toolu_1", "<string>", true, `"<string>"`))
+	c.expect(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>","duration_api_ms":"<number>",` +
+		`"num_turns":1,"stop_reason":"tool_use","session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
+		`"permission_denials":"<array>","terminal_reason":"aborted_tools","errors":["interrupted by user"],"uuid":"<uuid>"}`)
+	c.expect(stateLine("idle"))
+	// A late answer to the withdrawn question changes nothing.
+	c.answer(c.get("ask1"), `{"behavior":"allow"}`)
+	c.user("Never mind.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
+	c.expect(assistantLine("msg_002", opus, textBlock("Stopped."), 120))
+	c.expect(resultLine(resultSpec{result: "Stopped.", stop: "end_turn", turns: 1, in: 120, out: 5, modelIn: 220, modelOut: 15, terminal: "completed"}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	if len(mcp.toolCalls()) != 0 {
+		t.Error("the interrupted call ran")
+	}
+}
+
+func TestSignalEndsTheTurnWithACompleteResultLine(t *testing.T) {
+	slow := llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text(strings.Repeat("Slowly. ", 40))}, Usage: usage(100, 10),
+		Delay: llmtest.Duration(100 * time.Millisecond)}
+	srv := server(t, slow)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil, "--include-partial-messages")
+	c.user("Take your time.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))
+	c.expectSkipping(nil, `{"type":"stream_event","event":"<any>","parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>"}`)
+	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	c.expectSkipping([]string{"stream_event"}, `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>",`+
+		`"duration_api_ms":"<number>","num_turns":"<number>","stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>",`+
+		`"usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"aborted_streaming","errors":["<string>"],"uuid":"<uuid>"}`)
+	c.expect(stateLine("idle"))
+	if code := c.wait(); code == 0 {
+		t.Error("exit code 0 after a signal stopped the turn")
 	}
 }
