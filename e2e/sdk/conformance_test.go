@@ -342,7 +342,7 @@ func TestMalformedInputIsAnsweredAndTheSessionGoesOn(t *testing.T) {
 	c.request("bad-6", `{"subtype":"set_max_thinking_tokens","max_thinking_tokens":-3}`)
 	c.expect(controlErr("bad-6", `set_max_thinking_tokens: "max_thinking_tokens" must be a whole number of tokens or null, not -3`))
 	c.request("bad-7", `{"subtype":"stop_task","task_id":"task-9"}`)
-	c.expect(controlErr("bad-7", `stop_task: no task "task-9"`))
+	c.expect(controlErr("bad-7", `<~task-9>`))
 	c.request("bad-8", `{"subtype":"initialize","systemPrompt":7}`)
 	c.expect(controlErr("bad-8", `initialize: systemPrompt must be a string or a list of strings`))
 	c.request("ok-1", `{"subtype":"mcp_status"}`)
@@ -587,5 +587,24 @@ func TestSignalEndsTheTurnWithACompleteResultLine(t *testing.T) {
 	c.expect(stateLine("idle"))
 	if code := c.wait(); code == 0 {
 		t.Error("exit code 0 after a signal stopped the turn")
+	}
+}
+
+func TestMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
+	srv := server(t, call("toolu_1", echoTool, `{"text":"a"}`, 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	mcp := &fakeMCP{name: "sdk-tools"}
+	c := start(t, sb, mcp, append(sdkMCPArgs, "--allowedTools", echoTool, "--max-turns", "1")...)
+	c.user("Echo, then echo again.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
+	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"a"}`), 100))
+	c.expect(toolResultLine("toolu_1", "echo: a", false, `[{"type":"text","text":"echo: a"}]`))
+	c.expect(resultLine(resultSpec{subtype: "error_max_turns", stop: "tool_use", turns: 1, in: 100, out: 10, terminal: "max_turns",
+		errors: `["<string>"]`}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
 	}
 }

@@ -48,6 +48,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		SetPermissionMode: f.setMode,
 		MCPStatus:         f.mcpStatus,
 		MCPReconnect:      func(name string) bool { return f.a.mcp != nil && f.a.mcp.Reconnect(name) },
+		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
 		ClientVersion:     Version,
