@@ -15,7 +15,8 @@
 //     and system prompt options, and answers with commands, agents,
 //     output styles, models and the account.
 //   - interrupt: stops the running turn and every message queued before
-//     the interrupt (each still gets its result line).
+//     the interrupt (each still gets its result line). A user message
+//     with "priority":"now" does the same before it is queued.
 //   - set_permission_mode, set_model, set_max_thinking_tokens,
 //     mcp_status, mcp_reconnect, get_context_usage, stop_task.
 //

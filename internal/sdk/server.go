@@ -262,6 +262,9 @@ func (s *Server) dispatch(m *Message) {
 	}
 	switch m.Type {
 	case KindUser:
+		if m.User.Priority == "now" {
+			s.interrupt()
+		}
 		s.enqueue(item{in: m.User})
 	case KindControlRequest:
 		s.control(m)

@@ -353,3 +353,17 @@ func TestStartDeliversAnswersWhileOtherMessagesWaitForReady(t *testing.T) {
 		t.Errorf("after Ready: %s\nwant:        %s", got, want)
 	}
 }
+
+func TestPriorityNowInterruptsTheRunningTurn(t *testing.T) {
+	slow := llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text(strings.Repeat("slow words ", 40))}, Delay: llmtest.Duration(50 * time.Millisecond)}
+	h := newHarness(t, Config{}, slow, llmtest.Reply("Urgent answered."))
+	h.send(userMsg("A"))
+	h.until("stream_event", "")
+	h.send(`{"type":"user","priority":"now","message":{"role":"user","content":"urgent"}}`)
+	first := h.until("result", "")
+	second := h.until("result", "")
+	if first["subtype"] != "error_during_execution" || second["result"] != "Urgent answered." {
+		t.Errorf("results %v then %v", first["subtype"], second["result"])
+	}
+	h.finish()
+}

@@ -49,6 +49,9 @@ type UserInput struct {
 	UUID string
 	// ParentToolUseID is accepted for compatibility; reins ignores it.
 	ParentToolUseID string
+	// Priority "now" interrupts the running turn (and the messages queued
+	// before this one); anything else waits its turn.
+	Priority string
 }
 
 // Answer is the body of a control_response from the client.
@@ -83,6 +86,7 @@ type envelope struct {
 	Message         json.RawMessage `json:"message"`
 	UUID            json.RawMessage `json:"uuid"`
 	ParentToolUseID json.RawMessage `json:"parent_tool_use_id"`
+	Priority        json.RawMessage `json:"priority"`
 }
 
 // Decode decodes one input line (without its line end). line numbers the
@@ -192,6 +196,7 @@ func decodeUser(env *envelope) (*UserInput, error) {
 	u := &UserInput{Content: msg.Content}
 	u.UUID = optString(env.UUID)
 	u.ParentToolUseID = optString(env.ParentToolUseID)
+	u.Priority = optString(env.Priority)
 	return u, nil
 }
 
