@@ -130,6 +130,15 @@ func (c *conversation) apply(ev engine.Event) {
 		t.result, t.isError, t.denied = e.Block.ResultText(), e.IsError, e.Denied
 		t.data, t.duration = e.Data, e.Duration
 		it.done = true
+		if e.Name == "TodoWrite" && !e.IsError {
+			// The list as the model wrote it, in case no TodoUpdate follows.
+			var in struct {
+				Todos []todo `json:"todos"`
+			}
+			if json.Unmarshal(t.input, &in) == nil && in.Todos != nil {
+				c.todos = in.Todos
+			}
+		}
 	case *engine.Retry:
 		c.retry = fmt.Sprintf("Retrying in %s (attempt %d/%d)", e.Delay.Round(time.Second), e.Attempt, e.Max)
 	case *engine.Notice:

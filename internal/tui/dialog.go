@@ -26,8 +26,9 @@ type askDialog interface {
 }
 
 func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
-	done, cmd := m.dialog.key(m, k)
-	if done {
+	d := m.dialog
+	done, cmd := d.key(m, k)
+	if done && m.dialog == d { // (a picker may open the next dialog)
 		m.dialog = nil
 		return tea.Batch(cmd, m.nextAsk())
 	}

@@ -97,10 +97,18 @@ func newHarness(t *testing.T, turns []llmtest.Turn, ho harnessOpts) *harness {
 	return h
 }
 
-// waitFor waits until the screen output (ANSI stripped) contains want.
-func (h *harness) waitFor(want string) {
+// waitFor waits until the screen output (ANSI stripped) contains every
+// one of wants.
+func (h *harness) waitFor(wants ...string) {
 	h.t.Helper()
-	h.waitUntil(want, func(s string) bool { return strings.Contains(s, want) })
+	h.waitUntil(strings.Join(wants, " & "), func(s string) bool {
+		for _, w := range wants {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 func (h *harness) waitUntil(what string, ok func(string) bool) {
@@ -271,3 +279,5 @@ func (fakeEdit) Call(_ context.Context, _ *tool.Call, raw json.RawMessage, _ fun
 	}
 	return res, nil
 }
+
+func stripANSI(s string) string { return xansi.Strip(s) }

@@ -79,7 +79,6 @@ func (m *Model) onCtrlC() tea.Cmd {
 	if !m.ed.empty() {
 		m.ed.reset()
 		m.comp = nil
-		m.lastCtrlC = now
 		return nil
 	}
 	if now.Sub(m.lastCtrlC) < doublePress {

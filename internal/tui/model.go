@@ -59,6 +59,13 @@ type Model struct {
 	quitting   bool
 }
 
+// resize takes a new terminal size. What is already printed stays as
+// the terminal re-wraps it; the live area is drawn again at the new size.
+func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
+	m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
+	return nil
+}
+
 // printedMsg: the previous print reached the terminal.
 type printedMsg struct{}
 
@@ -115,7 +122,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
+		cmd = m.resize(msg)
 	case tea.KeyPressMsg:
 		cmd = m.onKey(msg)
 	case tea.PasteMsg:

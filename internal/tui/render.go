@@ -196,6 +196,8 @@ func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
 			text = strings.Join(lines[:collapsedLines], "\n") + "\n" + r.st.dim.Render(fmt.Sprintf("… +%d lines (ctrl+o to expand)", rest))
 		}
 		text = cutLines(text, inner)
+	} else {
+		text = expandTabs(text)
 	}
 	return hang(resultMark, text, width)
 }
@@ -247,6 +249,9 @@ func (r *renderer) rel(path string) string {
 
 // displayToolName shortens MCP tool names: mcp__server__tool → server - tool.
 func displayToolName(name string) string {
+	if name == "TodoWrite" {
+		return "Update Todos"
+	}
 	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
 		if srv, tool, ok := strings.Cut(rest, "__"); ok {
 			return srv + " - " + tool

@@ -1,0 +1,179 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+func TestSlashCompletionListsCommandsWithDescriptions(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("/co")
+	h.waitUntil("completion menu", func(s string) bool {
+		return strings.Contains(s, "/compact") && strings.Contains(s, "/cost") && strings.Contains(s, "Show the session's cost and usage")
+	})
+	h.key("down") // /config … then Tab completes the selection
+	h.key("tab")
+	h.waitUntil("completed name", func(string) bool { return h.model.ed.value() == "/config " })
+}
+
+func TestHelpListsCommandsAndKeys(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("/help")
+	h.key("enter")
+	h.waitUntil("help text", func(s string) bool {
+		return strings.Contains(s, "/resume") && strings.Contains(s, "shift+tab") && strings.Contains(s, "#note")
+	})
+}
+
+func TestCommandsWithoutTheirSubsystemSayNotAvailable(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	for _, c := range []string{"/permissions", "/hooks", "/config", "/compact", "/resume"} {
+		h.mark()
+		h.typeText(c)
+		h.key("enter")
+		h.waitFor(c + " is not available yet")
+	}
+}
+
+func TestUnknownCommandIsReportedWithoutAModelCall(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("/nosuch thing")
+	h.key("enter")
+	h.waitFor("Unknown command: /nosuch")
+	if n := len(h.srv.Requests()); n != 0 {
+		t.Fatalf("%d model requests", n)
+	}
+}
+
+func TestHashAppendsToTheMemoryFile(t *testing.T) {
+	mem := filepath.Join(t.TempDir(), "CLAUDE.md")
+	os.WriteFile(mem, []byte("# Notes"), 0o644)
+	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) { o.MemoryFile = mem }})
+	h.typeText("#use tabs")
+	h.key("enter")
+	h.waitFor("Noted in")
+	data, _ := os.ReadFile(mem)
+	if string(data) != "# Notes\n- use tabs\n" {
+		t.Fatalf("memory file = %q", data)
+	}
+}
+
+func TestBangRunsAShellCommandAndKeepsItForTheModel(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("I see the output")}, harnessOpts{})
+	h.typeText("!echo from-shell")
+	h.key("enter")
+	h.waitFor("from-shell")
+	h.waitUntil("idle", func(string) bool { return !h.model.o.Session.Running() && len(h.model.o.Session.History()) == 2 })
+	h.typeText("what did it print?")
+	h.key("enter")
+	h.waitFor("I see the output")
+	texts := ""
+	for _, m := range h.requests(1)[0].Messages {
+		for _, b := range m.Content {
+			texts += b.Text + "\n"
+		}
+	}
+	if !strings.Contains(texts, "<bash-input>echo from-shell</bash-input>") || !strings.Contains(texts, "<bash-stdout>from-shell</bash-stdout>") {
+		t.Fatalf("the model did not get the shell run:\n%s", texts)
+	}
+}
+
+func TestCtrlCClearsThenExitsOnSecondPress(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("draft")
+	h.key("ctrl+c")
+	h.waitUntil("cleared", func(string) bool { return h.model.ed.empty() })
+	h.key("ctrl+c")
+	h.waitFor("Press Ctrl+C again to exit")
+	h.key("ctrl+c")
+	h.tm.WaitFinished(t)
+}
+
+func TestRewindRestoresHistoryAndFiles(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.txt")
+	os.WriteFile(file, []byte("before"), 0o644)
+	cp := &Checkpoints{}
+	turns := []llmtest.Turn{llmtest.Reply("first answer"), llmtest.Reply("second answer")}
+	h := newHarness(t, turns, harnessOpts{opts: func(o *Options) { o.Checkpoints = cp }})
+	h.typeText("first prompt")
+	h.key("enter")
+	h.waitFor("first answer")
+	h.typeText("second prompt")
+	h.key("enter")
+	h.waitFor("second answer")
+	// Pretend the second turn edited the file.
+	h.waitUntil("idle", func(string) bool { return !h.model.running })
+	hist := h.model.o.Session.History()
+	second := hist[2].UUID
+	cp.mu.Lock()
+	cp.turns = []string{hist[0].UUID, second}
+	cp.snaps = []snapshot{{turn: 1, path: file, data: []byte("before"), existed: true, mode: 0o644}}
+	cp.mu.Unlock()
+	os.WriteFile(file, []byte("after"), 0o644)
+
+	h.key("esc")
+	h.key("esc")
+	h.waitFor("Rewind: go back to before which prompt?", "second prompt", "1 file changed since")
+	h.key("enter")
+	h.waitFor("Restore the conversation and the files")
+	h.key("enter")
+	h.waitFor("Rewound the conversation and 1 file")
+	if data, _ := os.ReadFile(file); string(data) != "before" {
+		t.Errorf("file = %q, want it restored", data)
+	}
+	if n := len(h.model.o.Session.History()); n != 2 {
+		t.Errorf("history has %d messages, want the first exchange only", n)
+	}
+	if got := h.model.ed.value(); got != "second prompt" {
+		t.Errorf("editor = %q, want the rewound prompt back", got)
+	}
+}
+
+func TestTranscriptViewShowsFullToolOutput(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	long := strings.Repeat("out line\n", 9) + "last line"
+	h.model.conv.add(&item{kind: kTool, done: true, tool: &toolCall{id: "x", name: "Bash", input: []byte(`{"command":"seq"}`), result: long}})
+	h.mark()
+	h.key("ctrl+l") // any key: the model prints the item
+	h.waitFor("… +7 lines (ctrl+o to expand)")
+	h.key("ctrl+o")
+	h.waitUntil("full output", func(s string) bool { return strings.Contains(s, "last line") && strings.Contains(s, "transcript ·") })
+	h.key("esc")
+}
+
+func TestNarrowTerminalKeepsLinesWithinTheWidth(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply(strings.Repeat("word ", 40))}, harnessOpts{w: 30, h: 20})
+	h.typeText("a long prompt that is wider than thirty columns for sure")
+	h.key("enter")
+	h.waitFor("word word")
+	h.waitUntil("idle", func(string) bool { return !h.model.running })
+	view := h.model.View().Content
+	for _, l := range strings.Split(view, "\n") {
+		if w := len([]rune(stripANSI(l))); w > 30 {
+			t.Errorf("line wider than 30 columns (%d): %q", w, stripANSI(l))
+		}
+	}
+	for _, it := range h.model.conv.items {
+		for _, l := range strings.Split(h.model.r.item(it, 30, false), "\n") {
+			if w := len([]rune(stripANSI(l))); w > 30 {
+				t.Errorf("printed line wider than 30 columns (%d): %q", w, stripANSI(l))
+			}
+		}
+	}
+}
+
+func TestResumedHistoryIsShown(t *testing.T) {
+	hist := []engine.HistoryItem{
+		{UUID: "u1", Message: llm.NewUserText("old question")},
+		{UUID: "a1", Message: &llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llm.TextBlock("old answer")}}},
+	}
+	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) { o.Resumed = hist }})
+	h.waitFor("> old question", "old answer")
+}
