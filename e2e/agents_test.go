@@ -148,8 +148,16 @@ func TestTwoSubagentsRunInParallelAndReturnInCallOrder(t *testing.T) {
 				t.Errorf("tool_use_result of %s = %v", id, tur)
 			}
 		}
-		if l["type"] == "result" && l["result"] != "Alpha 3, beta 5." {
-			t.Errorf("result line: %v", l)
+		if l["type"] == "result" {
+			if l["result"] != "Alpha 3, beta 5." {
+				t.Errorf("result line: %v", l)
+			}
+			// The session's account includes its sub-agents: Explore's
+			// fast model shows up beside the main one.
+			mu, _ := l["modelUsage"].(map[string]any)
+			if len(mu) != 2 || mu[beta[0].Model] == nil || mu[main.Model] == nil {
+				t.Errorf("modelUsage %v lacks the sub-agents' models", mu)
+			}
 		}
 	}
 	if tagged["toolu_alpha"] != "alpha has 3 modules" || tagged["toolu_beta"] != "beta has 5 modules" {

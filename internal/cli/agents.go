@@ -14,6 +14,7 @@ import (
 
 	"reins/internal/agent"
 	"reins/internal/command"
+	"reins/internal/compact"
 	"reins/internal/engine"
 	"reins/internal/filestate"
 	"reins/internal/hooks"
@@ -93,19 +94,22 @@ type agentConv struct {
 	// SubagentStart hook context.
 	first []llm.ContentBlock
 
-	tools   []tool.Tool            // fixed at Spawn
+	// Set up by Spawn, read-only afterwards.
+	tools   []tool.Tool            // its fixed tools
+	files   *filestate.State       // its reads (for edits and compaction)
+	todos   *todo.Store            // its todo list
 	mcp     *mcp.Manager           // servers the definition brought; nil if none
-	tasks   *task.Registry         // the sub-agent's background shells and agents
+	tasks   *task.Registry         // its background shells and agents
 	writer  *session.Writer        // its transcript; nil with --no-session-persistence
 	tmp     string                 // its scratch folder (shell state, task output)
-	ran     sync.Once              // Run runs once
-	closed  sync.Once              // Close runs once
-	runErr  error                  // set by the second Run
 	gate    *agent.Gate            // the narrowed gate
 	stop    *engine.PermissionGate // its SubagentStop hooks
 	checker *permission.Checker    // its permissions (a narrowed clone)
 	hooks   *hooks.Runner          // the runner its gate uses
 	notes   []string               // problems found while spawning, for the user
+
+	ran    sync.Once // Run runs once
+	closed sync.Once // Close runs once
 }
 
 // Spawn prepares a sub-agent: its own instances of the tools that keep
@@ -125,6 +129,8 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		}
 	}()
 	c.tasks = &task.Registry{Dir: filepath.Join(c.tmp, "tasks")}
+	c.files = filestate.New()
+	c.todos = todo.NewStore()
 	if err := c.startMCP(ctx); err != nil {
 		return nil, err
 	}
@@ -143,27 +149,35 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 	if model == "" {
 		model = a.model
 	}
+	// Request settings follow the session's; thinking, budgets and the
+	// fallback model stay with the main conversation.
+	base := a.sess.Config()
 	cfg := engine.Config{
-		Provider:        a.provider,
-		Models:          a.models,
-		Model:           model,
-		SessionID:       a.sessionID,
-		Cwd:             a.cwd,
-		Version:         Version,
-		System:          c.systemPrompt(ctx, model),
-		UserContext:     a.userContext(),
-		Tools:           c.toolSet,
-		Gate:            c.gate,
-		StopHooks:       c.stop,
-		Store:           a.results,
-		MaxTurns:        def.MaxTurns,
-		AgentID:         spec.AgentID,
-		ParentToolUseID: spec.ParentToolUseID,
-		IsSidechain:     true,
-		Logger:          a.logger.With("agent", spec.AgentID),
-	}
-	if d := atoi(a.getenv("REINS_RETRY_BASE_MS")); d > 0 {
-		cfg.RetryBaseDelay = time.Duration(d) * time.Millisecond
+		Provider:           a.provider,
+		Models:             a.models,
+		Model:              model,
+		SessionID:          a.sessionID,
+		Cwd:                a.cwd,
+		Version:            Version,
+		GitBranch:          base.GitBranch,
+		System:             c.systemPrompt(ctx, model),
+		UserContext:        a.userContext(),
+		Tools:              c.toolSet,
+		Gate:               c.gate,
+		StopHooks:          c.stop,
+		Store:              a.results,
+		MaxToolConcurrency: base.MaxToolConcurrency,
+		MaxTurns:           def.MaxTurns,
+		MaxOutputTokens:    base.MaxOutputTokens,
+		Betas:              base.Betas,
+		CacheTTL:           base.CacheTTL,
+		NoCache:            base.NoCache,
+		Compactor:          compact.New(compact.Config{Getenv: a.getenv, Files: c.files, Logger: a.logger}),
+		AgentID:            spec.AgentID,
+		ParentToolUseID:    spec.ParentToolUseID,
+		IsSidechain:        true,
+		RetryBaseDelay:     base.RetryBaseDelay,
+		Logger:             a.logger.With("agent", spec.AgentID),
 	}
 	if c.writer != nil {
 		cfg.Recorder = c.writer
@@ -186,8 +200,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 	for _, t := range s.pool() {
 		parent[t.Name()] = t
 	}
-	files := filestate.New()
-	todos := todo.NewStore()
+	files := c.files
 	var out []tool.Tool
 	for _, name := range c.spec.Tools {
 		var t tool.Tool
@@ -205,7 +218,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		case "NotebookEdit":
 			t = notebook.New(files)
 		case "TodoWrite":
-			t = todo.New(todos)
+			t = todo.New(c.todos)
 		case taskoutput.OutputName:
 			t = taskoutput.NewOutput(c.tasks)
 		case taskoutput.StopName:
@@ -506,6 +519,7 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 				res.Text, res.Reason, res.Err, res.Turns = e.Result, string(e.Reason), e.Err, e.NumTurns
 				res.Usage, res.Cost = e.Usage, e.Cost
 				res.LastUsage = c.sess.LastUsage()
+				c.account(e.Total)
 				continue
 			}
 		}
@@ -517,6 +531,17 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 		return nil, errors.New("the sub-agent's turn ended without a result")
 	}
 	return res, nil
+}
+
+// account adds the sub-agent's usage to the session's totals, so the
+// session's cost and per-model usage include its sub-agents (nested ones
+// account to the session directly).
+func (c *agentConv) account(t engine.Totals) {
+	api := t.APITime
+	for model, mt := range t.ByModel {
+		c.a.sess.AddUsage(model, mt.Usage, api)
+		api = 0
+	}
 }
 
 // Close stops and waits for the sub-agent's background tasks (killing

@@ -91,11 +91,9 @@ func (s *Server) run(ctx context.Context, sess *engine.Session, in engine.Input)
 		case *engine.TurnEnd:
 			end = e
 			continue
-		case *engine.Usage:
-			if engine.From(ev).AgentID != "" {
-				s.addSubAgentUsage(e)
-			}
 		}
+		// Sub-agents' usage is in the session's totals already (the CLI's
+		// spawner accounts each sub-agent's run there when it ends).
 		s.cfg.Out.Event(ev)
 	}
 	if end == nil {
