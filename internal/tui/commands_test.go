@@ -19,7 +19,7 @@ func TestSlashCompletionListsCommandsWithDescriptions(t *testing.T) {
 	})
 	h.key("down") // /config … then Tab completes the selection
 	h.key("tab")
-	h.waitUntil("completed name", func(string) bool { return h.model.ed.value() == "/config " })
+	h.check("completed name", func(m *Model) bool { return m.ed.value() == "/config " })
 }
 
 func TestHelpListsCommandsAndKeys(t *testing.T) {
@@ -69,7 +69,7 @@ func TestBangRunsAShellCommandAndKeepsItForTheModel(t *testing.T) {
 	h.typeText("!echo from-shell")
 	h.key("enter")
 	h.waitFor("from-shell")
-	h.waitUntil("idle", func(string) bool { return !h.model.o.Session.Running() && len(h.model.o.Session.History()) == 2 })
+	h.check("idle", func(m *Model) bool { return !m.running && len(m.o.Session.History()) == 2 })
 	h.typeText("what did it print?")
 	h.key("enter")
 	h.waitFor("I see the output")
@@ -88,7 +88,7 @@ func TestCtrlCClearsThenExitsOnSecondPress(t *testing.T) {
 	h := newHarness(t, nil, harnessOpts{})
 	h.typeText("draft")
 	h.key("ctrl+c")
-	h.waitUntil("cleared", func(string) bool { return h.model.ed.empty() })
+	h.check("cleared", func(m *Model) bool { return m.ed.empty() })
 	h.key("ctrl+c")
 	h.waitFor("Press Ctrl+C again to exit")
 	h.key("ctrl+c")
@@ -109,8 +109,9 @@ func TestRewindRestoresHistoryAndFiles(t *testing.T) {
 	h.key("enter")
 	h.waitFor("second answer")
 	// Pretend the second turn edited the file.
-	h.waitUntil("idle", func(string) bool { return !h.model.running })
-	hist := h.model.o.Session.History()
+	h.check("idle", func(m *Model) bool { return !m.running })
+	var hist []engine.HistoryItem
+	h.do(func(m *Model) { hist = m.o.Session.History() })
 	second := hist[2].UUID
 	cp.mu.Lock()
 	cp.turns = []string{hist[0].UUID, second}
@@ -128,20 +129,22 @@ func TestRewindRestoresHistoryAndFiles(t *testing.T) {
 	if data, _ := os.ReadFile(file); string(data) != "before" {
 		t.Errorf("file = %q, want it restored", data)
 	}
-	if n := len(h.model.o.Session.History()); n != 2 {
-		t.Errorf("history has %d messages, want the first exchange only", n)
-	}
-	if got := h.model.ed.value(); got != "second prompt" {
-		t.Errorf("editor = %q, want the rewound prompt back", got)
-	}
+	h.do(func(m *Model) {
+		if n := len(m.o.Session.History()); n != 2 {
+			t.Errorf("history has %d messages, want the first exchange only", n)
+		}
+		if got := m.ed.value(); got != "second prompt" {
+			t.Errorf("editor = %q, want the rewound prompt back", got)
+		}
+	})
 }
 
 func TestTranscriptViewShowsFullToolOutput(t *testing.T) {
 	h := newHarness(t, nil, harnessOpts{})
 	long := strings.Repeat("out line\n", 9) + "last line"
-	h.model.conv.add(&item{kind: kTool, done: true, tool: &toolCall{id: "x", name: "Bash", input: []byte(`{"command":"seq"}`), result: long}})
-	h.mark()
-	h.key("ctrl+l") // any key: the model prints the item
+	h.do(func(m *Model) {
+		m.conv.add(&item{kind: kTool, done: true, tool: &toolCall{id: "x", name: "Bash", input: []byte(`{"command":"seq"}`), result: long}})
+	})
 	h.waitFor("… +7 lines (ctrl+o to expand)")
 	h.key("ctrl+o")
 	h.waitUntil("full output", func(s string) bool { return strings.Contains(s, "last line") && strings.Contains(s, "transcript ·") })
@@ -153,20 +156,21 @@ func TestNarrowTerminalKeepsLinesWithinTheWidth(t *testing.T) {
 	h.typeText("a long prompt that is wider than thirty columns for sure")
 	h.key("enter")
 	h.waitFor("word word")
-	h.waitUntil("idle", func(string) bool { return !h.model.running })
-	view := h.model.View().Content
-	for _, l := range strings.Split(view, "\n") {
-		if w := len([]rune(stripANSI(l))); w > 30 {
-			t.Errorf("line wider than 30 columns (%d): %q", w, stripANSI(l))
-		}
-	}
-	for _, it := range h.model.conv.items {
-		for _, l := range strings.Split(h.model.r.item(it, 30, false), "\n") {
+	h.check("idle", func(m *Model) bool { return !m.running })
+	h.do(func(m *Model) {
+		for _, l := range strings.Split(m.View().Content, "\n") {
 			if w := len([]rune(stripANSI(l))); w > 30 {
-				t.Errorf("printed line wider than 30 columns (%d): %q", w, stripANSI(l))
+				t.Errorf("line wider than 30 columns (%d): %q", w, stripANSI(l))
 			}
 		}
-	}
+		for _, it := range m.conv.items {
+			for _, l := range strings.Split(m.r.item(it, 30, false), "\n") {
+				if w := len([]rune(stripANSI(l))); w > 30 {
+					t.Errorf("printed line wider than 30 columns (%d): %q", w, stripANSI(l))
+				}
+			}
+		}
+	})
 }
 
 func TestResumedHistoryIsShown(t *testing.T) {

@@ -281,3 +281,37 @@ func (fakeEdit) Call(_ context.Context, _ *tool.Call, raw json.RawMessage, _ fun
 }
 
 func stripANSI(s string) string { return xansi.Strip(s) }
+
+// do runs f on the model inside Update, where the model's state may be
+// touched, and waits for it.
+func (h *harness) do(f func(m *Model)) {
+	h.t.Helper()
+	done := make(chan struct{})
+	h.tm.Send(asyncMsg{apply: func(m *Model) tea.Cmd {
+		f(m)
+		close(done)
+		return nil
+	}})
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		h.t.Fatal("the model did not run the probe")
+	}
+}
+
+// check polls cond on the model until it holds.
+func (h *harness) check(what string, cond func(m *Model) bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var ok bool
+		h.do(func(m *Model) { ok = cond(m) })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"reins/internal/engine"
 	"reins/internal/llm/llmtest"
 	"reins/internal/tool"
 	"reins/internal/tools/askuser"
@@ -79,11 +80,12 @@ func TestPermissionDialogRemembersForTheSessionWithTheRuleShown(t *testing.T) {
 	h.key("enter")
 	h.waitFor("Do you want to proceed?")
 	// The answer carries the rule as a session update.
-	d, ok := h.model.dialog.(*permissionDialog)
-	if !ok {
-		t.Fatalf("dialog = %T", h.model.dialog)
-	}
-	ups := d.updates("session")
+	var ups []engine.Suggestion
+	h.do(func(m *Model) {
+		if d, ok := m.dialog.(*permissionDialog); ok {
+			ups = d.updates("session")
+		}
+	})
 	for _, u := range ups {
 		got = append(got, u.Destination+":"+strings.Join(u.Rules, ","))
 	}
