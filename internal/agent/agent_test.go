@@ -121,7 +121,7 @@ func TestLoadReportsBrokenFiles(t *testing.T) {
 }
 
 func TestFilterToolsOnlyNarrows(t *testing.T) {
-	parent := []string{"Agent", "AskUserQuestion", "Bash", "Edit", "ExitPlanMode", "Glob", "Grep", "Read", "Skill", "Write", "mcp__github__get_issue", "mcp__github__list", "mcp__slack__post"}
+	parent := []string{"Agent", "AskUserQuestion", "Bash", "Edit", "ExitPlanMode", "Glob", "Grep", "Read", "Skill", "StructuredOutput", "Write", "mcp__github__get_issue", "mcp__github__list", "mcp__slack__post"}
 	tests := []struct {
 		name string
 		def  Definition
@@ -138,6 +138,7 @@ func TestFilterToolsOnlyNarrows(t *testing.T) {
 		{"Task means Agent", Definition{Tools: []string{"Task(worker)", "Read"}}, FilterOptions{AllowAgent: true}, []string{"Agent", "Read"}},
 		{"Agent dropped without nesting", Definition{Tools: []string{"Agent", "Read"}}, FilterOptions{}, []string{"Read"}},
 		{"main-only tools never pass", Definition{Tools: []string{"AskUserQuestion", "ExitPlanMode", "Read"}}, FilterOptions{AllowAgent: true}, []string{"Read"}},
+		{"the SDK's structured output stays with the main conversation", Definition{}, FilterOptions{}, []string{"Bash", "Edit", "Glob", "Grep", "Read", "Skill", "Write", "mcp__github__get_issue", "mcp__github__list", "mcp__slack__post"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

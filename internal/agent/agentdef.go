@@ -120,8 +120,9 @@ func (d *Definition) allTools() bool {
 }
 
 // mainOnly are tools only the main conversation uses: a sub-agent never
-// gets them.
-var mainOnly = []string{"AskUserQuestion", "EnterPlanMode", "ExitPlanMode"}
+// gets them. StructuredOutput delivers the session's final answer in the
+// SDK's structured-output mode.
+var mainOnly = []string{"AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "StructuredOutput"}
 
 // MainOnlyTools returns the tools only the main conversation may use.
 func MainOnlyTools() []string { return slices.Clone(mainOnly) }
