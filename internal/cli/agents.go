@@ -326,7 +326,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	}
 	var asker engine.Asker
 	if canAsk {
-		asker = &a.asker
+		asker = rememberInSession{asker: &a.asker, session: a.checker, notify: a.notify}
 	}
 	main := a.store.TranscriptPath(a.cwd, a.sessionID)
 	pg := engine.NewGate(engine.GateConfig{
@@ -351,6 +351,36 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	}
 	c.gate = g
 	return nil
+}
+
+// rememberInSession passes a sub-agent's questions to the session's
+// asker, and applies the permission updates the user accepts with an
+// answer ("don't ask again") to the session as well as to the sub-agent's
+// own checker (which the gate updates), so the answer holds for the rest
+// of the session. Settings files are written once, by the sub-agent's
+// gate.
+type rememberInSession struct {
+	asker   engine.Asker
+	session *permission.Checker
+	notify  func(level, text string)
+}
+
+// Ask forwards the question.
+func (r rememberInSession) Ask(ctx context.Context, q engine.Question) (engine.Answer, error) {
+	ans, err := r.asker.Ask(ctx, q)
+	if err != nil || len(ans.Updates) == 0 {
+		return ans, err
+	}
+	var ups []permission.Update
+	for _, u := range ans.Updates {
+		ups = append(ups, permission.Update{Type: permission.UpdateType(u.Type), Rules: u.Rules,
+			Behavior: permission.Behavior(u.Behavior), Destination: permission.DestSession,
+			Mode: permission.Mode(u.Mode), Directories: u.Directories})
+	}
+	if err := r.session.Apply(ups); err != nil {
+		r.notify("warning", err.Error())
+	}
+	return ans, nil
 }
 
 // definitionHooks reads the definition's hooks (settings form); its Stop

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
+	"reins/internal/permission"
 )
 
 // reinsStacks returns the stacks of goroutines running code of the given
@@ -100,13 +102,16 @@ func (r *recordingAsker) Ask(_ context.Context, q engine.Question) (engine.Answe
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.qs = append(r.qs, q)
-	return engine.Answer{Allow: true}, nil
+	// "Yes, and don't ask again for touch commands this session."
+	return engine.Answer{Allow: true, Updates: []engine.Suggestion{{Type: "addRules", Rules: []string{"Bash(touch:*)"},
+		Behavior: "allow", Destination: "session"}}}, nil
 }
 
 // TestOnlyForegroundSubagentsAskTheParentsAsker checks DESIGN invariant
 // 5 for sub-agents: a foreground sub-agent's permission question goes to
-// the parent's asker (naming the sub-agent), a background one's is denied
-// without asking anyone.
+// the parent's asker (naming the sub-agent) and an answer to remember
+// holds for the session; a background one's is denied without asking
+// anyone.
 func TestOnlyForegroundSubagentsAskTheParentsAsker(t *testing.T) {
 	srv, err := llmtest.Start()
 	if err != nil {
@@ -114,7 +119,7 @@ func TestOnlyForegroundSubagentsAskTheParentsAsker(t *testing.T) {
 	}
 	defer srv.Close()
 	work := sandbox(t, srv)
-	fg, bg := filepath.Join(work, "fg.txt"), filepath.Join(work, "bg.txt")
+	fg, bg := filepath.Join(work, "fg.txt"), filepath.Join(work, "bgdir")
 	main := func(text string) func(*llmtest.Request) bool {
 		return func(r *llmtest.Request) bool {
 			return !strings.Contains(r.SystemText(), "Working as a sub-agent:") && strings.Contains(r.LastUserText(), text)
@@ -126,8 +131,8 @@ func TestOnlyForegroundSubagentsAskTheParentsAsker(t *testing.T) {
 		llmtest.Turn{Match: subagentRequest("TASK-FG"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_t1", "Bash", map[string]any{"command": "touch " + fg})}},
 		llmtest.Turn{Match: resultFor("TASK-FG", "toolu_t1"), Blocks: []llmtest.Block{llmtest.Text("fg made")}},
 		llmtest.Turn{Match: main("fg made"), Blocks: []llmtest.Block{
-			llmtest.ToolUse("toolu_bg", "Agent", map[string]any{"description": "bg", "prompt": "TASK-BG: make bg.txt", "run_in_background": true})}},
-		llmtest.Turn{Match: subagentRequest("TASK-BG"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_t2", "Bash", map[string]any{"command": "touch " + bg})}},
+			llmtest.ToolUse("toolu_bg", "Agent", map[string]any{"description": "bg", "prompt": "TASK-BG: make bgdir", "run_in_background": true})}},
+		llmtest.Turn{Match: subagentRequest("TASK-BG"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_t2", "Bash", map[string]any{"command": "mkdir " + bg})}},
 		llmtest.Turn{Match: resultFor("TASK-BG", "toolu_t2"), Blocks: []llmtest.Block{llmtest.Text("bg refused")}},
 		llmtest.Turn{Match: main("background"), Blocks: []llmtest.Block{llmtest.Text("launched")}},
 	)
@@ -163,6 +168,10 @@ func TestOnlyForegroundSubagentsAskTheParentsAsker(t *testing.T) {
 	}
 	if _, err := os.Stat(bg); err == nil {
 		t.Error("the background agent's call ran without approval")
+	}
+	// The remembered answer holds for the session, not just the sub-agent.
+	if d := a.checker.Check("Bash", json.RawMessage(`{"command":"touch later.txt"}`), false); d.Behavior != permission.Allow {
+		t.Errorf("after the sub-agent's remembered answer the session decides %s: %s", d.Behavior, d.Reason)
 	}
 	var denied string
 	for _, r := range srv.Requests() {
