@@ -219,3 +219,77 @@ func TestClearCompactAndResume(t *testing.T) {
 		t.Fatalf("the resumed history did not reach the model:\n%s", h)
 	}
 }
+
+func TestLargePasteIsCollapsedAndSentWhole(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("got your paste"))
+	tt.start()
+	tt.ready()
+	var lines []string
+	for i := 1; i <= 30; i++ {
+		lines = append(lines, "pasted line "+strings.Repeat("x", i%7))
+	}
+	buf := filepath.Join(t.TempDir(), "paste.txt")
+	os.WriteFile(buf, []byte(strings.Join(lines, "\n")), 0o644)
+	tt.run("load-buffer", "-b", "p", buf)
+	tt.typeText("summarise ")
+	tt.run("paste-buffer", "-p", "-b", "p", "-t", "main")
+	tt.waitFor("summarise [Pasted text #1 +30 lines]")
+	tt.keys("Enter")
+	tt.waitFor("got your paste")
+	got := tt.requests(1)[0].LastUserText()
+	if !strings.Contains(got, "summarise pasted line") || strings.Count(got, "pasted line") != 30 {
+		t.Fatalf("the model got:\n%s", got)
+	}
+}
+
+func TestPastedControlCharactersAreDropped(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("clean"))
+	tt.start()
+	tt.ready()
+	buf := filepath.Join(t.TempDir(), "ctl.txt")
+	os.WriteFile(buf, []byte("red\x1b[31m text\x07 here\x1b[0m"), 0o644)
+	tt.run("load-buffer", "-b", "c", buf)
+	tt.run("paste-buffer", "-p", "-b", "c", "-t", "main")
+	tt.waitFor("> red text here")
+	tt.keys("Enter")
+	tt.waitFor("clean")
+	got := tt.requests(1)[0].LastUserText()
+	if !strings.Contains(got, "\nred text here\n") || strings.ContainsAny(got, "\x1b\x07") {
+		t.Fatalf("the model got %q", got)
+	}
+}
+
+func TestNoColorWritesNoColours(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("plain **answer** here"))
+	tt.sb.Env = append(tt.sb.Env, "NO_COLOR=1")
+	tt.start()
+	tt.ready()
+	tt.prompt("hi")
+	tt.waitFor("plain answer here")
+	withEscapes := tt.run("capture-pane", "-p", "-e", "-t", "main", "-S", "-200")
+	for _, sgr := range []string{"\x1b[38;", "\x1b[48;", "\x1b[31m", "\x1b[32m", "\x1b[91m"} {
+		if strings.Contains(withEscapes, sgr) {
+			t.Fatalf("NO_COLOR output has colour %q:\n%q", sgr, withEscapes)
+		}
+	}
+}
+
+func TestResizeKeepsTheUIWorking(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("still here after the resize"))
+	tt.start()
+	tt.ready()
+	tt.run("resize-window", "-t", "main", "-x", "44", "-y", "20")
+	tt.waitUntil("narrow input box", func(string) bool {
+		for _, l := range strings.Split(tt.visible(), "\n") {
+			if strings.HasPrefix(l, "> Try") && len([]rune(strings.TrimRight(l, " "))) <= 44 {
+				return true
+			}
+		}
+		return false
+	})
+	tt.prompt("are you there?")
+	tt.waitFor("still here after the")
+	tt.run("resize-window", "-t", "main", "-x", "120", "-y", "40")
+	tt.prompt("/cost")
+	tt.waitFor("Total cost:")
+}

@@ -181,3 +181,16 @@ func TestResumedHistoryIsShown(t *testing.T) {
 	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) { o.Resumed = hist }})
 	h.waitFor("> old question", "old answer")
 }
+
+func TestStatusLineCommandReplacesTheStatus(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) {
+		o.StatusLine = `read -r line; case "$line" in *'"session_id"'*) echo "custom status ok";; *) echo "no input";; esac`
+	}})
+	h.waitFor("custom status ok")
+}
+
+func TestModeAndStatusShowInTheFooter(t *testing.T) {
+	mode := &fakeMode{mode: "acceptEdits"}
+	h := newHarness(t, nil, harnessOpts{mode: mode})
+	h.waitFor("accept edits on", "claude-opus-4-5")
+}

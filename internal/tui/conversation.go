@@ -315,6 +315,9 @@ func displayPrompt(m *llm.Message) string {
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
+			if len(parts) > 0 && isAttachment(b.Text) {
+				continue
+			}
 			parts = append(parts, b.Text)
 		case llm.BlockImage:
 			parts = append(parts, "[Image]")

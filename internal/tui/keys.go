@@ -219,15 +219,18 @@ func (m *Model) submitText(text string) tea.Cmd {
 	}
 	if m.o.Prepare == nil {
 		return m.startTurn(engine.Input{
-			Content:     []llm.ContentBlock{llm.TextBlock(text)},
+			Content:     append([]llm.ContentBlock{llm.TextBlock(text)}, mentionBlocks(text, m.o.Cwd)...),
 			UUID:        uuid.NewString(),
 			TokenBudget: engine.ParseTokenBudget(text),
 		})
 	}
-	prepare, ctx := m.o.Prepare, m.ctx
+	prepare, ctx, cwd := m.o.Prepare, m.ctx, m.o.Cwd
 	m.busy("Sending…")
 	return func() tea.Msg {
 		in, refusal, err := prepare(ctx, text)
+		if err == nil && refusal == "" {
+			in.Content = append(in.Content, mentionBlocks(text, cwd)...)
+		}
 		return asyncMsg{apply: func(m *Model) tea.Cmd {
 			m.idle()
 			switch {
