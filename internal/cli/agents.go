@@ -41,13 +41,44 @@ import (
 func (a *app) agentTool() tool.Tool {
 	sp := &agentSpawner{a: a, canAsk: true, pool: a.pool}
 	return agenttool.New(agenttool.Config{
-		Catalog:     a.agents,
+		Catalog:     a.agentCatalog,
 		Spawner:     sp,
 		Tasks:       a.tasks,
 		ParentTools: func() []string { return toolNames(a.pool()) },
 		MaxDepth:    a.maxAgentDepth(),
 		Resolve:     a.models.Resolve,
 	})
+}
+
+// agentCatalog is the session's current agent catalog.
+func (a *app) agentCatalog() *agent.Catalog {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.agents
+}
+
+// addAgents adds agent definitions given as JSON (the SDK initialize
+// request's agents, in the --agents shape) to the session's catalog; they
+// take effect at the next Agent call and listing.
+func (a *app) addAgents(raw map[string]json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return fmt.Errorf("agents: %w", err)
+	}
+	defs, err := agent.ParseJSON(data, agent.SourceSDK)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.agents == nil {
+		a.agents = agent.NewCatalog(agent.Builtin()...)
+	}
+	a.agents = a.agents.With(defs...)
+	return nil
 }
 
 // maxAgentDepth is how deep sub-agents nest: REINS_MAX_AGENT_DEPTH, else
@@ -241,7 +272,7 @@ func (c *agentConv) nestedAgentTool(parent *agentSpawner) tool.Tool {
 	a := c.a
 	sp := &agentSpawner{a: a, canAsk: parent.canAsk && !c.spec.Background, pool: func() []tool.Tool { return c.currentTools() }}
 	return agenttool.New(agenttool.Config{
-		Catalog:      a.agents,
+		Catalog:      a.agentCatalog,
 		Spawner:      sp,
 		Tasks:        c.tasks,
 		ParentTools:  func() []string { return toolNames(c.currentTools()) },
@@ -286,7 +317,7 @@ func (c *agentConv) toolSet(context.Context) engine.ToolSet {
 			}
 		}
 		if slices.Contains(names, agenttool.Name) {
-			if r := c.a.agents.Reminder(history, c.agentTypeAllowed); r != "" {
+			if r := c.a.agentCatalog().Reminder(history, c.agentTypeAllowed); r != "" {
 				out = append(out, r)
 			}
 		}

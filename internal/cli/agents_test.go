@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"reins/internal/agent"
 	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
@@ -241,5 +242,27 @@ func TestSubagentReleasesItsGoroutinesAndProcesses(t *testing.T) {
 	}
 	if left := waitNoStacks(5*time.Second, "reins/internal/"); left != "" {
 		t.Errorf("goroutines left after the run:\n%s", left)
+	}
+}
+
+func TestAgentsFromTheSDKJoinTheCatalog(t *testing.T) {
+	a := &app{agents: agent.NewCatalog(agent.Builtin()...)}
+	err := a.addAgents(map[string]json.RawMessage{
+		"critic":  json.RawMessage(`{"description":"Finds flaws.","prompt":"You criticise.","tools":["Read"],"model":"haiku"}`),
+		"Explore": json.RawMessage(`{"description":"Project explorer.","prompt":"You explore this project."}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := a.agentCatalog()
+	if d, ok := cat.Lookup("critic"); !ok || d.Source != agent.SourceSDK || d.Model != "haiku" {
+		t.Errorf("critic = %+v, %v", d, ok)
+	}
+	if d, _ := cat.Lookup("Explore"); d.Prompt != "You explore this project." {
+		t.Error("an SDK agent did not override the built-in of its name")
+	}
+	if err := a.addAgents(map[string]json.RawMessage{"bad": json.RawMessage(`{"prompt":"no description"}`)}); err == nil ||
+		!strings.Contains(err.Error(), `agent "bad": description is required`) {
+		t.Errorf("a bad definition gave %v", err)
 	}
 }

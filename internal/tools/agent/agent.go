@@ -74,8 +74,10 @@ type LaunchData struct {
 
 // Config is what the tool needs. Catalog and Spawner are required.
 type Config struct {
-	// Catalog resolves subagent_type.
-	Catalog *agentdef.Catalog
+	// Catalog returns the current agent catalog, which resolves
+	// subagent_type (it may change between calls, when the SDK client
+	// adds agents).
+	Catalog func() *agentdef.Catalog
 	// Spawner starts the sub-agents.
 	Spawner agentdef.Spawner
 	// Tasks receives run_in_background agents; nil refuses them.
@@ -184,7 +186,7 @@ func (t *Tool) check(in Input) (*agentdef.Definition, error) {
 	if name == "" {
 		name = agentdef.GeneralPurpose
 	}
-	def, ok := t.cfg.Catalog.Lookup(name)
+	def, ok := t.cfg.Catalog().Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("there is no agent type %q; the types are: %s", name, strings.Join(t.types(), ", "))
 	}
@@ -197,7 +199,7 @@ func (t *Tool) check(in Input) (*agentdef.Definition, error) {
 // types lists the agent types this tool may start.
 func (t *Tool) types() []string {
 	var out []string
-	for _, n := range t.cfg.Catalog.Names() {
+	for _, n := range t.cfg.Catalog().Names() {
 		if t.cfg.AllowedTypes == nil || slices.ContainsFunc(t.cfg.AllowedTypes, func(a string) bool { return strings.EqualFold(a, n) }) {
 			out = append(out, n)
 		}

@@ -73,7 +73,8 @@ func newTool(t *testing.T, sp *fakeSpawner, cfg Config) *Tool {
 	t.Helper()
 	reviewer := &agentdef.Definition{Name: "reviewer", Description: "reviews", Prompt: "You review.",
 		Tools: []string{"Read", "Grep", "Bash(git diff:*)"}, Model: "haiku", Source: agentdef.SourceProject}
-	cfg.Catalog = agentdef.NewCatalog(append(agentdef.Builtin(), reviewer)...)
+	cat := agentdef.NewCatalog(append(agentdef.Builtin(), reviewer)...)
+	cfg.Catalog = func() *agentdef.Catalog { return cat }
 	cfg.Spawner = sp
 	if cfg.ParentTools == nil {
 		cfg.ParentTools = func() []string { return parentTools }
