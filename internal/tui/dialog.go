@@ -38,6 +38,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 // onAsk opens a dialog for a question, or queues it behind the open one.
 func (m *Model) onAsk(a askMsg) tea.Cmd {
 	m.asks = append(m.asks, a)
+	m.transcript = nil // the question must be seen
 	if m.dialog != nil {
 		return nil
 	}

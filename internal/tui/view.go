@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -69,7 +70,7 @@ func (m *Model) liveView(w int) string {
 		case it.done:
 			parts = append(parts, m.r.item(it, w, false))
 		case it.kind == kAssistant:
-			text := tailLines(xansi.Wrap(it.text, w-2, ""), m.liveMax())
+			text := tailLines(xansi.Wrap(tailBytes(it.text, m.liveMax()*w*2), w-2, ""), m.liveMax())
 			parts = append(parts, m.st.bold.Render(dot)+" "+indentRest(text, "  "))
 		case it.kind == kThinking:
 			parts = append(parts, m.st.dim.Render("✻ Thinking…"))
@@ -173,4 +174,23 @@ func tailLines(s string, n int) string {
 		return s
 	}
 	return strings.Join(lines[len(lines)-n:], "\n")
+}
+
+// tailBytes is about the last n bytes of s, starting at a line or rune
+// boundary, so that a long streaming reply is not wrapped whole on every
+// delta.
+func tailBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	t := s[len(s)-n:]
+	if i := strings.IndexByte(t, '\n'); i >= 0 && i < len(t)-1 {
+		return t[i+1:]
+	}
+	for i := 0; i < len(t) && i < 4; i++ {
+		if utf8.RuneStart(t[i]) {
+			return t[i:]
+		}
+	}
+	return t
 }
