@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -265,4 +266,50 @@ func TestAgentsFromTheSDKJoinTheCatalog(t *testing.T) {
 		!strings.Contains(err.Error(), `agent "bad": description is required`) {
 		t.Errorf("a bad definition gave %v", err)
 	}
+}
+
+func TestInlineServers(t *testing.T) {
+	cases := []struct {
+		raw  string
+		want []string // server names
+		err  bool
+	}{
+		{`{"db":{"command":"db-mcp"}}`, []string{"db"}, false},
+		{`["github", {"db":{"command":"db-mcp"}}, {"web":{"type":"http","url":"https://x"}}]`, []string{"db", "web"}, false},
+		{`["github","slack"]`, nil, false},
+		{`[42]`, nil, true},
+		{`"github"`, nil, true},
+	}
+	for _, c := range cases {
+		got, err := inlineServers(json.RawMessage(c.raw))
+		if (err != nil) != c.err {
+			t.Errorf("%s: err = %v", c.raw, err)
+			continue
+		}
+		var names []string
+		for n := range got {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		if !slices.Equal(names, c.want) {
+			t.Errorf("%s: servers %v, want %v", c.raw, names, c.want)
+		}
+	}
+}
+
+func FuzzInlineServers(f *testing.F) {
+	for _, s := range []string{`{"a":{"command":"x"}}`, `["a",{"b":{}}]`, `[]`, `null`, `[{"a":1},"b",{"c":null}]`, `{`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, err := inlineServers(json.RawMessage(raw))
+		if err != nil && got != nil {
+			t.Errorf("%q: both servers and an error", raw)
+		}
+		for name, cfg := range got {
+			if !json.Valid(cfg) && cfg != nil {
+				t.Errorf("%q: server %q has invalid JSON %q", raw, name, cfg)
+			}
+		}
+	})
 }
