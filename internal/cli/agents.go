@@ -81,6 +81,14 @@ func (a *app) addAgents(raw map[string]json.RawMessage) error {
 	return nil
 }
 
+// agentTypeVisible leaves out of the agent listing the types a deny rule
+// ("Agent(Explore)", or the older "Task(Explore)") refuses outright.
+func (a *app) agentTypeVisible(name string) bool {
+	in, _ := json.Marshal(map[string]string{"subagent_type": name})
+	d := a.checker.Check(agenttool.Name, in, true)
+	return !(d.Behavior == permission.Deny && d.Rule != nil)
+}
+
 // maxAgentDepth is how deep sub-agents nest: REINS_MAX_AGENT_DEPTH, else
 // one level (sub-agents start no sub-agents of their own).
 func (a *app) maxAgentDepth() int {

@@ -313,3 +313,15 @@ func FuzzInlineServers(f *testing.F) {
 		}
 	})
 }
+
+func TestDeniedAgentTypesAreLeftOutOfTheListing(t *testing.T) {
+	pol, _, err := permission.NewPolicy(permission.Config{DisallowedTools: []string{"Task(Explore)"}, Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{agents: agent.NewCatalog(agent.Builtin()...), checker: permission.NewChecker(pol, permission.CheckerConfig{})}
+	text := a.agentCatalog().Reminder(nil, a.agentTypeVisible)
+	if strings.Contains(text, "- Explore:") || !strings.Contains(text, "- Plan:") || !strings.Contains(text, "- general-purpose:") {
+		t.Errorf("listing:\n%s", text)
+	}
+}

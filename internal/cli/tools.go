@@ -139,7 +139,7 @@ func (a *app) reminders(history []*llm.Message) []string {
 		out = append(out, r)
 	}
 	if a.agents != nil && a.hasTool("Agent") {
-		if r := a.agents.Reminder(history, nil); r != "" {
+		if r := a.agentCatalog().Reminder(history, a.agentTypeVisible); r != "" {
 			out = append(out, r)
 		}
 	}
