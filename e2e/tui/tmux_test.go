@@ -150,8 +150,17 @@ func (tt *term) prompt(s string) {
 	tt.keys("Enter")
 }
 
-// ready waits for the input box.
-func (tt *term) ready() { tt.waitFor(`Try "explain this project"`) }
+// ready waits for the input box, trusting the folder when asked.
+func (tt *term) ready() {
+	tt.t.Helper()
+	s := tt.waitUntil("the trust prompt or the input box", func(s string) bool {
+		return strings.Contains(s, "Do you trust the files in this folder?") || strings.Contains(s, `Try "explain this project"`)
+	})
+	if strings.Contains(s, "Do you trust the files in this folder?") && !strings.Contains(s, `Try "explain this project"`) {
+		tt.keys("Enter")
+		tt.waitFor(`Try "explain this project"`)
+	}
+}
 
 // requests waits for n requests to the fake model.
 func (tt *term) requests(n int) []*llmtest.Request {

@@ -293,3 +293,45 @@ func TestResizeKeepsTheUIWorking(t *testing.T) {
 	tt.prompt("/cost")
 	tt.waitFor("Total cost:")
 }
+
+func TestTrustIsAskedOnceAndRecorded(t *testing.T) {
+	tt := newTerm(t)
+	tt.start()
+	tt.waitFor("Do you trust the files in this folder?", tt.sb.Dir, "1. Yes, proceed", "2. No, exit")
+	tt.keys("Enter")
+	tt.waitFor(`Try "explain this project"`)
+	tt.keys("C-c", "C-c")
+	tt.waitFor("[reins exited 0]")
+	tt.start()
+	s := tt.waitFor(`Try "explain this project"`)
+	if strings.Contains(s, "Do you trust") {
+		t.Fatal("asked again in a trusted folder")
+	}
+}
+
+func TestRefusingTrustExits(t *testing.T) {
+	tt := newTerm(t)
+	tt.start()
+	tt.waitFor("Do you trust the files in this folder?")
+	tt.keys("2")
+	tt.waitFor("not trusted", "[reins exited 1]")
+}
+
+func TestLocalCommandsAnswerWithoutTheModel(t *testing.T) {
+	tt := newTerm(t)
+	tt.start()
+	tt.ready()
+	tt.prompt("/status")
+	tt.waitFor("Session:", "Permission mode:  default", "API key:          ANTHROPIC_API_KEY")
+	tt.prompt("/doctor")
+	tt.waitFor("built-in tools", "Bash", "folder trusted")
+	tt.prompt("/config")
+	tt.waitFor("Settings files, highest first:")
+	tt.prompt("/context")
+	tt.waitFor("System prompt", "Tools", "Free")
+	tt.prompt("/permissions")
+	tt.waitFor("Allow rules:", "Deny rules:")
+	if n := len(tt.srv.Requests()); n != 0 {
+		t.Fatalf("%d model requests for local commands", n)
+	}
+}

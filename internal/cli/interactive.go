@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -16,15 +17,24 @@ import (
 	"reins/internal/engine"
 	"reins/internal/session"
 	"reins/internal/tool"
+	"reins/internal/trust"
 	"reins/internal/tui"
 )
 
 // runInteractive starts the terminal UI: reins with no -p, with an
 // optional first prompt as argument.
 func runInteractive(ctx context.Context, env *Env, o *Options) error {
+	trusted, err := confirmTrust(ctx, env)
+	if err != nil {
+		return err
+	}
+	if !trusted {
+		fmt.Fprintln(env.Stderr, "reins: this folder is not trusted; nothing was read from it.")
+		return exitError{1}
+	}
 	asker := tui.NewAsker()
 	asked := &askedCalls{inner: asker}
-	a, err := newAppFor(ctx, env, o, frontTUI, appHooks{Asker: asked, Notify: asker.Notice})
+	a, err := newAppFor(ctx, env, o, frontTUI, appHooks{Asker: asked, Notify: asker.Notice, Trusted: &trusted})
 	if err != nil {
 		return err
 	}
@@ -47,6 +57,8 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Checkpoints:     u.checkpoints,
 		Permissions:     a.viewPermissions,
 		Hooks:           a.viewHooks,
+		Config:          a.viewConfig,
+		Doctor:          a.doctorChecks,
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
 			p, err := a.prepare(ctx, text, command.Interactive)
 			if err != nil || !p.Run {
@@ -76,6 +88,35 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		fmt.Fprintf(env.Stdout, "\nResume this conversation with: reins --resume %s\n", res.Session.ID())
 	}
 	return err
+}
+
+// confirmTrust asks, in a folder not trusted yet, whether its files may be
+// trusted, and records the answer (the home folder only for this run).
+func confirmTrust(ctx context.Context, env *Env) (bool, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return false, fmt.Errorf("working folder: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
+	home, _ := os.UserHomeDir()
+	if h := env.Getenv("HOME"); h != "" {
+		home = h
+	}
+	store := &trust.Store{ConfigDir: session.ConfigDir(env.Getenv, home), ClaudeJSON: trust.ClaudeJSONPath(env.Getenv, home), Home: home}
+	if ok, err := store.IsTrusted(cwd); err == nil && ok {
+		return true, nil
+	}
+	yes, err := tui.ConfirmTrust(ctx, tui.TrustOptions{Dir: cwd, Home: filepath.Clean(cwd) == filepath.Clean(home),
+		Input: env.Stdin, Output: env.Stdout, NoColor: env.Getenv("NO_COLOR") != ""})
+	if err != nil || !yes {
+		return false, err
+	}
+	if _, err := store.Trust(cwd); err != nil {
+		fmt.Fprintf(env.Stderr, "reins: could not record the trust decision: %v\n", err)
+	}
+	return true, nil
 }
 
 // uiSessions makes the sessions the terminal UI runs: the first one (with
@@ -231,6 +272,60 @@ func (a *app) viewHooks(context.Context, string) (string, error) {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// viewConfig shows the settings files in force and the merged keys
+// (/config).
+func (a *app) viewConfig(context.Context, string) (string, error) {
+	var b strings.Builder
+	b.WriteString("Settings files, highest first:\n")
+	for _, f := range a.settings.Files {
+		fmt.Fprintf(&b, "  %-16s %s\n", f.Source, f.Path)
+	}
+	if len(a.settings.Files) == 0 {
+		b.WriteString("  (none)\n")
+	}
+	keys := make([]string, 0, len(a.settings.Raw))
+	for k := range a.settings.Raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) > 0 {
+		b.WriteString("Merged settings:\n")
+	}
+	for _, k := range keys {
+		v := string(a.settings.Raw[k])
+		if len(v) > 120 {
+			v = v[:117] + "..."
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", k, v)
+	}
+	b.WriteString("Edit the files above to change settings; they apply to new sessions.")
+	return b.String(), nil
+}
+
+// doctorChecks are the app's checks for /doctor: tools, MCP servers,
+// settings warnings, trust.
+func (a *app) doctorChecks(context.Context) []tui.Check {
+	names := make([]string, 0, len(a.tools))
+	for _, t := range a.tools {
+		names = append(names, t.Name())
+	}
+	checks := []tui.Check{
+		{Name: "built-in tools", OK: len(names) > 0, Info: fmt.Sprintf("%d: %s", len(names), strings.Join(names, ", "))},
+		{Name: "settings", OK: len(a.warnings) == 0, Info: fmt.Sprintf("%d files, %d warnings", len(a.settings.Files), len(a.warnings))},
+		{Name: "folder trusted", OK: a.trusted, Info: a.cwd},
+	}
+	if a.mcp != nil {
+		for _, s := range a.mcp.Status() {
+			info := fmt.Sprintf("%s, %s, %d tools", s.Transport, s.State, len(s.Tools))
+			if s.Err != "" {
+				info += ": " + s.Err
+			}
+			checks = append(checks, tui.Check{Name: "MCP " + s.Name, OK: s.Err == "", Info: info})
+		}
+	}
+	return checks
 }
 
 // statusLineCommand reads settings statusLine {"type":"command","command":...}.

@@ -1,0 +1,92 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// TrustOptions configure ConfirmTrust.
+type TrustOptions struct {
+	// Dir is the folder to trust.
+	Dir string
+	// Home marks Dir as the home folder, trusted for this session only.
+	Home bool
+	// Input and Output default to the terminal.
+	Input   io.Reader
+	Output  io.Writer
+	NoColor bool
+}
+
+// ConfirmTrust asks whether the files of a folder may be trusted before
+// reins reads its project settings, hooks and MCP servers. It reports the
+// answer; Esc, Ctrl+C or "No" mean false.
+func ConfirmTrust(ctx context.Context, o TrustOptions) (bool, error) {
+	m := &trustModel{o: o, st: newStyles(!o.NoColor), width: 80}
+	m.menu.items = []string{"Yes, proceed", "No, exit"}
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if o.Input != nil {
+		opts = append(opts, tea.WithInput(o.Input))
+	}
+	if o.Output != nil {
+		opts = append(opts, tea.WithOutput(o.Output))
+	}
+	_, err := tea.NewProgram(m, opts...).Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return false, fmt.Errorf("trust prompt: %w", err)
+	}
+	return m.yes, nil
+}
+
+type trustModel struct {
+	o     TrustOptions
+	st    styles
+	menu  menu
+	width int
+	yes   bool
+	done  bool
+}
+
+func (m *trustModel) Init() tea.Cmd { return nil }
+
+func (m *trustModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width = max(20, msg.Width)
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "esc", "ctrl+c", "n":
+			m.done = true
+			return m, tea.Quit
+		case "y":
+			m.yes, m.done = true, true
+			return m, tea.Quit
+		}
+		if i := m.menu.key(msg); i >= 0 {
+			m.yes, m.done = i == 0, true
+			return m, tea.Quit
+		}
+	}
+	return m, nil
+}
+
+func (m *trustModel) View() tea.View {
+	if m.done {
+		return tea.NewView("")
+	}
+	w := m.width
+	var b strings.Builder
+	b.WriteString(m.st.bold.Render("Do you trust the files in this folder?") + "\n\n")
+	b.WriteString(hang("  ", m.o.Dir, w) + "\n\n")
+	b.WriteString(m.st.dim.Render(hang("", "reins may read, edit and run files here. Project settings, hooks and MCP servers from this folder can run commands, so only trust a folder whose contents you know.", w)) + "\n")
+	if m.o.Home {
+		b.WriteString(m.st.warn.Render(hang("", "This is your home folder: it is trusted for this session only.", w)) + "\n")
+	}
+	b.WriteString("\n" + m.menu.view(&m.st, w) + "\n")
+	b.WriteString(m.st.dim.Render("enter to confirm · esc to exit"))
+	return tea.NewView(frame(&m.st, "Trust this folder", b.String(), w))
+}
