@@ -335,3 +335,30 @@ func TestLocalCommandsAnswerWithoutTheModel(t *testing.T) {
 		t.Fatalf("%d model requests for local commands", n)
 	}
 }
+
+func TestMultiLineInputAndHistory(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("two lines received"), llmtest.Reply("again received"))
+	tt.start()
+	tt.ready()
+	tt.typeText(`first line\`)
+	tt.keys("Enter")
+	tt.typeText("second line")
+	tt.waitFor("> first line", "  second line")
+	tt.keys("Enter")
+	tt.waitFor("two lines received")
+	if got := tt.requests(1)[0].LastUserText(); !strings.Contains(got, "first line\nsecond line") {
+		t.Fatalf("the model got %q", got)
+	}
+	// The history survives a restart: Up brings the prompt back.
+	tt.keys("C-c", "C-c")
+	tt.waitFor("[reins exited 0]")
+	tt.start()
+	tt.ready()
+	tt.keys("Up")
+	tt.waitFor("> first line")
+	tt.keys("Enter")
+	tt.waitFor("again received")
+	if got := tt.requests(2)[1].LastUserText(); !strings.Contains(got, "first line\nsecond line") {
+		t.Fatalf("the recalled prompt was %q", got)
+	}
+}

@@ -256,3 +256,17 @@ func TestShiftTabCyclesPermissionModes(t *testing.T) {
 		h.waitUntil("mode "+w, func(string) bool { return h.mode.Mode() == w })
 	}
 }
+
+func TestADialogRingsTheBell(t *testing.T) {
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("t1", "Edit", map[string]any{"file_path": "/p/a.go", "old_string": "a", "new_string": "b"})),
+		llmtest.Reply("ok"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}, opts: func(o *Options) { o.Notify = "bell" }})
+	h.typeText("edit")
+	h.key("enter")
+	h.waitFor("Do you want to proceed?")
+	h.waitUntil("bell", func(string) bool { return strings.Contains(h.raw.String(), "\a") })
+	h.key("1")
+	h.waitFor("ok")
+}
