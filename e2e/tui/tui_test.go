@@ -331,6 +331,12 @@ func TestLocalCommandsAnswerWithoutTheModel(t *testing.T) {
 	tt.waitFor("System prompt", "Tools", "Free")
 	tt.prompt("/permissions")
 	tt.waitFor("Allow rules:", "Deny rules:")
+	tt.prompt("/permissions allow Bash(make *)")
+	tt.waitFor("Added allow rule Bash(make *)")
+	data, err := os.ReadFile(filepath.Join(tt.sb.Dir, ".claude", "settings.local.json"))
+	if err != nil || !strings.Contains(string(data), `"Bash(make *)"`) {
+		t.Fatalf("settings.local.json = %s (%v)", data, err)
+	}
 	if n := len(tt.srv.Requests()); n != 0 {
 		t.Fatalf("%d model requests for local commands", n)
 	}

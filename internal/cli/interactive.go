@@ -15,6 +15,7 @@ import (
 	"reins/internal/command"
 	"reins/internal/compact"
 	"reins/internal/engine"
+	"reins/internal/permission"
 	"reins/internal/session"
 	"reins/internal/tool"
 	"reins/internal/trust"
@@ -216,8 +217,14 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	return s, nil
 }
 
-// viewPermissions lists the permission rules in force (/permissions).
-func (a *app) viewPermissions(context.Context, string) (string, error) {
+// viewPermissions lists the permission rules in force (/permissions), or
+// changes them: "/permissions allow|ask|deny RULE" adds a rule to
+// .claude/settings.local.json, "/permissions remove allow|ask|deny RULE"
+// drops it for this session.
+func (a *app) viewPermissions(_ context.Context, args string) (string, error) {
+	if f := strings.Fields(args); len(f) > 0 {
+		return a.editPermissions(f)
+	}
 	p := a.checker.Policy()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Mode: %s\n", p.Mode)
@@ -242,8 +249,30 @@ func (a *app) viewPermissions(context.Context, string) (string, error) {
 			b.WriteString("  " + d + "\n")
 		}
 	}
-	b.WriteString("Rules are edited in .claude/settings.json, .claude/settings.local.json or the user settings file.")
+	b.WriteString("Add a rule with /permissions allow|ask|deny RULE (saved in .claude/settings.local.json); /permissions remove allow|ask|deny RULE drops one for this session.")
 	return b.String(), nil
+}
+
+func (a *app) editPermissions(f []string) (string, error) {
+	typ, dest := permission.UpdateAddRules, permission.DestLocal
+	if f[0] == "remove" {
+		typ, dest, f = permission.UpdateRemoveRules, permission.DestSession, f[1:]
+	}
+	if len(f) < 2 {
+		return "", fmt.Errorf("usage: /permissions [remove] allow|ask|deny RULE, for example /permissions allow Bash(npm test *)")
+	}
+	beh := permission.Behavior(f[0])
+	if beh != permission.Allow && beh != permission.Ask && beh != permission.Deny {
+		return "", fmt.Errorf("%q is not allow, ask or deny", f[0])
+	}
+	rule := strings.Join(f[1:], " ")
+	if err := a.checker.Apply([]permission.Update{{Type: typ, Rules: []string{rule}, Behavior: beh, Destination: dest}}); err != nil {
+		return "", err
+	}
+	if typ == permission.UpdateRemoveRules {
+		return fmt.Sprintf("Removed %s rule %s for this session.", beh, rule), nil
+	}
+	return fmt.Sprintf("Added %s rule %s (saved in .claude/settings.local.json).", beh, rule), nil
 }
 
 // viewHooks lists the configured hooks (/hooks).
