@@ -113,6 +113,7 @@ func script(ws string) []llmtest.Turn {
 
 type sample struct {
 	wall, cpu, firstReq time.Duration
+	arrivals            []time.Duration // each request's arrival after start
 	rss                 int64
 	requests            int
 	bytes               int64
@@ -150,6 +151,9 @@ func run(agent []string, ws string, turns []llmtest.Turn, args ...string) sample
 	}
 	if reqs := srv.Requests(); len(reqs) > 0 {
 		s.firstReq = reqs[0].Arrived.Sub(start)
+		for _, r := range reqs {
+			s.arrivals = append(s.arrivals, r.Arrived.Sub(start))
+		}
 	}
 	return s
 }
@@ -228,6 +232,11 @@ func measure(agent []string, ws string, runs int, targets bool) []string {
 		}
 	}
 	fmt.Printf("  %-28s %8.1f MB%s\n", "6-turn session peak RSS", float64(peak)/(1<<20), mark)
+	var arr []string
+	for _, a := range last.arrivals {
+		arr = append(arr, a.Round(time.Millisecond).String())
+	}
+	fmt.Printf("  %-28s %s\n", "requests arrived at", strings.Join(arr, " "))
 	fmt.Printf("  %-28s %10d\n", "requests to the model", last.requests)
 	fmt.Printf("  %-28s %10d\n", "bytes sent to the model", last.bytes)
 	return missed

@@ -208,6 +208,7 @@ func newApp(ctx context.Context, env *Env, o *Options) (*app, error) {
 // returns.
 func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHooks) (_ *app, err error) {
 	a := &app{env: env, opts: o, front: fe, hooks: h}
+	t0 := time.Now()
 	var wg sync.WaitGroup
 	defer func() {
 		if err != nil {
@@ -274,6 +275,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		return nil, err
 	}
 	a.cleanupOldSessions()
+	a.logger.Debug("session ready", "elapsed", time.Since(t0), "tools", len(a.tools), "memory files", len(a.memory.Files()))
 	return a, nil
 }
 
