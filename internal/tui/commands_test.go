@@ -194,3 +194,16 @@ func TestModeAndStatusShowInTheFooter(t *testing.T) {
 	h := newHarness(t, nil, harnessOpts{mode: mode})
 	h.waitFor("accept edits on", "claude-opus-4-5")
 }
+
+func TestPromptTypedDuringAShellRunIsSentAfterIt(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("answered the queued prompt")}, harnessOpts{})
+	h.typeText("!sleep 0.5; echo shell-done")
+	h.key("enter")
+	h.typeText("then this")
+	h.key("enter")
+	h.waitFor("then this  (queued)")
+	h.waitFor("shell-done", "answered the queued prompt")
+	if got := h.requests(1)[0].LastUserText(); !strings.Contains(got, "then this") {
+		t.Fatalf("the model got %q", got)
+	}
+}

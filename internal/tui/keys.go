@@ -195,6 +195,7 @@ func (m *Model) submit() tea.Cmd {
 		return nil
 	}
 	if err := m.ed.hist.add(text, m.o.Now()); err != nil {
+		m.o.Logger.Warn("input history not saved", "err", err)
 		m.setHint(err.Error(), 3*time.Second)
 	}
 	m.ed.reset()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -83,6 +84,9 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 	if o.LongTurn == 0 {
 		o.LongTurn = 15 * time.Second
 	}
@@ -143,7 +147,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.files = msg.files
 		m.updateCompletion()
 	case asyncMsg:
-		cmd = msg.apply(m)
+		cmd = tea.Batch(msg.apply(m), m.drainQueue())
 	case noticeMsg:
 		m.notice(msg.level, msg.text)
 	case tea.ColorProfileMsg:
@@ -254,6 +258,16 @@ func (m *Model) onTurnDone(gen int) tea.Cmd {
 		cmds = append(cmds, m.startTurn(engine.Input{}))
 	}
 	return tea.Batch(cmds...)
+}
+
+// drainQueue starts a turn for messages queued while local work (a
+// command, a shell run) kept the UI busy.
+func (m *Model) drainQueue() tea.Cmd {
+	if m.running || len(m.queued) == 0 {
+		return nil
+	}
+	m.queued = m.queued[:0]
+	return m.startTurn(engine.Input{})
 }
 
 // interrupt stops the running turn.

@@ -147,7 +147,9 @@ type Options struct {
 	Output io.Writer
 	// Width and Height fix the terminal size (tests); 0 asks the terminal.
 	Width, Height int
-	Logger        *slog.Logger
+	// Logger records what the UI could not show (a failing statusLine
+	// command, a history file that cannot be written); nil discards.
+	Logger *slog.Logger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }

@@ -89,9 +89,12 @@ func (m *Model) refreshStatus() tea.Cmd {
 	in.Cost.TotalInputTokens, in.Cost.TotalOutputTokens = t.Usage.InputTokens, t.Usage.OutputTokens
 	in.Cost.ContextUsedPct, _ = m.contextUsed()
 	data, _ := json.Marshal(in)
-	command, cwd, parent := m.o.StatusLine, m.o.Cwd, m.ctx
+	command, cwd, parent, log := m.o.StatusLine, m.o.Cwd, m.ctx, m.o.Logger
 	return func() tea.Msg {
-		text := runStatusLine(parent, command, cwd, data)
+		text, err := runStatusLine(parent, command, cwd, data)
+		if err != nil {
+			log.Warn("statusLine command failed", "command", command, "err", err)
+		}
 		return asyncMsg{apply: func(m *Model) tea.Cmd {
 			m.statusText = text
 			return nil
@@ -100,8 +103,8 @@ func (m *Model) refreshStatus() tea.Cmd {
 }
 
 // runStatusLine runs command with data on stdin and returns its first
-// output line, sanitized; "" on failure.
-func runStatusLine(parent context.Context, command, cwd string, data []byte) string {
+// output line, sanitized ("" on failure, with the error).
+func runStatusLine(parent context.Context, command, cwd string, data []byte) (string, error) {
 	ctx, cancel := context.WithTimeout(parent, 5*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
@@ -110,8 +113,8 @@ func runStatusLine(parent context.Context, command, cwd string, data []byte) str
 	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
 	if err != nil && len(out) == 0 {
-		return ""
+		return "", fmt.Errorf("statusLine %q: %w", command, err)
 	}
 	line, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimSpace(sanitize(line))
+	return strings.TrimSpace(sanitize(line)), nil
 }
