@@ -468,6 +468,9 @@ func TestAgentsOwnMCPServerServesItAndEndsWithIt(t *testing.T) {
 			return true
 		}, Blocks: []llmtest.Block{llmtest.Text("ok")}},
 	)
+	// With tool search on, the server's tools would be deferred behind
+	// SearchExtraTools; this test calls one directly.
+	sb.Env = append(sb.Env, "ENABLE_TOOL_SEARCH=false")
 	r := sb.Run(t, "", "-p", "list with your server", "--allowedTools", "mcp__self")
 	if r.Code != 0 || r.Stdout != "ok\n" {
 		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
@@ -499,5 +502,29 @@ func TestAgentsOwnMCPServerServesItAndEndsWithIt(t *testing.T) {
 		return strings.HasPrefix(n, "mcp__self")
 	}) {
 		t.Error("the agent's own server's tools reached the main conversation")
+	}
+}
+
+func TestAgentsOwnMCPToolsAreDeferredLikeTheSessions(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/agents/lister.md", "---\nname: lister\ndescription: Lists files through its own server.\n"+
+		"tools: Read, mcp__self\nmcpServers:\n  self:\n    command: "+e2etest.Binary(t)+"\n    args: [mcp, serve]\n---\nYou list files.\n")
+	srv.Add(
+		llmtest.Turn{Match: isMain("look it up"), Blocks: []llmtest.Block{agentCall("toolu_l", "list", "TASK-DEFER: list files", "lister", nil)}},
+		llmtest.Turn{Match: isSubagent("TASK-DEFER"), Blocks: []llmtest.Block{llmtest.Text("nothing to do")}},
+		llmtest.Turn{Match: isMain("nothing to do"), Blocks: []llmtest.Block{llmtest.Text("ok")}},
+	)
+	r := sb.Run(t, "", "-p", "look it up")
+	if r.Code != 0 || r.Stdout != "ok\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	sub := requestsMatching(srv, isSubagent("TASK-DEFER"))[0]
+	names := sub.ToolNames()
+	if !slices.Contains(names, "SearchExtraTools") || !slices.Contains(names, "ExecuteExtraTool") || slices.Contains(names, "mcp__self__Glob") {
+		t.Errorf("the lister was offered %v: its server's tools should wait behind the search tools", names)
+	}
+	if !firstUserText(sub, "mcp__self__Glob") {
+		t.Error("the deferred tools were not listed to the sub-agent")
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"reins/internal/tools/taskoutput"
 	"reins/internal/tools/todo"
 	"reins/internal/tools/write"
+	"reins/internal/toolsearch"
 )
 
 // agentTool is the main conversation's Agent tool: it starts sub-agents
@@ -89,6 +90,22 @@ func (a *app) agentTypeVisible(name string) bool {
 	return !(d.Behavior == permission.Deny && d.Rule != nil)
 }
 
+// subagentSearchOptions configures a sub-agent's deferred-tool search as
+// the session's (the main conversation already reported bad settings).
+func (a *app) subagentSearchOptions(model string) toolsearch.Options {
+	if model == "" {
+		model = a.model
+	}
+	o := toolsearch.Options{ContextWindow: a.models.Info(model).ContextWindow}
+	if m, err := toolsearch.ModeFromEnv(a.getenv); err == nil {
+		o.Mode = m
+	}
+	if w, err := toolsearch.WeightsFromEnv(a.getenv); err == nil {
+		o.Weights = w
+	}
+	return o
+}
+
 // maxAgentDepth is how deep sub-agents nest: REINS_MAX_AGENT_DEPTH, else
 // one level (sub-agents start no sub-agents of their own).
 func (a *app) maxAgentDepth() int {
@@ -138,6 +155,7 @@ type agentConv struct {
 	files   *filestate.State       // its reads (for edits and compaction)
 	todos   *todo.Store            // its todo list
 	mcp     *mcp.Manager           // servers the definition brought; nil if none
+	search  *toolsearch.Session    // its deferred-tool state
 	tasks   *task.Registry         // its background shells and agents
 	writer  *session.Writer        // its transcript; nil with --no-session-persistence
 	tmp     string                 // its scratch folder (shell state, task output)
@@ -174,6 +192,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		return nil, err
 	}
 	c.tools = s.tools(c)
+	c.search = toolsearch.NewSession(a.subagentSearchOptions(spec.Model))
 	transcript := filepath.Join(sessDir, "subagents", "agent-"+spec.AgentID+".jsonl")
 	if !a.opts.NoPersist {
 		c.writer = session.NewWriter(transcript)
@@ -312,12 +331,22 @@ func (c *agentConv) currentTools() []tool.Tool {
 	return tool.Assemble(c.tools, extra)
 }
 
-// toolSet is the sub-agent's per-turn snapshot, with its reminders.
+// toolSet is the sub-agent's per-turn snapshot, through its own
+// deferred-tool search, with its reminders.
 func (c *agentConv) toolSet(context.Context) engine.ToolSet {
-	ts := c.currentTools()
-	return engine.ToolSet{Tools: ts, Reminders: func(_ context.Context, history []*llm.Message) []string {
+	all := c.currentTools()
+	ts := engine.ToolSet{Tools: all}
+	if slices.ContainsFunc(all, toolsearch.IsDeferred) {
+		// Search tools only when there is something to search for.
+		ts = c.search.ToolSet(all)
+	}
+	inner := ts.Reminders
+	ts.Reminders = func(ctx context.Context, history []*llm.Message) []string {
 		var out []string
-		names := toolNames(ts)
+		if inner != nil {
+			out = append(out, inner(ctx, history)...)
+		}
+		names := toolNames(all)
 		if slices.Contains(names, "Skill") {
 			window := c.a.models.Info(c.sess.Model()).ContextWindow
 			if r := command.SkillReminder(history, c.a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
@@ -330,7 +359,8 @@ func (c *agentConv) toolSet(context.Context) engine.ToolSet {
 			}
 		}
 		return append(out, agent.TaskReminders(c.tasks)...)
-	}}
+	}
+	return ts
 }
 
 // agentTypeAllowed limits the listing to the types an "Agent(a, b)"
@@ -623,6 +653,9 @@ func (c *agentConv) Close() error {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			errs = append(errs, c.tasks.Close(ctx))
 			cancel()
+		}
+		if c.search != nil {
+			c.search.Close()
 		}
 		if c.mcp != nil {
 			errs = append(errs, c.mcp.Close())
