@@ -123,7 +123,7 @@ type app struct {
 	sess   *engine.Session
 	logger *slog.Logger
 
-	mu     sync.Mutex // guards closer
+	mu     sync.Mutex // guards closer, and agents once the session runs (agentCatalog, addAgents)
 	closer []func()
 }
 
