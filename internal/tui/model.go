@@ -108,6 +108,7 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 // Init prints a resumed history and sends the first prompt.
 func (m *Model) Init() tea.Cmd {
 	var cmds []tea.Cmd
+	m.conv.add(&item{kind: kNotice, text: m.welcome(), done: true, level: "welcome"})
 	for _, n := range m.o.Notices {
 		m.notice("warning", n)
 	}
@@ -189,6 +190,15 @@ func (m *Model) downsample(s string) string {
 	w := &colorprofile.Writer{Forward: &b, Profile: m.profile}
 	w.WriteString(s)
 	return b.String()
+}
+
+// welcome is the first line printed: version, folder, where help is.
+func (m *Model) welcome() string {
+	v := m.o.Version
+	if v != "" {
+		v = " " + v
+	}
+	return "✻ reins" + v + " · " + m.o.Cwd + " · /help for commands"
 }
 
 // notice shows a message from outside the conversation.

@@ -51,11 +51,7 @@ func (r *renderer) item(it *item, width int, full bool) string {
 	case kTool:
 		s = r.tool(it.tool, width, full)
 	case kNotice:
-		st := r.st.dim
-		if it.level == "warning" {
-			st = r.st.warn
-		}
-		s = st.Render(hang(resultMark, it.text, width))
+		s = r.notice(it, width)
 	case kError:
 		s = r.st.err.Render(hang(resultMark, "Error: "+it.text, width))
 	case kCommand, kShell:
@@ -67,6 +63,16 @@ func (r *renderer) item(it *item, width int, full bool) string {
 		it.out, it.outW = s, width
 	}
 	return s
+}
+
+func (r *renderer) notice(it *item, width int) string {
+	switch it.level {
+	case "welcome":
+		return r.st.accent.Render(cut(it.text, width))
+	case "warning":
+		return r.st.warn.Render(hang(resultMark, it.text, width))
+	}
+	return r.st.dim.Render(hang(resultMark, it.text, width))
 }
 
 func (r *renderer) user(text string, width int) string {
@@ -171,17 +177,29 @@ func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
 		}
 	case "AskUserQuestion":
 		var d struct {
+			Questions []struct {
+				Question string `json:"question"`
+			} `json:"questions"`
 			Answers map[string]string `json:"answers"`
 		}
 		if asJSON(t.data, &d) && len(d.Answers) > 0 {
 			var lines []string
-			for q, a := range d.Answers {
-				lines = append(lines, "· "+q+" → "+r.st.bold.Render(a))
+			for _, q := range d.Questions { // in the order asked
+				if a, ok := d.Answers[q.Question]; ok {
+					lines = append(lines, "· "+q.Question+" → "+r.st.bold.Render(a))
+				}
 			}
 			return hang(resultMark, strings.Join(lines, "\n"), width)
 		}
 	case "ExitPlanMode":
-		return r.st.ok.Render(resultMark + "User approved the plan")
+		head := r.st.ok.Render(resultMark + "User approved the plan")
+		var in struct {
+			Plan string `json:"plan"`
+		}
+		if json.Unmarshal(t.input, &in) != nil || strings.TrimSpace(in.Plan) == "" {
+			return head
+		}
+		return head + "\n" + indentLines(r.md.render(in.Plan, inner), indent5)
 	case "EnterPlanMode":
 		return r.st.dim.Render(resultMark + "Entered plan mode")
 	}
