@@ -1,6 +1,8 @@
 package tui
 
 import (
+	tea "charm.land/bubbletea/v2"
+
 	"encoding/json"
 	"strings"
 	"testing"
@@ -269,4 +271,36 @@ func TestADialogRingsTheBell(t *testing.T) {
 	h.waitUntil("bell", func(string) bool { return strings.Contains(h.raw.String(), "\a") })
 	h.key("1")
 	h.waitFor("ok")
+}
+
+func TestPasteInTheEditorIsCollapsedThenSentWhole(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("read it")}, harnessOpts{})
+	big := strings.TrimSuffix(strings.Repeat("log line\n", 40), "\n")
+	h.typeText("why does this fail: ")
+	h.tm.Send(tea.PasteMsg{Content: big})
+	h.waitFor("why does this fail: [Pasted text #1 +40 lines]")
+	h.key("enter")
+	h.waitFor("read it")
+	if got := h.requests(1)[0].LastUserText(); strings.Count(got, "log line") != 40 {
+		t.Fatalf("the model got %q", got)
+	}
+	// The screen shows the prompt as sent, not the placeholder.
+	h.waitFor("> why does this fail: log line")
+}
+
+func TestCtrlRFindsAnEarlierPromptInTheUI(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("one"), llmtest.Reply("two"), llmtest.Reply("three")}, harnessOpts{})
+	for _, p := range []string{"deploy the staging build", "check the logs"} {
+		h.typeText(p)
+		h.key("enter")
+		h.check("turn over", func(m *Model) bool { return !m.running })
+	}
+	h.key("ctrl+r")
+	h.typeText("stag")
+	h.waitFor("search history: ")
+	h.check("a match", func(m *Model) bool {
+		return m.ed.search != nil && m.ed.search.query == "stag" && m.ed.search.match >= 0 && m.ed.hist.entries[m.ed.search.match] == "deploy the staging build"
+	})
+	h.key("enter")
+	h.check("recalled", func(m *Model) bool { return m.ed.value() == "deploy the staging build" })
 }
