@@ -528,3 +528,36 @@ func TestAgentsOwnMCPToolsAreDeferredLikeTheSessions(t *testing.T) {
 		t.Error("the deferred tools were not listed to the sub-agent")
 	}
 }
+
+func TestAgentDefinitionSkillsAndHooksApplyToItsRun(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/skills/checklist/SKILL.md", "---\nname: checklist\ndescription: The review checklist\n---\nCHECKLIST-BODY: look for unchecked errors.\n")
+	sb.Write(t, ".claude/agents/auditor.md", "---\nname: auditor\ndescription: Audits code.\ntools: Read\nskills: [checklist]\n"+
+		"hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: cat >> \"$CLAUDE_PROJECT_DIR\"/agent-stop.log\n---\nYou audit code.\n")
+	srv.Add(
+		llmtest.Turn{Match: isMain("audit it"), Blocks: []llmtest.Block{agentCall("toolu_a", "audit", "TASK-AUDIT: audit main.go", "auditor", nil)}},
+		llmtest.Turn{Match: isSubagent("TASK-AUDIT"), Blocks: []llmtest.Block{llmtest.Text("no findings")}},
+		llmtest.Turn{Match: isMain("no findings"), Blocks: []llmtest.Block{llmtest.Text("clean")}},
+	)
+	r := sb.Run(t, "", "-p", "audit it")
+	if r.Code != 0 || r.Stdout != "clean\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	sub := requestsMatching(srv, isSubagent("TASK-AUDIT"))[0]
+	if !firstUserText(sub, "CHECKLIST-BODY") {
+		t.Error("the definition's skill was not preloaded into the agent's first message")
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "agent-stop.log"))
+	if err != nil {
+		t.Fatalf("the definition's Stop hook did not run: %v", err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil || in["hook_event_name"] != "SubagentStop" || in["agent_type"] != "auditor" {
+		t.Errorf("the definition's Stop hook ran as %q", data)
+	}
+	// The main conversation's own stop does not run the agent's hooks.
+	if n := strings.Count(string(data), "hook_event_name"); n != 1 {
+		t.Errorf("the agent's hook ran %d times", n)
+	}
+}
