@@ -368,3 +368,36 @@ func TestMultiLineInputAndHistory(t *testing.T) {
 		t.Fatalf("the recalled prompt was %q", got)
 	}
 }
+
+func TestEscEscRewindsTheConversationAndTheFiles(t *testing.T) {
+	tt := newTerm(t)
+	file := tt.sb.Write(t, "notes.txt", "version one\n")
+	tt.srv.Add(
+		llmtest.Calls(llmtest.ToolUse("r1", "Read", map[string]any{"file_path": file})),
+		llmtest.Calls(llmtest.ToolUse("e1", "Edit", map[string]any{"file_path": file, "old_string": "version one", "new_string": "version two"})),
+		llmtest.Reply("updated the notes"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("update the notes")
+	tt.waitFor("Edit file", "Do you want to proceed?")
+	tt.keys("Enter")
+	tt.waitFor("updated the notes")
+	if data, _ := os.ReadFile(file); string(data) != "version two\n" {
+		t.Fatalf("the edit did not happen: %q", data)
+	}
+	tt.keys("Escape")
+	tt.keys("Escape")
+	tt.waitFor("Rewind: go back to before which prompt?", "update the notes", "1 file changed since")
+	tt.keys("Enter")
+	tt.waitFor("Restore the conversation and the files")
+	tt.keys("Enter")
+	tt.waitFor("Rewound the conversation and 1 file")
+	if data, _ := os.ReadFile(file); string(data) != "version one\n" {
+		t.Fatalf("the file was not restored: %q", data)
+	}
+	// The prompt is back in the input, ready to edit and send again.
+	tt.waitUntil("the prompt back in the input", func(string) bool {
+		return strings.Contains(tt.visible(), "> update the notes")
+	})
+}

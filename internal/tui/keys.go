@@ -36,6 +36,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "esc":
 		return m.onEsc()
+	case "alt+esc": // two Escs read at once
+		m.lastEsc = m.o.Now()
+		return m.onEsc()
 	case "shift+tab":
 		return m.cycleMode()
 	case "ctrl+o":

@@ -76,7 +76,10 @@ func (m *trustModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *trustModel) View() tea.View {
 	if m.done {
-		return tea.NewView("")
+		if m.yes {
+			return tea.NewView(m.st.dim.Render(cut("Trusted "+m.o.Dir, m.width)))
+		}
+		return tea.NewView(m.st.dim.Render(cut("Not trusted: "+m.o.Dir, m.width)))
 	}
 	w := m.width
 	var b strings.Builder
