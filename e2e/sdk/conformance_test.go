@@ -95,7 +95,8 @@ func TestInterruptStopsTheRunningTurnAndTheSessionGoesOn(t *testing.T) {
 	interrupted := `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>","duration_api_ms":"<number>",` +
 		`"num_turns":"<number>","stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
 		`"permission_denials":[],"terminal_reason":"aborted_streaming","errors":["interrupted by user"],"uuid":"<uuid>"}`
-	c.expectAnyOrderSkipping([]string{"stream_event"}, controlOK("int-1", `{}`), interrupted)
+	c.expectSkipping([]string{"stream_event"}, controlOK("int-1", `{}`))
+	c.expectSkipping([]string{"stream_event"}, interrupted)
 	c.expect(stateLine("idle"))
 
 	c.user("Stop, please.")
@@ -548,7 +549,9 @@ func TestInterruptWithdrawsAPendingPermissionQuestion(t *testing.T) {
 	c.expectAnyOrder(controlOK("int-1", `{}`), `{"type":"control_cancel_request","request_id":"<$ask1>"}`, stateLine("running"),
 		toolResultLine("toolu_1", "<string>", true, `"<string>"`))
 	c.expect(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>","duration_api_ms":"<number>",` +
-		`"num_turns":1,"stop_reason":"tool_use","session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
+		// The question can come before the response finished streaming, so
+		// the stop reason may not have arrived yet.
+		`"num_turns":1,"stop_reason":"<any>","session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
 		`"permission_denials":"<array>","terminal_reason":"aborted_tools","errors":["interrupted by user"],"uuid":"<uuid>"}`)
 	c.expect(stateLine("idle"))
 	// A late answer to the withdrawn question changes nothing.
@@ -557,7 +560,7 @@ func TestInterruptWithdrawsAPendingPermissionQuestion(t *testing.T) {
 	c.expect(stateLine("running"))
 	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_002", opus, textBlock("Stopped."), 120))
-	c.expect(resultLine(resultSpec{result: "Stopped.", stop: "end_turn", turns: 1, in: 120, out: 5, modelIn: 220, modelOut: 15, terminal: "completed"}))
+	c.expect(resultLine(resultSpec{result: "Stopped.", stop: "end_turn", turns: 1, in: 120, out: 5, anyModelUsage: true, terminal: "completed"}))
 	c.expect(stateLine("idle"))
 	c.closeInput()
 	if code := c.wait(); code != 0 {

@@ -89,6 +89,9 @@ type resultSpec struct {
 	terminal   string            // terminal_reason
 	errors     string            // JSON array of error texts (error subtypes)
 	structured string            // structured_output JSON, "" for none
+	// anyModelUsage accepts any modelUsage (earlier turns' counts depend
+	// on timing).
+	anyModelUsage bool
 }
 
 func resultLine(r resultSpec) string {
@@ -137,7 +140,11 @@ func resultLine(r resultSpec) string {
 		mu = append(mu, fmt.Sprintf(`%s:{"inputTokens":%d,"outputTokens":%d,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,`+
 			`"webSearchRequests":0,"costUSD":"<number>","contextWindow":%d,"maxOutputTokens":%d}`, q(id), n[0], n[1], window, maxOut))
 	}
-	b.WriteString(`,"modelUsage":{` + strings.Join(mu, ",") + `}`)
+	if r.anyModelUsage {
+		b.WriteString(`,"modelUsage":"<any>"`)
+	} else {
+		b.WriteString(`,"modelUsage":{` + strings.Join(mu, ",") + `}`)
+	}
 	den := r.denials
 	if den == "" {
 		den = "[]"

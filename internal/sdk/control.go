@@ -128,6 +128,13 @@ type MCPToolInfo struct {
 
 // control answers one control request from the client.
 func (s *Server) control(m *Message) {
+	if m.Subtype == "interrupt" {
+		// Answered first, so the answer comes before the lines of the
+		// turn it stops.
+		s.cfg.Out.Line(streamjson.NewControlSuccess(m.RequestID, nil))
+		s.interrupt()
+		return
+	}
 	resp, err := s.handle(m)
 	if err != nil {
 		s.cfg.Out.Line(streamjson.NewControlError(m.RequestID, err.Error()))
@@ -141,9 +148,6 @@ func (s *Server) handle(m *Message) (any, error) {
 	switch m.Subtype {
 	case "initialize":
 		return s.initialize(m.Request)
-	case "interrupt":
-		s.interrupt()
-		return nil, nil
 	case "set_permission_mode":
 		return nil, s.setPermissionMode(m.Request)
 	case "set_model":
