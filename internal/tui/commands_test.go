@@ -9,6 +9,9 @@ import (
 	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
+	"reins/internal/tool"
+	"reins/internal/tools/askuser"
+	"reins/internal/tools/plan"
 )
 
 func TestSlashCompletionListsCommandsWithDescriptions(t *testing.T) {
@@ -206,4 +209,57 @@ func TestPromptTypedDuringAShellRunIsSentAfterIt(t *testing.T) {
 	if got := h.requests(1)[0].LastUserText(); !strings.Contains(got, "then this") {
 		t.Fatalf("the model got %q", got)
 	}
+}
+
+func TestNarrowTerminalDialogsFit(t *testing.T) {
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("t1", "Edit", map[string]any{"file_path": "/a/very/long/path/to/some/file/main.go", "old_string": "a long old line of code", "new_string": "a long new line of code"})),
+		llmtest.Reply("ok"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}, w: 30, h: 24})
+	h.typeText("edit")
+	h.key("enter")
+	h.check("dialog open", func(m *Model) bool { return m.dialog != nil })
+	h.do(func(m *Model) {
+		for _, l := range strings.Split(m.View().Content, "\n") {
+			if w := len([]rune(stripANSI(l))); w > 30 {
+				t.Errorf("dialog line wider than 30 columns (%d): %q", w, stripANSI(l))
+			}
+		}
+	})
+	h.key("1")
+	h.waitFor("ok")
+}
+
+func TestNarrowTerminalPlanAndQuestionDialogsFit(t *testing.T) {
+	mode := &fakeMode{mode: "plan"}
+	q := map[string]any{"questions": []map[string]any{{
+		"question": "Which of these rather long options should we take?", "header": "A long header", "multiSelect": true,
+		"options": []map[string]any{{"label": "The first option with a long label", "description": "and a long description that wraps"}, {"label": "Second", "description": ""}},
+	}}}
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("q1", "AskUserQuestion", q)),
+		llmtest.Calls(llmtest.ToolUse("p1", "ExitPlanMode", map[string]any{"plan": "1. A plan step that is longer than the terminal is wide\n2. Another"})),
+		llmtest.Reply("ok"),
+	}
+	h := newHarness(t, turns, harnessOpts{mode: mode, tools: []tool.Tool{askuser.New(), plan.NewExit(mode)}, w: 30, h: 30})
+	fits := func() {
+		h.do(func(m *Model) {
+			for _, l := range strings.Split(m.View().Content, "\n") {
+				if w := len([]rune(stripANSI(l))); w > 30 {
+					t.Errorf("%T line wider than 30 columns (%d): %q", m.dialog, w, stripANSI(l))
+				}
+			}
+		})
+	}
+	h.typeText("go")
+	h.key("enter")
+	h.check("question dialog", func(m *Model) bool { _, ok := m.dialog.(*questionDialog); return ok })
+	fits()
+	h.key("space")
+	h.key("enter")
+	h.check("plan dialog", func(m *Model) bool { _, ok := m.dialog.(*planDialog); return ok })
+	fits()
+	h.key("2")
+	h.waitFor("ok")
 }

@@ -167,7 +167,7 @@ func permissionPreview(m *Model, q engine.Question) (title, body string) {
 			title = "Write file"
 		}
 		lines := renderDiff(st, hs, w-2, 20)
-		return title, "  " + st.bold.Render(m.r.rel(path)) + "\n" + indentLines(strings.Join(lines, "\n"), "  ")
+		return title, "  " + st.bold.Render(cut(m.r.rel(path), w-2)) + "\n" + indentLines(strings.Join(lines, "\n"), "  ")
 	}
 	summary := toolSummary(q.ToolName, q.Input, m.o.Cwd)
 	if summary == "" {

@@ -394,7 +394,7 @@ func cutLines(s string, width int) string {
 func ruleLine(label string, width int) string {
 	n := width - xansi.StringWidth(label) - 4
 	if n < 2 {
-		return label
+		return cut(label, width)
 	}
 	return "── " + label + " " + strings.Repeat("─", n)
 }
