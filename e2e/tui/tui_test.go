@@ -401,3 +401,16 @@ func TestEscEscRewindsTheConversationAndTheFiles(t *testing.T) {
 		return strings.Contains(tt.visible(), "> update the notes")
 	})
 }
+
+func TestFirstPromptAsArgument(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("answer to the argument"))
+	tt.sb.Write(t, ".keep", "")
+	tt.start("what is in here?")
+	s := tt.waitUntil("the trust prompt or the answer", func(s string) bool {
+		return strings.Contains(s, "Do you trust") || strings.Contains(s, "answer to the argument")
+	})
+	if strings.Contains(s, "Do you trust") && !strings.Contains(s, "answer to the argument") {
+		tt.keys("Enter")
+	}
+	tt.waitFor("> what is in here?", "answer to the argument")
+}
