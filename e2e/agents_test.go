@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -252,17 +253,24 @@ func TestCustomAgentIsRefusedToolsOutsideItsList(t *testing.T) {
 func TestBackgroundAgentCompletionReachesTheParent(t *testing.T) {
 	srv := server(t)
 	sb := e2etest.NewSandbox(t, srv.URL)
+	notified := func(r *llmtest.Request) bool {
+		return !strings.Contains(r.SystemText(), subagentMarker) && firstUserText(r, "<task-notification>")
+	}
 	srv.Add(
 		llmtest.Turn{Match: isMain("start it in the background"), Blocks: []llmtest.Block{
 			agentCall("toolu_bg", "index symbols", "TASK-BG: index the symbols", "general-purpose", map[string]any{"run_in_background": true})}},
 		llmtest.Turn{Match: isSubagent("TASK-BG"), Blocks: []llmtest.Block{llmtest.Text("Indexed 17 symbols.")}},
-		// The parent keeps working (slowly) while the agent runs, then looks
-		// at a file; the request after that carries the announcement.
-		llmtest.Turn{Match: isMain("working in the background"), Delay: llmtest.Duration(150 * time.Millisecond), Blocks: []llmtest.Block{
-			llmtest.Text("While it runs, I will look around."),
-			llmtest.ToolUse("toolu_glob", "Glob", map[string]any{"pattern": "*.txt"})}},
-		llmtest.Turn{Match: isMain("Indexed 17 symbols."), Blocks: []llmtest.Block{llmtest.Text("The index is ready.")}},
+		// Once the completion has been announced, the parent answers.
+		llmtest.Turn{Match: notified, Blocks: []llmtest.Block{llmtest.Text("The index is ready.")}},
 	)
+	// Until then it keeps working: each request without the announcement
+	// gets another (slowish) look around.
+	for i := range 40 {
+		srv.Add(llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			return !strings.Contains(r.SystemText(), subagentMarker) && len(r.ToolResults()) == 1 && !notified(r)
+		}, Delay: llmtest.Duration(20 * time.Millisecond), Blocks: []llmtest.Block{
+			llmtest.ToolUse(fmt.Sprintf("toolu_glob%d", i), "Glob", map[string]any{"pattern": "*.txt"})}})
+	}
 	r := sb.Run(t, "", "-p", "start it in the background", "--output-format", "json")
 	if r.Code != 0 {
 		t.Fatalf("code %d: %s\n%s", r.Code, r.Stderr, r.Stdout)
@@ -272,27 +280,30 @@ func TestBackgroundAgentCompletionReachesTheParent(t *testing.T) {
 	if res["result"] != "The index is ready." {
 		t.Fatalf("result %v", res["result"])
 	}
-	launch := requestsMatching(srv, isMain("working in the background"))
-	if len(launch) != 1 {
-		t.Fatal("the launch result did not reach the parent")
-	}
-	tr := launch[0].ToolResults()
-	if len(tr) != 1 || tr[0].IsError || !strings.Contains(tr[0].ResultText(), "as task a") {
-		t.Fatalf("launch result: %+v", tr)
-	}
-	final := requestsMatching(srv, isMain("Indexed 17 symbols."))
-	if len(final) != 1 {
-		t.Fatalf("no parent request carried the completion")
-	}
-	last := final[0].Messages[len(final[0].Messages)-1]
-	var note string
-	for _, b := range last.Content {
-		if b.Type == llm.BlockText && strings.Contains(b.Text, "<task-notification>") {
-			note = b.Text
+	reqs := srv.Requests()
+	var launch []llm.ContentBlock
+	for _, q := range reqs {
+		if tr := q.ToolResults(); len(tr) == 1 && tr[0].ToolUseID == "toolu_bg" {
+			launch = tr
 		}
 	}
-	if !strings.Contains(note, "<status>completed</status>") || !strings.Contains(note, `Agent "index symbols" completed`) ||
-		!strings.Contains(note, "Indexed 17 symbols.") {
+	if len(launch) != 1 || launch[0].IsError || !strings.Contains(launch[0].ResultText(), "as task a") {
+		t.Fatalf("launch result: %+v", launch)
+	}
+	final := requestsMatching(srv, notified)
+	if len(final) != 1 {
+		t.Fatalf("%d parent requests carried the announcement, want 1", len(final))
+	}
+	var note string
+	for _, m := range final[0].Messages {
+		for _, b := range m.Content {
+			if b.Type == llm.BlockText && strings.Contains(b.Text, "<task-notification>") {
+				note += b.Text
+			}
+		}
+	}
+	if strings.Count(note, "<task-notification>") != 1 || !strings.Contains(note, "<status>completed</status>") ||
+		!strings.Contains(note, `Agent "index symbols" completed`) || !strings.Contains(note, "Indexed 17 symbols.") {
 		t.Errorf("announcement = %q", note)
 	}
 }
