@@ -26,6 +26,7 @@ import (
 	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/prompt"
+	"reins/internal/sdk"
 	"reins/internal/session"
 	"reins/internal/settings"
 	"reins/internal/task"
@@ -155,6 +156,16 @@ func (s *askerSlot) Ask(ctx context.Context, q engine.Question) (engine.Answer, 
 	return engine.Answer{}, engine.ErrNobodyToAsk
 }
 
+// lookupTool finds a tool of the current pool by name.
+func (a *app) lookupTool(name string) (tool.Tool, bool) {
+	for _, t := range a.pool() {
+		if t.Name() == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
 // setAsker attaches the front end's asker.
 func (a *app) setAsker(x engine.Asker) { a.asker.set(x) }
 
@@ -218,6 +229,9 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	}()
 	if h.Asker != nil {
 		a.asker.set(h.Asker)
+	} else if t := o.PromptTool; t != "" && t != "stdio" && fe == frontPrint {
+		// --permission-prompt-tool <mcp tool>: that tool answers.
+		a.asker.set(&sdk.ToolAsker{Name: t, Lookup: a.lookupTool})
 	}
 	if err := a.paths(); err != nil {
 		return nil, err

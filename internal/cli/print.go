@@ -121,17 +121,31 @@ func oneLine(errs []string) string {
 	return strings.ReplaceAll(s, "\n", " ")
 }
 
-// initMessage is the system/init line.
+// initMessage is the system/init line: the tools of the pool, the slash
+// commands, skills and agents, and the MCP servers' states.
 func (a *app) initMessage() *streamjson.Init {
-	var names []string
-	for _, t := range a.tools {
+	names := []string{}
+	for _, t := range a.pool() {
 		names = append(names, t.Name())
 	}
-	return streamjson.NewInit(streamjson.Init{
+	in := streamjson.NewInit(streamjson.Init{
 		Cwd: a.cwd, SessionID: a.sessionID, Tools: names, Model: a.sess.Model(),
-		PermissionMode: a.permMode, APIKeySource: a.keySource, Version: Version,
+		PermissionMode: string(a.checker.Mode()), APIKeySource: a.keySource, Version: Version,
 		AdditionalDirs: a.opts.AddDirs,
 	})
+	if a.commands != nil {
+		in.SlashCommands = append(in.SlashCommands, a.commands.Names()...)
+		in.Skills = append(in.Skills, a.commands.SkillNames()...)
+	}
+	if a.agents != nil {
+		in.Agents = append(in.Agents, a.agents.Names()...)
+	}
+	if a.mcp != nil {
+		for _, st := range a.mcp.Status() {
+			in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: string(st.State), Error: st.Err})
+		}
+	}
+	return in
 }
 
 // printLocal prints the output of a command that did not go to the model.

@@ -148,23 +148,7 @@ func (f *sdkFront) lookup(name string) (tool.Tool, bool) {
 
 func (f *sdkFront) initLine() *streamjson.Init {
 	in := f.a.initMessage()
-	in.Tools = []string{}
-	for _, t := range f.a.pool() {
-		in.Tools = append(in.Tools, t.Name())
-	}
-	in.PermissionMode = f.currentMode()
 	in.Model = f.session().Model()
-	if f.a.commands != nil && len(in.SlashCommands) == 0 {
-		in.SlashCommands = append(in.SlashCommands, f.a.commands.Names()...)
-		in.Skills = append(in.Skills, f.a.commands.SkillNames()...)
-	}
-	if f.a.agents != nil && len(in.Agents) == 0 {
-		in.Agents = append(in.Agents, f.a.agents.Names()...)
-	}
-	in.MCPServers = []streamjson.MCPStatus{}
-	for _, st := range f.mcpStatus() {
-		in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status})
-	}
 	return in
 }
 
