@@ -166,6 +166,9 @@ func (f *sdkFront) mcpStatus() []sdk.MCPServerStatus {
 // initialize applies the client's system prompt options (the session is
 // rebuilt before its first turn) and describes the session.
 func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeResponse, error) {
+	if err := f.a.addAgents(req.Agents); err != nil {
+		return nil, fmt.Errorf("initialize agents: %w", err)
+	}
 	text, set, _ := req.SystemPromptText()
 	if set || req.AppendSystemPrompt != nil {
 		cfg := f.session().Config()
