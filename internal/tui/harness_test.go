@@ -113,7 +113,7 @@ func (h *harness) waitFor(wants ...string) {
 
 func (h *harness) waitUntil(what string, ok func(string) bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	buf := make([]byte, 64<<10)
 	for {
 		if ok(h.out.String()) {
@@ -183,7 +183,7 @@ func keyMsg(name string) tea.KeyPressMsg {
 // requests waits until the server has seen n requests and returns them.
 func (h *harness) requests(n int) []*llmtest.Request {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		rs := h.srv.Requests()
 		if len(rs) >= n {
@@ -302,7 +302,7 @@ func (h *harness) do(f func(m *Model)) {
 // check polls cond on the model until it holds.
 func (h *harness) check(what string, cond func(m *Model) bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		var ok bool
 		h.do(func(m *Model) { ok = cond(m) })
