@@ -115,8 +115,7 @@ type Server struct {
 	interrupts  uint64                  // counts interrupt requests
 	cancelTurn  context.CancelCauseFunc // of the running turn, nil between turns
 	initialized bool
-	asking      int           // can_use_tool requests awaiting an answer
-	subTotals   engine.Totals // sub-agents' usage, which the session's totals leave out
+	asking      int // can_use_tool requests awaiting an answer
 	hookIDs     map[string][]string
 	hookSeq     int
 }

@@ -48,7 +48,7 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		out.reset()
 	}
 	var end *engine.TurnEnd
-	if b := s.cfg.MaxBudgetUSD; b > 0 && s.withSubAgents(sess.Totals()).Cost >= b {
+	if b := s.cfg.MaxBudgetUSD; b > 0 && sess.Totals().Cost >= b {
 		end = &engine.TurnEnd{Reason: engine.ReasonBudget, Total: sess.Totals(),
 			Err: fmt.Errorf("the session already reached its maximum budget ($%s)", strconv.FormatFloat(b, 'f', -1, 64))}
 	} else {
@@ -66,7 +66,6 @@ func (s *Server) turn(ctx context.Context, it item) error {
 			structured = v
 		}
 	}
-	end.Total = s.withSubAgents(end.Total)
 	res := streamjson.NewResult(w.SessionID(), end, s.cfg.Models)
 	if structured != nil {
 		res.StructuredOutput = structured
@@ -125,44 +124,4 @@ func (s *Server) errorResult(err error) *streamjson.Result {
 	sess := s.cfg.Session()
 	end := &engine.TurnEnd{Reason: engine.ReasonError, Err: err, Total: sess.Totals(), Duration: time.Duration(0)}
 	return streamjson.NewResult(s.cfg.Out.SessionID(), end, s.cfg.Models)
-}
-
-// addSubAgentUsage accounts a sub-agent's response: the session's totals
-// hold only its own, and the result's cost and modelUsage cover both.
-func (s *Server) addSubAgentUsage(u *engine.Usage) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.subTotals.ByModel == nil {
-		s.subTotals.ByModel = map[string]engine.ModelTotals{}
-	}
-	mt := s.subTotals.ByModel[u.Model]
-	mt.Usage.Add(u.Response)
-	mt.Cost += u.Cost
-	mt.Info = s.cfg.Models.Info(u.Model)
-	s.subTotals.ByModel[u.Model] = mt
-	s.subTotals.Cost += u.Cost
-	s.subTotals.Usage.Add(u.Response)
-}
-
-// withSubAgents adds the sub-agents' usage to the session's totals.
-func (s *Server) withSubAgents(t engine.Totals) engine.Totals {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.subTotals.ByModel) == 0 {
-		return t
-	}
-	out := t
-	out.Cost += s.subTotals.Cost
-	out.ByModel = make(map[string]engine.ModelTotals, len(t.ByModel)+len(s.subTotals.ByModel))
-	for k, v := range t.ByModel {
-		out.ByModel[k] = v
-	}
-	for k, v := range s.subTotals.ByModel {
-		mt := out.ByModel[k]
-		mt.Usage.Add(v.Usage)
-		mt.Cost += v.Cost
-		mt.Info = v.Info
-		out.ByModel[k] = mt
-	}
-	return out
 }
