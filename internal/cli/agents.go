@@ -178,7 +178,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 	if def == nil {
 		return nil, errors.New("no agent definition")
 	}
-	sessDir := a.store.SessionDir(a.cwd, a.sessionID)
+	sessDir := a.store.SessionDir(a.cwd, a.currentID())
 	c := &agentConv{a: a, spec: spec, tmp: filepath.Join(sessDir, "subagents", spec.AgentID)}
 	defer func() {
 		if err != nil {
@@ -214,7 +214,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		Provider:           a.provider,
 		Models:             a.models,
 		Model:              model,
-		SessionID:          a.sessionID,
+		SessionID:          a.currentID(),
 		Cwd:                a.cwd,
 		Version:            Version,
 		GitBranch:          base.GitBranch,
@@ -397,13 +397,13 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	if canAsk {
 		asker = rememberInSession{asker: &a.asker, session: a.checker, notify: a.notify}
 	}
-	main := a.store.TranscriptPath(a.cwd, a.sessionID)
+	main := a.store.TranscriptPath(a.cwd, a.currentID())
 	pg := engine.NewGate(engine.GateConfig{
 		Permissions: checker,
 		Hooks:       c.hooks,
 		Asker:       asker,
 		HookInput: func() hooks.Input {
-			return hooks.Input{SessionID: a.sessionID, TranscriptPath: main, Cwd: a.cwd}
+			return hooks.Input{SessionID: a.currentID(), TranscriptPath: main, Cwd: a.cwd}
 		},
 		AgentID:             c.spec.AgentID,
 		AgentType:           def.Name,
@@ -579,8 +579,8 @@ func (c *agentConv) subagentStart(ctx context.Context) []llm.ContentBlock {
 	if c.hooks == nil || !c.hooks.Has(hooks.SubagentStart) {
 		return nil
 	}
-	r := c.hooks.Run(ctx, hooks.Input{Event: hooks.SubagentStart, SessionID: a.sessionID,
-		TranscriptPath: a.store.TranscriptPath(a.cwd, a.sessionID), Cwd: a.cwd,
+	r := c.hooks.Run(ctx, hooks.Input{Event: hooks.SubagentStart, SessionID: a.currentID(),
+		TranscriptPath: a.store.TranscriptPath(a.cwd, a.currentID()), Cwd: a.cwd,
 		PermissionMode: string(a.checker.Mode()), AgentID: c.spec.AgentID, AgentType: c.spec.Definition.Name})
 	for _, m := range r.SystemMessages {
 		a.notify("info", m)

@@ -124,7 +124,7 @@ type app struct {
 	sess   *engine.Session
 	logger *slog.Logger
 
-	mu     sync.Mutex // guards closer, and agents once the session runs (agentCatalog, addAgents)
+	mu     sync.Mutex // guards closer, sessionID once built, and agents once the session runs (agentCatalog, addAgents)
 	closer []func()
 }
 
@@ -154,6 +154,26 @@ func (s *askerSlot) Ask(ctx context.Context, q engine.Question) (engine.Answer, 
 		return a.Ask(ctx, q)
 	}
 	return engine.Answer{}, engine.ErrNobodyToAsk
+}
+
+// currentID is the id of the session the app runs now (/clear and /resume
+// in the terminal UI switch it between turns).
+func (a *app) currentID() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sessionID
+}
+
+// switchSession makes id the current session: hook input, tool-result
+// files and sub-agent transcripts follow it. Call it between turns.
+func (a *app) switchSession(id string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if id == a.sessionID {
+		return
+	}
+	a.sessionID = id
+	a.results.Dir = a.store.ToolResultsDir(a.cwd, id)
 }
 
 // lookupTool finds a tool of the current pool by name.

@@ -8,16 +8,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/google/uuid"
 
 	"reins/internal/command"
-	"reins/internal/compact"
 	"reins/internal/engine"
 	"reins/internal/permission"
 	"reins/internal/session"
-	"reins/internal/tool"
 	"reins/internal/trust"
 	"reins/internal/tui"
 )
@@ -34,13 +31,12 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		return exitError{1}
 	}
 	asker := tui.NewAsker()
-	asked := &askedCalls{inner: asker}
-	a, err := newAppFor(ctx, env, o, frontTUI, appHooks{Asker: asked, Notify: asker.Notice, Trusted: &trusted})
+	a, err := newAppFor(ctx, env, o, frontTUI, appHooks{Asker: asker, Notify: asker.Notice, Trusted: &trusted})
 	if err != nil {
 		return err
 	}
 	defer a.close()
-	u := newUISessions(a, asked)
+	u := newUISessions(a)
 	a.sess = u.adopt(a.sess)
 	a.waitMCP(ctx)
 	a.sessionStart(ctx)
@@ -130,21 +126,18 @@ type uiSessions struct {
 	compactor   tui.Compactor
 }
 
-func newUISessions(a *app, asked *askedCalls) *uiSessions {
-	u := &uiSessions{a: a, checkpoints: &tui.Checkpoints{}}
+func newUISessions(a *app) *uiSessions {
+	u := &uiSessions{a: a, checkpoints: &tui.Checkpoints{}, compactor: a.compactor}
 	u.base = a.sess.Config()
-	u.base.Gate = u.checkpoints.Gate(interactionGate{inner: u.base.Gate, asked: asked})
-	if u.base.Compactor == nil {
-		u.base.Compactor = compact.New(compact.Config{Getenv: a.getenv, Files: a.files, Logger: a.logger})
-	}
-	if c, ok := u.base.Compactor.(tui.Compactor); ok {
-		u.compactor = c
-	}
+	u.base.Gate = u.checkpoints.Gate(u.base.Gate)
 	return u
 }
 
-// build returns a session with the UI's configuration under id.
+// build returns a session with the UI's configuration under id, and makes
+// it the app's current session (hooks, tool results and sub-agent
+// transcripts follow the session id).
 func (u *uiSessions) build(id string, w *session.Writer) *engine.Session {
+	u.a.switchSession(id)
 	cfg := u.base
 	cfg.SessionID = id
 	cfg.Recorder = nil
@@ -382,61 +375,4 @@ func notifyChannel(raw json.RawMessage) string {
 		return "osc9"
 	}
 	return "bell"
-}
-
-// askedCalls is the UI's Asker, remembering which calls it was asked
-// about, so interactionGate knows whether the permission gate already
-// put a call to the user.
-type askedCalls struct {
-	inner engine.Asker
-	ids   sync.Map // tool_use id → struct{}
-}
-
-// Ask records the call and asks the UI.
-func (a *askedCalls) Ask(ctx context.Context, q engine.Question) (engine.Answer, error) {
-	a.ids.Store(q.ToolUseID, struct{}{})
-	return a.inner.Ask(ctx, q)
-}
-
-// interactionGate puts every call of a tool that needs the user
-// (AskUserQuestion, ExitPlanMode: RequiresUserInteraction) to the UI,
-// even when the permission gate allowed it without asking.
-type interactionGate struct {
-	inner tool.Gate
-	asked *askedCalls
-}
-
-func (g interactionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, input json.RawMessage) tool.Verdict {
-	v := g.inner.Before(ctx, c, t, input)
-	ui, ok := t.(interface{ RequiresUserInteraction() bool })
-	if !ok || !ui.RequiresUserInteraction() || !v.Allow {
-		return v
-	}
-	if _, done := g.asked.ids.LoadAndDelete(c.ID); done {
-		return v
-	}
-	in := input
-	if v.Input != nil {
-		in = v.Input
-	}
-	ans, err := g.asked.inner.Ask(ctx, engine.Question{ToolName: t.Name(), ToolUseID: c.ID, Input: in, AgentID: c.AgentID})
-	if err != nil {
-		return tool.Verdict{Denied: true, Reason: "The user could not be asked: " + err.Error()}
-	}
-	if !ans.Allow {
-		reason := ans.Message
-		if reason == "" {
-			reason = "The user declined."
-		}
-		return tool.Verdict{Denied: true, Reason: reason, Interrupt: ans.Interrupt}
-	}
-	v.Input = ans.UpdatedInput
-	if v.Input == nil {
-		v.Input = in
-	}
-	return v
-}
-
-func (g interactionGate) After(ctx context.Context, c *tool.Call, t tool.Tool, input json.RawMessage, res *tool.Result) {
-	g.inner.After(ctx, c, t, input, res)
 }

@@ -38,13 +38,13 @@ func (a *app) permissions() error {
 	a.permMode = string(pol.Mode)
 	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Env: a.environ(), Notify: a.hooks.HookNotify}
 	a.hookRun = hooks.New(hcfg)
-	transcript := a.store.TranscriptPath(a.cwd, a.sessionID)
 	a.gate = engine.NewGate(engine.GateConfig{
 		Permissions: a.checker,
 		Hooks:       a.hookRun,
 		Asker:       &a.asker,
 		HookInput: func() hooks.Input {
-			return hooks.Input{SessionID: a.sessionID, TranscriptPath: transcript, Cwd: a.cwd}
+			id := a.currentID()
+			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.cwd}
 		},
 		Notify: a.notify,
 	})

@@ -63,7 +63,8 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 
 // hookInput is a hook input with the session's common fields.
 func (a *app) hookInput(ev hooks.Event, fill func(*hooks.Input)) hooks.Input {
-	in := hooks.Input{Event: ev, SessionID: a.sessionID, TranscriptPath: a.store.TranscriptPath(a.cwd, a.sessionID),
+	id := a.currentID()
+	in := hooks.Input{Event: ev, SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id),
 		Cwd: a.cwd, PermissionMode: string(a.checker.Mode())}
 	if fill != nil {
 		fill(&in)

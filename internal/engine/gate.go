@@ -172,6 +172,11 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 	}
 	switch d.Behavior {
 	case permission.Allow:
+		if needsUser(t) {
+			// Its input is the user's answer: it is always put to them.
+			d = permission.Decision{Behavior: permission.Ask, Reason: fmt.Sprintf("%s needs the user's answer.", name), Mode: d.Mode}
+			return g.ask(ctx, c, name, input, changed, d, v.Context)
+		}
 		v.Allow = true
 		if changed {
 			v.Input = input
@@ -181,6 +186,13 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 		return denied(d.Reason)
 	}
 	return g.ask(ctx, c, name, input, changed, d, v.Context)
+}
+
+// needsUser reports whether a tool exists to ask the user something
+// (AskUserQuestion, ExitPlanMode), so its call always goes to the Asker.
+func needsUser(t tool.Tool) bool {
+	u, ok := t.(interface{ RequiresUserInteraction() bool })
+	return ok && u.RequiresUserInteraction()
 }
 
 func denied(reason string) tool.Verdict { return tool.Verdict{Denied: true, Reason: reason} }
