@@ -1,0 +1,229 @@
+package mdrender
+
+import "strings"
+
+// minColumn is the narrowest column a boxed table uses; a table whose
+// columns would be narrower is shown as records ("Header: value").
+const minColumn = 8
+
+// cell is a table cell's styled text with its widths on one line and of
+// its longest word.
+type cell struct {
+	ps        []piece
+	nat, word int
+}
+
+func (r *renderer) table(b *block) {
+	ncol := len(b.aligns)
+	rows := make([][]cell, len(b.rows))
+	nat := make([]int, ncol)
+	word := make([]int, ncol)
+	for i, row := range b.rows {
+		rows[i] = make([]cell, ncol)
+		sgr := r.base
+		if i == 0 {
+			sgr = join(sgr, r.th.TableHeader)
+		}
+		for j := 0; j < ncol; j++ {
+			if j >= len(row) {
+				continue
+			}
+			c := &rows[i][j]
+			c.ps = r.inlinePieces(row[j], sgr, nil)
+			c.nat, c.word = measure(c.ps)
+			nat[j] = max(nat[j], c.nat, 1)
+			word[j] = max(word[j], c.word)
+		}
+	}
+	widths := columnWidths(nat, word, r.avail-(3*ncol+1))
+	if widths == nil {
+		r.records(rows)
+		return
+	}
+	r.boxed(rows, widths, b.aligns)
+}
+
+// measure returns the width of pieces laid on one line and the width of
+// their longest unbreakable word.
+func measure(ps []piece) (int, int) {
+	nat, word := 0, 0
+	w := wrapper{width: 1 << 30, emit: func(l []piece) { nat = max(nat, piecesWidth(l)) }}
+	w.wordHook = func(ww int) { word = max(word, ww) }
+	for _, p := range ps {
+		w.add(p)
+	}
+	w.finish()
+	return nat, word
+}
+
+// columnWidths shares avail columns among the table's columns: natural
+// widths when they fit; otherwise every column gets its longest word and
+// the rest is shared by need; otherwise the widest columns are capped. It
+// returns nil when columns would be narrower than minColumn.
+func columnWidths(nat, word []int, avail int) []int {
+	sumNat, sumWord := 0, 0
+	for j := range nat {
+		sumNat += nat[j]
+		sumWord += word[j]
+	}
+	w := make([]int, len(nat))
+	switch {
+	case sumNat <= avail:
+		copy(w, nat)
+		return w
+	case sumWord <= avail:
+		extra, need := avail-sumWord, sumNat-sumWord
+		given := 0
+		for j := range w {
+			w[j] = word[j] + extra*(nat[j]-word[j])/need
+			given += w[j]
+		}
+		for j := 0; given < avail; j = (j + 1) % len(w) {
+			if w[j] < nat[j] {
+				w[j]++
+				given++
+			}
+		}
+		return w
+	}
+	// Cap the widest columns at the largest width that fits.
+	lo, hi := 0, 0
+	for _, n := range nat {
+		hi = max(hi, n)
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		sum := 0
+		for _, n := range nat {
+			sum += min(n, mid)
+		}
+		if sum <= avail {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo < minColumn {
+		return nil
+	}
+	given := 0
+	for j, n := range nat {
+		w[j] = min(n, lo)
+		given += w[j]
+	}
+	for j := range w {
+		if given < avail && nat[j] > lo {
+			w[j]++
+			given++
+		}
+	}
+	return w
+}
+
+func (r *renderer) rule(left, mid, right string, widths []int) {
+	var b strings.Builder
+	b.WriteString(left)
+	for j, w := range widths {
+		if j > 0 {
+			b.WriteString(mid)
+		}
+		b.WriteString(strings.Repeat("─", w+2))
+	}
+	b.WriteString(right)
+	r.emit([]piece{{text: b.String(), sgr: string(r.th.TableBorder)}})
+}
+
+// wrapCell lays a cell's pieces into lines of at most width cells.
+func wrapCell(ps []piece, width int) [][]piece {
+	var lines [][]piece
+	w := wrapper{width: width, emit: func(l []piece) { lines = append(lines, append([]piece(nil), l...)) }}
+	for _, p := range ps {
+		w.add(p)
+	}
+	w.finish()
+	return lines
+}
+
+func (r *renderer) boxed(rows [][]cell, widths []int, aligns []align) {
+	border := string(r.th.TableBorder)
+	laid := make([][][][]piece, len(rows)) // row, column, line
+	multi := false
+	for i, row := range rows {
+		laid[i] = make([][][]piece, len(row))
+		for j := range row {
+			laid[i][j] = wrapCell(row[j].ps, widths[j])
+			if i > 0 && len(laid[i][j]) > 1 {
+				multi = true
+			}
+		}
+	}
+	r.rule("┌", "┬", "┐", widths)
+	var line []piece
+	for i, row := range laid {
+		if i == 1 || (i > 1 && multi) {
+			r.rule("├", "┼", "┤", widths)
+		}
+		height := 1
+		for _, c := range row {
+			height = max(height, len(c))
+		}
+		for k := 0; k < height; k++ {
+			line = append(line[:0], piece{text: "│ ", sgr: border})
+			for j, c := range row {
+				if j > 0 {
+					line = append(line, piece{text: " │ ", sgr: border})
+				}
+				var ps []piece
+				if k < len(c) {
+					ps = c[k]
+				}
+				pad := widths[j] - piecesWidth(ps)
+				left := 0
+				switch aligns[j] {
+				case alignRight:
+					left = pad
+				case alignCenter:
+					left = pad / 2
+				}
+				if left > 0 {
+					line = append(line, piece{text: strings.Repeat(" ", left)})
+				}
+				line = append(line, ps...)
+				if pad-left > 0 {
+					line = append(line, piece{text: strings.Repeat(" ", pad-left)})
+				}
+			}
+			line = append(line, piece{text: " │", sgr: border})
+			r.emit(line)
+		}
+	}
+	r.rule("└", "┴", "┘", widths)
+}
+
+// records shows a table too wide for the width as one block per row,
+// each cell on its own line after its column's header.
+func (r *renderer) records(rows [][]cell) {
+	header := rows[0]
+	body := rows[1:]
+	if len(body) == 0 {
+		body = [][]cell{make([]cell, len(header))}
+	}
+	for i, row := range body {
+		if i > 0 {
+			r.sep()
+		}
+		for j, c := range row {
+			ps := append([]piece(nil), header[j].ps...)
+			ps = append(ps, piece{text: ":", sgr: join(r.base, r.th.TableHeader)})
+			if len(c.ps) > 0 {
+				ps = append(ps, piece{text: " "})
+				ps = append(ps, c.ps...)
+			}
+			w := wrapper{width: r.avail, emit: r.emit}
+			for _, p := range ps {
+				w.add(p)
+			}
+			w.finish()
+		}
+	}
+}

@@ -1,0 +1,302 @@
+package mdrender
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/clipperhouse/displaywidth"
+)
+
+// piece is a run of text in one style. A piece with brk set is a forced
+// line break and has no text.
+type piece struct {
+	text string
+	sgr  string // SGR parameters, "" for none
+	link string // OSC 8 target, "" for none
+	brk  bool
+}
+
+// textWidth is the display width of s in terminal cells, counting wide
+// (East Asian, emoji) grapheme clusters as two.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return i + displaywidth.String(s[i:])
+		}
+	}
+	return len(s)
+}
+
+func piecesWidth(ps []piece) int {
+	w := 0
+	for _, p := range ps {
+		w += textWidth(p.text)
+	}
+	return w
+}
+
+// wrapper fills lines greedily with words. Spaces are break
+// opportunities (a run of them shows as one space, none at a line's
+// ends); so is the boundary around a wide character, as East Asian text
+// has no spaces. A word wider than the line is broken between grapheme
+// clusters.
+type wrapper struct {
+	width int
+	emit  func([]piece) // called per line; the slice is reused afterwards
+
+	line  []piece
+	lineW int
+	word  []piece
+	wordW int
+
+	wordHook func(int) // if set, told each word's width (for measuring)
+
+	space              bool // a space waits before the next word
+	spaceSGR, spaceURL string
+	afterWide          bool // the last cluster was wide: a break may follow
+}
+
+func (w *wrapper) add(p piece) {
+	if p.brk {
+		w.flushWord()
+		w.space = false
+		w.newline()
+		return
+	}
+	s := p.text
+	for len(s) > 0 {
+		if s[0] == ' ' {
+			i := 1
+			for i < len(s) && s[i] == ' ' {
+				i++
+			}
+			w.flushWord()
+			w.space, w.spaceSGR, w.spaceURL = true, p.sgr, p.link
+			w.afterWide = false
+			s = s[i:]
+			continue
+		}
+		j := strings.IndexByte(s, ' ')
+		if j < 0 {
+			j = len(s)
+		}
+		w.addWord(s[:j], p.sgr, p.link)
+		s = s[j:]
+	}
+}
+
+// addWord appends text without spaces to the current word, splitting it
+// where wide characters allow a break.
+func (w *wrapper) addWord(s, sgr, link string) {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		if w.afterWide && !noBreakBefore(s[:1]) {
+			w.flushWord()
+		}
+		w.afterWide = false
+		w.word = append(w.word, piece{text: s, sgr: sgr, link: link})
+		w.wordW += len(s)
+		return
+	}
+	start, pos, segW := 0, 0, 0
+	g := displaywidth.StringGraphemes(s)
+	for g.Next() {
+		c := g.Value()
+		cw := g.Width()
+		breakBefore := (cw == 2 || w.afterWide) && !noBreakBefore(c)
+		if breakBefore && (pos > start || len(w.word) > 0) {
+			if pos > start {
+				w.word = append(w.word, piece{text: s[start:pos], sgr: sgr, link: link})
+				w.wordW += segW
+			}
+			w.flushWord()
+			start, segW = pos, 0
+		}
+		w.afterWide = cw == 2
+		pos += len(c)
+		segW += cw
+	}
+	if pos > start {
+		w.word = append(w.word, piece{text: s[start:pos], sgr: sgr, link: link})
+		w.wordW += segW
+	}
+}
+
+// noBreakBefore reports closing punctuation that must not start a line.
+func noBreakBefore(c string) bool {
+	r, _ := utf8.DecodeRuneInString(c)
+	switch r {
+	case '、', '。', '，', '．', '：', '；', '？', '！', '）', '」', '』', '】', '〕', '〉',
+		'》', '〗', '〙', '〛', '｝', '］', '’', '”', '…', '‥', 'ー', '々', 'ゝ', 'ゞ', 'ヽ', 'ヾ',
+		'ぁ', 'ぃ', 'ぅ', 'ぇ', 'ぉ', 'っ', 'ゃ', 'ゅ', 'ょ', 'ァ', 'ィ', 'ゥ', 'ェ', 'ォ', 'ッ', 'ャ', 'ュ', 'ョ',
+		'.', ',', ':', ';', '!', '?', ')', ']', '}', '%':
+		return true
+	}
+	return false
+}
+
+func (w *wrapper) flushWord() {
+	if len(w.word) == 0 {
+		return
+	}
+	if w.wordHook != nil {
+		w.wordHook(w.wordW)
+	}
+	sp := 0
+	if w.space && w.lineW > 0 {
+		sp = 1
+	}
+	switch {
+	case w.lineW+sp+w.wordW <= w.width:
+		if sp == 1 {
+			w.line = append(w.line, piece{text: " ", sgr: w.spaceSGR, link: w.spaceURL})
+			w.lineW++
+		}
+		w.line = append(w.line, w.word...)
+		w.lineW += w.wordW
+	case w.wordW <= w.width:
+		w.newline()
+		w.line = append(w.line, w.word...)
+		w.lineW = w.wordW
+	default:
+		if w.lineW > 0 {
+			w.newline()
+		}
+		w.splitWord()
+	}
+	w.word = w.word[:0]
+	w.wordW = 0
+	w.space = false
+}
+
+// splitWord places a word wider than the line, breaking it between
+// grapheme clusters.
+func (w *wrapper) splitWord() {
+	for _, p := range w.word {
+		s := p.text
+		for len(s) > 0 {
+			n, cw := fitPrefix(s, w.width-w.lineW)
+			if n == 0 {
+				if w.lineW > 0 {
+					w.newline()
+					continue
+				}
+				// Not even one cluster fits an empty line: place it anyway.
+				n, cw = firstCluster(s)
+			}
+			w.line = append(w.line, piece{text: s[:n], sgr: p.sgr, link: p.link})
+			w.lineW += cw
+			s = s[n:]
+			if len(s) > 0 {
+				w.newline()
+			}
+		}
+	}
+}
+
+// fitPrefix returns the longest prefix of s (in whole grapheme clusters)
+// at most max cells wide, as bytes and cells.
+func fitPrefix(s string, max int) (int, int) {
+	n, w := 0, 0
+	for n < len(s) {
+		if s[n] < utf8.RuneSelf && (n+1 == len(s) || s[n+1] < utf8.RuneSelf) {
+			if w+1 > max {
+				break
+			}
+			n++
+			w++
+			continue
+		}
+		cl, cw := firstCluster(s[n:])
+		if w+cw > max {
+			break
+		}
+		n += cl
+		w += cw
+	}
+	return n, w
+}
+
+func firstCluster(s string) (int, int) {
+	g := displaywidth.StringGraphemes(s)
+	if g.Next() {
+		return len(g.Value()), g.Width()
+	}
+	return len(s), textWidth(s)
+}
+
+func (w *wrapper) newline() {
+	w.emit(w.line)
+	w.line = w.line[:0]
+	w.lineW = 0
+	w.afterWide = false
+}
+
+// finish places the last word and emits the last line.
+func (w *wrapper) finish() {
+	w.flushWord()
+	if len(w.line) > 0 {
+		w.emit(w.line)
+		w.line = w.line[:0]
+		w.lineW = 0
+	}
+}
+
+// hardWrap emits a line of pieces, broken into lines of at most width
+// cells between grapheme clusters, keeping spaces (code and raw HTML).
+// Trailing spaces are dropped.
+func hardWrap(ps []piece, width int, emit func([]piece)) {
+	ps = trimTrailingSpace(ps)
+	if piecesWidth(ps) <= width {
+		emit(ps)
+		return
+	}
+	var line []piece
+	lineW := 0
+	for _, p := range ps {
+		s := p.text
+		for len(s) > 0 {
+			n, cw := fitPrefix(s, width-lineW)
+			if n == 0 {
+				if lineW > 0 {
+					emit(trimTrailingSpace(line))
+					line, lineW = line[:0], 0
+					continue
+				}
+				n, cw = firstCluster(s)
+			}
+			line = append(line, piece{text: s[:n], sgr: p.sgr, link: p.link})
+			lineW += cw
+			s = s[n:]
+			if len(s) > 0 {
+				emit(trimTrailingSpace(line))
+				line, lineW = line[:0], 0
+			}
+		}
+	}
+	if len(line) > 0 {
+		emit(trimTrailingSpace(line))
+	}
+}
+
+func trimTrailingSpace(ps []piece) []piece {
+	for len(ps) > 0 {
+		last := ps[len(ps)-1]
+		t := strings.TrimRight(last.text, " ")
+		if t == "" {
+			ps = ps[:len(ps)-1]
+			continue
+		}
+		if len(t) < len(last.text) {
+			ps[len(ps)-1].text = t
+		}
+		break
+	}
+	return ps
+}
