@@ -181,9 +181,9 @@ type renderer struct {
 	frames []frame
 	avail  int // columns left for text inside the frames
 
-	wrote        bool // a line has been written
-	pending      bool // a blank line is due before the next line
-	pendingDepth int  // frames that the pending blank line shows
+	wrote        bool   // a line has been written
+	pending      bool   // a blank line is due before the next line
+	pendingDepth int    // frames that the pending blank line shows
 	base         string // style under the text of the current block
 	listDepth    int
 	quoteDepth   int

@@ -29,7 +29,8 @@ func (r *renderer) table(b *block) {
 				continue
 			}
 			c := &rows[i][j]
-			c.ps = r.inlinePieces(row[j], sgr, nil)
+			// GFM unescapes pipes before inline parsing, code spans included.
+			c.ps = r.inlinePieces(strings.ReplaceAll(row[j], `\|`, "|"), sgr, nil)
 			c.nat, c.word = measure(c.ps)
 			nat[j] = max(nat[j], c.nat, 1)
 			word[j] = max(word[j], c.word)
@@ -57,62 +58,54 @@ func measure(ps []piece) (int, int) {
 }
 
 // columnWidths shares avail columns among the table's columns: natural
-// widths when they fit; otherwise every column gets its longest word and
-// the rest is shared by need; otherwise the widest columns are capped. It
-// returns nil when columns would be narrower than minColumn.
+// widths when they fit; otherwise the widest columns are capped at the
+// largest width that fits, though no column goes below its longest word;
+// if even that does not fit, words are broken. It returns nil when
+// columns would be narrower than minColumn.
 func columnWidths(nat, word []int, avail int) []int {
-	sumNat, sumWord := 0, 0
-	for j := range nat {
-		sumNat += nat[j]
-		sumWord += word[j]
-	}
-	w := make([]int, len(nat))
-	switch {
-	case sumNat <= avail:
-		copy(w, nat)
-		return w
-	case sumWord <= avail:
-		extra, need := avail-sumWord, sumNat-sumWord
-		given := 0
-		for j := range w {
-			w[j] = word[j] + extra*(nat[j]-word[j])/need
-			given += w[j]
-		}
-		for j := 0; given < avail; j = (j + 1) % len(w) {
-			if w[j] < nat[j] {
-				w[j]++
-				given++
-			}
-		}
-		return w
-	}
-	// Cap the widest columns at the largest width that fits.
-	lo, hi := 0, 0
+	hi := 0
 	for _, n := range nat {
 		hi = max(hi, n)
 	}
+	fits := func(c int, keepWords bool) bool {
+		sum := 0
+		for j, n := range nat {
+			w := min(n, c)
+			if keepWords {
+				w = max(w, min(word[j], n))
+			}
+			sum += w
+		}
+		return sum <= avail
+	}
+	keepWords := fits(0, true)
+	if !keepWords && !fits(minColumn, false) {
+		return nil
+	}
+	lo := 0
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		sum := 0
-		for _, n := range nat {
-			sum += min(n, mid)
-		}
-		if sum <= avail {
+		if fits(mid, keepWords) {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	if lo < minColumn {
+	if !keepWords && lo < minColumn {
 		return nil
 	}
+	w := make([]int, len(nat))
 	given := 0
 	for j, n := range nat {
 		w[j] = min(n, lo)
+		if keepWords {
+			w[j] = max(w[j], min(word[j], n))
+		}
 		given += w[j]
 	}
+	// Hand out what the cap left over, one column each.
 	for j := range w {
-		if given < avail && nat[j] > lo {
+		if given < avail && w[j] < nat[j] {
 			w[j]++
 			given++
 		}

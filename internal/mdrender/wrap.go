@@ -109,7 +109,8 @@ func (w *wrapper) addWord(s, sgr, link string) {
 	for g.Next() {
 		c := g.Value()
 		cw := g.Width()
-		breakBefore := (cw == 2 || w.afterWide) && !noBreakBefore(c)
+		wide := cw == 2 && !isHangul(c)
+		breakBefore := (wide || w.afterWide) && !noBreakBefore(c)
 		if breakBefore && (pos > start || len(w.word) > 0) {
 			if pos > start {
 				w.word = append(w.word, piece{text: s[start:pos], sgr: sgr, link: link})
@@ -118,7 +119,7 @@ func (w *wrapper) addWord(s, sgr, link string) {
 			w.flushWord()
 			start, segW = pos, 0
 		}
-		w.afterWide = cw == 2
+		w.afterWide = wide
 		pos += len(c)
 		segW += cw
 	}
@@ -126,6 +127,13 @@ func (w *wrapper) addWord(s, sgr, link string) {
 		w.word = append(w.word, piece{text: s[start:pos], sgr: sgr, link: link})
 		w.wordW += segW
 	}
+}
+
+// isHangul reports Korean syllables and jamo, which wrap at spaces like
+// Latin words rather than between characters.
+func isHangul(c string) bool {
+	r, _ := utf8.DecodeRuneInString(c)
+	return (r >= 0xac00 && r <= 0xd7a3) || (r >= 0x1100 && r <= 0x11ff) || (r >= 0x3130 && r <= 0x318f)
 }
 
 // noBreakBefore reports closing punctuation that must not start a line.
