@@ -308,16 +308,32 @@ func (e *Executor) startLocked(c *tracked) {
 		out := e.run(ctx, c)
 		e.mu.Lock()
 		if c.status == executing {
+			if !out.IsError && e.hardStop == nil && e.sibling.Err() != nil {
+				// The tool answered after a sibling's failure stopped it
+				// (Bash reports what it had): say so, as an error.
+				markCancelled(out, context.Cause(e.sibling))
+			}
 			e.finishLocked(c, out)
 			if out.IsError && !out.Denied && e.cfg.CascadeTools[c.block.Name] && e.errored == "" && ctx.Err() == nil {
 				e.errored = describe(c.block)
-				e.sibStop(fmt.Errorf("parallel %s call failed", c.block.Name))
+				e.sibStop(fmt.Errorf("the parallel call %s failed", e.errored))
 			}
 		}
 		e.processLocked()
 		e.mu.Unlock()
 		e.signal()
 	}()
+}
+
+// markCancelled turns a result given after a sibling's failure cancelled
+// its call into an error result that keeps the content and says why.
+func markCancelled(out *Outcome, cause error) {
+	out.IsError = true
+	if out.Block.Type != llm.BlockToolResult {
+		out.Block = llm.ToolResultBlock(out.ID, nil, true)
+	}
+	out.Block.IsError = true
+	out.Block.Content = append(out.Block.Content, llm.TextBlock(fmt.Sprintf("Cancelled: %v, so this call was stopped before it finished.", cause)))
 }
 
 func describe(b llm.ContentBlock) string {
