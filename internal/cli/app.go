@@ -392,6 +392,13 @@ func (a *app) sessionIdentity() error {
 		a.resumed = t
 		a.sessionID = t.SessionID
 	}
+	if o.SessionID != "" && !o.NoPersist {
+		// A new conversation never goes into another session's file.
+		p := a.store.TranscriptPath(a.cwd, o.SessionID)
+		if _, err := os.Stat(p); err == nil && (a.resumed == nil || !sameFile(a.resumed.Path, p)) {
+			return fmt.Errorf("--session-id %s is already in use (%s); resume it with --resume %s", o.SessionID, p, o.SessionID)
+		}
+	}
 	switch {
 	case o.SessionID != "":
 		a.sessionID = o.SessionID
@@ -493,7 +500,7 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		MaxBudgetUSD:       o.MaxBudgetUSD,
 		MaxThinkingTokens:  o.MaxThinking,
 		MaxOutputTokens:    atoi(firstNonEmpty(a.getenv("REINS_MAX_OUTPUT_TOKENS"), a.getenv("CLAUDE_CODE_MAX_OUTPUT_TOKENS"))),
-		Betas:              splitRules(o.Betas),
+		Betas:              permission.SplitToolList(o.Betas...),
 		GitBranch:          a.git.Wait().Branch,
 		Logger:             a.logger,
 	}

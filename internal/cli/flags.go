@@ -108,37 +108,6 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.ShortVersion, "v", "v", false, "print the Claude Code protocol level (for the Agent SDKs)")
 }
 
-// splitRules splits rule lists given in one or several arguments: commas
-// or spaces separate rules except inside parentheses, so "Bash(git log *)"
-// stays one rule.
-func splitRules(args []string) []string {
-	var out []string
-	for _, a := range args {
-		depth := 0
-		start := 0
-		flush := func(end int) {
-			if r := strings.TrimSpace(a[start:end]); r != "" {
-				out = append(out, r)
-			}
-		}
-		for i, r := range a {
-			switch {
-			case r == '(':
-				depth++
-			case r == ')':
-				if depth > 0 {
-					depth--
-				}
-			case depth == 0 && (r == ',' || r == ' ' || r == '\t' || r == '\n'):
-				flush(i)
-				start = i + 1
-			}
-		}
-		flush(len(a))
-	}
-	return out
-}
-
 // dropUnknownFlags removes flags fs does not know, warning about each on
 // w. An unknown "--name value" also drops the value when it does not look
 // like a flag or a prompt (no spaces).

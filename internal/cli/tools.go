@@ -12,6 +12,7 @@ import (
 	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/mcp"
+	"reins/internal/permission"
 	"reins/internal/tool"
 	"reins/internal/tools/askuser"
 	"reins/internal/tools/bash"
@@ -63,7 +64,7 @@ func (a *app) builtinTools() []tool.Tool {
 	}
 	if a.opts.ToolsSet {
 		keep := map[string]bool{}
-		for _, n := range splitRules(a.opts.Tools) {
+		for _, n := range permission.SplitToolList(a.opts.Tools...) {
 			keep[n] = true
 		}
 		if !keep["default"] {
