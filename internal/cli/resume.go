@@ -47,8 +47,11 @@ func (a *app) resume() error {
 	if t == nil {
 		return nil
 	}
-	if a.opts.ForkSession && a.writer != nil {
-		// A fork records the whole history under its new id first.
+	if a.writer != nil && !sameFile(t.Path, a.store.TranscriptPath(a.cwd, a.sessionID)) {
+		// The conversation goes on in another file than the one it was read
+		// from: a fork, a new --session-id, a session Claude Code recorded
+		// or one of another folder. The new transcript gets the whole
+		// history first, so it stands on its own when resumed later.
 		if _, warns, err := a.store.Fork(t.Path, a.cwd, a.sessionID); err != nil {
 			return fmt.Errorf("fork session: %w", err)
 		} else {
@@ -93,4 +96,14 @@ func (a *app) resume() error {
 		a.files.Record(filestate.EntryFor(f.Path, data, info))
 	}
 	return nil
+}
+
+// sameFile reports whether a and b name the same existing file.
+func sameFile(a, b string) bool {
+	ai, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	bi, err := os.Stat(b)
+	return err == nil && os.SameFile(ai, bi)
 }
