@@ -184,7 +184,11 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 			sys = append(sys, llm.SystemBlock{Text: *req.AppendSystemPrompt, Cache: true})
 		}
 		cfg.System = sys
+		old := f.session()
 		s := engine.New(cfg)
+		// A resumed conversation carries over into the rebuilt session.
+		s.SetHistory(old.History())
+		s.SetLastUUID(old.LastUUID())
 		f.a.sess = s // no turn has run yet: everything that asks the app for its session gets this one
 		f.setSession(s)
 	}

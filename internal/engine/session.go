@@ -333,6 +333,13 @@ func (s *Session) SetLastUUID(u string) {
 	s.mu.Unlock()
 }
 
+// LastUUID is the uuid the next recorded entry names as its parent.
+func (s *Session) LastUUID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastUUID
+}
+
 // Queue adds a user message sent while a turn runs. Running calls whose
 // interrupt behaviour is Cancel are stopped; the message is added at the
 // next turn boundary. Between turns the message waits for the next Run.
