@@ -7,6 +7,9 @@ import "strings"
 // broken at the width rather than word-wrapped, so spacing survives.
 func (r *renderer) code(b *block) {
 	lines := b.lines
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}
@@ -21,7 +24,8 @@ func (r *renderer) code(b *block) {
 	}
 	if l == langNone {
 		for _, line := range lines {
-			hardWrap([]piece{{text: line}}, r.avail, r.emit)
+			r.pieces = append(r.pieces[:0], piece{text: line})
+			hardWrap(r.pieces, r.avail, r.emitFn)
 		}
 		return
 	}
@@ -39,13 +43,13 @@ func (r *renderer) code(b *block) {
 			if i > 0 {
 				buf = append(buf, piece{text: text[:i], sgr: sgr})
 			}
-			hardWrap(buf, r.avail, r.emit)
+			hardWrap(buf, r.avail, r.emitFn)
 			buf = buf[:0]
 			text = text[i+1:]
 		}
 	}
 	highlight(l, strings.Join(lines, "\n"), emitTok)
-	hardWrap(buf, r.avail, r.emit)
+	hardWrap(buf, r.avail, r.emitFn)
 	r.pieces = buf[:0]
 }
 

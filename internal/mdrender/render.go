@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/clipperhouse/displaywidth"
 )
 
 // DefaultWidth is the width used when Options.Width is zero or less.
@@ -128,37 +126,50 @@ func normalize(src string) string {
 		return src
 	}
 	var b strings.Builder
-	b.Grow(len(src) + 16)
-	col := 0
+	b.Grow(len(src) + len(src)/8)
+	lineStart := 0 // in b
+	run := 0       // start of the bytes of src not yet copied
 	for i := 0; i < len(src); {
-		r, size := utf8.DecodeRuneInString(src[i:])
-		i += size
-		switch {
-		case r == '\r':
-			if i < len(src) && src[i] == '\n' {
+		c := src[i]
+		if c >= ' ' && c < utf8.RuneSelf && c != 0x7f || c == '\n' {
+			if c == '\n' {
+				b.WriteString(src[run : i+1])
+				run = i + 1
+				lineStart = b.Len()
+			}
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(src[i:])
+			if !(r == utf8.RuneError && size == 1) && !(r >= 0x80 && r < 0xa0) {
+				i += size
 				continue
 			}
-			b.WriteByte('\n')
-			col = 0
-		case r == '\n':
-			b.WriteByte('\n')
-			col = 0
-		case r == '\t':
-			n := 4 - col%4
-			b.WriteString("    "[:n])
-			col += n
-		case r < ' ' || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r == utf8.RuneError && size == 1):
+			b.WriteString(src[run:i])
 			b.WriteRune(utf8.RuneError)
-			col++
-		default:
-			b.WriteRune(r)
-			if r < utf8.RuneSelf {
-				col++
-			} else {
-				col += displaywidth.Rune(r)
+			i += size
+			run = i
+			continue
+		}
+		b.WriteString(src[run:i])
+		i++
+		run = i
+		switch c {
+		case '\r':
+			if i < len(src) && src[i] == '\n' {
+				continue // the LF is copied with the next run
 			}
+			b.WriteByte('\n')
+			lineStart = b.Len()
+		case '\t':
+			col := textWidth(b.String()[lineStart:])
+			b.WriteString("    "[:4-col%4])
+		default:
+			b.WriteRune(utf8.RuneError)
 		}
 	}
+	b.WriteString(src[run:])
 	return b.String()
 }
 
@@ -190,6 +201,8 @@ type renderer struct {
 
 	pieces []piece // scratch
 	prefix []string
+	wr     wrapper       // reused by every paragraph and cell
+	emitFn func([]piece) // r.emit, made once
 }
 
 func newRenderer(opts Options, refs map[string]linkRef) *renderer {
@@ -201,6 +214,7 @@ func newRenderer(opts Options, refs map[string]linkRef) *renderer {
 		w = MinWidth
 	}
 	r := &renderer{width: w, avail: w, color: opts.Color, links: opts.Color && opts.Hyperlinks, refs: refs}
+	r.emitFn = r.emit
 	if opts.Color {
 		if opts.Theme != nil {
 			r.th = *opts.Theme
@@ -372,7 +386,11 @@ func (r *renderer) blocks(children []*block, tight bool) {
 func (r *renderer) block(b *block, tight bool) {
 	switch b.kind {
 	case kParagraph:
-		r.paragraph(strings.Join(b.lines, "\n"), r.base)
+		if len(b.lines) == 1 {
+			r.paragraph(b.lines[0], r.base)
+		} else {
+			r.paragraph(strings.Join(b.lines, "\n"), r.base)
+		}
 	case kHeading:
 		r.heading(b)
 	case kThematic:
@@ -397,7 +415,8 @@ func (r *renderer) paragraph(text, sgr string) {
 		return
 	}
 	ps := r.inlinePieces(text, sgr, r.pieces[:0])
-	w := wrapper{width: r.avail, emit: r.emit}
+	w := &r.wr
+	w.reset(r.avail, r.emitFn)
 	for _, p := range ps {
 		w.add(p)
 	}
@@ -514,60 +533,102 @@ func taskBox(item *block) (checked, ok bool) {
 	return checked, true
 }
 
+// Inline styles in effect, as bits; a style nested in itself adds
+// nothing, so escape sequences stay short however deep the nesting.
+const (
+	stEmph uint8 = 1 << iota
+	stStrong
+	stStrike
+	stLink
+	stURL
+	stCode
+)
+
+// inlineStyles maps sets of inline styles to SGR parameters over one
+// base style.
+type inlineStyles struct {
+	th    *Theme
+	base  string
+	cache [64]string
+	done  [64]bool
+}
+
+func (s *inlineStyles) sgr(mask uint8) string {
+	if s.done[mask] {
+		return s.cache[mask]
+	}
+	v := s.base
+	for _, x := range [...]struct {
+		bit uint8
+		st  Style
+	}{{stLink, s.th.Link}, {stURL, s.th.URL}, {stStrong, s.th.Strong}, {stEmph, s.th.Emph}, {stStrike, s.th.Strike}, {stCode, s.th.Code}} {
+		if mask&x.bit != 0 {
+			v = join(v, x.st)
+		}
+	}
+	s.cache[mask], s.done[mask] = v, true
+	return v
+}
+
 // inlinePieces parses inline Markdown and flattens it into styled pieces.
 func (r *renderer) inlinePieces(text, sgr string, out []piece) []piece {
 	nodes, head := parseInlines(text, r.refs)
-	return r.flatten(nodes, head, sgr, "", out)
+	if cap(out) < len(nodes) {
+		out = make([]piece, 0, len(nodes)+len(nodes)/4)
+	}
+	st := inlineStyles{th: &r.th, base: sgr}
+	return r.flatten(nodes, head, &st, 0, "", out)
 }
 
-func (r *renderer) flatten(nodes []inode, i int32, sgr, link string, out []piece) []piece {
+func (r *renderer) flatten(nodes []inode, i int32, st *inlineStyles, mask uint8, link string, out []piece) []piece {
 	for ; i >= 0; i = nodes[i].next {
 		n := &nodes[i]
 		switch n.kind {
 		case iText:
 			if n.text != "" {
-				out = append(out, piece{text: n.text, sgr: sgr, link: link})
+				out = append(out, piece{text: n.text, sgr: st.sgr(mask), link: link})
 			}
 		case iSoftBreak:
-			out = append(out, piece{text: " ", sgr: sgr, link: link})
+			out = append(out, piece{text: " ", sgr: st.sgr(mask), link: link})
 		case iHardBreak:
 			out = append(out, piece{brk: true})
 		case iCode:
 			if r.color {
-				out = append(out, piece{text: n.text, sgr: join(sgr, r.th.Code), link: link})
+				out = append(out, piece{text: n.text, sgr: st.sgr(mask | stCode), link: link})
 			} else {
 				out = append(out, piece{text: "`" + n.text + "`", link: link})
 			}
 		case iEmph:
-			out = r.flatten(nodes, n.first, join(sgr, r.th.Emph), link, out)
+			out = r.flatten(nodes, n.first, st, mask|stEmph, link, out)
 		case iStrong:
-			out = r.flatten(nodes, n.first, join(sgr, r.th.Strong), link, out)
+			out = r.flatten(nodes, n.first, st, mask|stStrong, link, out)
 		case iStrike:
 			if !r.color {
 				out = append(out, piece{text: "~~", link: link})
 			}
-			out = r.flatten(nodes, n.first, join(sgr, r.th.Strike), link, out)
+			out = r.flatten(nodes, n.first, st, mask|stStrike, link, out)
 			if !r.color {
 				out = append(out, piece{text: "~~", link: link})
 			}
 		case iLink:
-			out = r.flatten(nodes, n.first, join(sgr, r.th.Link), n.dest, out)
-			if n.dest != "" {
-				shown := plainText(nodes, n.first)
-				if shown != n.dest && "mailto:"+shown != n.dest && shown != "" {
-					out = append(out, piece{text: " ", sgr: sgr}, piece{text: "(" + n.dest + ")", sgr: join(sgr, r.th.URL)})
-				} else if shown == "" {
-					out = append(out, piece{text: n.dest, sgr: join(sgr, r.th.Link), link: n.dest})
-				}
+			out = r.flatten(nodes, n.first, st, mask|stLink, n.dest, out)
+			if n.dest == "" {
+				break
+			}
+			switch shown := plainText(nodes, n.first); {
+			case shown == "":
+				out = append(out, piece{text: n.dest, sgr: st.sgr(mask | stLink), link: n.dest})
+			case shown != n.dest && "mailto:"+shown != n.dest:
+				out = append(out, piece{text: " ", sgr: st.sgr(mask)}, piece{text: "(" + n.dest + ")", sgr: st.sgr(mask&^stLink | stURL)})
 			}
 		case iImage:
 			alt := plainText(nodes, n.first)
-			out = append(out, piece{text: "[image: " + alt + "]", sgr: join(sgr, r.th.Link), link: n.dest})
+			out = append(out, piece{text: "[image: " + alt + "]", sgr: st.sgr(mask | stLink), link: n.dest})
 			if n.dest != "" {
-				out = append(out, piece{text: "(" + n.dest + ")", sgr: join(sgr, r.th.URL)})
+				out = append(out, piece{text: "(" + n.dest + ")", sgr: st.sgr(mask&^stLink | stURL)})
 			}
 		case iAutolink:
-			out = append(out, piece{text: n.text, sgr: join(sgr, r.th.Link), link: n.dest})
+			out = append(out, piece{text: n.text, sgr: st.sgr(mask | stLink), link: n.dest})
 		}
 	}
 	return out
@@ -596,7 +657,12 @@ func plainText(nodes []inode, i int32) string {
 
 func (r *renderer) html(b *block) {
 	sgr := join(r.base, r.th.HTML)
-	for _, l := range b.lines {
-		hardWrap([]piece{{text: l, sgr: sgr}}, r.avail, r.emit)
+	lines := b.lines
+	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for _, l := range lines {
+		r.pieces = append(r.pieces[:0], piece{text: l, sgr: sgr})
+		hardWrap(r.pieces, r.avail, r.emitFn)
 	}
 }

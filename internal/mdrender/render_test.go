@@ -31,6 +31,8 @@ func TestRenderPlainKeepsStructure(t *testing.T) {
 		{"indented code", "    code\n\n    more\n", 40, "  code\n\n  more"},
 		{"code lines longer than the width break", "```\n0123456789abcdef\n```", 10, "  01234567\n  89abcdef"},
 		{"tabs expand to four columns", "```\n\tx\n```", 40, "      x"},
+		{"tabs stop at columns of four after text", "```\na\tb\n中\tc\nab\r\n```", 40, "  a   b\n  中  c\n  ab"},
+		{"lone CR ends a line", "```\na\rb\n```", 40, "  a\n  b"},
 		{"quote", "> a\n> b", 40, "│ a b"},
 		{"nested quotes", "> a\n>\n> > b", 40, "│ a\n│\n│ │ b"},
 		{"lazy continuation joins the quote", "> a\nb", 40, "│ a b"},

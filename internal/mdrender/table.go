@@ -31,7 +31,7 @@ func (r *renderer) table(b *block) {
 			c := &rows[i][j]
 			// GFM unescapes pipes before inline parsing, code spans included.
 			c.ps = r.inlinePieces(strings.ReplaceAll(row[j], `\|`, "|"), sgr, nil)
-			c.nat, c.word = measure(c.ps)
+			c.nat, c.word = r.measure(c.ps)
 			nat[j] = max(nat[j], c.nat, 1)
 			word[j] = max(word[j], c.word)
 		}
@@ -46,15 +46,14 @@ func (r *renderer) table(b *block) {
 
 // measure returns the width of pieces laid on one line and the width of
 // their longest unbreakable word.
-func measure(ps []piece) (int, int) {
-	nat, word := 0, 0
-	w := wrapper{width: 1 << 30, emit: func(l []piece) { nat = max(nat, piecesWidth(l)) }}
-	w.wordHook = func(ww int) { word = max(word, ww) }
+func (r *renderer) measure(ps []piece) (int, int) {
+	w := &r.wr
+	w.reset(1<<30, nil)
 	for _, p := range ps {
 		w.add(p)
 	}
 	w.finish()
-	return nat, word
+	return w.maxLineW, w.maxWordW
 }
 
 // columnWidths shares avail columns among the table's columns: natural
@@ -127,13 +126,16 @@ func (r *renderer) rule(left, mid, right string, widths []int) {
 }
 
 // wrapCell lays a cell's pieces into lines of at most width cells.
-func wrapCell(ps []piece, width int) [][]piece {
-	var lines [][]piece
-	w := wrapper{width: width, emit: func(l []piece) { lines = append(lines, append([]piece(nil), l...)) }}
+func (r *renderer) wrapCell(ps []piece, width int) [][]piece {
+	w := &r.wr
+	w.reset(width, nil)
+	w.collect = true
 	for _, p := range ps {
 		w.add(p)
 	}
 	w.finish()
+	lines := w.lines
+	w.lines, w.arena = nil, nil // the lines live on in the caller
 	return lines
 }
 
@@ -144,7 +146,7 @@ func (r *renderer) boxed(rows [][]cell, widths []int, aligns []align) {
 	for i, row := range rows {
 		laid[i] = make([][][]piece, len(row))
 		for j := range row {
-			laid[i][j] = wrapCell(row[j].ps, widths[j])
+			laid[i][j] = r.wrapCell(row[j].ps, widths[j])
 			if i > 0 && len(laid[i][j]) > 1 {
 				multi = true
 			}
@@ -212,7 +214,8 @@ func (r *renderer) records(rows [][]cell) {
 				ps = append(ps, piece{text: " "})
 				ps = append(ps, c.ps...)
 			}
-			w := wrapper{width: r.avail, emit: r.emit}
+			w := &r.wr
+			w.reset(r.avail, r.emitFn)
 			for _, p := range ps {
 				w.add(p)
 			}

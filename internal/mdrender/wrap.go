@@ -21,6 +21,9 @@ type piece struct {
 func textWidth(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
+			if i > 0 {
+				i-- // the last ASCII byte may begin a cluster (a base and its marks)
+			}
 			return i + displaywidth.String(s[i:])
 		}
 	}
@@ -42,14 +45,21 @@ func piecesWidth(ps []piece) int {
 // clusters.
 type wrapper struct {
 	width int
-	emit  func([]piece) // called per line; the slice is reused afterwards
+	// emit is called per line; the slice is reused afterwards. Without
+	// emit, lines are kept in lines if collect is set, else only
+	// measured.
+	emit     func([]piece)
+	collect  bool
+	lines    [][]piece
+	arena    []piece
+	maxLineW int // widest line so far
+	maxWordW int // widest word so far
 
-	line  []piece
-	lineW int
-	word  []piece
-	wordW int
-
-	wordHook func(int) // if set, told each word's width (for measuring)
+	line      []piece
+	lineW     int
+	word      []piece
+	wordW     int
+	wordASCII bool // every piece of word is ASCII
 
 	space              bool // a space waits before the next word
 	spaceSGR, spaceURL string
@@ -100,6 +110,9 @@ func (w *wrapper) addWord(s, sgr, link string) {
 			w.flushWord()
 		}
 		w.afterWide = false
+		if len(w.word) == 0 {
+			w.wordASCII = true
+		}
 		w.word = append(w.word, piece{text: s, sgr: sgr, link: link})
 		w.wordW += len(s)
 		return
@@ -115,6 +128,7 @@ func (w *wrapper) addWord(s, sgr, link string) {
 			if pos > start {
 				w.word = append(w.word, piece{text: s[start:pos], sgr: sgr, link: link})
 				w.wordW += segW
+				w.wordASCII = false
 			}
 			w.flushWord()
 			start, segW = pos, 0
@@ -126,6 +140,7 @@ func (w *wrapper) addWord(s, sgr, link string) {
 	if pos > start {
 		w.word = append(w.word, piece{text: s[start:pos], sgr: sgr, link: link})
 		w.wordW += segW
+		w.wordASCII = false
 	}
 }
 
@@ -153,9 +168,16 @@ func (w *wrapper) flushWord() {
 	if len(w.word) == 0 {
 		return
 	}
-	if w.wordHook != nil {
-		w.wordHook(w.wordW)
+	if len(w.word) > 1 && !w.wordASCII {
+		// A cluster may span pieces (a base in one style, its variation
+		// selector in the next): measure the word whole.
+		var b strings.Builder
+		for _, p := range w.word {
+			b.WriteString(p.text)
+		}
+		w.wordW = textWidth(b.String())
 	}
+	w.maxWordW = max(w.maxWordW, w.wordW)
 	sp := 0
 	if w.space && w.lineW > 0 {
 		sp = 1
@@ -240,19 +262,36 @@ func firstCluster(s string) (int, int) {
 }
 
 func (w *wrapper) newline() {
-	w.emit(w.line)
+	w.endLine()
+	w.afterWide = false
+}
+
+// endLine hands the current line on: to emit, or to lines when
+// collecting, or only to the measurements.
+func (w *wrapper) endLine() {
+	w.maxLineW = max(w.maxLineW, w.lineW)
+	switch {
+	case w.emit != nil:
+		w.emit(w.line)
+	case w.collect:
+		start := len(w.arena)
+		w.arena = append(w.arena, w.line...)
+		w.lines = append(w.lines, w.arena[start:len(w.arena):len(w.arena)])
+	}
 	w.line = w.line[:0]
 	w.lineW = 0
-	w.afterWide = false
+}
+
+// reset prepares a wrapper for new text, keeping its buffers.
+func (w *wrapper) reset(width int, emit func([]piece)) {
+	*w = wrapper{width: width, emit: emit, line: w.line[:0], word: w.word[:0], arena: w.arena[:0], lines: w.lines[:0]}
 }
 
 // finish places the last word and emits the last line.
 func (w *wrapper) finish() {
 	w.flushWord()
 	if len(w.line) > 0 {
-		w.emit(w.line)
-		w.line = w.line[:0]
-		w.lineW = 0
+		w.endLine()
 	}
 }
 
@@ -273,7 +312,9 @@ func hardWrap(ps []piece, width int, emit func([]piece)) {
 			n, cw := fitPrefix(s, width-lineW)
 			if n == 0 {
 				if lineW > 0 {
-					emit(trimTrailingSpace(line))
+					if l := trimTrailingSpace(line); len(l) > 0 {
+						emit(l)
+					}
 					line, lineW = line[:0], 0
 					continue
 				}
@@ -283,13 +324,16 @@ func hardWrap(ps []piece, width int, emit func([]piece)) {
 			lineW += cw
 			s = s[n:]
 			if len(s) > 0 {
-				emit(trimTrailingSpace(line))
+				// A stretch of spaces broken off a long line is no line.
+				if l := trimTrailingSpace(line); len(l) > 0 {
+					emit(l)
+				}
 				line, lineW = line[:0], 0
 			}
 		}
 	}
-	if len(line) > 0 {
-		emit(trimTrailingSpace(line))
+	if l := trimTrailingSpace(line); len(l) > 0 {
+		emit(l)
 	}
 }
 
