@@ -79,12 +79,11 @@ func (a *Accumulator) Add(ev Event) (block ContentBlock, ok bool, err error) {
 			return block, false, fmt.Errorf("content_block_stop %d: block not started", ev.Index)
 		}
 		delete(a.partial, ev.Index)
+		// A block whose input is not valid JSON is still complete: it is
+		// kept, so its call can be answered, and returned with the error.
 		b, err := p.finish()
-		if err != nil {
-			return block, false, err
-		}
 		a.done[ev.Index] = b
-		return b, true, nil
+		return b, true, err
 	case EventMessageDelta:
 		if ev.StopReason != "" {
 			a.msg.StopReason = ev.StopReason
@@ -145,8 +144,9 @@ func (p *partialBlock) finish() (ContentBlock, error) {
 		}
 		if !json.Valid([]byte(raw)) {
 			// Keep the call so it can be answered with an error result;
-			// the executor reports the invalid input to the model.
-			b.Input = nil
+			// the executor reports the invalid input to the model. The
+			// history holds an empty object, which the API accepts back.
+			b.Input = json.RawMessage("{}")
 			return b, &InvalidInputError{ToolUseID: b.ID, Name: b.Name, Partial: raw}
 		}
 		b.Input = compactJSON(json.RawMessage(raw))

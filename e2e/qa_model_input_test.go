@@ -1,0 +1,67 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+// A tool call whose streamed input is not valid JSON (a cut or garbled
+// stream) stays in the conversation and is answered with an error the
+// model can act on; it must not vanish while its siblings run.
+func TestQAToolCallWithInvalidJSONInputIsAnsweredWithAnError(t *testing.T) {
+	bad := `{"file_path": "/tm`
+	srv := server(t,
+		llmtest.Calls(
+			llmtest.Block{Type: "tool_use", ID: "toolu_garbled", Name: "Read", RawInputJSON: &bad},
+			llmtest.ToolUse("toolu_fine", "Bash", map[string]any{"command": "echo fine"})),
+		llmtest.Reply("seen"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("requests %d", len(reqs))
+	}
+	msgs := reqs[1].Messages
+	var calls []string
+	for _, u := range msgs[len(msgs)-2].ToolUses() {
+		calls = append(calls, u.ID)
+		if u.ID == "toolu_garbled" && !json.Valid(u.Input) {
+			t.Errorf("the garbled call goes back to the API with input %q", u.Input)
+		}
+	}
+	if got := strings.Join(calls, ","); got != "toolu_garbled,toolu_fine" {
+		t.Errorf("assistant tool calls sent back: %s", got)
+	}
+	results := map[string]llm.ContentBlock{}
+	for _, b := range reqs[1].ToolResults() {
+		results[b.ToolUseID] = b
+	}
+	if g, ok := results["toolu_garbled"]; !ok || !g.IsError || !strings.Contains(g.ResultText(), "JSON") {
+		t.Errorf("garbled call result = %+v (present %v)", g, ok)
+	}
+	if f := results["toolu_fine"]; f.IsError || !strings.Contains(f.ResultText(), "fine") {
+		t.Errorf("sibling result = %q", f.ResultText())
+	}
+	// The SDK stream shows the call and its error result.
+	var sawCall, sawResult bool
+	for _, l := range decodeLines(t, r.Stdout) {
+		b, _ := json.Marshal(l)
+		switch {
+		case l["type"] == "assistant" && strings.Contains(string(b), "toolu_garbled"):
+			sawCall = true
+		case l["type"] == "user" && strings.Contains(string(b), "toolu_garbled"):
+			sawResult = true
+		}
+	}
+	if !sawCall || !sawResult {
+		t.Errorf("stream-json: call shown %v, result shown %v\n%s", sawCall, sawResult, r.Stdout)
+	}
+}
