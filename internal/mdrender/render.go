@@ -374,13 +374,34 @@ func (r *renderer) writePieces(ps []piece) {
 	}
 }
 
+// blocks renders a container's children with a blank line between them;
+// in a tight list item only code, tables, quotes and the like get one,
+// text and nested lists follow each other directly.
 func (r *renderer) blocks(children []*block, tight bool) {
 	for i, c := range children {
-		if i > 0 && !tight {
+		if i > 0 && (!tight || !flows(children[i-1]) || !flows(c)) {
 			r.sep()
 		}
 		r.block(c, tight)
 	}
+}
+
+func flows(b *block) bool { return b.kind == kParagraph || b.kind == kList }
+
+// endsFlowing reports whether an item ends in text, so that the next
+// item of a tight list may follow it directly.
+func endsFlowing(item *block) bool {
+	for item != nil {
+		last := item.lastChild()
+		if last == nil {
+			return true
+		}
+		if last.kind != kList {
+			return flows(last)
+		}
+		item = last.lastChild()
+	}
+	return true
 }
 
 func (r *renderer) block(b *block, tight bool) {
@@ -469,7 +490,7 @@ func (r *renderer) list(b *block) {
 		numW = len(strconv.Itoa(b.start + len(b.children) - 1))
 	}
 	for i, item := range b.children {
-		if i > 0 && !b.tight {
+		if i > 0 && (!b.tight || !endsFlowing(b.children[i-1])) {
 			r.sep()
 		}
 		marker := r.marker(b, i, numW)

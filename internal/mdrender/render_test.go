@@ -48,6 +48,7 @@ func TestRenderPlainKeepsStructure(t *testing.T) {
 		{"empty item", "-\n- b", 40, "•\n• b"},
 		{"task list", "- [ ] todo\n- [x] done\n- [X] also", 40, "[ ] todo\n[x] done\n[x] also"},
 		{"brackets that are not a task", "- [a] b", 40, "• [a] b"},
+		{"code in a tight item is set apart", "- a:\n  ```\n  x\n  ```\n- b", 40, "• a:\n\n    x\n\n• b"},
 		{"loose item with code", "1. a\n\n   ```\n   x\n   ```\n\n   b", 40, "1. a\n\n     x\n\n   b"},
 		{"thematic break fills the width", "a\n\n***\n\nb", 10, "a\n\n──────────\n\nb"},
 		{"dashes under a paragraph make a heading, not a rule", "a\n---", 40, "## a"},

@@ -75,24 +75,50 @@ func (w *wrapper) add(p piece) {
 	}
 	s := p.text
 	for len(s) > 0 {
-		if s[0] == ' ' {
-			i := 1
-			for i < len(s) && s[i] == ' ' {
-				i++
+		if n := spaceLen(s); n > 0 {
+			for n > 0 {
+				s = s[n:]
+				n = spaceLen(s)
 			}
 			w.flushWord()
 			w.space, w.spaceSGR, w.spaceURL = true, p.sgr, p.link
 			w.afterWide = false
-			s = s[i:]
 			continue
 		}
-		j := strings.IndexByte(s, ' ')
-		if j < 0 {
-			j = len(s)
-		}
+		j := nextSpace(s)
 		w.addWord(s[:j], p.sgr, p.link)
 		s = s[j:]
 	}
+}
+
+// spaceLen returns the length of the break space (ASCII or Unicode, but
+// not a no-break space) that s starts with, or 0.
+func spaceLen(s string) int {
+	if s == "" {
+		return 0
+	}
+	if s[0] == ' ' {
+		return 1
+	}
+	if s[0] < utf8.RuneSelf {
+		return 0
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	switch {
+	case r == 0x1680, r >= 0x2000 && r <= 0x200a && r != 0x2007, r == 0x2028, r == 0x2029, r == 0x205f, r == 0x3000:
+		return n
+	}
+	return 0
+}
+
+// nextSpace returns the offset of the first break space in s, or len(s).
+func nextSpace(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || (c >= utf8.RuneSelf && spaceLen(s[i:]) > 0) {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // addWord appends text without spaces to the current word, splitting it
