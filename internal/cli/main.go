@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"reins/internal/permission"
 )
 
 // exitError carries an exit code out of a command.
@@ -105,7 +107,10 @@ func (e *Env) isTerminal(r any) bool {
 }
 
 // normaliseArgs rewrites "--resume <id>" and "-r <id>" as "--resume=<id>"
-// (the flag also works without a value, which opens the picker).
+// (the flag also works without a value, which opens the picker), and gives
+// the rule-list flags every following argument that reads as tool rules,
+// as Claude Code's variadic options take them: --allowedTools "Bash(git
+// log *)" Read is two rules, not a rule and a word of the prompt.
 func normaliseArgs(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
@@ -115,9 +120,57 @@ func normaliseArgs(args []string) []string {
 			i++
 			continue
 		}
+		if isRuleListFlag(a) && i+1 < len(args) {
+			out = append(out, a, args[i+1])
+			i++
+			for i+1 < len(args) && looksLikeRules(args[i+1]) {
+				out = append(out, a+"="+args[i+1])
+				i++
+			}
+			continue
+		}
 		out = append(out, a)
 	}
 	return out
+}
+
+// isRuleListFlag reports whether a is a flag that takes tool rules.
+func isRuleListFlag(a string) bool {
+	switch a {
+	case "--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools", "--tools":
+		return true
+	}
+	return false
+}
+
+// looksLikeRules reports whether s is a list of tool rules (Name or
+// Name(specifier), separated by commas or spaces) rather than a prompt or
+// another flag. Tool names start with a capital letter (Bash, WebFetch)
+// or are MCP names (mcp__server__tool); prompt words mostly do not.
+func looksLikeRules(s string) bool {
+	if strings.HasPrefix(s, "-") {
+		return false
+	}
+	rules := permission.SplitToolList(s)
+	if len(rules) == 0 {
+		return false
+	}
+	for _, r := range rules {
+		name, spec, paren := strings.Cut(r, "(")
+		if paren && !strings.HasSuffix(spec, ")") {
+			return false
+		}
+		if name == "" || !(name[0] >= 'A' && name[0] <= 'Z' || strings.HasPrefix(name, "mcp__")) {
+			return false
+		}
+		for i, c := range name {
+			letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+			if !letter && (i == 0 || !(c == '-' || c == '*' || c >= '0' && c <= '9')) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func looksLikeID(s string) bool {

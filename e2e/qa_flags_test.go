@@ -1,0 +1,76 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+// userPrompt is what the user typed in the first message of a request:
+// its text blocks without the <system-reminder> ones reins adds.
+func userPrompt(r *llmtest.Request) string {
+	var parts []string
+	for _, b := range r.Messages[0].Content {
+		if b.Type == llm.BlockText && !strings.HasPrefix(b.Text, "<system-reminder>") {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// --allowedTools and --disallowedTools take several rules in several
+// arguments, as Claude Code's do (`--disallowedTools "Bash(rm *)" "Read(./.env)"`):
+// every one of them applies, and none leaks into the prompt. An argument
+// that does not read as a rule (a prompt with spaces) stays the prompt.
+func TestQARuleFlagsTakeSeveralArguments(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{name: "prompt first", args: []string{"-p", "check the env", "--disallowedTools", "Bash(rm *)", "Read(./.env)", "--allowedTools", "Bash(touch *)", "Bash(echo *)"}},
+		{name: "prompt last", args: []string{"--disallowedTools", "Bash(rm *)", "Read(./.env)", "--allowedTools", "Bash(touch *)", "Bash(echo *)", "-p", "check the env"}},
+		{name: "prompt after the rules", args: []string{"-p", "--allowed-tools", "Bash(touch *)", "Bash(echo *)", "--disallowed-tools", "Bash(rm *)", "Read(./.env)", "check the env"}},
+		{name: "comma lists and repeated flags", args: []string{"-p", "check the env", "--allowedTools", "Bash(touch *),Bash(echo *)", "--disallowedTools", "Bash(rm *)", "--disallowedTools", "Read(./.env)"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := server(t)
+			sb := e2etest.NewSandbox(t, srv.URL)
+			env := sb.Write(t, ".env", "TOKEN=hunter2\n")
+			srv.Add(llmtest.Calls(
+				llmtest.ToolUse("toolu_read", "Read", map[string]any{"file_path": env}),
+				llmtest.ToolUse("toolu_touch", "Bash", map[string]any{"command": "touch made"}),
+				llmtest.ToolUse("toolu_echo", "Bash", map[string]any{"command": "echo said"}),
+				llmtest.ToolUse("toolu_rm", "Bash", map[string]any{"command": "rm -f made"})),
+				llmtest.Reply("done"))
+			r := sb.Run(t, "", tc.args...)
+			if r.Code != 0 {
+				t.Fatalf("code %d: %s", r.Code, r.Stderr)
+			}
+			reqs := srv.Requests()
+			if got := userPrompt(reqs[0]); got != "check the env" {
+				t.Errorf("prompt = %q, want %q", got, "check the env")
+			}
+			res := map[string]llm.ContentBlock{}
+			for _, b := range reqs[1].ToolResults() {
+				res[b.ToolUseID] = b
+			}
+			for _, id := range []string{"toolu_touch", "toolu_echo"} {
+				if b := res[id]; b.IsError {
+					t.Errorf("%s refused: %s", id, b.ResultText())
+				}
+			}
+			for _, id := range []string{"toolu_read", "toolu_rm"} {
+				if b := res[id]; !b.IsError || !strings.Contains(b.ResultText(), "deny rule") {
+					t.Errorf("%s not denied by its rule: %s", id, b.ResultText())
+				}
+			}
+			if strings.Contains(reqs[1].LastUserText(), "hunter2") {
+				t.Errorf("the denied file reached the model")
+			}
+		})
+	}
+}

@@ -1,0 +1,26 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestNormaliseArgsGivesRuleFlagsEveryRuleArgument(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`--allowedTools|Bash(git log *)|Read|-p|hi`, `--allowedTools|Bash(git log *)|--allowedTools=Read|-p|hi`},
+		{`-p|fix it|--disallowedTools|Bash(rm *)|Read(./.env)`, `-p|fix it|--disallowedTools|Bash(rm *)|--disallowedTools=Read(./.env)`},
+		{`--allowedTools|Bash|check the env`, `--allowedTools|Bash|check the env`},
+		{`--allowedTools|Bash|Check the env`, `--allowedTools|Bash|Check the env`},
+		{`--allowedTools|Bash|mcp__srv__tool,WebFetch(domain:x.dev)`, `--allowedTools|Bash|--allowedTools=mcp__srv__tool,WebFetch(domain:x.dev)`},
+		{`--allowedTools|Bash|Bash(unclosed`, `--allowedTools|Bash|Bash(unclosed`},
+		{`--tools||hello world`, `--tools||hello world`},
+		{`--allowedTools=Bash|Read`, `--allowedTools=Bash|Read`},
+		{`--resume|abc-123|-p|x`, `--resume=abc-123|-p|x`},
+	}
+	for _, tc := range cases {
+		got := strings.Join(normaliseArgs(strings.Split(tc.in, "|")), "|")
+		if got != tc.want {
+			t.Errorf("normaliseArgs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
