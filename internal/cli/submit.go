@@ -45,6 +45,9 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		content = out.Expansion.Content()
 	}
 	in := engine.Input{Content: content, TokenBudget: engine.ParseTokenBudget(text)}
+	if out.Action == command.Query {
+		in.Model, in.AllowedTools = out.Expansion.Model, out.Expansion.AllowedTools
+	}
 	if a.hookRun.Has(hooks.UserPromptSubmit) {
 		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) { h.Prompt = text }))
 		a.reportHooks(r)

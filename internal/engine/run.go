@@ -30,6 +30,12 @@ type Input struct {
 	TokenBudget int
 	// Extra is recorded with the user entry (for example the prompt source).
 	Extra func(*session.Entry)
+	// Model, when set, is the model for this turn only (a custom
+	// command's model); the session's model applies again afterwards.
+	Model string
+	// AllowedTools are permission rules allowed for this turn only (a
+	// custom command's allowed-tools), when the gate is a Granter.
+	AllowedTools []string
 }
 
 // ErrMaxOutputTokens ends a turn whose answer stayed truncated after every
@@ -59,6 +65,7 @@ func (s *Session) Run(ctx context.Context, in Input) iter.Seq[Event] {
 			s.exec = nil
 			s.mu.Unlock()
 		}()
+		defer t.forTurn(in)()
 		t.run(ctx, in)
 	}
 }

@@ -131,10 +131,7 @@ func (m *Model) runCommand(text string) tea.Cmd {
 			case !res.Handled:
 				m.commandOutput(text, "Unknown command: /"+name, true)
 			case len(res.Content) > 0:
-				if res.Model != "" {
-					m.o.Session.SetModel(res.Model)
-				}
-				return m.startTurn(engine.Input{Content: res.Content, UUID: uuid.NewString()})
+				return m.startTurn(engine.Input{Content: res.Content, UUID: uuid.NewString(), Model: res.Model, AllowedTools: res.AllowedTools})
 			default:
 				m.commandOutput(text, res.Text, res.IsError)
 			}

@@ -42,6 +42,9 @@ type CommandResult struct {
 	Display string
 	// Model, when set, is the model for this turn.
 	Model string
+	// AllowedTools are permission rules allowed for this turn (a custom
+	// command's allowed-tools).
+	AllowedTools []string
 }
 
 // Commands is a source of slash commands besides the UI's builtins:

@@ -53,7 +53,7 @@ func (r registryCommands) Run(ctx context.Context, input string) (CommandResult,
 	case command.NotCommand:
 		return CommandResult{}, nil
 	case command.Query:
-		res := CommandResult{Handled: true, Content: out.Expansion.Content(), Model: out.Expansion.Model}
+		res := CommandResult{Handled: true, Content: out.Expansion.Content(), Model: out.Expansion.Model, AllowedTools: out.Expansion.AllowedTools}
 		return res, nil
 	case command.OpenUI:
 		return CommandResult{Handled: true, IsError: true, Text: "/" + out.Name + " has no screen in this build of reins."}, nil

@@ -1,0 +1,64 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// A custom command's allowed-tools and model apply to the turn it starts
+// (as Claude Code users write /commit commands for `claude -p "/commit"`),
+// and only to that turn.
+func TestQACommandAllowedToolsAndModelApplyToItsTurnOnly(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "touch made.txt"})),
+		llmtest.Reply("made"),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]any{"command": "touch again.txt"})),
+		llmtest.Reply("refused"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/commands/mk.md", "---\ndescription: Make a marker file\nallowed-tools: Bash(touch:*)\nmodel: haiku\n---\nCreate $ARGUMENTS with touch.\n")
+
+	r := sb.Run(t, "", "-p", "/mk made.txt", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var res struct {
+		PermissionDenials []map[string]any `json:"permission_denials"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+		t.Fatalf("result %q: %v", r.Stdout, err)
+	}
+	if len(res.PermissionDenials) != 0 {
+		t.Errorf("the command's allowed-tools did not allow its Bash call: denials %v", res.PermissionDenials)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made.txt")); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
+	}
+	reqs := srv.Requests()
+	for i, rq := range reqs[:2] {
+		if !strings.Contains(rq.Model, "haiku") {
+			t.Errorf("request %d of the command's turn used model %q, want the command's haiku", i, rq.Model)
+		}
+	}
+
+	// The next turn of the same session is back to the session's model and
+	// rules: the command's grant is gone.
+	r = sb.Run(t, "", "-p", "--continue", "make another", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("continue: code %d: %s", r.Code, r.Stderr)
+	}
+	res.PermissionDenials = nil
+	json.Unmarshal([]byte(r.Stdout), &res)
+	if len(res.PermissionDenials) != 1 {
+		t.Errorf("after the command's turn its allowed-tools still applied: denials %v", res.PermissionDenials)
+	}
+	reqs = srv.Requests()
+	if m := reqs[len(reqs)-1].Model; strings.Contains(m, "haiku") {
+		t.Errorf("after the command's turn the model is still %q", m)
+	}
+}
