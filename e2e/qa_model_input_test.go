@@ -65,3 +65,36 @@ func TestQAToolCallWithInvalidJSONInputIsAnsweredWithAnError(t *testing.T) {
 		t.Errorf("stream-json: call shown %v, result shown %v\n%s", sawCall, sawResult, r.Stdout)
 	}
 }
+
+// An error result's tool_use_result (what SDK programs read) is the
+// result text after one "Error: ", as Claude Code writes it, also when the
+// text itself starts with "Error:" (a call to a tool that does not exist).
+func TestQAErrorToolUseResultHasOneErrorPrefix(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(
+			llmtest.ToolUse("toolu_ghost", "Frobnicate", map[string]any{"x": 1}),
+			llmtest.ToolUse("toolu_denied", "Bash", map[string]any{"command": "rm -rf build"})),
+		llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "go", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	seen := 0
+	for _, l := range decodeLines(t, r.Stdout) {
+		if l["type"] != "user" {
+			continue
+		}
+		block := l["message"].(map[string]any)["content"].([]any)[0].(map[string]any)
+		text, _ := block["content"].(string)
+		got, _ := l["tool_use_result"].(string)
+		if !strings.HasPrefix(got, "Error: ") || strings.HasPrefix(got, "Error: Error") ||
+			strings.TrimPrefix(text, "Error: ") != strings.TrimPrefix(got, "Error: ") {
+			t.Errorf("%v: tool_use_result %q for result text %q", block["tool_use_id"], got, text)
+		}
+		seen++
+	}
+	if seen != 2 {
+		t.Errorf("saw %d tool results:\n%s", seen, r.Stdout)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,7 +106,7 @@ func (w *Writer) Messages(ev engine.Event) []any {
 		msg, _ := json.Marshal(&llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Block}})
 		var data any = e.Data
 		if e.IsError && data == nil {
-			data = "Error: " + e.Block.ResultText()
+			data = "Error: " + strings.TrimPrefix(e.Block.ResultText(), "Error: ")
 		}
 		return []any{User{Type: "user", Message: msg, ParentToolUseID: parent(o), SessionID: sid,
 			UUID: e.UUID, Timestamp: now, ToolUseResult: data}}
