@@ -62,3 +62,56 @@ func TestQACommandAllowedToolsAndModelApplyToItsTurnOnly(t *testing.T) {
 		t.Errorf("after the command's turn the model is still %q", m)
 	}
 }
+
+// A skill the model loads with the Skill tool grants its allowed-tools
+// (and model) for the rest of that turn, as the command would.
+func TestQASkillLoadedByTheModelGrantsItsAllowedToolsForTheTurn(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_s", "Skill", map[string]any{"skill": "marker", "args": "made.txt"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "touch made.txt"})),
+		llmtest.Reply("made"),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]any{"command": "touch again.txt"})),
+		llmtest.Reply("refused"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/skills/marker/SKILL.md", "---\nname: marker\ndescription: Make marker files with touch\nallowed-tools: Bash(touch:*)\nmodel: haiku\n---\nCreate the file named in the arguments with touch: $ARGUMENTS\n")
+
+	r := sb.Run(t, "", "-p", "make a marker", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var res struct {
+		PermissionDenials []map[string]any `json:"permission_denials"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+		t.Fatalf("result %q: %v", r.Stdout, err)
+	}
+	if len(res.PermissionDenials) != 0 {
+		t.Errorf("the skill's allowed-tools did not allow its Bash call: denials %v", res.PermissionDenials)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made.txt")); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
+	}
+	reqs := srv.Requests()
+	if m := reqs[0].Model; strings.Contains(m, "haiku") {
+		t.Errorf("the request before the skill loaded used %q", m)
+	}
+	for i, rq := range reqs[1:3] {
+		if !strings.Contains(rq.Model, "haiku") {
+			t.Errorf("request %d after the skill loaded used %q, want the skill's haiku", i+1, rq.Model)
+		}
+	}
+
+	r = sb.Run(t, "", "-p", "--continue", "make another", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("continue: code %d: %s", r.Code, r.Stderr)
+	}
+	res.PermissionDenials = nil
+	json.Unmarshal([]byte(r.Stdout), &res)
+	if len(res.PermissionDenials) != 1 {
+		t.Errorf("after the skill's turn its allowed-tools still applied: denials %v", res.PermissionDenials)
+	}
+	reqs = srv.Requests()
+	if m := reqs[len(reqs)-1].Model; strings.Contains(m, "haiku") {
+		t.Errorf("after the skill's turn the model is still %q", m)
+	}
+}

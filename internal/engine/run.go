@@ -65,7 +65,8 @@ func (s *Session) Run(ctx context.Context, in Input) iter.Seq[Event] {
 			s.exec = nil
 			s.mu.Unlock()
 		}()
-		defer t.forTurn(in)()
+		defer t.undoScopes()
+		t.scope(in.Model, in.AllowedTools)
 		t.run(ctx, in)
 	}
 }
@@ -97,6 +98,8 @@ type turn struct {
 	lastStop      string
 	lastText      string
 	assistantUUID string // of the last assistant message recorded
+
+	undos []func() // undo the turn's scoped model and allowed tools
 }
 
 func (t *turn) emit(ev Event) {
@@ -440,6 +443,9 @@ func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, 
 		t.emit(&ToolResult{UUID: n.uuid, ID: o.ID, Name: o.Name, Input: o.Input, Block: blk,
 			IsError: o.IsError, Data: o.Data, Denied: o.Denied, Duration: o.Duration})
 		interrupted = interrupted || o.Interrupt
+		if sc, ok := o.Data.(TurnScoped); ok && !o.IsError {
+			t.scope(sc.TurnScope())
+		}
 		if o.StopTurn {
 			stop = true
 			if stopReason == "" {

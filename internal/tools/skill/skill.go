@@ -68,6 +68,12 @@ type Data struct {
 	Model        string   `json:"model,omitempty"`
 }
 
+// TurnScope returns the skill's model and allowed tools, which hold for
+// the rest of the turn that loaded it (the engine's TurnScoped).
+func (d Data) TurnScope() (model string, allowedTools []string) {
+	return d.Model, d.AllowedTools
+}
+
 // IsReadOnly reports whether loading the named skill only reads: true
 // unless its template runs shell commands (!`cmd`).
 func (t *Tool) IsReadOnly(input json.RawMessage) bool {
