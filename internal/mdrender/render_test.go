@@ -20,6 +20,8 @@ func TestRenderPlainKeepsStructure(t *testing.T) {
 		{"hard break by two spaces", "a  \nb", 40, "a\nb"},
 		{"hard break by backslash", "a\\\nb", 40, "a\nb"},
 		{"br tag is a hard break", "a<br>b<BR />c", 40, "a\nb\nc"},
+		{"repeated breaks leave a blank line", "a<br><br>b", 40, "a\n\nb"},
+		{"breaks at a paragraph's ends are dropped", "<br>\\\na<br><br>", 40, "a"},
 		{"words wrap at the width", "aaa bbb ccc ddd", 10, "aaa bbb\nccc ddd"},
 		{"runs of spaces show as one", "a    b", 40, "a b"},
 		{"long word is broken at the width", "abcdefghijklmnop", 10, "abcdefghij\nklmnop"},

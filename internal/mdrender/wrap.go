@@ -54,6 +54,8 @@ type wrapper struct {
 	arena    []piece
 	maxLineW int // widest line so far
 	maxWordW int // widest word so far
+	started  bool // a line has been ended
+	blanks   int  // blank lines (from repeated hard breaks) due before the next word
 
 	line      []piece
 	lineW     int
@@ -70,7 +72,12 @@ func (w *wrapper) add(p piece) {
 	if p.brk {
 		w.flushWord()
 		w.space = false
-		w.newline()
+		switch {
+		case len(w.line) > 0:
+			w.newline()
+		case w.started:
+			w.blanks++ // shown only if text follows
+		}
 		return
 	}
 	s := p.text
@@ -194,6 +201,9 @@ func (w *wrapper) flushWord() {
 	if len(w.word) == 0 {
 		return
 	}
+	for ; w.blanks > 0; w.blanks-- {
+		w.endLine()
+	}
 	if len(w.word) > 1 && !w.wordASCII {
 		// A cluster may span pieces (a base in one style, its variation
 		// selector in the next): measure the word whole.
@@ -295,6 +305,7 @@ func (w *wrapper) newline() {
 // endLine hands the current line on: to emit, or to lines when
 // collecting, or only to the measurements.
 func (w *wrapper) endLine() {
+	w.started = true
 	w.maxLineW = max(w.maxLineW, w.lineW)
 	switch {
 	case w.emit != nil:
