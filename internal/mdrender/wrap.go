@@ -52,8 +52,8 @@ type wrapper struct {
 	collect  bool
 	lines    [][]piece
 	arena    []piece
-	maxLineW int // widest line so far
-	maxWordW int // widest word so far
+	maxLineW int  // widest line so far
+	maxWordW int  // widest word so far
 	started  bool // a line has been ended
 	blanks   int  // blank lines (from repeated hard breaks) due before the next word
 
