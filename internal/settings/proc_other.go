@@ -13,5 +13,5 @@ func KillGroupOnCancel(cmd *exec.Cmd) {
 	cmd.WaitDelay = 2 * time.Second
 }
 
-// lockFile is a no-op where flock is not available.
-func lockFile(string) (func(), error) { return func() {}, nil }
+// lockDir is a no-op where flock is not available.
+func lockDir(string) (func(), error) { return func() {}, nil }

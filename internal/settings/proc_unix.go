@@ -26,10 +26,11 @@ func KillGroupOnCancel(cmd *exec.Cmd) {
 	cmd.WaitDelay = 2 * time.Second
 }
 
-// lockFile takes an exclusive lock on path (created if needed) and returns
-// the function that releases it.
-func lockFile(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+// lockDir takes an exclusive lock on the folder dir and returns the
+// function that releases it. Locking the folder itself leaves no lock file
+// behind in the user's project.
+func lockDir(dir string) (func(), error) {
+	f, err := os.Open(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -11,8 +11,9 @@ import (
 )
 
 // UpdateFile rewrites the file at path through fn, atomically and under an
-// exclusive lock on path+".lock", so concurrent writers (two reins
-// processes answering "don't ask again") do not lose each other's changes.
+// exclusive lock on its folder, so concurrent writers (two reins processes
+// answering "don't ask again") do not lose each other's changes; no lock
+// file is left beside it.
 // fn receives the current content (nil when the file does not exist) and
 // returns the new content. Missing folders are created.
 func UpdateFile(path string, perm fs.FileMode, fn func(old []byte) ([]byte, error)) error {
@@ -20,7 +21,7 @@ func UpdateFile(path string, perm fs.FileMode, fn func(old []byte) ([]byte, erro
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("update %s: %w", path, err)
 	}
-	unlock, err := lockFile(path + ".lock")
+	unlock, err := lockDir(dir)
 	if err != nil {
 		return fmt.Errorf("update %s: lock: %w", path, err)
 	}
