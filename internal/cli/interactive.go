@@ -55,6 +55,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Permissions:     a.viewPermissions,
 		Hooks:           a.viewHooks,
 		Config:          a.viewConfig,
+		MCP:             a.viewMCP,
 		Doctor:          a.doctorChecks,
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
 			p, err := a.prepare(ctx, text, command.Interactive)

@@ -133,6 +133,7 @@ func (a *app) initMessage() *streamjson.Init {
 		PermissionMode: string(a.checker.Mode()), APIKeySource: a.keySource, Version: Version,
 		AdditionalDirs: a.opts.AddDirs,
 	})
+	a.syncMCPPrompts()
 	if a.commands != nil {
 		in.SlashCommands = append(in.SlashCommands, a.commands.Names()...)
 		in.Skills = append(in.Skills, a.commands.SkillNames()...)

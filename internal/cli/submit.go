@@ -28,6 +28,7 @@ type prepared struct {
 // slash commands are dispatched, UserPromptSubmit hooks may block the
 // prompt or add context, and a token budget ("+500k") is read.
 func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prepared, error) {
+	a.syncMCPPrompts()
 	content := []llm.ContentBlock{llm.TextBlock(text)}
 	out, err := a.commands.Dispatch(ctx, text, command.DispatchOptions{Mode: mode, Expander: a.expander,
 		IsPath: func(p string) bool { _, err := os.Stat(p); return err == nil }})

@@ -105,6 +105,8 @@ type Options struct {
 	Checkpoints *Checkpoints
 	// Permissions, Hooks and Config back the commands of the same names.
 	Permissions, Hooks, Config Viewer
+	// MCP backs /mcp: the servers, their state and tools.
+	MCP Viewer
 	// Doctor adds checks to /doctor (settings files, tools...).
 	Doctor func(ctx context.Context) []Check
 
