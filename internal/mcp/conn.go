@@ -270,6 +270,11 @@ func (s *server) refresh() {
 	}()
 }
 
+// stdioTerminateWait is how long a stdio server has to exit after its
+// stdin closes before it gets SIGTERM, and again before SIGKILL. Many
+// servers keep running after EOF, so this wait is paid at every exit.
+const stdioTerminateWait = 300 * time.Millisecond
+
 // transport builds the connection for cfg and a cleanup run after it
 // ends.
 func (s *server) transport(cfg ServerConfig) (sdk.Transport, func(), error) {
@@ -285,7 +290,7 @@ func (s *server) transport(cfg ServerConfig) (sdk.Transport, func(), error) {
 		cmd.Stderr = &s.stderr
 		cmd.WaitDelay = time.Second // a helper holding stderr open cannot stall Wait
 		setProcessGroup(cmd)
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, func() { killProcessGroup(cmd) }, nil
+		return &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioTerminateWait}, func() { killProcessGroup(cmd) }, nil
 	case TransportHTTP, TransportSSE:
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		ht := &headerTransport{base: base, headers: cfg.Headers}

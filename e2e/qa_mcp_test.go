@@ -1,0 +1,63 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// everythingConfig is an --mcp-config naming server-everything as "ev".
+func everythingConfig(t *testing.T) string {
+	node, modules := npmPeer(t, "@modelcontextprotocol/server-everything")
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"ev": map[string]any{
+		"command": node, "args": []string{filepath.Join(modules, "@modelcontextprotocol/server-everything/dist/index.js"), "stdio"}}}})
+	return string(cfg)
+}
+
+// A stdio MCP server that keeps running after its stdin closes (as
+// server-everything does) must not hold up the end of a print-mode run:
+// scripts that call reins -p in a loop paid seconds per call.
+func TestQAMCPPrintModeExitsPromptlyAfterTheResult(t *testing.T) {
+	cfg := everythingConfig(t)
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "-p", "hi", "--output-format", "stream-json", "--verbose", "--mcp-config", cfg)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var resultAt time.Time
+	var init string
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if strings.Contains(l, `"subtype":"init"`) {
+			init = l
+		}
+		if strings.Contains(l, `"type":"result"`) {
+			resultAt = time.Now()
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("reins: %v", err)
+	}
+	if resultAt.IsZero() {
+		t.Fatal("no result line")
+	}
+	if !strings.Contains(init, `{"name":"ev","status":"connected"}`) {
+		t.Fatalf("the MCP server did not connect: %s", init)
+	}
+	if d := time.Since(resultAt); d > 1500*time.Millisecond {
+		t.Errorf("reins took %s to exit after its result line (stopping the MCP server)", d)
+	}
+}
