@@ -74,3 +74,36 @@ func TestQARuleFlagsTakeSeveralArguments(t *testing.T) {
 		})
 	}
 }
+
+// A system prompt file that cannot be read stops the run with a one-line
+// error naming the flag and the file, instead of running with reins's own
+// prompt in place of the one the user asked for.
+func TestQAUnreadableSystemPromptFileStopsTheRun(t *testing.T) {
+	for _, flag := range []string{"--system-prompt-file", "--append-system-prompt-file"} {
+		t.Run(flag, func(t *testing.T) {
+			srv := server(t)
+			sb := e2etest.NewSandbox(t, srv.URL)
+			missing := sb.Dir + "/prompts/missing.md"
+			r := sb.Run(t, "", "-p", "hi", flag, missing)
+			if r.Code != 1 {
+				t.Errorf("code %d, want 1", r.Code)
+			}
+			if !strings.Contains(r.Stderr, flag) || !strings.Contains(r.Stderr, missing) || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+				t.Errorf("stderr %q: want one line naming %s and the file", r.Stderr, flag)
+			}
+			if n := len(srv.Requests()); n != 0 {
+				t.Errorf("the model was called %d times", n)
+			}
+		})
+	}
+	// A readable file is used as the system prompt.
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	p := sb.Write(t, "prompt.md", "You are PIRATE-BOT.")
+	if r := sb.Run(t, "", "-p", "hi", "--system-prompt-file", p); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if sys := srv.Requests()[0].SystemText(); !strings.Contains(sys, "You are PIRATE-BOT.") {
+		t.Errorf("system prompt = %q", sys)
+	}
+}

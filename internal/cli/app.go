@@ -118,6 +118,9 @@ type app struct {
 	compactor *compact.Compactor
 	date      string // the session date, fixed at start
 
+	// promptFiles are the system prompt files the flags name, read at start.
+	promptFiles promptFiles
+
 	// resumed is the transcript a --resume/--continue run started from.
 	resumed *session.Transcript
 
@@ -254,6 +257,9 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		a.asker.set(&sdk.ToolAsker{Name: t, Lookup: a.lookupTool})
 	}
 	if err := a.paths(); err != nil {
+		return nil, err
+	}
+	if err := a.readPromptFiles(); err != nil {
 		return nil, err
 	}
 	// Facts that take time start first and are collected at the end.

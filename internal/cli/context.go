@@ -48,21 +48,11 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	o := a.opts
 	custom := o.SystemPrompt
 	if o.SystemFile != "" {
-		b, err := os.ReadFile(o.SystemFile)
-		if err != nil {
-			a.warn(fmt.Sprintf("--system-prompt-file: %v", err))
-		} else {
-			custom = string(b)
-		}
+		custom = a.promptFiles.system
 	}
 	appendText := o.AppendSystem
 	if o.AppendFile != "" {
-		b, err := os.ReadFile(o.AppendFile)
-		if err != nil {
-			a.warn(fmt.Sprintf("--append-system-prompt-file: %v", err))
-		} else {
-			appendText = strings.TrimSpace(appendText + "\n\n" + string(b))
-		}
+		appendText = strings.TrimSpace(appendText + "\n\n" + a.promptFiles.appended)
 	}
 	platform, version := prompt.Host(ctx)
 	var sections []string
@@ -139,4 +129,33 @@ func (a *app) preCompact(ctx context.Context, trigger, instructions string) (str
 		instructions = strings.TrimSpace(instructions + "\n\n" + c)
 	}
 	return instructions, nil
+}
+
+// promptFiles holds the contents of --system-prompt-file and
+// --append-system-prompt-file, read once at start.
+type promptFiles struct {
+	system, appended string
+}
+
+// readPromptFiles reads the system prompt files the flags name. A file
+// that cannot be read stops the run: going on with another prompt than
+// the one asked for would be worse.
+func (a *app) readPromptFiles() error {
+	for _, f := range []struct {
+		flag, path string
+		to         *string
+	}{
+		{"--system-prompt-file", a.opts.SystemFile, &a.promptFiles.system},
+		{"--append-system-prompt-file", a.opts.AppendFile, &a.promptFiles.appended},
+	} {
+		if f.path == "" {
+			continue
+		}
+		b, err := os.ReadFile(f.path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.flag, err)
+		}
+		*f.to = string(b)
+	}
+	return nil
 }
