@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"reins/internal/engine"
 	"reins/internal/llm"
@@ -159,15 +160,15 @@ func call(ctx context.Context, p llm.Provider, req *llm.Request) (string, llm.Us
 }
 
 var (
-	analysisRe = regexp.MustCompile(`(?s)<analysis>.*?</analysis>`)
-	summaryRe  = regexp.MustCompile(`(?s)<summary>(.*?)(?:</summary>|$)`)
+	analysisRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<analysis>.*?</analysis>`) })
+	summaryRe  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<summary>(.*?)(?:</summary>|$)`) })
 )
 
 // extractSummary drops the <analysis> scratch text and returns what is
 // inside <summary> tags, or the whole remaining text when there are none.
 func extractSummary(text string) string {
-	text = analysisRe.ReplaceAllString(text, "")
-	if m := summaryRe.FindStringSubmatch(text); m != nil {
+	text = analysisRe().ReplaceAllString(text, "")
+	if m := summaryRe().FindStringSubmatch(text); m != nil {
 		return strings.TrimSpace(m[1])
 	}
 	if i := strings.Index(text, "<analysis>"); i >= 0 {
@@ -176,7 +177,7 @@ func extractSummary(text string) string {
 	return strings.TrimSpace(text)
 }
 
-var gapRe = regexp.MustCompile(`(\d+)\s*tokens?\s*>\s*(\d+)`)
+var gapRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d+)\s*tokens?\s*>\s*(\d+)`) })
 
 // tokenGap reads by how many tokens a prompt was too long from the API's
 // message ("prompt is too long: 210000 tokens > 200000 maximum"); 0 when
@@ -186,7 +187,7 @@ func tokenGap(err error) int {
 	if !errors.As(err, &ae) {
 		return 0
 	}
-	m := gapRe.FindStringSubmatch(ae.Message)
+	m := gapRe().FindStringSubmatch(ae.Message)
 	if m == nil {
 		return 0
 	}

@@ -4,19 +4,22 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 var (
-	budgetShort = regexp.MustCompile(`(?i)(?:^|\s)\+(\d+(?:\.\d+)?)\s*([km])\b`)
-	budgetLong  = regexp.MustCompile(`(?i)\b(?:use|spend)\s+(\d+(?:\.\d+)?)\s*([km])\s+tokens\b`)
+	budgetShort = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)(?:^|\s)\+(\d+(?:\.\d+)?)\s*([km])\b`) })
+	budgetLong  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:use|spend)\s+(\d+(?:\.\d+)?)\s*([km])\s+tokens\b`)
+	})
 )
 
 // ParseTokenBudget finds an output-token budget in a prompt: "+500k" or
 // "use 2M tokens". It returns 0 when there is none.
 func ParseTokenBudget(prompt string) int {
-	m := budgetShort.FindStringSubmatch(prompt)
+	m := budgetShort().FindStringSubmatch(prompt)
 	if m == nil {
-		m = budgetLong.FindStringSubmatch(prompt)
+		m = budgetLong().FindStringSubmatch(prompt)
 	}
 	if m == nil {
 		return 0

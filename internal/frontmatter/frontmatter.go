@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -163,19 +164,21 @@ func unmarshal(b []byte) (n *yaml.Node, err error) {
 	return top, nil
 }
 
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // yamlError turns a YAML error into an *Error with the file's line.
 func yamlError(err error, first int) error {
 	msg := err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return &Error{Line: first + n - 1, Msg: "invalid YAML in frontmatter: " + msg[len(m[0]):]}
 	}
 	return &Error{Line: first, Msg: "invalid YAML in frontmatter: " + strings.TrimPrefix(msg, "yaml: ")}
 }
 
-var topKeyRE = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:[ \t]+(\S.*?)[ \t]*$`)
+var topKeyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*:[ \t]+(\S.*?)[ \t]*$`)
+})
 
 // quoteLoose single-quotes the value of every top-level "key: value" line
 // whose value is not valid YAML on its own, and reports whether it changed
@@ -184,7 +187,7 @@ func quoteLoose(block []byte) ([]byte, bool) {
 	lines := strings.Split(string(block), "\n")
 	changed := false
 	for i, l := range lines {
-		m := topKeyRE.FindStringSubmatch(l)
+		m := topKeyRE().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}

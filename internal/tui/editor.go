@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
@@ -287,15 +288,15 @@ func (e *editor) paste(text string) {
 	}
 }
 
-var pasteRef = regexp.MustCompile(`\[Pasted text #(\d+) [^\]]*\]`)
+var pasteRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[Pasted text #(\d+) [^\]]*\]`) })
 
 // expanded returns the text with collapsed pastes put back.
 func (e *editor) expanded() string {
 	if len(e.pastes) == 0 {
 		return e.value()
 	}
-	return pasteRef.ReplaceAllStringFunc(e.value(), func(ref string) string {
-		m := pasteRef.FindStringSubmatch(ref)
+	return pasteRef().ReplaceAllStringFunc(e.value(), func(ref string) string {
+		m := pasteRef().FindStringSubmatch(ref)
 		n, _ := strconv.Atoi(m[1])
 		if p, ok := e.pastes[n]; ok {
 			return p

@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // lineNumberPrefix spots old_strings copied with Read's line numbers.
-var lineNumberPrefix = regexp.MustCompile(`(?m)^\s*\d+\t`)
+var lineNumberPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^\s*\d+\t`) })
 
 // change is the result of applying one replacement.
 type change struct {
@@ -41,7 +42,7 @@ func replace(text, old, repl string, all bool, field, display string) (change, e
 	}
 	if len(spans) == 0 {
 		msg := fmt.Sprintf("%s was not found in %s. It must match the file exactly, including whitespace and indentation; Read the file again to see its current content", field, display)
-		if lineNumberPrefix.MatchString(old) {
+		if lineNumberPrefix().MatchString(old) {
 			msg += ". It looks like it includes line numbers from Read's output: leave out the number and the tab before each line"
 		}
 		return change{}, fmt.Errorf("%s", msg)

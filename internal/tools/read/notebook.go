@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"reins/internal/filestate"
 	"reins/internal/llm"
@@ -89,7 +90,7 @@ type nbOutput struct {
 	Traceback  []string                   `json:"traceback"`
 }
 
-var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+var ansiEscape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`) })
 
 // CellID returns the id a notebook cell is known by: its own id, or
 // "cell-N" (N counting from 0) for notebooks without cell ids.
@@ -165,7 +166,7 @@ func renderOutput(o nbOutput) (text, img, imgType string) {
 	case "stream":
 		text = string(o.Text)
 	case "error":
-		tb := ansiEscape.ReplaceAllString(strings.Join(o.Traceback, "\n"), "")
+		tb := ansiEscape().ReplaceAllString(strings.Join(o.Traceback, "\n"), "")
 		text = fmt.Sprintf("%s: %s\n%s", o.Ename, o.Evalue, tb)
 	case "execute_result", "display_data":
 		for _, mt := range []string{"image/png", "image/jpeg"} {
