@@ -115,3 +115,45 @@ func TestQASkillLoadedByTheModelGrantsItsAllowedToolsForTheTurn(t *testing.T) {
 		t.Errorf("after the skill's turn the model is still %q", m)
 	}
 }
+
+// Agent SDK programs send slash commands as user messages
+// (query({prompt: "/mk made.txt"})); they expand as in print mode, and an
+// unknown one is answered with an error result without a model call.
+func TestQACommandsExpandInSDKMode(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "touch made.txt"})),
+		llmtest.Reply("made"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/commands/mk.md", "---\ndescription: Make a marker file\nallowed-tools: Bash(touch:*)\n---\nCreate $ARGUMENTS with touch.\n")
+	in := `{"type":"user","message":{"role":"user","content":"/mk made.txt"}}` + "\n" +
+		`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"/nosuchcommand now"}]}}` + "\n"
+	r := sb.Run(t, in, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var results []map[string]any
+	for _, l := range decodeLines(t, r.Stdout) {
+		if l["type"] == "result" {
+			results = append(results, l)
+		}
+	}
+	if len(results) != 2 {
+		t.Fatalf("%d result lines, want 2:\n%s", len(results), r.Stdout)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2 (the unknown command must not reach the model)", len(reqs))
+	}
+	if got := reqs[0].LastUserText(); !strings.Contains(got, "Create made.txt with touch.") || strings.Contains(got, "/mk made.txt\n") {
+		t.Errorf("the command was not expanded; the model got %q", got)
+	}
+	if d := results[0]["permission_denials"].([]any); len(d) != 0 {
+		t.Errorf("the command's allowed-tools did not apply: %v", d)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made.txt")); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
+	}
+	if results[1]["is_error"] != true || !strings.Contains(r.Stdout, "Unknown command: /nosuchcommand") {
+		t.Errorf("unknown command result = %v", results[1])
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"reins/internal/command"
 	"reins/internal/engine"
 	"reins/internal/hooks"
 	"reins/internal/llm"
@@ -43,6 +44,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		Models:            llm.NewModels(env.Getenv),
 		Init:              f.initLine,
 		BeforeTurn:        f.beforeTurn,
+		Prepare:           f.prepare,
 		Hooks:             hookForward{f},
 		Initialize:        f.initialize,
 		SetPermissionMode: f.setMode,
@@ -134,6 +136,22 @@ func (f *sdkFront) beforeTurn(ctx context.Context) {
 	wctx, cancel := context.WithTimeout(ctx, sdkMCPWait)
 	defer cancel()
 	f.a.mcp.Wait(wctx)
+}
+
+// prepare runs a user message of one text block (what a string prompt
+// becomes) through the app's input path: slash commands expand or run,
+// UserPromptSubmit hooks see the prompt. Messages of several blocks go to
+// the model as they are.
+func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, error) {
+	if len(in.Content) != 1 || in.Content[0].Type != llm.BlockText {
+		return sdk.Prepared{Run: true, Input: in}, nil
+	}
+	p, err := f.a.prepare(ctx, in.Content[0].Text, command.SDK)
+	if err != nil {
+		return sdk.Prepared{}, err
+	}
+	p.Input.UUID = in.UUID
+	return sdk.Prepared{Run: p.Run, Input: p.Input, Output: p.Output, IsError: p.IsError}, nil
 }
 
 // lookup finds a tool of the current pool by name.

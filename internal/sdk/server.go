@@ -42,6 +42,10 @@ type Config struct {
 	// BeforeTurn runs before each turn's init line, in the turn runner:
 	// for example waiting (bounded) for SDK-hosted MCP servers.
 	BeforeTurn func(ctx context.Context)
+	// Prepare, when set, turns each user message into its turn, in the
+	// turn runner: slash commands expand or run, UserPromptSubmit hooks
+	// may refuse the prompt or add context.
+	Prepare func(ctx context.Context, in engine.Input) (Prepared, error)
 
 	// Hooks receives the hook callbacks the client registers in
 	// initialize; *hooks.Runner implements it.
@@ -75,6 +79,16 @@ type Config struct {
 	ClientVersion string
 
 	Logger *slog.Logger
+}
+
+// Prepared is what Config.Prepare made of a user message.
+type Prepared struct {
+	// Run says Input goes to the model; otherwise Output answers the
+	// message (a local command's output, or a refusal when IsError).
+	Run     bool
+	Input   engine.Input
+	Output  string
+	IsError bool
 }
 
 // HookRegistry takes hooks registered at run time.

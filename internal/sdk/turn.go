@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -48,14 +49,15 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		out.reset()
 	}
 	var end *engine.TurnEnd
+	ran := false // a model turn ran (not a local command or a refusal)
 	if b := s.cfg.MaxBudgetUSD; b > 0 && sess.Totals().Cost >= b {
 		end = &engine.TurnEnd{Reason: engine.ReasonBudget, Total: sess.Totals(),
 			Err: fmt.Errorf("the session already reached its maximum budget ($%s)", strconv.FormatFloat(b, 'f', -1, 64))}
 	} else {
-		end = s.run(tctx, sess, engine.Input{Content: it.in.Content, UUID: it.in.UUID})
+		end, ran = s.prepareAndRun(tctx, sess, engine.Input{Content: it.in.Content, UUID: it.in.UUID})
 	}
 	var structured any
-	if out != nil {
+	if out != nil && ran {
 		v, ok := out.take()
 		for retry := 0; !ok && end.Reason == engine.ReasonCompleted && retry < s.cfg.MaxStructuredRetries; retry++ {
 			more := s.run(tctx, sess, engine.Input{Content: []llm.ContentBlock{llm.TextBlock(strings.TrimSpace(structuredReminder))}, Meta: true})
@@ -69,7 +71,7 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	res := streamjson.NewResult(w.SessionID(), end, s.cfg.Models)
 	if structured != nil {
 		res.StructuredOutput = structured
-	} else if out != nil && end.Reason == engine.ReasonCompleted {
+	} else if out != nil && ran && end.Reason == engine.ReasonCompleted {
 		res.Subtype, res.IsError, res.Result = streamjson.SubtypeStructuredFail, true, nil
 		res.Errors = []string{fmt.Sprintf("the model did not give structured output after %d reminders", s.cfg.MaxStructuredRetries)}
 	}
@@ -81,6 +83,24 @@ func (s *Server) turn(ctx context.Context, it item) error {
 // errInterruptedQueued is the cause of a turn cancelled by an interrupt
 // sent while its message was still waiting in the queue.
 var errInterruptedQueued = fmt.Errorf("interrupted before it started")
+
+// prepareAndRun runs Config.Prepare on a user message, then its turn, or
+// answers it without one; ran reports whether a model turn ran.
+func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in engine.Input) (end *engine.TurnEnd, ran bool) {
+	if s.cfg.Prepare == nil {
+		return s.run(ctx, sess, in), true
+	}
+	p, err := s.cfg.Prepare(ctx, in)
+	switch {
+	case err != nil:
+		return &engine.TurnEnd{Reason: engine.ReasonError, Err: err, Total: sess.Totals()}, false
+	case !p.Run && p.IsError:
+		return &engine.TurnEnd{Reason: engine.ReasonError, Err: errors.New(p.Output), Total: sess.Totals()}, false
+	case !p.Run:
+		return &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: sess.Totals()}, false
+	}
+	return s.run(ctx, sess, p.Input), true
+}
 
 // run runs one engine turn, writing its events, and returns its end.
 func (s *Server) run(ctx context.Context, sess *engine.Session, in engine.Input) *engine.TurnEnd {
