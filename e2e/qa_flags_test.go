@@ -107,3 +107,38 @@ func TestQAUnreadableSystemPromptFileStopsTheRun(t *testing.T) {
 		t.Errorf("system prompt = %q", sys)
 	}
 }
+
+// Configuration given explicitly on the command line that cannot be used
+// stops the run (exit 1, one line naming the flag), as Claude Code does
+// for --settings and --mcp-config: a CI script with a quoting mistake must
+// not run green without its deny rules, servers or agents.
+func TestQABrokenConfigurationFlagsStopTheRun(t *testing.T) {
+	cases := []struct {
+		name, flag, value, want string
+	}{
+		{"settings inline JSON", "--settings", `{"permissions": {"deny": ["Bash"]`, "--settings"},
+		{"settings file missing", "--settings", "no-such-settings.json", "no-such-settings.json"},
+		{"settings file with bad JSON", "--settings", "bad-settings.json", "bad-settings.json:1:"},
+		{"mcp-config inline JSON", "--mcp-config", `{"mcpServers": {`, "--mcp-config"},
+		{"mcp-config file missing", "--mcp-config", "no-such-mcp.json", "no-such-mcp.json"},
+		{"agents JSON", "--agents", `{"reviewer": {"description": "x", "prompt": "y"`, "--agents"},
+		{"agents without prompt", "--agents", `{"reviewer": {"description": "reviews"}}`, "prompt"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := server(t)
+			sb := e2etest.NewSandbox(t, srv.URL)
+			sb.Write(t, "bad-settings.json", `{"model": opus}`)
+			r := sb.Run(t, "", "-p", "hi", tc.flag, tc.value)
+			if r.Code != 1 {
+				t.Errorf("code %d, want 1 (stdout %q)", r.Code, r.Stdout)
+			}
+			if !strings.Contains(r.Stderr, tc.want) || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+				t.Errorf("stderr %q: want one line mentioning %q", r.Stderr, tc.want)
+			}
+			if n := len(srv.Requests()); n != 0 {
+				t.Errorf("the model was called %d times", n)
+			}
+		})
+	}
+}

@@ -120,6 +120,8 @@ type app struct {
 
 	// promptFiles are the system prompt files the flags name, read at start.
 	promptFiles promptFiles
+	// flagAgents are the agents --agents defines.
+	flagAgents []*agent.Definition
 
 	// resumed is the transcript a --resume/--continue run started from.
 	resumed *session.Transcript
@@ -267,6 +269,9 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	if err := a.loadSettings(ctx); err != nil {
 		return nil, err
 	}
+	if err := a.parseFlagAgents(); err != nil {
+		return nil, err
+	}
 	wg.Go(a.loadMemory)
 	wg.Go(a.loadCommands)
 
@@ -296,7 +301,9 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	if err := a.permissions(); err != nil {
 		return nil, err
 	}
-	a.startMCP()
+	if err := a.startMCP(); err != nil {
+		return nil, err
+	}
 	wg.Wait()
 	a.builtins = a.builtinTools()
 	a.tools = a.filterTools(a.builtins)

@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"reins/internal/agent"
@@ -164,8 +166,8 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 }
 
 // startMCP loads the MCP configuration and connects the servers in the
-// background.
-func (a *app) startMCP() {
+// background. A --mcp-config value that cannot be used is an error.
+func (a *app) startMCP() error {
 	raw := a.settings.Raw
 	var appr mcp.Approval
 	json.Unmarshal(raw["enableAllProjectMcpServers"], &appr.EnableAll)
@@ -174,19 +176,19 @@ func (a *app) startMCP() {
 	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir,
 		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: appr})
 	if err != nil {
-		a.warn("--mcp-config: " + err.Error())
-		return
+		return err
 	}
 	for _, w := range cfg.Warnings {
 		a.warn(w)
 	}
 	if len(cfg.Servers) == 0 {
-		return
+		return nil
 	}
 	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
 		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger})
 	a.mcp.Start()
 	a.onClose(func() { a.mcp.Close() })
+	return nil
 }
 
 // waitMCP waits, bounded, for configured servers to connect (print and
@@ -218,16 +220,7 @@ func (a *app) loadCommands() {
 	for _, err := range errs {
 		a.warnings = append(a.warnings, err.Error())
 	}
-	cat := agent.NewCatalog(agent.Builtin()...).With(defs...)
-	if a.opts.Agents != "" {
-		flag, err := agent.ParseJSON([]byte(a.opts.Agents), agent.SourceFlag)
-		if err != nil {
-			a.warnings = append(a.warnings, "--agents: "+err.Error())
-		} else {
-			cat = cat.With(flag...)
-		}
-	}
-	a.agents = cat
+	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
 }
 
 // memoryRead is the Read tool that also brings in memory files of the
@@ -262,4 +255,18 @@ func (a *app) hasTool(name string) bool {
 		}
 	}
 	return false
+}
+
+// parseFlagAgents reads --agents. Agents asked for on the command line
+// that cannot be defined are an error.
+func (a *app) parseFlagAgents() error {
+	if strings.TrimSpace(a.opts.Agents) == "" {
+		return nil
+	}
+	defs, err := agent.ParseJSON([]byte(a.opts.Agents), agent.SourceFlag)
+	if err != nil {
+		return fmt.Errorf("--agents: %w", err)
+	}
+	a.flagAgents = defs
+	return nil
 }

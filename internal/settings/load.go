@@ -233,10 +233,11 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 		data := c.inline
 		if data == nil {
 			data, err = os.ReadFile(c.path)
+			if err != nil && c.source == SourceFlag {
+				// Settings asked for on the command line must apply.
+				return nil, warns, fmt.Errorf("--settings %s: %w", c.path, err)
+			}
 			if errors.Is(err, fs.ErrNotExist) {
-				if c.source == SourceFlag {
-					warns = append(warns, Warning{File: c.path, Message: "--settings file does not exist; ignored"})
-				}
 				continue
 			}
 			if err != nil {
@@ -252,6 +253,13 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 			// Policy fails closed: a managed file that is not wholly
 			// understood stops reins rather than weakening the policy.
 			return nil, warns, fmt.Errorf("managed settings: %s", ws[0].String())
+		}
+		if c.source == SourceFlag && fd == nil && len(ws) > 0 {
+			msg := strings.TrimSuffix(ws[0].String(), "; file skipped")
+			if c.inline == nil {
+				msg = "--settings " + msg
+			}
+			return nil, warns, errors.New(msg)
 		}
 		warns = append(warns, ws...)
 		if fd == nil {

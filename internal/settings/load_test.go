@@ -342,15 +342,15 @@ func TestSettingsFlagFileAndInline(t *testing.T) {
 	if s.Model != "from-file" || len(w) != 0 {
 		t.Errorf("model %q warnings %v", s.Model, w)
 	}
+	// Settings asked for on the command line that cannot be used are an
+	// error, not a warning: the run must not go on without them.
 	o.CLISettings = "missing.json"
-	_, w = e.load(o)
-	if len(w) != 1 || !strings.Contains(w[0].Message, "does not exist") {
-		t.Errorf("warnings = %v, want one about the missing file", w)
+	if _, _, err := Load(context.Background(), o); err == nil || !strings.Contains(err.Error(), "missing.json") {
+		t.Errorf("missing --settings file: err = %v, want one naming the file", err)
 	}
 	o.CLISettings = `{"model": `
-	_, w = e.load(o)
-	if len(w) != 1 || w[0].File != "--settings" {
-		t.Errorf("warnings = %v, want one for --settings", w)
+	if _, _, err := Load(context.Background(), o); err == nil || !strings.Contains(err.Error(), "--settings:1:10: invalid JSON") {
+		t.Errorf("bad inline --settings: err = %v, want one locating the problem", err)
 	}
 }
 
