@@ -85,6 +85,7 @@ type app struct {
 	trust     *trust.Store
 
 	settings *settings.Settings
+	warnMu   sync.Mutex // guards warnings: the start-up loaders add to it concurrently
 	warnings []string
 	setEnv   map[string]string // settings env, applied over the process's
 
@@ -382,10 +383,25 @@ func (a *app) loadSettings(ctx context.Context) error {
 // warn reports a start-up problem on stderr (print and SDK modes) and
 // keeps it for /doctor.
 func (a *app) warn(msg string) {
-	a.warnings = append(a.warnings, msg)
+	a.note(msg)
 	if a.front != frontTUI {
 		fmt.Fprintf(a.env.Stderr, "reins: warning: %s\n", msg)
 	}
+}
+
+// note keeps a start-up problem for /doctor and the terminal UI without
+// printing it. Safe for concurrent use.
+func (a *app) note(msg string) {
+	a.warnMu.Lock()
+	a.warnings = append(a.warnings, msg)
+	a.warnMu.Unlock()
+}
+
+// startupWarnings returns the start-up problems kept so far.
+func (a *app) startupWarnings() []string {
+	a.warnMu.Lock()
+	defer a.warnMu.Unlock()
+	return append([]string(nil), a.warnings...)
 }
 
 // sessionIdentity picks the session id: a new one, --session-id, or the

@@ -21,7 +21,7 @@ func (a *app) loadMemory() {
 	a.memory = prompt.LoadMemory(prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
 		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs})
 	for _, w := range a.memory.Warnings() {
-		a.warnings = append(a.warnings, "memory: "+w)
+		a.note("memory: " + w)
 	}
 }
 

@@ -64,7 +64,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
-		Notices:     a.warnings,
+		Notices:     a.startupWarnings(),
 		Prompt:      strings.Join(o.Args, " "),
 		Cwd:         a.cwd,
 		Version:     Version,
@@ -336,7 +336,7 @@ func (a *app) doctorChecks(context.Context) []tui.Check {
 	}
 	checks := []tui.Check{
 		{Name: "built-in tools", OK: len(names) > 0, Info: fmt.Sprintf("%d: %s", len(names), strings.Join(names, ", "))},
-		{Name: "settings", OK: len(a.warnings) == 0, Info: fmt.Sprintf("%d files, %d warnings", len(a.settings.Files), len(a.warnings))},
+		{Name: "settings", OK: len(a.startupWarnings()) == 0, Info: fmt.Sprintf("%d files, %d warnings", len(a.settings.Files), len(a.startupWarnings()))},
 		{Name: "folder trusted", OK: a.trusted, Info: a.cwd},
 	}
 	if a.mcp != nil {

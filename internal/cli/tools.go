@@ -213,12 +213,12 @@ func (a *app) loadCommands() {
 	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
 	a.commands.Add(cmds...)
 	for _, err := range errs {
-		a.warnings = append(a.warnings, err.Error())
+		a.note(err.Error())
 	}
 	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
-		a.warnings = append(a.warnings, err.Error())
+		a.note(err.Error())
 	}
 	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
 }
