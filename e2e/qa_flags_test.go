@@ -142,3 +142,31 @@ func TestQABrokenConfigurationFlagsStopTheRun(t *testing.T) {
 		})
 	}
 }
+
+// An empty --setting-sources loads no settings files, as the Agent SDK
+// means it when a program passes settingSources: [] to run isolated from
+// the user's and the project's settings (it spawns --setting-sources=).
+func TestQAEmptySettingSourcesLoadsNoSettingsFiles(t *testing.T) {
+	for _, args := range [][]string{{"--setting-sources="}, {"--setting-sources", ""}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			srv := server(t, llmtest.Reply("ok"))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			sb.Write(t, ".claude/settings.json", `{"model": "sonnet", "permissions": {"deny": ["WebFetch"]}}`)
+			r := sb.Run(t, "", append([]string{"-p", "hi", "--output-format", "stream-json", "--verbose"}, args...)...)
+			if r.Code != 0 {
+				t.Fatalf("code %d: %s", r.Code, r.Stderr)
+			}
+			req := srv.Requests()[0]
+			if strings.Contains(req.Model, "sonnet") {
+				t.Errorf("model %s: the project's settings were loaded", req.Model)
+			}
+			found := false
+			for _, n := range req.ToolNames() {
+				found = found || n == "WebFetch"
+			}
+			if !found {
+				t.Errorf("WebFetch missing from %v: the project's deny rule was applied", req.ToolNames())
+			}
+		})
+	}
+}

@@ -361,7 +361,7 @@ func (a *app) loadSettings(ctx context.Context) error {
 	}
 	opts := settings.Options{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
 		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv}
-	if a.opts.SettingSources != "" || a.front == frontSDK && a.opts.SettingSources == "" && false {
+	if a.opts.SourcesSet {
 		srcs, err := settings.ParseSources(a.opts.SettingSources)
 		if err != nil {
 			return usageError{"--setting-sources: " + err.Error()}

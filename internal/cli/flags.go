@@ -55,6 +55,10 @@ type Options struct {
 	ShowVersion    bool
 	ShortVersion   bool
 
+	// SourcesSet is true when --setting-sources was given, even empty
+	// (no settings files at all).
+	SourcesSet bool
+
 	// Args are the positional arguments (the prompt).
 	Args []string
 }

@@ -197,6 +197,7 @@ func newRoot(env *Env) *cobra.Command {
 			opts.Args = args
 			opts.ToolsSet = cmd.Flags().Changed("tools")
 			opts.ResumeSet = cmd.Flags().Changed("resume")
+			opts.SourcesSet = cmd.Flags().Changed("setting-sources")
 			return run(cmd.Context(), env, opts)
 		},
 	}
