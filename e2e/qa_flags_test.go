@@ -170,3 +170,46 @@ func TestQAEmptySettingSourcesLoadsNoSettingsFiles(t *testing.T) {
 		})
 	}
 }
+
+// A model written with Claude Code's "[1m]" suffix (--model sonnet[1m],
+// or "model": "sonnet[1m]" in settings) asks for the long context window:
+// the API gets the plain model id and the long-context beta, never the
+// suffix (which it would refuse as an unknown model).
+func TestQALongContextModelSuffixBecomesTheBeta(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		settings string
+	}{
+		{name: "flag", args: []string{"--model", "sonnet[1m]"}},
+		{name: "settings", settings: `{"model": "claude-sonnet-4-5[1m]"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := server(t, llmtest.Reply("ok"))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			if tc.settings != "" {
+				sb.Write(t, ".claude/settings.json", tc.settings)
+			}
+			r := sb.Run(t, "", append([]string{"-p", "hi"}, tc.args...)...)
+			if r.Code != 0 {
+				t.Fatalf("code %d: %s", r.Code, r.Stderr)
+			}
+			req := srv.Requests()[0]
+			if req.Model != "claude-sonnet-4-5" {
+				t.Errorf("model sent = %q, want claude-sonnet-4-5", req.Model)
+			}
+			if beta := req.Header.Get("anthropic-beta"); !strings.Contains(beta, "context-1m-2025-08-07") {
+				t.Errorf("anthropic-beta = %q, want the long-context beta", beta)
+			}
+		})
+	}
+	// Without the suffix no long-context beta is sent.
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "hi", "--model", "sonnet"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if beta := srv.Requests()[0].Header.Get("anthropic-beta"); strings.Contains(beta, "context-1m") {
+		t.Errorf("anthropic-beta = %q without [1m]", beta)
+	}
+}

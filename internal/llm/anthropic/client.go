@@ -214,6 +214,9 @@ func (c *Client) setHeaders(h *http.Request, req *llm.Request, attempt int) {
 		h.Header.Set("x-api-key", key)
 	}
 	betas := append(append([]string(nil), c.cfg.Betas...), req.Betas...)
+	if _, b := apiModel(req.Model); b != "" {
+		betas = append(betas, b)
+	}
 	if len(betas) > 0 {
 		seen := map[string]bool{}
 		var uniq []string

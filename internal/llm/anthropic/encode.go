@@ -41,7 +41,8 @@ func AppendRequest(buf []byte, req *llm.Request) ([]byte, error) {
 		buf = nb
 	}
 	buf = append(buf, `{"model":`...)
-	buf = strconv.AppendQuote(buf, req.Model)
+	model, _ := apiModel(req.Model)
+	buf = strconv.AppendQuote(buf, model)
 	buf = append(buf, `,"max_tokens":`...)
 	buf = strconv.AppendInt(buf, int64(req.MaxTokens), 10)
 
