@@ -77,8 +77,14 @@ func (a *Asker) attach(send func(tea.Msg)) {
 	a.early = nil
 	a.mu.Unlock()
 	close(a.started)
-	for _, n := range early {
-		send(n)
+	if len(early) > 0 {
+		// attach runs before the program reads messages, and Send waits
+		// for it to read: deliver the early notices once it does.
+		go func() {
+			for _, n := range early {
+				send(n)
+			}
+		}()
 	}
 }
 
