@@ -61,3 +61,23 @@ func TestQAMCPPrintModeExitsPromptlyAfterTheResult(t *testing.T) {
 		t.Errorf("reins took %s to exit after its result line (stopping the MCP server)", d)
 	}
 }
+
+// An MCP server that cannot start is reported on stderr with its name and
+// the reason, and the run goes on without it.
+func TestQAMCPServerThatFailsToStartIsReportedAndTheRunGoesOn(t *testing.T) {
+	srv := server(t, llmtest.Reply("answered anyway"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	cfg := `{"mcpServers":{"broken":{"command":"/nonexistent/qa-mcp-server"},"crash":{"command":"sh","args":["-c","echo qa-boom >&2; exit 3"]}}}`
+	r := sb.Run(t, "", "-p", "hi", "--mcp-config", cfg)
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "answered anyway" {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, want := range []string{`MCP server "broken"`, "/nonexistent/qa-mcp-server", `MCP server "crash"`, "qa-boom"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if n := strings.Count(r.Stderr, `MCP server "broken"`); n != 1 {
+		t.Errorf("the failure is reported %d times:\n%s", n, r.Stderr)
+	}
+}

@@ -14,3 +14,12 @@ func TestQANoticeBeforeTheUIStartsIsShown(t *testing.T) {
 	tt.ready()
 	tt.waitFor("qa hello from the hook")
 }
+
+// An MCP server that fails to start is noticed on screen without the user
+// having to open /mcp.
+func TestQAMCPServerThatFailsToStartIsNoticed(t *testing.T) {
+	tt := newTerm(t)
+	tt.start("--mcp-config", `{"mcpServers":{"broken":{"command":"/nonexistent/qa-mcp-server"}}}`)
+	tt.ready()
+	tt.waitFor(`MCP server "broken"`, "/nonexistent/qa-mcp-server")
+}

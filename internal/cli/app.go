@@ -108,7 +108,9 @@ type app struct {
 	builtins []tool.Tool
 	tools    []tool.Tool // built-ins after deny filtering (what init lists)
 	mcp      *mcp.Manager
-	search   *toolsearch.Session
+	// mcpReported remembers the MCP failures already reported.
+	mcpReported mcpReports
+	search      *toolsearch.Session
 
 	commands  *command.Registry
 	expander  *command.Expander

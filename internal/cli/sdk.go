@@ -136,6 +136,7 @@ func (f *sdkFront) beforeTurn(ctx context.Context) {
 	wctx, cancel := context.WithTimeout(ctx, sdkMCPWait)
 	defer cancel()
 	f.a.mcp.Wait(wctx)
+	f.a.reportMCPFailures()
 }
 
 // prepare runs a user message of one text block (what a string prompt

@@ -188,6 +188,9 @@ func (a *app) startMCP() error {
 		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger})
 	a.mcp.Start()
 	a.onClose(func() { a.mcp.Close() })
+	if a.front == frontTUI {
+		a.onClose(a.watchMCP()) // stops before the servers close
+	}
 	return nil
 }
 
@@ -204,6 +207,9 @@ func (a *app) waitMCP(ctx context.Context) {
 	wctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	a.mcp.Wait(wctx)
+	if a.front != frontTUI {
+		a.reportMCPFailures()
+	}
 }
 
 // loadCommands builds the slash-command registry, the expander and the
