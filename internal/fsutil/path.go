@@ -20,10 +20,26 @@ func RequireAbs(field, p, cwd string) error {
 		return nil
 	}
 	msg := fmt.Sprintf("%s must be an absolute path, but %q is relative", field, p)
-	if cwd != "" && filepath.IsAbs(cwd) {
+	if home := ExpandHome(p); home != p {
+		msg += fmt.Sprintf(" (did you mean %q?)", home)
+	} else if cwd != "" && filepath.IsAbs(cwd) {
 		msg += fmt.Sprintf(" (did you mean %q?)", filepath.Join(cwd, p))
 	}
 	return errors.New(msg)
+}
+
+// ExpandHome returns p with a leading "~" or "~/" replaced by the user's
+// home folder ($HOME), or p itself when it has no such prefix or the home
+// folder is unknown. "~user" forms are left alone.
+func ExpandHome(p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return p
+	}
+	return filepath.Join(home, p[1:])
 }
 
 // Resolve returns the clean, absolute form of p with every symlink

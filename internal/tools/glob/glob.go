@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"reins/internal/fsutil"
 	"reins/internal/search"
 	"reins/internal/tool"
 )
@@ -97,6 +98,7 @@ func parse(c *tool.Call, raw json.RawMessage) (root, pattern string, err error) 
 	if root == "" {
 		root = cwd
 	}
+	root = fsutil.ExpandHome(root)
 	if !filepath.IsAbs(root) {
 		root = filepath.Join(cwd, root)
 	}

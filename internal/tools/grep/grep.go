@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"reins/internal/fsutil"
 	"reins/internal/search"
 	"reins/internal/tool"
 )
@@ -219,11 +220,7 @@ func resolvePath(c *tool.Call, p string) (string, error) {
 	if p == "" {
 		p = cwd
 	}
-	if strings.HasPrefix(p, "~/") || p == "~" {
-		if home, err := os.UserHomeDir(); err == nil {
-			p = filepath.Join(home, strings.TrimPrefix(p, "~"))
-		}
-	}
+	p = fsutil.ExpandHome(p)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(cwd, p)
 	}
