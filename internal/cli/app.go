@@ -36,8 +36,6 @@ import (
 	"reins/internal/trust"
 )
 
-// protocolVersion is the Claude Code protocol level implemented.
-const protocolVersion = "2.1.328"
 
 // frontEnd says which front end drives the session.
 type frontEnd int

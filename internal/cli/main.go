@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"reins/internal/fastpath"
 	"reins/internal/permission"
 )
 
@@ -29,19 +30,12 @@ func (e usageError) Error() string { return e.msg }
 // Main runs reins with args (without the program name) and returns the
 // process exit code.
 func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	// Fast path: the version loads nothing else.
-	for _, a := range args {
-		if a == "--version" {
-			fmt.Fprintln(stdout, versionLine())
-			return 0
-		}
-		if a == "-v" {
-			fmt.Fprintln(stdout, sdkVersionLine())
-			return 0
-		}
-		if a == "--" {
-			break
-		}
+	// Fast path: the version loads nothing else. (A real process never
+	// gets here with these flags: package fastpath answers them while the
+	// program starts.)
+	if line := fastpath.Answer(args); line != "" {
+		fmt.Fprintln(stdout, line)
+		return 0
 	}
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
 	root := newRoot(env)
@@ -90,9 +84,7 @@ func isSubcommand(root *cobra.Command, args []string) bool {
 // sdkVersionLine answers -v with the Claude Code protocol level reins
 // implements, so the Agent SDKs' minimum-version check (they parse a
 // leading x.y.z) passes.
-func sdkVersionLine() string {
-	return protocolVersion + " (reins " + Version + ", Claude Code protocol)"
-}
+func sdkVersionLine() string { return fastpath.SDKVersionLine }
 
 // Env is the process environment the CLI runs in.
 type Env struct {

@@ -1,7 +1,9 @@
 package cli
 
+import "reins/internal/fastpath"
+
 // Version is reins's own version.
-const Version = "0.1.0"
+const Version = fastpath.Version
 
 // versionLine is what --version prints.
-func versionLine() string { return Version + " (reins)" }
+func versionLine() string { return fastpath.VersionLine }
