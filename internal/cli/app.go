@@ -36,7 +36,6 @@ import (
 	"reins/internal/trust"
 )
 
-
 // frontEnd says which front end drives the session.
 type frontEnd int
 
