@@ -88,9 +88,13 @@ func (p *Pending) Wait() Snapshot {
 }
 
 // Take returns a snapshot of the repository holding dir. A folder outside
-// any repository returns the zero Snapshot without running git.
+// any repository returns the zero Snapshot without running git. It runs
+// two git commands in parallel (status with the branch line, and log) and
+// reads the main branch from the repository's ref files, because starting
+// a process is most of the cost.
 func Take(ctx context.Context, dir string, o Options) Snapshot {
-	if !insideRepo(dir, o.Env) {
+	gitDir, ok := findGitDir(dir, o.Env)
+	if !ok {
 		return Snapshot{}
 	}
 	if o.Git == "" {
@@ -104,16 +108,11 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 
 	r := runner{dir: dir, o: o}
 	var (
-		wg                     sync.WaitGroup
-		branch, refs, st, logs string
-		errB, errR, errS, errL error
+		wg         sync.WaitGroup
+		st, logs   string
+		errS, errL error
 	)
-	wg.Go(func() { branch, errB = r.run(ctx, "branch", "--show-current") })
-	wg.Go(func() {
-		refs, errR = r.run(ctx, "for-each-ref", "--format=%(refname) %(symref)",
-			"refs/remotes/origin/HEAD", "refs/heads/main", "refs/heads/master")
-	})
-	wg.Go(func() { st, errS = r.run(ctx, "status", "--short") })
+	wg.Go(func() { st, errS = r.run(ctx, "status", "--short", "--branch") })
 	wg.Go(func() {
 		logs, errL = r.run(ctx, "log", "--oneline", "--no-decorate", "--no-color", fmt.Sprintf("-n%d", CommitCount))
 	})
@@ -123,17 +122,21 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 		errL = nil // a new repository: no commits yet is not a failure
 	}
 	s := Snapshot{IsRepo: true, statusFailed: errS != nil}
-	s.Errs = appendErr(s.Errs, errB, errR, errS, errL)
-	s.Branch = strings.TrimSpace(branch)
-	if errB == nil && s.Branch == "" {
-		// Detached HEAD: name the commit instead. Rare, so not worth a
-		// fourth parallel command on every start.
-		h, err := r.run(ctx, "rev-parse", "--short", "HEAD")
-		s.Detached = strings.TrimSpace(h)
-		s.Errs = appendErr(s.Errs, err)
+	s.Errs = appendErr(s.Errs, errS, errL)
+	head, rest, _ := strings.Cut(st, "\n")
+	if errS == nil {
+		var detached bool
+		s.Branch, detached = branchLine(head)
+		if detached {
+			// Detached HEAD: name the commit instead. Rare, so not worth a
+			// third command on every start.
+			h, err := r.run(ctx, "rev-parse", "--short", "HEAD")
+			s.Detached = strings.TrimSpace(h)
+			s.Errs = appendErr(s.Errs, err)
+		}
 	}
-	s.MainBranch = mainBranch(refs)
-	s.Status, s.StatusTruncated = cut(strings.TrimRight(st, "\n"), StatusLimit)
+	s.MainBranch = mainBranchFromRefs(gitDir)
+	s.Status, s.StatusTruncated = cut(strings.TrimRight(rest, "\n"), StatusLimit)
 	if errL == nil {
 		for _, l := range strings.Split(strings.TrimSpace(logs), "\n") {
 			if l = strings.TrimSpace(l); l != "" {
@@ -144,6 +147,98 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 	return s
 }
 
+// branchLine reads the "## ..." line of `git status --short --branch`:
+// "## main...origin/main [ahead 1]", "## No commits yet on main" or
+// "## HEAD (no branch)".
+func branchLine(line string) (branch string, detached bool) {
+	line = strings.TrimPrefix(strings.TrimSpace(line), "## ")
+	switch {
+	case strings.HasPrefix(line, "HEAD (no branch)"):
+		return "", true
+	case strings.HasPrefix(line, "No commits yet on "):
+		return strings.TrimPrefix(line, "No commits yet on "), false
+	case strings.HasPrefix(line, "Initial commit on "):
+		return strings.TrimPrefix(line, "Initial commit on "), false
+	}
+	if b, _, ok := strings.Cut(line, "..."); ok {
+		return b, false
+	}
+	b, _, _ := strings.Cut(line, " ")
+	return b, false
+}
+
+// findGitDir finds the repository holding dir: its git folder (following
+// a ".git" file of a worktree or submodule), or GIT_DIR.
+func findGitDir(dir string, env []string) (string, bool) {
+	if env == nil {
+		env = os.Environ()
+	}
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_DIR="); ok && v != "" {
+			return v, true
+		}
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return "", false
+	}
+	for {
+		p := filepath.Join(d, ".git")
+		if fi, err := os.Stat(p); err == nil {
+			if fi.IsDir() {
+				return p, true
+			}
+			if data, err := os.ReadFile(p); err == nil {
+				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
+					g = strings.TrimSpace(g)
+					if !filepath.IsAbs(g) {
+						g = filepath.Join(d, g)
+					}
+					return g, true
+				}
+			}
+			return p, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", false
+		}
+		d = parent
+	}
+}
+
+// mainBranchFromRefs picks the main branch from the ref files: origin's
+// HEAD when it names a branch, else main or master when one exists.
+func mainBranchFromRefs(gitDir string) string {
+	common := gitDir
+	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		common = c
+	}
+	if data, err := os.ReadFile(filepath.Join(common, "refs", "remotes", "origin", "HEAD")); err == nil {
+		if b, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "ref: refs/remotes/origin/"); ok && b != "" {
+			return b
+		}
+	}
+	packed, _ := os.ReadFile(filepath.Join(common, "packed-refs"))
+	has := func(ref string) bool {
+		if _, err := os.Stat(filepath.Join(common, filepath.FromSlash(ref))); err == nil {
+			return true
+		}
+		return bytes.Contains(packed, []byte(" "+ref+"\n"))
+	}
+	switch {
+	case has("refs/heads/main"):
+		return "main"
+	case has("refs/heads/master"):
+		return "master"
+	}
+	return ""
+}
+
 func appendErr(errs []error, add ...error) []error {
 	for _, e := range add {
 		if e != nil {
@@ -151,59 +246,6 @@ func appendErr(errs []error, add ...error) []error {
 		}
 	}
 	return errs
-}
-
-// insideRepo looks for a .git entry in dir or a parent, or a GIT_DIR in
-// the environment.
-func insideRepo(dir string, env []string) bool {
-	if env == nil {
-		env = os.Environ()
-	}
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GIT_DIR=") && len(kv) > len("GIT_DIR=") {
-			return true
-		}
-	}
-	d, err := filepath.Abs(dir)
-	if err != nil {
-		return false
-	}
-	for {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return false
-		}
-		d = parent
-	}
-}
-
-// mainBranch picks the main branch from for-each-ref output lines
-// "<refname> <symref target>".
-func mainBranch(out string) string {
-	var haveMain, haveMaster bool
-	for _, line := range strings.Split(out, "\n") {
-		ref, target, _ := strings.Cut(strings.TrimSpace(line), " ")
-		switch ref {
-		case "refs/remotes/origin/HEAD":
-			if b, ok := strings.CutPrefix(target, "refs/remotes/origin/"); ok && b != "" {
-				return b
-			}
-		case "refs/heads/main":
-			haveMain = true
-		case "refs/heads/master":
-			haveMaster = true
-		}
-	}
-	switch {
-	case haveMain:
-		return "main"
-	case haveMaster:
-		return "master"
-	}
-	return ""
 }
 
 // cut shortens s to at most limit bytes, at a line end when one is in

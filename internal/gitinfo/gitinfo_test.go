@@ -238,3 +238,20 @@ func itoa(i int) string {
 	}
 	return itoa(i/10) + d[i%10:i%10+1]
 }
+
+func TestBranchLine(t *testing.T) {
+	for line, want := range map[string]struct {
+		branch   string
+		detached bool
+	}{
+		"## main...origin/main [ahead 1]": {"main", false},
+		"## feature/x":                    {"feature/x", false},
+		"## No commits yet on trunk":      {"trunk", false},
+		"## HEAD (no branch)":             {"", true},
+	} {
+		b, d := branchLine(line)
+		if b != want.branch || d != want.detached {
+			t.Errorf("branchLine(%q) = %q, %v", line, b, d)
+		}
+	}
+}
