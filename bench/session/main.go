@@ -42,7 +42,9 @@ func main() {
 		os.Exit(1)
 	}
 	defer os.RemoveAll(ws)
-	fmt.Printf("workspace: %s (copy of net/http, git repo); %d runs each, medians; %d CPUs\n\n", ws, *runs, runtime.NumCPU())
+	fmt.Printf("workspace: %s (copy of net/http, git repo); %d runs each, medians; %d CPUs\n", ws, *runs, runtime.NumCPU())
+	fmt.Printf("machine reference: starting /bin/true %s, git status --short in the workspace %s\n\n",
+		timeCmd(ws, *runs*4, "/bin/true"), timeCmd(ws, *runs*2, "git", "status", "--short"))
 	missed := measure(flag.Args(), ws, *runs, true)
 	if *ref != "" {
 		fmt.Println()
@@ -53,6 +55,22 @@ func main() {
 	} else {
 		fmt.Println("\nall targets met")
 	}
+}
+
+// timeCmd is the median wall time of a command, as a reference for how
+// fast this machine starts processes.
+func timeCmd(dir string, n int, name string, args ...string) time.Duration {
+	var ts []time.Duration
+	for i := 0; i < n; i++ {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = dir
+		start := time.Now()
+		if cmd.Run() != nil {
+			return 0
+		}
+		ts = append(ts, time.Since(start))
+	}
+	return median(ts).Round(10 * time.Microsecond)
 }
 
 // workspace copies $GOROOT/src/net/http into a new git repository.
