@@ -54,8 +54,19 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("invalid regular expression %q: %v", e.Pattern, e.Err)
+	msg := fmt.Sprintf("invalid regular expression %q: %v", e.Pattern, e.Err)
+	switch {
+	case strings.Contains(e.Pattern, "(?=") || strings.Contains(e.Pattern, "(?!") ||
+		strings.Contains(e.Pattern, "(?<=") || strings.Contains(e.Pattern, "(?<!"):
+		msg += " (look-ahead and look-behind such as (?=…), (?!…), (?<=…) and (?<!…) are not supported; match the surrounding text as part of the pattern instead)"
+	case backReference.MatchString(e.Pattern):
+		msg += " (back-references such as \\1 are not supported)"
+	}
+	return msg
 }
+
+// backReference finds \1 … \9 that is not itself an escaped backslash.
+var backReference = regexp.MustCompile(`(^|[^\\])(\\\\)*\\[1-9]`)
 
 func (e *SyntaxError) Unwrap() error { return e.Err }
 

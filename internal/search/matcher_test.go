@@ -259,3 +259,26 @@ func FuzzMatcherAgreesWithPerLineRegexp(f *testing.F) {
 		}
 	})
 }
+
+func TestSyntaxErrorNamesUnsupportedFeatures(t *testing.T) {
+	tests := []struct{ pattern, want string }{
+		{`(?<=a)b`, "look-behind"},
+		{`a(?!b)`, "look-ahead"},
+		{`(a)\1`, "back-references"},
+		{`\\1(`, ""},
+		{`(unclosed`, ""},
+	}
+	for _, tt := range tests {
+		_, err := Compile(tt.pattern, MatchOptions{})
+		if err == nil {
+			t.Fatalf("Compile(%q) succeeded", tt.pattern)
+		}
+		msg := err.Error()
+		if tt.want != "" && !strings.Contains(msg, tt.want) {
+			t.Errorf("Compile(%q) error %q lacks %q", tt.pattern, msg, tt.want)
+		}
+		if tt.want == "" && (strings.Contains(msg, "look-") || strings.Contains(msg, "back-references")) {
+			t.Errorf("Compile(%q) error %q names a feature the pattern does not use", tt.pattern, msg)
+		}
+	}
+}
