@@ -3,6 +3,7 @@ package e2e
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm"
@@ -211,5 +212,31 @@ func TestQALongContextModelSuffixBecomesTheBeta(t *testing.T) {
 	}
 	if beta := srv.Requests()[0].Header.Get("anthropic-beta"); strings.Contains(beta, "context-1m") {
 		t.Errorf("anthropic-beta = %q without [1m]", beta)
+	}
+}
+
+// A base URL that is not an http(s) URL (a host without a scheme is an
+// easy mistake) is reported at once, naming the variable, instead of
+// being retried for minutes as a connection error.
+func TestQABaseURLWithoutSchemeIsRefusedAtOnce(t *testing.T) {
+	for _, tc := range []struct{ name, env, settings string }{
+		{name: "environment", env: "api.example.com"},
+		{name: "settings env", env: "http://127.0.0.1:1", settings: `{"env": {"ANTHROPIC_BASE_URL": "example.com:8080/anthropic"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sb := e2etest.NewSandbox(t, tc.env)
+			sb.Env = append(sb.Env, "REINS_RETRY_BASE_MS=1000")
+			if tc.settings != "" {
+				sb.Write(t, ".claude/settings.json", tc.settings)
+			}
+			start := time.Now()
+			r := sb.Run(t, "", "-p", "hi")
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %s to give up", d)
+			}
+			if r.Code != 1 || !strings.Contains(r.Stderr, "ANTHROPIC_BASE_URL") || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+				t.Errorf("code %d stderr %q: want one line naming ANTHROPIC_BASE_URL", r.Code, r.Stderr)
+			}
+		})
 	}
 }

@@ -480,8 +480,12 @@ func (a *app) newProvider(ctx context.Context) error {
 	default:
 		return errNoKey
 	}
+	base := a.getenv("ANTHROPIC_BASE_URL")
+	if err := checkBaseURL(base); err != nil {
+		return err
+	}
 	cfg := anthropic.Config{
-		BaseURL:   a.getenv("ANTHROPIC_BASE_URL"),
+		BaseURL:   base,
 		APIKey:    key,
 		AuthToken: token,
 		UserAgent: "reins/" + Version,
