@@ -240,3 +240,44 @@ func TestQABaseURLWithoutSchemeIsRefusedAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// --include-hook-events adds hook_started / hook_response lines to
+// stream-json output in print mode too, not only under the SDK protocol.
+func TestQAHookEventsInPrintModeStreamJSON(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "echo ran"})),
+		llmtest.Reply("fin"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo checked"}]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose", "--include-hook-events")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var started, response map[string]any
+	var order []string
+	for _, l := range decodeLines(t, r.Stdout) {
+		order = append(order, l["type"].(string)+"/"+strings.TrimSpace(func() string { s, _ := l["subtype"].(string); return s }()))
+		switch l["subtype"] {
+		case "hook_started":
+			started = l
+		case "hook_response":
+			response = l
+		}
+	}
+	if started == nil || response == nil {
+		t.Fatalf("no hook lines in %v", order)
+	}
+	if started["hook_event"] != "PreToolUse" || started["hook_id"] == "" || started["hook_id"] != response["hook_id"] {
+		t.Errorf("hook_started %v / hook_response %v", started, response)
+	}
+	if response["outcome"] != "success" || response["stdout"] != "checked\n" || response["exit_code"] != 0.0 {
+		t.Errorf("hook_response = %v", response)
+	}
+	// Without the flag there are none.
+	srv2 := server(t, llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]any{"command": "echo ran"})), llmtest.Reply("fin"))
+	sb.Env = append(sb.Env, "ANTHROPIC_BASE_URL="+srv2.URL)
+	r = sb.Run(t, "", "-p", "go", "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose")
+	if strings.Contains(r.Stdout, "hook_started") {
+		t.Errorf("hook lines without --include-hook-events")
+	}
+}

@@ -43,11 +43,17 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if strings.TrimSpace(prompt) == "" {
 		return usageError{"no prompt: give one as an argument or on stdin (reins -p \"...\")"}
 	}
-	a, err := newApp(ctx, env, o)
+	w := streamjson.NewWriter(env.Stdout, streamjson.Options{Partial: o.Partial, Replay: o.ReplayUser})
+	var h appHooks
+	if o.HookEvents && o.OutputFormat == "stream-json" {
+		h.HookNotify = streamjson.NewHookEvents(w).Progress
+	}
+	a, err := newAppFor(ctx, env, o, frontPrint, h)
 	if err != nil {
 		return err
 	}
 	defer a.close()
+	w.SetSessionID(a.sessionID)
 	a.waitMCP(ctx)
 	a.sessionStart(ctx)
 	defer a.sessionEnd("other")
@@ -58,7 +64,6 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if !prep.Run {
 		return a.printLocal(o, prep)
 	}
-	w := streamjson.NewWriter(env.Stdout, streamjson.Options{SessionID: a.sessionID, Partial: o.Partial, Replay: o.ReplayUser})
 	if o.OutputFormat == "stream-json" {
 		if err := w.Line(a.initMessage()); err != nil {
 			return err

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"reins/internal/hooks"
-	"reins/internal/streamjson"
 )
 
 // callbackHook is a hook the client registered in initialize: running it
@@ -52,46 +50,4 @@ func (h *callbackHook) Run(ctx context.Context, input []byte) hooks.Output {
 // HookProgress writes hook_started and hook_response lines for hooks as
 // they start and finish (--include-hook-events). Pass it as the hook
 // runner's Notify; it is safe for concurrent use.
-func (s *Server) HookProgress(p hooks.Progress) {
-	key := string(p.Event) + "\x00" + p.Name
-	sid := s.cfg.Out.SessionID()
-	if !p.Done {
-		s.mu.Lock()
-		s.hookSeq++
-		id := fmt.Sprintf("hook-%d", s.hookSeq)
-		s.hookIDs[key] = append(s.hookIDs[key], id)
-		s.mu.Unlock()
-		s.cfg.Out.Line(streamjson.NewHookStarted(sid, id, p.Name, string(p.Event)))
-		return
-	}
-	s.mu.Lock()
-	var id string
-	if ids := s.hookIDs[key]; len(ids) > 0 {
-		id = ids[0]
-		if len(ids) == 1 {
-			delete(s.hookIDs, key)
-		} else {
-			s.hookIDs[key] = ids[1:]
-		}
-	}
-	s.mu.Unlock()
-	o := p.Output
-	r := streamjson.HookResult{Stdout: o.Stdout, Stderr: o.Stderr, Output: o.Stdout + o.Stderr, Outcome: "success"}
-	switch {
-	case o.Err != nil:
-		r.Outcome = "error"
-		if r.Stderr == "" {
-			r.Stderr = o.Err.Error()
-			r.Output += r.Stderr
-		}
-	case o.TimedOut:
-		r.Outcome = "cancelled"
-	default:
-		code := o.ExitCode
-		r.ExitCode = &code
-		if code != 0 {
-			r.Outcome = "error"
-		}
-	}
-	s.cfg.Out.Line(streamjson.NewHookResponse(sid, id, p.Name, string(p.Event), r))
-}
+func (s *Server) HookProgress(p hooks.Progress) { s.hookEvents.Progress(p) }

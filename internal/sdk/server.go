@@ -130,8 +130,8 @@ type Server struct {
 	cancelTurn  context.CancelCauseFunc // of the running turn, nil between turns
 	initialized bool
 	asking      int // can_use_tool requests awaiting an answer
-	hookIDs     map[string][]string
-	hookSeq     int
+
+	hookEvents *streamjson.HookEvents
 }
 
 // item is one queued user line: a message, or the error that made it
@@ -157,7 +157,7 @@ func New(cfg Config) *Server {
 		cfg.MaxStructuredRetries = DefaultMaxStructuredRetries
 	}
 	s := &Server{cfg: cfg, peer: newPeer(cfg.Out), wake: make(chan struct{}, 1), readDone: make(chan struct{}),
-		hookIDs: map[string][]string{}}
+		hookEvents: streamjson.NewHookEvents(cfg.Out)}
 	if len(cfg.JSONSchema) > 0 {
 		t, err := newStructuredTool(cfg.JSONSchema)
 		if err != nil {
