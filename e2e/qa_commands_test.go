@@ -157,3 +157,62 @@ func TestQACommandsExpandInSDKMode(t *testing.T) {
 		t.Errorf("unknown command result = %v", results[1])
 	}
 }
+
+// Built-in slash commands work in print mode where they make sense
+// (`reins -p --continue "/compact"` is how Claude Code users compact a
+// session from a script), and the ones that need the terminal UI say so
+// instead of "Unknown command".
+func TestQABuiltinCommandsInPrintMode(t *testing.T) {
+	srv := server(t,
+		llmtest.Reply("first answer"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>QA-SUMMARY: the user asked a first task.</summary>")}, Side: true},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("after compaction")}, ResetPrefix: true})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/commands/mine.md", "---\ndescription: QA-MINE command\n---\nDo it.\n")
+
+	if r := sb.Run(t, "", "-p", "QA-FIRST-TASK"); r.Code != 0 {
+		t.Fatalf("first: code %d: %s", r.Code, r.Stderr)
+	}
+	r := sb.Run(t, "", "-p", "--continue", "/compact keep the task name")
+	if r.Code != 0 {
+		t.Fatalf("/compact: code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	r = sb.Run(t, "", "-p", "--continue", "go on")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "after compaction" {
+		t.Fatalf("after /compact: code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3 (first task, summary, next)", len(reqs))
+	}
+	if !strings.Contains(reqs[1].LastUserText(), "keep the task name") {
+		t.Errorf("the summary request lacks the /compact instructions: %q", reqs[1].LastUserText())
+	}
+	var next []string
+	for _, m := range reqs[2].Messages {
+		next = append(next, m.Text())
+	}
+	if joined := strings.Join(next, "\n"); !strings.Contains(joined, "QA-SUMMARY") || strings.Contains(joined, "QA-FIRST-TASK") {
+		t.Errorf("the request after /compact does not start from the summary:\n%s", joined)
+	}
+
+	for _, c := range []struct{ input, want string }{
+		{"/cost", "Total cost"},
+		{"/help", "QA-MINE command"},
+		{"/status", "Model:"},
+	} {
+		r := sb.Run(t, "", "-p", c.input)
+		if r.Code != 0 || !strings.Contains(r.Stdout, c.want) {
+			t.Errorf("%s: code %d out %q err %q", c.input, r.Code, r.Stdout, r.Stderr)
+		}
+	}
+	for _, name := range []string{"resume", "memory", "rewind"} {
+		r := sb.Run(t, "", "-p", "/"+name)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "/"+name+" isn't available in this mode") {
+			t.Errorf("/%s: code %d err %q", name, r.Code, r.Stderr)
+		}
+	}
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("local commands made %d model requests", n-3)
+	}
+}

@@ -216,6 +216,9 @@ func (a *app) waitMCP(ctx context.Context) {
 // agent catalog.
 func (a *app) loadCommands() {
 	a.commands = command.NewRegistry()
+	if a.front == frontPrint || a.front == frontSDK {
+		a.commands.Add(a.headlessBuiltins()...)
+	}
 	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
 	a.commands.Add(cmds...)
 	for _, err := range errs {
