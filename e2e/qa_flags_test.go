@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -279,5 +280,53 @@ func TestQAHookEventsInPrintModeStreamJSON(t *testing.T) {
 	r = sb.Run(t, "", "-p", "go", "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose")
 	if strings.Contains(r.Stdout, "hook_started") {
 		t.Errorf("hook lines without --include-hook-events")
+	}
+}
+
+// --json-schema works in print mode (where Claude Code documents it): the
+// model gets the StructuredOutput tool, and the result carries what it
+// gave as structured_output; a schema that is not valid stops the run.
+func TestQAJSONSchemaInPrintMode(t *testing.T) {
+	schema := `{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_so", "StructuredOutput", map[string]any{"n": 42})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "count", "--output-format", "json", "--json-schema", schema)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+		t.Fatalf("not one JSON object: %q", r.Stdout)
+	}
+	if got, _ := json.Marshal(res["structured_output"]); string(got) != `{"n":42}` || res["subtype"] != "success" {
+		t.Errorf("structured_output = %s, subtype %v", got, res["subtype"])
+	}
+	if tr := srv.Requests()[1].ToolResults(); len(tr) != 1 || tr[0].IsError {
+		t.Errorf("the StructuredOutput call was answered %+v", tr)
+	}
+
+	// A model that never gives it is reminded, then the run fails.
+	turns := []llmtest.Turn{}
+	for i := 0; i < 6; i++ {
+		turns = append(turns, llmtest.Reply("plain text"))
+	}
+	srv2 := server(t, turns...)
+	sb2 := e2etest.NewSandbox(t, srv2.URL)
+	r = sb2.Run(t, "", "-p", "count", "--output-format", "json", "--json-schema", schema)
+	if r.Code != 1 || !strings.Contains(r.Stdout, `"error_max_structured_output_retries"`) {
+		t.Errorf("code %d stdout %s", r.Code, r.Stdout)
+	}
+	if n := len(srv2.Requests()); n != 6 {
+		t.Errorf("%d requests, want the turn and 5 reminders", n)
+	}
+
+	// A schema that is not valid JSON Schema stops the run before any call.
+	srv3 := server(t)
+	sb3 := e2etest.NewSandbox(t, srv3.URL)
+	r = sb3.Run(t, "", "-p", "count", "--json-schema", `{"type": `)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "--json-schema") {
+		t.Errorf("code %d stderr %q", r.Code, r.Stderr)
 	}
 }

@@ -10,7 +10,9 @@ import (
 
 	"reins/internal/command"
 	"reins/internal/engine"
+	"reins/internal/sdk"
 	"reins/internal/streamjson"
+	"reins/internal/tool"
 )
 
 // readPrompt returns the prompt from the arguments and, when stdin is not a
@@ -48,6 +50,13 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if o.HookEvents && o.OutputFormat == "stream-json" {
 		h.HookNotify = streamjson.NewHookEvents(w).Progress
 	}
+	var structured *sdk.StructuredOutput
+	if strings.TrimSpace(o.JSONSchema) != "" {
+		if structured, err = sdk.NewStructuredOutput(json.RawMessage(o.JSONSchema)); err != nil {
+			return usageError{"--json-schema: " + err.Error()}
+		}
+		h.ExtraTools = func() []tool.Tool { return []tool.Tool{structured.Tool()} }
+	}
 	a, err := newAppFor(ctx, env, o, frontPrint, h)
 	if err != nil {
 		return err
@@ -73,24 +82,34 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if o.OutputFormat == "json" && o.Verbose {
 		verbose = append(verbose, a.initMessage())
 	}
-	var end *engine.TurnEnd
-	for ev := range a.sess.Run(ctx, prep.Input) {
-		switch o.OutputFormat {
-		case "stream-json":
-			w.Event(ev)
-		case "json":
-			if o.Verbose {
-				verbose = append(verbose, w.Messages(ev)...)
+	run := func(in engine.Input) *engine.TurnEnd {
+		var end *engine.TurnEnd
+		for ev := range a.sess.Run(ctx, in) {
+			switch o.OutputFormat {
+			case "stream-json":
+				w.Event(ev)
+			case "json":
+				if o.Verbose {
+					verbose = append(verbose, w.Messages(ev)...)
+				}
+			}
+			if e, ok := ev.(*engine.TurnEnd); ok {
+				end = e
 			}
 		}
-		if e, ok := ev.(*engine.TurnEnd); ok {
-			end = e
+		if end == nil {
+			end = &engine.TurnEnd{Reason: engine.ReasonError, Err: errors.New("the turn ended without a result"), Total: a.sess.Totals()}
 		}
+		return end
 	}
-	if end == nil {
-		return errors.New("the turn ended without a result")
+	end := run(prep.Input)
+	if structured != nil {
+		end = structured.Complete(end, run)
 	}
 	res := streamjson.NewResult(a.sessionID, end, a.models)
+	if structured != nil {
+		structured.Apply(res)
+	}
 	switch o.OutputFormat {
 	case "stream-json":
 		if err := w.Line(res); err != nil {

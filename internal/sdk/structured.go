@@ -11,6 +11,9 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"reins/internal/engine"
+	"reins/internal/llm"
+	"reins/internal/streamjson"
 	"reins/internal/tool"
 )
 
@@ -121,4 +124,53 @@ func (t *structuredTool) take() (json.RawMessage, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.value, t.set
+}
+
+// StructuredOutput is --json-schema for a front end without the SDK
+// server (print mode): the StructuredOutput tool to add to every turn, and
+// the reminders sent when the model ends a turn without calling it.
+type StructuredOutput struct {
+	t *structuredTool
+
+	value   json.RawMessage // the output given, when ok
+	ok      bool
+	checked bool // a completed turn was checked for output
+}
+
+// NewStructuredOutput returns the StructuredOutput of a --json-schema
+// value; the error says what is wrong with the schema.
+func NewStructuredOutput(schema json.RawMessage) (*StructuredOutput, error) {
+	t, err := newStructuredTool(schema)
+	if err != nil {
+		return nil, err
+	}
+	return &StructuredOutput{t: t}, nil
+}
+
+// Tool is the StructuredOutput tool.
+func (o *StructuredOutput) Tool() tool.Tool { return o.t }
+
+// Complete takes the end of a turn. While the turn completed without
+// structured output it sends the reminder through run, at most
+// DefaultMaxStructuredRetries times, and returns the turns' combined end.
+func (o *StructuredOutput) Complete(end *engine.TurnEnd, run func(engine.Input) *engine.TurnEnd) *engine.TurnEnd {
+	v, ok := o.t.take()
+	for retry := 0; !ok && end.Reason == engine.ReasonCompleted && retry < DefaultMaxStructuredRetries; retry++ {
+		end = mergeEnds(end, run(engine.Input{Content: []llm.ContentBlock{llm.TextBlock(strings.TrimSpace(structuredReminder))}, Meta: true}))
+		v, ok = o.t.take()
+	}
+	o.value, o.ok, o.checked = v, ok, end.Reason == engine.ReasonCompleted
+	return end
+}
+
+// Apply puts the output into the result line, or, when a completed turn
+// gave none, turns the result into error_max_structured_output_retries.
+func (o *StructuredOutput) Apply(res *streamjson.Result) {
+	switch {
+	case o.ok:
+		res.StructuredOutput = o.value
+	case o.checked:
+		res.Subtype, res.IsError, res.Result = streamjson.SubtypeStructuredFail, true, nil
+		res.Errors = []string{fmt.Sprintf("the model did not give structured output after %d reminders", DefaultMaxStructuredRetries)}
+	}
 }
