@@ -156,3 +156,29 @@ func TestQASessionIDAlreadyInUseIsRefused(t *testing.T) {
 		t.Errorf("the refused run called the model")
 	}
 }
+
+// --resume without a session id cannot open the picker in print mode; it
+// is refused rather than silently starting a new conversation.
+func TestQAResumeWithoutIDInPrintModeIsRefused(t *testing.T) {
+	srv := server(t, llmtest.Reply("one"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "first"); r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	for _, args := range [][]string{
+		{"-p", "what did I say", "--resume"},
+		{"-p", "what did I say", "-r"},
+		{"--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--resume"},
+	} {
+		r := sb.Run(t, `{"type":"user","session_id":"","message":{"role":"user","content":"hi"},"parent_tool_use_id":null}`+"\n", args...)
+		if r.Code == 0 || !strings.Contains(r.Stderr, "--resume") || !strings.Contains(r.Stderr, "session id") {
+			t.Errorf("%v: code %d stderr %q, want a refusal saying --resume needs a session id", args, r.Code, r.Stderr)
+		}
+	}
+	if n := len(sessionIDs(t, sb)); n != 1 {
+		t.Errorf("%d sessions recorded, want the first only", n)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d model requests, want 1", n)
+	}
+}

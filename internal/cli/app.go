@@ -412,6 +412,10 @@ func (a *app) sessionIdentity() error {
 			return usageError{fmt.Sprintf("--session-id must be a UUID, not %q", o.SessionID)}
 		}
 	}
+	if o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue && a.front != frontTUI {
+		// Without a terminal there is no picker to choose the session.
+		return usageError{"--resume needs a session id outside the terminal UI: reins -p --resume <session id> \"...\" (or --continue for the latest)"}
+	}
 	if o.Continue || (o.ResumeSet && strings.TrimSpace(o.Resume) != "") {
 		t, err := a.findResumed()
 		if err != nil {
