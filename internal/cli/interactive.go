@@ -154,13 +154,9 @@ func (u *uiSessions) adopt(s *engine.Session) *engine.Session {
 	n := u.build(s.ID(), u.a.writer)
 	if h := s.History(); len(h) > 0 {
 		n.SetHistory(h)
-		if t := u.a.resumed; t != nil {
-			leaf := t.Leaf
-			if len(t.Repairs) > 0 && !u.a.opts.ForkSession {
-				leaf = t.Repairs[len(t.Repairs)-1].UUID
-			}
-			n.SetLastUUID(leaf)
-		}
+		// Record on from where the resumed session's chain ends now
+		// (after any repair entries the resume wrote).
+		n.SetLastUUID(s.LastUUID())
 	}
 	return n
 }
