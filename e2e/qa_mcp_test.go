@@ -81,3 +81,25 @@ func TestQAMCPServerThatFailsToStartIsReportedAndTheRunGoesOn(t *testing.T) {
 		t.Errorf("the failure is reported %d times:\n%s", n, r.Stderr)
 	}
 }
+
+// A server that never answers holds up a print-mode run for the start-up
+// wait once (MCP_STARTUP_WAIT_MS), not once per place that waits for it:
+// the run used to sit for twice the wait before its first request.
+func TestQAMCPStartupWaitIsPaidOnce(t *testing.T) {
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "MCP_STARTUP_WAIT_MS=3000")
+	e2etest.Binary(t)
+	start := time.Now()
+	r := sb.Run(t, "", "-p", "hi", "--mcp-config", `{"mcpServers":{"silent":{"command":"sh","args":["-c","sleep 60"]}}}`)
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "done" {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	wait := srv.Requests()[0].Arrived.Sub(start)
+	if wait < 3*time.Second {
+		t.Errorf("the first request came after %s, before the start-up wait ended", wait)
+	}
+	if wait > 5*time.Second {
+		t.Errorf("the first request came after %s; the start-up wait is 3s", wait)
+	}
+}

@@ -107,6 +107,9 @@ type app struct {
 	mcp      *mcp.Manager
 	// mcpReported remembers the MCP failures already reported.
 	mcpReported mcpReports
+	// mcpWait sets mcpDeadline, when waits for MCP servers give up.
+	mcpWait     sync.Once
+	mcpDeadline time.Time
 	search      *toolsearch.Session
 
 	commands  *command.Registry

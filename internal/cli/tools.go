@@ -200,11 +200,16 @@ func (a *app) waitMCP(ctx context.Context) {
 	if a.mcp == nil {
 		return
 	}
-	d := 5 * time.Second
-	if ms := atoi(a.getenv("MCP_STARTUP_WAIT_MS")); ms > 0 {
-		d = time.Duration(ms) * time.Millisecond
-	}
-	wctx, cancel := context.WithTimeout(ctx, d)
+	// Every wait ends at the same deadline, set by the first: the system
+	// prompt (server instructions) and the front end both wait.
+	a.mcpWait.Do(func() {
+		d := 5 * time.Second
+		if ms := atoi(a.getenv("MCP_STARTUP_WAIT_MS")); ms > 0 {
+			d = time.Duration(ms) * time.Millisecond
+		}
+		a.mcpDeadline = time.Now().Add(d)
+	})
+	wctx, cancel := context.WithDeadline(ctx, a.mcpDeadline)
 	defer cancel()
 	a.mcp.Wait(wctx)
 	if a.front != frontTUI {
