@@ -41,7 +41,7 @@ func initLine(s initSpec) string {
 	return `{"type":"system","subtype":"init","cwd":` + q(s.cwd) + `,"session_id":"<session>","tools":` + tools +
 		`,"mcp_servers":` + mcp + `,"model":` + q(s.model) + `,"permissionMode":` + q(s.mode) +
 		`,"slash_commands":"<array>","apiKeySource":"ANTHROPIC_API_KEY","claude_code_version":"<string>","version":"<string>",` +
-		`"output_style":"default","agents":"<array>","skills":"<array>","plugins":[],"uuid":"<uuid>"}`
+		`"output_style":"default","agents":"<array>","skills":"<array>","plugins":[],"uuid":"<uuid>","additional_directories":"<array>"}`
 }
 
 // assistantLine is one assistant line carrying one content block.

@@ -181,7 +181,19 @@ func (a *app) switchSession(id string) {
 		return
 	}
 	a.sessionID = id
-	a.results.Dir = a.store.ToolResultsDir(a.cwd, id)
+	a.results.Dir = a.resultsDir(id)
+}
+
+// resultsDir is where oversized tool results of session id are written:
+// beside its transcript, or, with --no-session-persistence, in a
+// temporary folder removed when reins exits.
+func (a *app) resultsDir(id string) string {
+	if !a.opts.NoPersist {
+		return a.store.ToolResultsDir(a.cwd, id)
+	}
+	dir := filepath.Join(os.TempDir(), "reins-"+id)
+	a.closer = append(a.closer, func() { os.RemoveAll(dir) })
+	return filepath.Join(dir, "tool-results")
 }
 
 // lookupTool finds a tool of the current pool by name.
@@ -292,7 +304,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	if err := a.newProvider(ctx); err != nil {
 		return nil, err
 	}
-	a.results = &tool.ResultStore{Dir: a.store.ToolResultsDir(a.cwd, a.sessionID)}
+	a.results = &tool.ResultStore{Dir: a.resultsDir(a.sessionID)}
 	a.files = filestate.New()
 	a.tasks = &task.Registry{Dir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "tasks")}
 	a.onClose(func() {

@@ -57,7 +57,11 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	platform, version := prompt.Host(ctx)
 	var sections []string
 	if a.mcp != nil {
-		a.waitMCP(ctx)
+		// Print and SDK modes wait (bounded) for the servers; the terminal
+		// UI starts at once, with the instructions of those connected.
+		if a.front != frontTUI {
+			a.waitMCP(ctx)
+		}
 		ins := a.mcp.Snapshot().Instructions
 		names := make([]string, 0, len(ins))
 		for name := range ins {

@@ -38,7 +38,8 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	defer a.close()
 	u := newUISessions(a)
 	a.sess = u.adopt(a.sess)
-	a.waitMCP(ctx)
+	// MCP servers connect in the background; their tools join at the
+	// first turn that starts after they connected (DESIGN invariant 3).
 	a.sessionStart(ctx)
 	defer a.sessionEnd("prompt_input_exit")
 

@@ -148,12 +148,8 @@ func oneLine(errs []string) string {
 // initMessage is the system/init line: the tools of the pool, the slash
 // commands, skills and agents, and the MCP servers' states.
 func (a *app) initMessage() *streamjson.Init {
-	names := []string{}
-	for _, t := range a.pool() {
-		names = append(names, t.Name())
-	}
 	in := streamjson.NewInit(streamjson.Init{
-		Cwd: a.cwd, SessionID: a.sessionID, Tools: names, Model: a.sess.Model(),
+		Cwd: a.cwd, SessionID: a.sessionID, Tools: a.sentToolNames(), Model: a.sess.Model(),
 		PermissionMode: string(a.checker.Mode()), APIKeySource: a.keySource, Version: Version,
 		AdditionalDirs: a.opts.AddDirs,
 	})

@@ -121,7 +121,11 @@ func (a *app) pool() []tool.Tool {
 // search, with the session's reminders (deferred tools, skills, agents,
 // finished background tasks).
 func (a *app) toolSet(ctx context.Context) engine.ToolSet {
-	ts := a.search.ToolSet(a.pool())
+	pool := a.pool()
+	ts := engine.ToolSet{Tools: pool}
+	if a.deferralPossible(pool) {
+		ts = a.search.ToolSet(pool)
+	}
 	inner := ts.Reminders
 	ts.Reminders = func(ctx context.Context, history []*llm.Message) []string {
 		var out []string
@@ -131,6 +135,36 @@ func (a *app) toolSet(ctx context.Context) engine.ToolSet {
 		return append(out, a.reminders(history)...)
 	}
 	return ts
+}
+
+// deferralPossible reports whether this session can ever have deferred
+// tools: MCP servers are configured, or the pool holds a deferrable tool.
+// Without either, SearchExtraTools and ExecuteExtraTool are not sent. The
+// answer cannot change within a session, so the tools array stays stable.
+func (a *app) deferralPossible(pool []tool.Tool) bool {
+	if a.mcp != nil || a.front == frontSDK {
+		return true
+	}
+	for _, t := range pool {
+		if toolsearch.IsDeferred(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentToolNames are the names of the tools the model is sent or can reach:
+// the pool, plus the deferred-tool search tools when they are sent.
+func (a *app) sentToolNames() []string {
+	pool := a.pool()
+	names := make([]string, 0, len(pool)+2)
+	for _, t := range pool {
+		names = append(names, t.Name())
+	}
+	if a.deferralPossible(pool) && a.search.Enabled(pool) {
+		names = append(names, toolsearch.SearchToolName, toolsearch.ExecuteToolName)
+	}
+	return names
 }
 
 // reminders are the listings the model needs, each sent again only when

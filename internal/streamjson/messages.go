@@ -33,7 +33,7 @@ type Init struct {
 	Skills            []string    `json:"skills"`
 	Plugins           []Plugin    `json:"plugins"`
 	UUID              string      `json:"uuid"`
-	AdditionalDirs    []string    `json:"additional_directories,omitempty"`
+	AdditionalDirs    []string    `json:"additional_directories"`
 }
 
 // MCPStatus is one MCP server's state in init.
@@ -63,6 +63,9 @@ func NewInit(i Init) *Init {
 		if *p == nil {
 			*p = []string{}
 		}
+	}
+	if i.AdditionalDirs == nil {
+		i.AdditionalDirs = []string{}
 	}
 	if i.MCPServers == nil {
 		i.MCPServers = []MCPStatus{}
