@@ -26,6 +26,15 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 			return fmt.Errorf("write %s: not a regular file", path)
 		}
 		mode = fi.Mode().Perm()
+		// Renaming over the file would ignore its own write permission
+		// (only the folder's counts) and cut its hard links: refuse a
+		// file the user cannot write, and rewrite a linked one in place.
+		if fi.Mode().Perm()&0o222 == 0 || !writable(path) {
+			return fmt.Errorf("write %s: %w (the file is read-only)", path, fs.ErrPermission)
+		}
+		if linkCount(fi) > 1 {
+			return rewriteInPlace(path, data)
+		}
 	} else if !errors.Is(serr, fs.ErrNotExist) {
 		return fmt.Errorf("write %s: %w", path, serr)
 	}
@@ -54,6 +63,28 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = os.Rename(name, path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// rewriteInPlace replaces a file's content through the file itself, so
+// every hard link to it sees the change. It is not atomic: it is used only
+// where an atomic rename would break the links.
+func rewriteInPlace(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: sync: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
