@@ -1,13 +1,18 @@
-// Package fastpath answers `reins --version` and `reins -v` while the
-// program is still starting, before the packages behind the agent (HTTP,
-// MCP, the terminal UI) initialise, so the answer costs a fraction of a
-// full start. It is the only package of reins that acts at init: it
-// imports nothing but os, so it is initialised among the first, and it
-// exits only for those exact flags, leaving every other command line
-// alone.
+// Package fastpath is the part of reins that acts while the program is
+// still starting, before the packages behind the agent (HTTP, MCP, the
+// terminal UI) initialise. It is the only package of reins with init-time
+// effects, and it keeps them to two:
 //
-// Keep it tiny and free of dependencies: anything it imports is
-// initialised before it can answer.
+//   - `reins --version` and `reins -v` are answered and the process exits,
+//     so the answer costs a fraction of a full start;
+//   - for print and SDK runs in a git repository, the start-up snapshot's
+//     git commands are started at once, so they run while the rest of the
+//     program initialises; package gitinfo collects them with EarlyGit.
+//     (The interactive UI asks whether the folder is trusted first, so it
+//     runs git itself afterwards.)
+//
+// Keep it small and its imports few: everything it imports is initialised
+// before it can act.
 package fastpath
 
 import "os"
@@ -31,6 +36,7 @@ func init() {
 		os.Stdout.WriteString(line + "\n")
 		os.Exit(0)
 	}
+	startEarlyGit(os.Args[1:])
 }
 
 // Answer returns the line to print when args ask only for a version, or

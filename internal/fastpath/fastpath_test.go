@@ -20,3 +20,23 @@ func TestAnswerOnlyForVersionFlagsBeforeDashDash(t *testing.T) {
 		}
 	}
 }
+
+func TestTrustedRunOnlyForPrintAndSDK(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-p", "hi"}, true},
+		{[]string{"--print", "hi"}, true},
+		{[]string{"--output-format", "stream-json", "--input-format", "stream-json"}, true},
+		{[]string{"--input-format=stream-json"}, true},
+		{[]string{"fix the bug"}, false},
+		{[]string{}, false},
+		{[]string{"mcp", "serve"}, false},
+		{[]string{"--", "-p"}, false},
+	} {
+		if got := trustedRun(tc.args); got != tc.want {
+			t.Errorf("trustedRun(%q) = %v", tc.args, got)
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"reins/internal/fastpath"
 )
 
 // StatusLimit is the most characters of `git status --short` a snapshot
@@ -112,10 +114,8 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 		st, logs   string
 		errS, errL error
 	)
-	wg.Go(func() { st, errS = r.run(ctx, "status", "--short", "--branch") })
-	wg.Go(func() {
-		logs, errL = r.run(ctx, "log", "--oneline", "--no-decorate", "--no-color", fmt.Sprintf("-n%d", CommitCount))
-	})
+	wg.Go(func() { st, errS = r.runFull(ctx, fastpath.GitStatusArgs) })
+	wg.Go(func() { logs, errL = r.runFull(ctx, fastpath.GitLogArgs) })
 	wg.Wait()
 
 	if errL != nil && strings.Contains(errL.Error(), "does not have any commits") {
@@ -270,14 +270,28 @@ type runner struct {
 }
 
 func (r runner) run(ctx context.Context, args ...string) (string, error) {
-	full := append([]string{"--no-optional-locks", "-c", "color.ui=false", "-c", "core.quotepath=off"}, args...)
+	return r.runFull(ctx, append([]string{"--no-optional-locks", "-c", "color.ui=false", "-c", "core.quotepath=off"}, args...))
+}
+
+// runFull runs git with the full argument list, or takes the output of
+// the same command started while the program initialised.
+func (r runner) runFull(ctx context.Context, full []string) (string, error) {
+	args := full[5:] // after the common options, for messages
+	if r.o.Git == "git" && r.o.Env == nil {
+		if out, err, ok := fastpath.EarlyGit(ctx.Done(), r.dir, full); ok {
+			if err != nil {
+				return "", fmt.Errorf("git %s: %w", args[0], err)
+			}
+			return out, nil
+		}
+	}
 	cmd := exec.CommandContext(ctx, r.o.Git, full...)
 	cmd.Dir = r.dir
 	env := r.o.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(env[:len(env):len(env)], "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_MESSAGES=C")
+	cmd.Env = append(env[:len(env):len(env)], fastpath.GitEnv...)
 	cmd.WaitDelay = 200 * time.Millisecond
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut

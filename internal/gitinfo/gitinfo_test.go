@@ -3,12 +3,15 @@ package gitinfo
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"reins/internal/fastpath"
 )
 
 // needGit returns the git executable, failing under CI when it is missing.
@@ -253,5 +256,12 @@ func TestBranchLine(t *testing.T) {
 		if b != want.branch || d != want.detached {
 			t.Errorf("branchLine(%q) = %q, %v", line, b, d)
 		}
+	}
+}
+
+func TestEarlyGitArgsMatchTheSnapshot(t *testing.T) {
+	want := fmt.Sprintf("-n%d", CommitCount)
+	if got := fastpath.GitLogArgs[len(fastpath.GitLogArgs)-1]; got != want {
+		t.Errorf("fastpath log args end with %q, want %q", got, want)
 	}
 }

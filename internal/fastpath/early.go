@@ -1,0 +1,264 @@
+package fastpath
+
+// This file imports only os and io (which os needs anyway): every import
+// is initialised before the version answer (see the package doc).
+import (
+	"io"
+	"os"
+)
+
+// GitStatusArgs and GitLogArgs are the git commands of the start-up
+// snapshot (package gitinfo runs them, or takes them from here).
+var (
+	GitStatusArgs = []string{"--no-optional-locks", "-c", "color.ui=false", "-c", "core.quotepath=off", "status", "--short", "--branch"}
+	GitLogArgs    = []string{"--no-optional-locks", "-c", "color.ui=false", "-c", "core.quotepath=off", "log", "--oneline", "--no-decorate", "--no-color", "-n5"}
+)
+
+// GitEnv is added to the environment of the snapshot's git commands.
+var GitEnv = []string{"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_MESSAGES=C"}
+
+// gitJob is a git command started while the program initialises.
+type gitJob struct {
+	args []string
+	proc *os.Process
+	done chan struct{} // closed when out and err are set
+	out  []byte
+	err  error
+}
+
+// early holds the git commands started at init: written once by init,
+// before any other goroutine of the program runs; read-only afterwards.
+var early struct {
+	dirs []string // the working folder as given and with links resolved
+	jobs []*gitJob
+}
+
+// startEarlyGit starts the snapshot's git commands for a run that will
+// need them soon and whose folder counts as trusted: print mode (-p) and
+// the SDK protocol (--input-format). The interactive UI asks about trust
+// first, so it runs git itself later. Running git now lets it work while
+// the rest of the program initialises.
+func startEarlyGit(args []string) {
+	if !trustedRun(args) {
+		return
+	}
+	dir, err := os.Getwd()
+	if err != nil || !insideRepo(dir) {
+		return
+	}
+	git := lookGit()
+	if git == "" {
+		return
+	}
+	early.dirs = []string{dir}
+	env := append(os.Environ(), GitEnv...)
+	for _, a := range [][]string{GitStatusArgs, GitLogArgs} {
+		early.jobs = append(early.jobs, startGit(git, dir, env, a))
+	}
+}
+
+func trustedRun(args []string) bool {
+	if len(args) > 0 && (args[0] == "" || args[0][0] != '-') {
+		// A subcommand (mcp, sessions), or a prompt for the UI.
+		return false
+	}
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return false
+		case a == "-p", a == "--print", a == "--input-format", hasPrefix(a, "--input-format="):
+			return true
+		}
+	}
+	return false
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// insideRepo looks for .git in dir or a parent (dir is absolute).
+func insideRepo(dir string) bool {
+	if os.Getenv("GIT_DIR") != "" {
+		return true
+	}
+	for d := dir; ; {
+		if _, err := os.Lstat(d + "/.git"); err == nil {
+			return true
+		}
+		i := len(d) - 1
+		for i > 0 && d[i] != '/' {
+			i--
+		}
+		if i <= 0 {
+			if d == "/" {
+				return false
+			}
+			d = "/"
+			continue
+		}
+		d = d[:i]
+	}
+}
+
+// lookGit finds git in PATH.
+func lookGit() string {
+	path := os.Getenv("PATH")
+	for start := 0; start <= len(path); {
+		end := start
+		for end < len(path) && path[end] != ':' {
+			end++
+		}
+		if d := path[start:end]; d != "" {
+			p := d + "/git"
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+				return p
+			}
+		}
+		start = end + 1
+	}
+	return ""
+}
+
+func startGit(git, dir string, env, args []string) *gitJob {
+	j := &gitJob{args: args, done: make(chan struct{})}
+	fail := func(err error) *gitJob {
+		j.err = err
+		close(j.done)
+		return j
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return fail(err)
+	}
+	er, ew, err := os.Pipe()
+	if err != nil {
+		r.Close()
+		w.Close()
+		return fail(err)
+	}
+	devnull, _ := os.Open(os.DevNull)
+	j.proc, err = os.StartProcess(git, append([]string{"git"}, args...), &os.ProcAttr{
+		Dir: dir, Env: env, Files: []*os.File{devnull, w, ew}})
+	w.Close()
+	ew.Close()
+	if devnull != nil {
+		devnull.Close()
+	}
+	if err != nil {
+		r.Close()
+		er.Close()
+		return fail(err)
+	}
+	go func() {
+		defer close(j.done)
+		errOut := make(chan []byte, 1)
+		go func() {
+			b, _ := readAll(er)
+			er.Close()
+			errOut <- b
+		}()
+		out, rerr := readAll(r)
+		r.Close()
+		stderr := <-errOut
+		st, werr := j.proc.Wait()
+		j.out = out
+		switch {
+		case rerr != nil:
+			j.err = rerr
+		case werr != nil:
+			j.err = werr
+		case !st.Success():
+			j.err = &exitError{st: st, stderr: firstLine(string(stderr))}
+		}
+	}()
+	return j
+}
+
+// exitError is a git command that failed, with the first line it wrote
+// to stderr.
+type exitError struct {
+	st     *os.ProcessState
+	stderr string
+}
+
+func (e *exitError) Error() string {
+	if e.stderr != "" {
+		return e.st.String() + ": " + e.stderr
+	}
+	return e.st.String()
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+// readAll reads f to its end.
+func readAll(f *os.File) ([]byte, error) {
+	buf := make([]byte, 0, 4096)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			if err == io.EOF {
+				return buf, nil
+			}
+			return buf, err
+		}
+	}
+}
+
+// ErrStopped is returned by EarlyGit when done closed before the command
+// ended (the command is killed).
+var ErrStopped = stopped{}
+
+type stopped struct{}
+
+func (stopped) Error() string { return "stopped before it finished" }
+
+// EarlyGit returns the output of the git command args when it was started
+// at init in dir; ok is false when it was not. It waits for the command,
+// killing it if done closes first.
+func EarlyGit(done <-chan struct{}, dir string, args []string) (out string, err error, ok bool) {
+	match := false
+	for _, d := range early.dirs {
+		match = match || d == dir
+	}
+	if !match {
+		return "", nil, false
+	}
+	for _, j := range early.jobs {
+		if !sameArgs(j.args, args) {
+			continue
+		}
+		select {
+		case <-j.done:
+		case <-done:
+			if j.proc != nil {
+				j.proc.Kill()
+			}
+			<-j.done
+			return "", ErrStopped, true
+		}
+		return string(j.out), j.err, true
+	}
+	return "", nil, false
+}
+
+func sameArgs(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
