@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reins/internal/confdirs"
 	"slices"
 	"sort"
 	"strings"
@@ -14,31 +15,12 @@ import (
 	"reins/internal/frontmatter"
 )
 
-// Roots are the configuration folders whose agents/ sub-folders hold
-// custom agents, each list in rising precedence. A folder that appears
-// twice is read once.
-type Roots struct {
-	User    []string // e.g. ~/.claude, then the reins config folder
-	Project []string // e.g. <cwd>/.claude, then <cwd>/.reins
-	Managed []string
-}
+// Roots are the configuration folders custom agents are read from, each
+// list in rising precedence. A folder that appears twice is read once.
+type Roots = confdirs.Roots
 
-// StandardRoots returns ~/.claude and configDir for the user and
-// <cwd>/.claude and <cwd>/.reins for the project; empty arguments are
-// left out.
-func StandardRoots(home, configDir, cwd string) Roots {
-	var r Roots
-	if home != "" {
-		r.User = append(r.User, filepath.Join(home, ".claude"))
-	}
-	if configDir != "" {
-		r.User = append(r.User, configDir)
-	}
-	if cwd != "" {
-		r.Project = append(r.Project, filepath.Join(cwd, ".claude"), filepath.Join(cwd, ".reins"))
-	}
-	return r
-}
+// StandardRoots returns the usual roots (see confdirs.Standard).
+func StandardRoots(home, configDir, cwd string) Roots { return confdirs.Standard(home, configDir, cwd) }
 
 // Load reads every <root>/agents/**/*.md under roots, in precedence
 // order (pass the result to NewCatalog or Catalog.With). A file that

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reins/internal/confdirs"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -13,32 +14,12 @@ import (
 	"reins/internal/frontmatter"
 )
 
-// Roots are the configuration folders custom commands and skills are read
-// from (each holds commands/ and skills/), every list in rising
-// precedence. A folder that appears twice is read once, at its first place.
-type Roots struct {
-	User    []string // e.g. ~/.claude, then the reins config folder
-	Project []string // e.g. <cwd>/.claude, then <cwd>/.reins
-	Managed []string // managed policy folders
-}
+// Roots are the configuration folders custom commands and skills are read from, each
+// list in rising precedence. A folder that appears twice is read once.
+type Roots = confdirs.Roots
 
-// StandardRoots returns the usual roots: ~/.claude and configDir (reins's
-// own, ~/.reins unless REINS_CONFIG_DIR says otherwise) for the user,
-// <cwd>/.claude and <cwd>/.reins for the project. Empty arguments are left
-// out.
-func StandardRoots(home, configDir, cwd string) Roots {
-	var r Roots
-	if home != "" {
-		r.User = append(r.User, filepath.Join(home, ".claude"))
-	}
-	if configDir != "" {
-		r.User = append(r.User, configDir)
-	}
-	if cwd != "" {
-		r.Project = append(r.Project, filepath.Join(cwd, ".claude"), filepath.Join(cwd, ".reins"))
-	}
-	return r
-}
+// StandardRoots returns the usual roots (see confdirs.Standard).
+func StandardRoots(home, configDir, cwd string) Roots { return confdirs.Standard(home, configDir, cwd) }
 
 // Load reads the custom commands and skills under roots:
 //
