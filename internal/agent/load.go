@@ -7,11 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reins/internal/confdirs"
 	"slices"
 	"sort"
 	"strings"
 
+	"reins/internal/confdirs"
 	"reins/internal/frontmatter"
 )
 

@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"reins/internal/confdirs"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"reins/internal/confdirs"
 	"reins/internal/frontmatter"
 )
 
