@@ -25,7 +25,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	defer cancel()
 	br := &bridge{}
 	m := newModel(ctx, o, br)
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	// 30 frames a second keeps a keypress on screen within ~33 ms while
+	// halving the idle redraw ticks of the default 60.
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(30)}
 	if o.Input != nil {
 		opts = append(opts, tea.WithInput(o.Input))
 	}
