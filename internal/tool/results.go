@@ -137,10 +137,11 @@ func textSize(content []llm.ContentBlock) int {
 	return n
 }
 
-// Budget applies the per-message limit on tool-result text. Decisions are
-// sticky: once a result was replaced it is replaced the same way in every
-// later request, and a result once kept is never replaced later, so the
-// history sent stays byte-identical (prompt cache). Safe for concurrent use.
+// Budget applies the per-message limit on tool-result text. The engine
+// applies it once, when a message's results arrive, and keeps the result
+// in history as replaced, so every later request (and a resumed session,
+// whose transcript records the replaced text) sends the same bytes. Within
+// one Budget, decisions are sticky too. Safe for concurrent use.
 type Budget struct {
 	Limit int // 0 means MessageBudgetChars
 	Store *ResultStore
@@ -150,20 +151,10 @@ type Budget struct {
 	kept     map[string]bool   // tool_use ids seen and kept
 }
 
-// Replacement is a recorded decision, for transcripts and resume.
+// Replacement is a decision Apply made.
 type Replacement struct {
 	ToolUseID string `json:"toolUseId"`
 	Text      string `json:"replacement"`
-}
-
-// Restore re-installs decisions recorded earlier (resume).
-func (b *Budget) Restore(rs []Replacement) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.init()
-	for _, r := range rs {
-		b.replaced[r.ToolUseID] = r.Text
-	}
 }
 
 func (b *Budget) init() {
