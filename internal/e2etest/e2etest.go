@@ -38,6 +38,7 @@ func Binary(t testing.TB) string {
 		built.path = filepath.Join(dir, "reins")
 		cmd := exec.Command("go", "build", "-o", built.path, "./cmd/reins")
 		cmd.Dir = moduleRoot()
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as README builds it
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			built.err = fmt.Errorf("go build: %v\n%s", err, out)
