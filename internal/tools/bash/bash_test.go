@@ -181,6 +181,9 @@ func TestFolderAndEnvironmentPersist(t *testing.T) {
 		{`printf '%s' "$MULTI"`, "line1\nline2=x\tend"},
 		{"IFS=:; set -u; export AFTER_IFS=ok", ""},
 		{"echo $AFTER_IFS $MULTI | wc -l", "1"},
+		// Without mapfile (bash 3) the trap lists names through a subshell.
+		{"enable -n mapfile; export NO_MAPFILE='still saved'", ""},
+		{`echo "$NO_MAPFILE"`, "still saved"},
 		{"echo 'unbalanced", "…bash: -c: line 1: unexpected EOF while looking for matching `''\nExit code 2"},
 		{"pwd", sub},
 	}

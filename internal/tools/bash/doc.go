@@ -7,8 +7,8 @@
 // Each call runs in its own bash process, started in the working folder
 // and with the exported environment the previous call ended with. The
 // tool appends nothing after the command: it installs an EXIT trap before
-// it that writes $PWD and the exported environment (env -0) to a state
-// file, which the tool reads once the process has exited. So `cd` and
+// it that writes $PWD and the exported environment, with builtins only, to
+// a state file, which the tool reads once the process has exited. So `cd` and
 // `export` carry over, while unexported variables, functions, aliases and
 // shell options do not, and read-only calls can still run side by side.
 // A call that is cancelled or times out leaves the state as it was.

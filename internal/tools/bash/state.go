@@ -16,16 +16,23 @@ func shellQuote(s string) string {
 
 // wrapScript prefixes command with an EXIT trap that writes $PWD and,
 // after an "ENV" marker, the exported variables (NUL-separated) to
-// statePath, keeping the exit status. It uses builtins only (compgen -e
-// lists exported names), so saving costs no extra process. The trap and
-// the command share the first line, so line numbers in bash's error
-// messages match the command.
+// statePath, keeping the exit status. It uses builtins only, so saving
+// costs no extra process: compgen -e writes the exported names to the
+// state file, mapfile reads them back, and the file is then rewritten with
+// the state. (A $(compgen -e) substitution would fork a subshell, which
+// costs more than the rest of the trap; bash 3, without mapfile, still
+// takes that path.) The trap and the command share the first line, so line
+// numbers in bash's error messages match the command.
 func wrapScript(command, statePath string) string {
-	return exitHook + "() { __reins_rc=$?; local IFS=$'\\n' __reins_n __reins_names; " +
+	f := shellQuote(statePath)
+	return exitHook + "() { __reins_rc=$?; local __reins_n __reins_env=1; local -a __reins_names=(); " +
+		"if builtin compgen -e > " + f + " 2>/dev/null && builtin mapfile -t __reins_names < " + f + " 2>/dev/null; then :; " +
+		"elif __reins_n=$(builtin compgen -e 2>/dev/null); then local IFS=$'\\n'; __reins_names=($__reins_n); builtin unset IFS; " +
+		"else __reins_env=; fi; " +
 		"{ builtin printf '%s\\0' \"$PWD\"; " +
-		"if __reins_names=$(builtin compgen -e 2>/dev/null); then builtin printf 'ENV\\0'; " +
-		"for __reins_n in $__reins_names; do builtin printf '%s=%s\\0' \"$__reins_n\" \"${!__reins_n}\"; done; fi; " +
-		"} > " + shellQuote(statePath) + " 2>/dev/null; exit \"$__reins_rc\"; }; trap " + exitHook + " EXIT; " + command
+		"if [[ -n \"$__reins_env\" ]]; then builtin printf 'ENV\\0'; " +
+		"for __reins_n in \"${__reins_names[@]}\"; do builtin printf '%s=%s\\0' \"$__reins_n\" \"${!__reins_n}\"; done; fi; " +
+		"} > " + f + " 2>/dev/null; exit \"$__reins_rc\"; }; trap " + exitHook + " EXIT; " + command
 }
 
 // shellState is what a finished command left behind.
