@@ -1,10 +1,12 @@
 package fastpath
 
-// This file imports only os and io (which os needs anyway): every import
-// is initialised before the version answer (see the package doc).
+// This file imports only os and packages os needs anyway (io, sync):
+// every import is initialised before the version answer (see the package
+// doc).
 import (
 	"io"
 	"os"
+	"sync"
 )
 
 // GitStatusArgs and GitLogArgs are the git commands of the start-up
@@ -17,13 +19,15 @@ var (
 // GitEnv is added to the environment of the snapshot's git commands.
 var GitEnv = []string{"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_MESSAGES=C"}
 
-// gitJob is a git command started while the program initialises.
+// gitJob is a git command started while the program initialises. Its
+// goroutine owns every field but args, stop and done until done closes.
 type gitJob struct {
-	args []string
-	proc *os.Process
-	done chan struct{} // closed when out and err are set
-	out  []byte
-	err  error
+	args     []string
+	stop     chan struct{} // closed to kill the command
+	stopOnce sync.Once
+	done     chan struct{} // closed when out and err are set
+	out      []byte
+	err      error
 }
 
 // early holds the git commands started at init: written once by init,
@@ -118,25 +122,38 @@ func lookGit() string {
 	return ""
 }
 
+// startGit starts git with args in dir from a goroutine: spawning a
+// process costs milliseconds, which the rest of package initialisation
+// can use on another core.
 func startGit(git, dir string, env, args []string) *gitJob {
-	j := &gitJob{args: args, done: make(chan struct{})}
-	fail := func(err error) *gitJob {
-		j.err = err
-		close(j.done)
-		return j
+	j := &gitJob{args: args, stop: make(chan struct{}), done: make(chan struct{})}
+	go j.run(git, dir, env)
+	return j
+}
+
+// run starts the command, collects its output and closes j.done.
+func (j *gitJob) run(git, dir string, env []string) {
+	defer close(j.done)
+	select {
+	case <-j.stop:
+		j.err = ErrStopped
+		return
+	default:
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return fail(err)
+		j.err = err
+		return
 	}
 	er, ew, err := os.Pipe()
 	if err != nil {
 		r.Close()
 		w.Close()
-		return fail(err)
+		j.err = err
+		return
 	}
 	devnull, _ := os.Open(os.DevNull)
-	j.proc, err = os.StartProcess(git, append([]string{"git"}, args...), &os.ProcAttr{
+	proc, err := os.StartProcess(git, append([]string{"git"}, j.args...), &os.ProcAttr{
 		Dir: dir, Env: env, Files: []*os.File{devnull, w, ew}})
 	w.Close()
 	ew.Close()
@@ -146,31 +163,37 @@ func startGit(git, dir string, env, args []string) *gitJob {
 	if err != nil {
 		r.Close()
 		er.Close()
-		return fail(err)
+		j.err = err
+		return
 	}
+	exited := make(chan struct{})
+	defer close(exited)
 	go func() {
-		defer close(j.done)
-		errOut := make(chan []byte, 1)
-		go func() {
-			b, _ := readAll(er)
-			er.Close()
-			errOut <- b
-		}()
-		out, rerr := readAll(r)
-		r.Close()
-		stderr := <-errOut
-		st, werr := j.proc.Wait()
-		j.out = out
-		switch {
-		case rerr != nil:
-			j.err = rerr
-		case werr != nil:
-			j.err = werr
-		case !st.Success():
-			j.err = &exitError{st: st, stderr: firstLine(string(stderr))}
+		select {
+		case <-j.stop:
+			proc.Kill()
+		case <-exited:
 		}
 	}()
-	return j
+	errOut := make(chan []byte, 1)
+	go func() {
+		b, _ := readAll(er)
+		er.Close()
+		errOut <- b
+	}()
+	out, rerr := readAll(r)
+	r.Close()
+	stderr := <-errOut
+	st, werr := proc.Wait()
+	j.out = out
+	switch {
+	case rerr != nil:
+		j.err = rerr
+	case werr != nil:
+		j.err = werr
+	case !st.Success():
+		j.err = &exitError{st: st, stderr: firstLine(string(stderr))}
+	}
 }
 
 // exitError is a git command that failed, with the first line it wrote
@@ -240,9 +263,7 @@ func EarlyGit(done <-chan struct{}, dir string, args []string) (out string, err 
 		select {
 		case <-j.done:
 		case <-done:
-			if j.proc != nil {
-				j.proc.Kill()
-			}
+			j.stopOnce.Do(func() { close(j.stop) })
 			<-j.done
 			return "", ErrStopped, true
 		}
