@@ -118,6 +118,7 @@ type Server struct {
 	requests   []*Request
 	violations []string
 	convs      map[string]*conv
+	cache      parseCache
 	msgSeq     int
 	bytesIn    int64
 }
@@ -133,7 +134,8 @@ func Start(turns ...Turn) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("llmtest: listen: %w", err)
 	}
-	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, convs: map[string]*conv{}}
+	s := &Server{URL: "http://" + ln.Addr().String(), ln: ln, convs: map[string]*conv{},
+		cache: parseCache{messages: map[string]*llm.Message{}, toolNames: map[string]string{}}}
 	s.Add(turns...)
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	s.wg.Add(1)
@@ -222,19 +224,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	req, perr := parseRequest(body)
+	s.mu.Lock()
+	req, perr := parseRequest(body, &s.cache)
 	if perr != nil {
-		writeError(w, 400, "invalid_request_error", "malformed request body: "+perr.Error(), nil)
-		s.mu.Lock()
 		s.violate("request %d: malformed body: %v", len(s.requests), perr)
 		s.mu.Unlock()
+		writeError(w, 400, "invalid_request_error", "malformed request body: "+perr.Error(), nil)
 		return
 	}
 	req.Body = body
 	req.Arrived = arrived
 	req.Header = r.Header.Clone()
 	req.Path = r.URL.RequestURI()
-	s.mu.Lock()
 	s.bytesIn += int64(len(body))
 	idx := -1
 	for i := range s.turns {
@@ -263,35 +264,52 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.respond(w, r, req, turn, msgID, n)
 }
 
-func parseRequest(body []byte) (*Request, error) {
-	req := &Request{}
-	if err := json.Unmarshal(body, req); err != nil {
+// parseCache keeps what earlier requests parsed, keyed by the raw bytes:
+// a conversation resends its whole history and tool list every turn, and
+// parsing them again made the fake slower than the agents it measures.
+type parseCache struct {
+	messages  map[string]*llm.Message
+	toolNames map[string]string
+}
+
+// parseRequest decodes body, reusing parsed messages and tool names from
+// c (which it extends). Requests share the *llm.Message of a message they
+// repeat byte for byte.
+func parseRequest(body []byte, c *parseCache) (*Request, error) {
+	var w struct {
+		Model     string            `json:"model"`
+		MaxTokens int               `json:"max_tokens"`
+		System    json.RawMessage   `json:"system"`
+		Tools     []json.RawMessage `json:"tools"`
+		Messages  []json.RawMessage `json:"messages"`
+		Thinking  json.RawMessage   `json:"thinking"`
+		Stream    bool              `json:"stream"`
+	}
+	if err := json.Unmarshal(body, &w); err != nil {
 		return nil, err
 	}
-	var raw struct {
-		System   json.RawMessage   `json:"system"`
-		Messages []json.RawMessage `json:"messages"`
-	}
-	if err := json.Unmarshal(body, &raw); err != nil {
-		return nil, err
-	}
-	req.rawSystem, req.rawMessages = raw.System, raw.Messages
-	if len(raw.System) > 0 && raw.System[0] == '[' {
-		if err := json.Unmarshal(raw.System, &req.System); err != nil {
+	req := &Request{Model: w.Model, MaxTokens: w.MaxTokens, Tools: w.Tools, Thinking: w.Thinking, Stream: w.Stream,
+		rawSystem: w.System, rawMessages: w.Messages}
+	if len(w.System) > 0 && w.System[0] == '[' {
+		if err := json.Unmarshal(w.System, &req.System); err != nil {
 			return nil, fmt.Errorf("system: %w", err)
 		}
-	} else if len(raw.System) > 0 {
+	} else if len(w.System) > 0 {
 		var s string
-		json.Unmarshal(raw.System, &s)
+		json.Unmarshal(w.System, &s)
 		b, _ := json.Marshal(map[string]string{"type": "text", "text": s})
 		req.System = []json.RawMessage{b}
 	}
-	for i, m := range raw.Messages {
-		var msg llm.Message
-		if err := json.Unmarshal(m, &msg); err != nil {
-			return nil, fmt.Errorf("message %d: %w", i, err)
+	for i, m := range w.Messages {
+		msg := c.messages[string(m)]
+		if msg == nil {
+			msg = new(llm.Message)
+			if err := json.Unmarshal(m, msg); err != nil {
+				return nil, fmt.Errorf("message %d: %w", i, err)
+			}
+			c.messages[string(m)] = msg
 		}
-		req.Messages = append(req.Messages, &msg)
+		req.Messages = append(req.Messages, msg)
 	}
 	if len(req.Messages) == 0 {
 		return nil, fmt.Errorf("no messages")
@@ -382,8 +400,12 @@ func (s *Server) checkLocked(n int, req *Request, turn Turn) {
 		return
 	}
 	// Cache stability within a conversation.
-	prefix := stripCache(append(append([]byte{}, req.rawSystem...), mustJSON(req.Tools)...))
-	key := convKey(req)
+	prefix := append([]byte{}, req.rawSystem...)
+	for _, t := range req.Tools {
+		prefix = append(append(prefix, '\n'), t...)
+	}
+	prefix = stripCache(prefix)
+	key := s.convKey(req)
 	msgs := make([][]byte, len(req.rawMessages))
 	for i, m := range req.rawMessages {
 		msgs[i] = stripCache(m)
@@ -415,11 +437,20 @@ func (s *Server) checkLocked(n int, req *Request, turn Turn) {
 
 // convKey identifies a conversation: its system prompt and model family
 // of tools; the first user message tells sub-agents apart.
-func convKey(req *Request) string {
+func (s *Server) convKey(req *Request) string {
 	h := sha256.New()
 	h.Write(stripCache(req.rawSystem))
-	for _, n := range req.ToolNames() {
-		h.Write([]byte(n))
+	for _, t := range req.Tools {
+		name, ok := s.cache.toolNames[string(t)]
+		if !ok {
+			var v struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(t, &v)
+			name = v.Name
+			s.cache.toolNames[string(t)] = name
+		}
+		h.Write([]byte(name))
 	}
 	if len(req.rawMessages) > 0 {
 		h.Write(stripCache(req.rawMessages[0]))
@@ -427,34 +458,87 @@ func convKey(req *Request) string {
 	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
-func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
-}
-
 // stripCache removes cache_control members so breakpoints moving between
-// requests do not count as a change.
+// requests do not count as a change. It edits the bytes as sent (the key
+// cannot occur unescaped inside a string), so everything else is compared
+// byte for byte, as the API's prompt cache compares it.
 func stripCache(b []byte) []byte {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
+	key := []byte(`"cache_control"`)
+	if !bytes.Contains(b, key) {
 		return b
 	}
-	v = strip(v)
-	out, _ := json.Marshal(v)
-	return out
+	out := make([]byte, 0, len(b))
+	rest := b
+	for {
+		i := bytes.Index(rest, key)
+		if i < 0 {
+			return append(out, rest...)
+		}
+		j := skipSpace(rest, i+len(key))
+		if j >= len(rest) || rest[j] != ':' {
+			out = append(out, rest[:i+len(key)]...)
+			rest = rest[i+len(key):]
+			continue
+		}
+		end := skipValue(rest, skipSpace(rest, j+1))
+		// Drop the member with the comma that separates it from its
+		// neighbour: the one before it, else the one after it.
+		k := i
+		for k > 0 && isSpace(rest[k-1]) {
+			k--
+		}
+		if k > 0 && rest[k-1] == ',' {
+			out = append(out, rest[:k-1]...)
+		} else {
+			out = append(out, rest[:i]...)
+			end = skipSpace(rest, end)
+			if end < len(rest) && rest[end] == ',' {
+				end = skipSpace(rest, end+1)
+			}
+		}
+		rest = rest[end:]
+	}
 }
 
-func strip(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		delete(t, "cache_control")
-		for k, x := range t {
-			t[k] = strip(x)
-		}
-	case []any:
-		for i, x := range t {
-			t[i] = strip(x)
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the index just past the JSON value starting at i (or
+// len(b) when it does not end).
+func skipValue(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return min(i+1, len(b))
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i // the end of the enclosing value
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
 		}
 	}
-	return v
+	return len(b)
 }
