@@ -56,9 +56,9 @@ func startEarlyGit(args []string) {
 	}
 	early.dirs = []string{dir}
 	env := append(os.Environ(), GitEnv...)
-	for _, a := range [][]string{GitStatusArgs, GitLogArgs} {
-		early.jobs = append(early.jobs, startGit(git, dir, env, a))
-	}
+	// Only status: package gitinfo reads the recent commits from the
+	// repository's files, and runs GitLogArgs itself when it cannot.
+	early.jobs = append(early.jobs, startGit(git, dir, env, GitStatusArgs))
 }
 
 func trustedRun(args []string) bool {

@@ -91,9 +91,10 @@ func (p *Pending) Wait() Snapshot {
 
 // Take returns a snapshot of the repository holding dir. A folder outside
 // any repository returns the zero Snapshot without running git. It runs
-// two git commands in parallel (status with the branch line, and log) and
-// reads the main branch from the repository's ref files, because starting
-// a process is most of the cost.
+// one git command (status with the branch line) and reads the recent
+// commits and the main branch from the repository's files, because
+// starting a process is most of the cost; git log runs only when the
+// commit reader declines the repository.
 func Take(ctx context.Context, dir string, o Options) Snapshot {
 	gitDir, ok := findGitDir(dir, o.Env)
 	if !ok {
@@ -114,8 +115,17 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 		st, logs   string
 		errS, errL error
 	)
+	var commits []string
 	wg.Go(func() { st, errS = r.runFull(ctx, fastpath.GitStatusArgs) })
-	wg.Go(func() { logs, errL = r.runFull(ctx, fastpath.GitLogArgs) })
+	wg.Go(func() {
+		// Reading the commits from the files costs a fraction of a git
+		// process; git log stays the answer for what the reader declines.
+		var err error
+		if commits, err = recentCommitsEnv(gitDir, CommitCount, o.Env); err != nil {
+			commits = nil
+			logs, errL = r.runFull(ctx, fastpath.GitLogArgs)
+		}
+	})
 	wg.Wait()
 
 	if errL != nil && strings.Contains(errL.Error(), "does not have any commits") {
@@ -137,7 +147,8 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 	}
 	s.MainBranch = mainBranchFromRefs(gitDir)
 	s.Status, s.StatusTruncated = cut(strings.TrimRight(rest, "\n"), StatusLimit)
-	if errL == nil {
+	s.Commits = commits
+	if errL == nil && commits == nil {
 		for _, l := range strings.Split(strings.TrimSpace(logs), "\n") {
 			if l = strings.TrimSpace(l); l != "" {
 				s.Commits = append(s.Commits, l)

@@ -265,3 +265,51 @@ func TestEarlyGitArgsMatchTheSnapshot(t *testing.T) {
 		t.Errorf("fastpath log args end with %q, want %q", got, want)
 	}
 }
+
+// loggingGit is a git wrapper that appends each subcommand it runs to a
+// log file, so a test can see which processes a snapshot started.
+func loggingGit(t *testing.T, real string) (wrapper, logFile string) {
+	t.Helper()
+	d := t.TempDir()
+	logFile = filepath.Join(d, "calls")
+	wrapper = filepath.Join(d, "git")
+	script := "#!/bin/sh\nfor a; do case $a in status|log|rev-parse) echo $a >> '" + logFile + "';; esac; done\nexec '" + real + "' \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return wrapper, logFile
+}
+
+func TestTakeReadsCommitsWithoutGitLog(t *testing.T) {
+	dir, env := newRepo(t, 7)
+	git(t, dir, env, "gc", "-q") // packed objects, as in a cloned repository
+	want := strings.Split(git(t, dir, env, "log", "--oneline", "--no-decorate", "-n5"), "\n")
+	wrapper, logFile := loggingGit(t, needGit(t))
+	s := Take(context.Background(), dir, Options{Git: wrapper, Env: env})
+	if len(s.Errs) != 0 {
+		t.Fatalf("errors: %v", s.Errs)
+	}
+	if strings.Join(s.Commits, "\n") != strings.Join(want, "\n") {
+		t.Errorf("commits = %q, want git log's %q", s.Commits, want)
+	}
+	calls, _ := os.ReadFile(logFile)
+	if got := strings.Fields(string(calls)); len(got) != 1 || got[0] != "status" {
+		t.Errorf("git ran %q; want only status", got)
+	}
+}
+
+func TestTakeFallsBackToGitLog(t *testing.T) {
+	dir, env := newRepo(t, 3)
+	// A setting the commit reader does not interpret sends it to git log.
+	git(t, dir, env, "config", "core.abbrev", "12")
+	want := strings.Split(git(t, dir, env, "log", "--oneline", "--no-decorate", "-n5"), "\n")
+	wrapper, logFile := loggingGit(t, needGit(t))
+	s := Take(context.Background(), dir, Options{Git: wrapper, Env: env})
+	if strings.Join(s.Commits, "\n") != strings.Join(want, "\n") || len(want[0]) < 13 {
+		t.Errorf("commits = %q, want git log's %q", s.Commits, want)
+	}
+	calls, _ := os.ReadFile(logFile)
+	if !strings.Contains(string(calls), "log") {
+		t.Errorf("git ran %q; want a git log fallback", calls)
+	}
+}
