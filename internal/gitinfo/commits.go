@@ -47,7 +47,8 @@ func recentCommits(gitDir string, n int) ([]string, error) {
 //     than UTF-8, log.showSignature, a SHA-256 object format, another
 //     ref storage, or includes other files;
 //   - the repository has alternates, replace refs, a grafts file, a
-//     multi-pack-index, a pack without its index, or a reftable;
+//     pack without its own index, an incremental multi-pack-index, or a
+//     reftable;
 //   - a commit on the way has an encoding header other than UTF-8 or a
 //     committer line git versions read differently.
 //
@@ -284,6 +285,8 @@ func blockedSetting(section, key, value string) error {
 		bad = value != "files"
 	case "extensions.compatobjectformat":
 		bad = true
+	case "core.multipackindex":
+		bad = !gitBool(value) && value != "" // false: git ignores the multi-pack-index
 	}
 	if bad {
 		return fmt.Errorf("%s.%s = %q: %w", section, key, value, errUnsupported)

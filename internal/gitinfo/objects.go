@@ -107,6 +107,7 @@ func commonHexPrefix(a, b oid) int {
 type objectStore struct {
 	dir   string // the objects folder
 	packs []*packFile
+	midx  *midxInfo // nil without a multi-pack-index
 
 	zr      io.ReadCloser // reused zlib reader (implements zlib.Resetter)
 	br      *bufio.Reader // reused buffer under zr
@@ -145,9 +146,9 @@ const (
 )
 
 // openObjectStore opens the object folder dir: it lists objects/pack and
-// reads the header of every index. A pack without an index (one only a
-// multi-pack-index covers), a multi-pack-index or an alternates file is
-// errUnsupported.
+// reads the header of every index, and of the multi-pack-index. A pack
+// without its own index (one only a multi-pack-index covers), an
+// incremental multi-pack-index or an alternates file is errUnsupported.
 func openObjectStore(dir string) (*objectStore, error) {
 	s := &objectStore{dir: dir, cache: map[packPos][]byte{}, listing: map[string][]string{}}
 	if data, err := os.ReadFile(filepath.Join(dir, "info", "alternates")); err == nil {
@@ -166,8 +167,20 @@ func openObjectStore(dir string) (*objectStore, error) {
 	for _, e := range entries {
 		names[e.Name()] = true
 	}
+	if names["multi-pack-index.d"] {
+		return nil, fmt.Errorf("list packs %s: incremental multi-pack-index: %w", packDir, errUnsupported)
+	}
 	if names["multi-pack-index"] {
-		return nil, fmt.Errorf("list packs %s: multi-pack-index: %w", packDir, errUnsupported)
+		m, err := readMidx(filepath.Join(packDir, "multi-pack-index"))
+		if err != nil {
+			return nil, err
+		}
+		for base := range m.packs {
+			if !names[base+".idx"] || !names[base+".pack"] {
+				return nil, fmt.Errorf("list packs %s: %s is only in the multi-pack-index: %w", packDir, base, errUnsupported)
+			}
+		}
+		s.midx = m
 	}
 	for _, e := range entries {
 		base, ok := strings.CutSuffix(e.Name(), ".pack")
@@ -253,13 +266,117 @@ func (s *objectStore) close() {
 }
 
 // approxObjectCount is what git's repo_approximate_object_count returns
-// here: the objects of all packs. Loose objects do not count (git 2.39).
+// here: the objects of the multi-pack-index and of the packs it does not
+// cover. Loose objects do not count (git 2.39).
 func (s *objectStore) approxObjectCount() uint64 {
 	var n uint64
+	if s.midx != nil {
+		n = s.midx.count
+	}
 	for _, p := range s.packs {
-		n += uint64(p.count)
+		if s.midx == nil || !s.midx.packs[strings.TrimSuffix(filepath.Base(p.name), ".pack")] {
+			n += uint64(p.count)
+		}
 	}
 	return n
+}
+
+// midxInfo is what the log needs of a multi-pack-index.
+type midxInfo struct {
+	count uint64          // distinct objects it lists
+	packs map[string]bool // the packs it covers, by name without extension
+}
+
+// Chunk ids of a multi-pack-index.
+const (
+	midxPackNames = 0x504e414d // "PNAM"
+	midxFanout    = 0x4f494446 // "OIDF"
+)
+
+// readMidx reads the header of a multi-pack-index (version 1, SHA-1, no
+// base files): its object count from the last fan-out entry and its pack
+// names. Git looks objects up through it, but the same objects are in
+// the packs' own indexes, which this reader uses; only the count, which
+// sets the abbreviation length, needs the file.
+func readMidx(name string) (*midxInfo, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("open multi-pack-index %s: %w", name, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read multi-pack-index %s: %w", name, err)
+	}
+	m, err := parseMidx(f, fi.Size())
+	if err != nil {
+		return nil, fmt.Errorf("read multi-pack-index %s: %w", name, err)
+	}
+	return m, nil
+}
+
+// parseMidx reads the header, chunk table, pack names and fan-out of a
+// multi-pack-index of size bytes.
+func parseMidx(f io.ReaderAt, size int64) (*midxInfo, error) {
+	var head [12]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		return nil, fmt.Errorf("header: %w", err)
+	}
+	switch {
+	case string(head[:4]) != "MIDX":
+		return nil, errors.New("bad signature")
+	case head[4] != 1 || head[5] != 1 || head[7] != 0:
+		return nil, fmt.Errorf("version %d, hash %d, %d base files: %w", head[4], head[5], head[7], errUnsupported)
+	}
+	chunks := int(head[6])
+	npacks := binary.BigEndian.Uint32(head[8:])
+	table := make([]byte, (chunks+1)*12)
+	if _, err := f.ReadAt(table, 12); err != nil {
+		return nil, fmt.Errorf("chunk table: %w", err)
+	}
+	var names, fanout []byte
+	for i := range chunks {
+		id := binary.BigEndian.Uint32(table[i*12:])
+		start := binary.BigEndian.Uint64(table[i*12+4:])
+		end := binary.BigEndian.Uint64(table[i*12+16:])
+		if start > end || end > uint64(size) {
+			return nil, fmt.Errorf("chunk %08x at %d-%d outside %d bytes", id, start, end, size)
+		}
+		var dst *[]byte
+		switch id {
+		case midxPackNames:
+			dst = &names
+		case midxFanout:
+			dst = &fanout
+		default:
+			continue
+		}
+		if end-start > 1<<20 {
+			return nil, fmt.Errorf("chunk %08x of %d bytes", id, end-start)
+		}
+		*dst = make([]byte, end-start)
+		if _, err := f.ReadAt(*dst, int64(start)); err != nil {
+			return nil, fmt.Errorf("chunk %08x: %w", id, err)
+		}
+	}
+	if len(fanout) != 256*4 {
+		return nil, fmt.Errorf("fan-out of %d bytes", len(fanout))
+	}
+	m := &midxInfo{count: uint64(binary.BigEndian.Uint32(fanout[255*4:])), packs: map[string]bool{}}
+	for n := range bytes.SplitSeq(names, []byte{0}) {
+		if len(n) == 0 || uint32(len(m.packs)) == npacks {
+			continue
+		}
+		base := strings.TrimSuffix(strings.TrimSuffix(string(n), ".idx"), ".pack")
+		if base == "" || strings.ContainsAny(base, "/\\") {
+			return nil, fmt.Errorf("bad pack name %q", n)
+		}
+		m.packs[base] = true
+	}
+	if uint32(len(m.packs)) != npacks {
+		return nil, fmt.Errorf("%d pack names for %d packs", len(m.packs), npacks)
+	}
+	return m, nil
 }
 
 // nthID reads the i-th object id of the index.
