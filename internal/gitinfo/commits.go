@@ -111,7 +111,7 @@ type repo struct {
 // and the user's, and refuses the features the reader does not handle.
 func openRepo(gitDir string, env []string) (*repo, error) {
 	r := &repo{gitDir: gitDir, common: gitDir}
-	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+	if data, err := readFile(filepath.Join(gitDir, "commondir")); err == nil {
 		c := strings.TrimSpace(string(data))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(gitDir, c)
@@ -121,7 +121,7 @@ func openRepo(gitDir string, env []string) (*repo, error) {
 		return nil, fmt.Errorf("read commondir %s: %w", gitDir, err)
 	}
 	for _, f := range configFiles(r, env) {
-		data, err := os.ReadFile(f)
+		data, err := readFile(f)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
 				continue
@@ -140,7 +140,7 @@ func openRepo(gitDir string, env []string) (*repo, error) {
 	if entries, _ := os.ReadDir(filepath.Join(r.common, "refs", "replace")); len(entries) > 0 {
 		return nil, fmt.Errorf("open repository %s: refs/replace: %w", r.common, errUnsupported)
 	}
-	packed, err := os.ReadFile(filepath.Join(r.common, "packed-refs"))
+	packed, err := readFile(filepath.Join(r.common, "packed-refs"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read packed-refs %s: %w", r.common, err)
 	}
@@ -148,7 +148,7 @@ func openRepo(gitDir string, env []string) (*repo, error) {
 		return nil, fmt.Errorf("open repository %s: refs/replace in packed-refs: %w", r.common, errUnsupported)
 	}
 	r.packed = packed
-	shallow, err := os.ReadFile(filepath.Join(r.common, "shallow"))
+	shallow, err := readFile(filepath.Join(r.common, "shallow"))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("read shallow %s: %w", r.common, err)
 	}
@@ -297,7 +297,7 @@ func blockedSetting(section, key, value string) error {
 // resolveHead reads HEAD and follows symbolic refs to a commit id. ok is
 // false when HEAD names a branch that does not exist yet.
 func (r *repo) resolveHead() (id oid, ok bool, err error) {
-	data, err := os.ReadFile(filepath.Join(r.gitDir, "HEAD"))
+	data, err := readFile(filepath.Join(r.gitDir, "HEAD"))
 	if err != nil {
 		return id, false, fmt.Errorf("read HEAD %s: %w", r.gitDir, err)
 	}
@@ -348,7 +348,7 @@ func (r *repo) readRef(name string) (data []byte, found bool, err error) {
 		}
 	}
 	path := filepath.Join(dir, filepath.FromSlash(name))
-	data, err = os.ReadFile(path)
+	data, err = readFile(path)
 	if err == nil {
 		return data, true, nil
 	}

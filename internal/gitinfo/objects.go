@@ -151,7 +151,7 @@ const (
 // incremental multi-pack-index or an alternates file is errUnsupported.
 func openObjectStore(dir string) (*objectStore, error) {
 	s := &objectStore{dir: dir, cache: map[packPos][]byte{}, listing: map[string][]string{}}
-	if data, err := os.ReadFile(filepath.Join(dir, "info", "alternates")); err == nil {
+	if data, err := readFile(filepath.Join(dir, "info", "alternates")); err == nil {
 		if len(bytes.TrimSpace(data)) > 0 {
 			return nil, fmt.Errorf("read objects %s: alternates: %w", dir, errUnsupported)
 		}
@@ -206,7 +206,7 @@ func openObjectStore(dir string) (*objectStore, error) {
 // openPackIndex opens name.idx and checks its header, fan-out table and
 // size.
 func openPackIndex(name string) (*packFile, error) {
-	f, err := os.Open(name + ".idx")
+	f, err := openFile(name + ".idx")
 	if err != nil {
 		return nil, fmt.Errorf("open pack index %s: %w", name, err)
 	}
@@ -299,7 +299,7 @@ const (
 // the packs' own indexes, which this reader uses; only the count, which
 // sets the abbreviation length, needs the file.
 func readMidx(name string) (*midxInfo, error) {
-	f, err := os.Open(name)
+	f, err := openFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("open multi-pack-index %s: %w", name, err)
 	}
@@ -507,7 +507,7 @@ func (p *packFile) openPack() error {
 	if p.pack != nil {
 		return nil
 	}
-	f, err := os.Open(p.name + ".pack")
+	f, err := openFile(p.name + ".pack")
 	if err != nil {
 		return fmt.Errorf("open pack %s: %w", p.name, err)
 	}
@@ -851,7 +851,7 @@ func (s *objectStore) remember(at packPos, typ int, data []byte) {
 func (s *objectStore) readLoose(id oid) (int, []byte, error) {
 	h := id.String()
 	name := filepath.Join(s.dir, h[:2], h[2:])
-	f, err := os.Open(name)
+	f, err := openFile(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return 0, nil, errors.New("not found")
