@@ -43,8 +43,9 @@ func main() {
 	}
 	defer os.RemoveAll(ws)
 	fmt.Printf("workspace: %s (copy of net/http, git repo); %d runs each, medians; %d CPUs\n", ws, *runs, runtime.NumCPU())
-	fmt.Printf("machine reference: starting /bin/true %s, git status --short in the workspace %s\n\n",
-		timeCmd(ws, *runs*4, "/bin/true"), timeCmd(ws, *runs*2, "git", "--no-optional-locks", "status", "--short"))
+	fmt.Printf("machine reference: starting /bin/true %s, a minimal static Go program %s, bash -c true %s, git status --short in the workspace %s\n\n",
+		timeCmd(ws, *runs*4, "/bin/true"), timeGoHello(ws, *runs*4), timeCmd(ws, *runs*4, "bash", "-c", "true"),
+		timeCmd(ws, *runs*2, "git", "--no-optional-locks", "status", "--short"))
 	missed := measure(flag.Args(), ws, *runs, true)
 	if *ref != "" {
 		fmt.Println()
@@ -55,6 +56,30 @@ func main() {
 	} else {
 		fmt.Println("\nall targets met")
 	}
+}
+
+// timeGoHello builds a Go program that only prints a line, statically
+// as reins is built, and times it: the floor for any Go binary's
+// --version on this machine.
+func timeGoHello(ws string, n int) string {
+	dir, err := os.MkdirTemp("", "reins-bench-hello-")
+	if err != nil {
+		return "n/a"
+	}
+	defer os.RemoveAll(dir)
+	src := "package main\n\nimport \"os\"\n\nfunc main() { os.Stdout.WriteString(\"0.0.0 (hello)\\n\") }\n"
+	if os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644) != nil ||
+		os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module hello\n"), 0o644) != nil {
+		return "n/a"
+	}
+	bin := filepath.Join(dir, "hello")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Sprintf("n/a (%v: %.100s)", err, out)
+	}
+	return timeCmd(ws, n, bin).Round(10 * time.Microsecond).String()
 }
 
 // timeCmd is the median wall time of a command, as a reference for how
