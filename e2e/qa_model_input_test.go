@@ -98,3 +98,23 @@ func TestQAErrorToolUseResultHasOneErrorPrefix(t *testing.T) {
 		t.Errorf("saw %d tool results:\n%s", seen, r.Stdout)
 	}
 }
+
+// Models sometimes write integer fields as 1.0. JSON Schema counts that
+// as an integer, so the call must work like offset 2, limit 1.
+func TestQAWholeNumberWrittenAsFloatWorks(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	p, _ := json.Marshal(sb.Write(t, "lines.txt", "first\nsecond\nthird\n"))
+	input := `{"file_path":` + string(p) + `,"offset":2.0,"limit":1.0}`
+	srv.Add(llmtest.Calls(llmtest.Block{Type: "tool_use", ID: "toolu_r", Name: "Read", RawInputJSON: &input}),
+		llmtest.Reply("ok"))
+	r := sb.Run(t, "", "-p", "go")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	res := srv.Requests()[1].ToolResults()
+	if len(res) != 1 || res[0].IsError || !strings.Contains(res[0].ResultText(), "second") ||
+		strings.Contains(res[0].ResultText(), "first") || strings.Contains(res[0].ResultText(), "third") {
+		t.Errorf("Read with offset 2.0, limit 1.0 = %+v", res)
+	}
+}

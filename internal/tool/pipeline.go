@@ -48,6 +48,7 @@ type Pipeline struct {
 // target's and Via the proxy's.
 func (p *Pipeline) Run(ctx context.Context, c *Call, t Tool, input json.RawMessage) (out *Outcome) {
 	out = &Outcome{ID: c.ID, Name: c.Name, Input: input}
+	input = integralNumbers(input) // "offset": 1.0 is an integer to the schema, and must be to the tool
 	defer func() {
 		if r := recover(); r != nil {
 			out = failOutcome(out, fmt.Sprintf("The %s tool failed unexpectedly: %v", out.Name, r))

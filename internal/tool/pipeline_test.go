@@ -255,3 +255,21 @@ func TestExecutorReportsProxiedCallUnderTargetName(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 }
+
+func TestPipelineGivesToolsWholeNumbersAsIntegers(t *testing.T) {
+	var got struct {
+		Offset int `json:"offset"`
+	}
+	tl := &fakeTool{name: "Read", schema: `{"type":"object","properties":{"offset":{"type":"integer"}}}`,
+		validate: func(in json.RawMessage) error { return json.Unmarshal(in, &got) }}
+	var p Pipeline
+	in := json.RawMessage(`{"offset":10.0}`)
+	out := p.Run(context.Background(), &Call{ID: "a", Name: "Read"}, tl, in)
+	if out.IsError || got.Offset != 10 {
+		t.Fatalf("offset 10.0: error %v %q, decoded %d", out.IsError, out.Block.ResultText(), got.Offset)
+	}
+	out = p.Run(context.Background(), &Call{ID: "b", Name: "Read"}, tl, json.RawMessage(`{"offset":10.5}`))
+	if !out.IsError || !strings.Contains(out.Block.ResultText(), "InputValidationError") {
+		t.Errorf("offset 10.5 = %q, want a validation error", out.Block.ResultText())
+	}
+}
