@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"reins/internal/llm"
@@ -88,4 +89,29 @@ type Replacement struct {
 type CompactMetadata struct {
 	Trigger   string `json:"trigger"` // "manual" or "auto"
 	PreTokens int    `json:"preTokens"`
+}
+
+// MarshalJSON writes the entry with Claude Code's chain fields first on
+// the lines of the message chain: parentUuid (null on the first message)
+// and isSidechain are always present there, as tools that read Claude
+// Code's transcripts expect. Other lines keep only the fields they set.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	type plain Entry // no methods: no recursion
+	var v any = plain(e)
+	switch e.Type {
+	case TypeUser, TypeAssistant, TypeSystem, TypeAttachment:
+		v = struct {
+			ParentUUID  *string `json:"parentUuid"`
+			IsSidechain bool    `json:"isSidechain"`
+			plain
+		}{e.ParentUUID, e.IsSidechain, plain(e)}
+	}
+	// Markup in prompts and results stays readable: no HTML escaping.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

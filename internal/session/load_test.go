@@ -428,3 +428,41 @@ func fmtWarnings(ws []Warning) string {
 	}
 	return strings.Join(s, "\n")
 }
+
+func TestEntryChainFieldsLikeClaudeCode(t *testing.T) {
+	parent := "u1"
+	cases := []struct {
+		e      Entry
+		prefix string
+		absent []string
+	}{
+		{Entry{Type: TypeUser, UUID: "u1", Message: &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("<hi>")}}},
+			`{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u1"`, nil},
+		{Entry{Type: TypeAssistant, UUID: "u2", ParentUUID: &parent, IsSidechain: true},
+			`{"parentUuid":"u1","isSidechain":true,"type":"assistant","uuid":"u2"`, nil},
+		{Entry{Type: TypeLastPrompt, LastPrompt: "x", LeafUUID: "u2"},
+			`{"type":"last-prompt"`, []string{"parentUuid", "isSidechain"}},
+	}
+	for _, c := range cases {
+		b, err := json.Marshal(c.e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(b), c.prefix) {
+			t.Errorf("%s entry = %s, want it to start %s", c.e.Type, b, c.prefix)
+		}
+		if strings.Count(string(b), `"parentUuid"`) > 1 || strings.Count(string(b), `"isSidechain"`) > 1 {
+			t.Errorf("%s entry repeats a chain field: %s", c.e.Type, b)
+		}
+		for _, a := range c.absent {
+			if strings.Contains(string(b), `"`+a+`"`) {
+				t.Errorf("%s entry has %s: %s", c.e.Type, a, b)
+			}
+		}
+		var back Entry
+		if err := json.Unmarshal(b, &back); err != nil || back.Type != c.e.Type || back.IsSidechain != c.e.IsSidechain ||
+			(c.e.ParentUUID == nil) != (back.ParentUUID == nil) {
+			t.Errorf("%s entry does not read back: %+v, %v", c.e.Type, back, err)
+		}
+	}
+}
