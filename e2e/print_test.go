@@ -202,3 +202,31 @@ func TestFaultsRecoverOrEndCleanly(t *testing.T) {
 		})
 	}
 }
+
+// The JSON result names the HTTP status of the API error that ended the
+// turn, and is null when the turn succeeded, as Claude Code prints it.
+func TestJSONResultAPIErrorStatus(t *testing.T) {
+	for _, tc := range []struct {
+		turn llmtest.Turn
+		code int
+		want any
+	}{
+		{llmtest.Turn{Fault: &llmtest.Fault{Status: 400, ErrorType: "invalid_request_error", Message: "bad thing"}}, 1, float64(400)},
+		{llmtest.Reply("fine"), 0, nil},
+	} {
+		srv := server(t, tc.turn)
+		sb := e2etest.NewSandbox(t, srv.URL)
+		r := sb.Run(t, "", "-p", "go", "--output-format", "json")
+		if r.Code != tc.code {
+			t.Fatalf("code %d, want %d: %s", r.Code, tc.code, r.Stderr)
+		}
+		var res map[string]any
+		if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+			t.Fatalf("result %q: %v", r.Stdout, err)
+		}
+		got, present := res["api_error_status"]
+		if !present || got != tc.want {
+			t.Errorf("api_error_status = %v (present %v), want %v", got, present, tc.want)
+		}
+	}
+}

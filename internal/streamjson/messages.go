@@ -2,6 +2,7 @@ package streamjson
 
 import (
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -172,9 +173,12 @@ type Result struct {
 	ModelUsage        map[string]ModelUsage `json:"modelUsage"`
 	PermissionDenials []engine.Denial       `json:"permission_denials"`
 	TerminalReason    string                `json:"terminal_reason,omitempty"`
-	StructuredOutput  any                   `json:"structured_output,omitempty"`
-	Errors            []string              `json:"errors,omitempty"`
-	UUID              string                `json:"uuid"`
+	// APIErrorStatus is the HTTP status of the API error that ended the
+	// turn, null otherwise.
+	APIErrorStatus   *int     `json:"api_error_status"`
+	StructuredOutput any      `json:"structured_output,omitempty"`
+	Errors           []string `json:"errors,omitempty"`
+	UUID             string   `json:"uuid"`
 }
 
 // Subtypes of result lines.
@@ -236,6 +240,11 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 			msg = end.Err.Error()
 		}
 		r.Errors = []string{msg}
+		var ae *llm.APIError
+		if errors.As(end.Err, &ae) && ae.Status != 0 {
+			status := ae.Status
+			r.APIErrorStatus = &status
+		}
 	}
 	return r
 }
