@@ -24,3 +24,18 @@ func TestNormaliseArgsGivesRuleFlagsEveryRuleArgument(t *testing.T) {
 		}
 	}
 }
+
+func TestNormaliseArgsTakesSeveralAddDirFolders(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	cases := []struct{ in, want string }{
+		{`--add-dir|` + a + `|` + b + `|-p|hi`, `--add-dir|` + a + `|--add-dir=` + b + `|-p|hi`},
+		{`--add-dir|` + a + `|fix the bug`, `--add-dir|` + a + `|fix the bug`},
+		{`--add-dir|` + a + `|` + b + `|no-such-folder`, `--add-dir|` + a + `|--add-dir=` + b + `|no-such-folder`},
+	}
+	for _, tc := range cases {
+		got := strings.Join(normaliseArgs(strings.Split(tc.in, "|")), "|")
+		if got != tc.want {
+			t.Errorf("normaliseArgs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -112,6 +112,18 @@ func normaliseArgs(args []string) []string {
 			i++
 			continue
 		}
+		if a == "--add-dir" && i+1 < len(args) {
+			// Claude Code's --add-dir takes several folders; the ones after
+			// the first count when they are folders that exist, so a
+			// prompt after them is still the prompt.
+			out = append(out, a, args[i+1])
+			i++
+			for i+1 < len(args) && isExistingDir(args[i+1]) {
+				out = append(out, a+"="+args[i+1])
+				i++
+			}
+			continue
+		}
 		if isRuleListFlag(a) && i+1 < len(args) {
 			out = append(out, a, args[i+1])
 			i++
@@ -124,6 +136,15 @@ func normaliseArgs(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// isExistingDir reports whether s names a folder (and is not a flag).
+func isExistingDir(s string) bool {
+	if s == "" || strings.HasPrefix(s, "-") {
+		return false
+	}
+	fi, err := os.Stat(s)
+	return err == nil && fi.IsDir()
 }
 
 // isRuleListFlag reports whether a is a flag that takes tool rules.
