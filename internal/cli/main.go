@@ -112,30 +112,34 @@ func normaliseArgs(args []string) []string {
 			i++
 			continue
 		}
-		if a == "--add-dir" && i+1 < len(args) {
+		switch {
+		case a == "--add-dir" && i+1 < len(args):
 			// Claude Code's --add-dir takes several folders; the ones after
 			// the first count when they are folders that exist, so a
 			// prompt after them is still the prompt.
-			out = append(out, a, args[i+1])
-			i++
-			for i+1 < len(args) && isExistingDir(args[i+1]) {
-				out = append(out, a+"="+args[i+1])
-				i++
-			}
+			out, i = appendRepeated(out, args, i, isExistingDir)
 			continue
-		}
-		if isRuleListFlag(a) && i+1 < len(args) {
-			out = append(out, a, args[i+1])
-			i++
-			for i+1 < len(args) && looksLikeRules(args[i+1]) {
-				out = append(out, a+"="+args[i+1])
-				i++
-			}
+		case isRuleListFlag(a) && i+1 < len(args):
+			out, i = appendRepeated(out, args, i, looksLikeRules)
 			continue
 		}
 		out = append(out, a)
 	}
 	return out
+}
+
+// appendRepeated appends the flag args[i] with its value args[i+1], then
+// the flag again for each following argument that more accepts; it
+// returns the index of the last argument used.
+func appendRepeated(out, args []string, i int, more func(string) bool) ([]string, int) {
+	flag := args[i]
+	out = append(out, flag, args[i+1])
+	i++
+	for i+1 < len(args) && more(args[i+1]) {
+		out = append(out, flag+"="+args[i+1])
+		i++
+	}
+	return out, i
 }
 
 // isExistingDir reports whether s names a folder (and is not a flag).
