@@ -149,7 +149,7 @@ func resultLine(r resultSpec) string {
 	if den == "" {
 		den = "[]"
 	}
-	b.WriteString(`,"permission_denials":` + den + `,"terminal_reason":` + q(r.terminal))
+	b.WriteString(`,"permission_denials":` + den + `,"terminal_reason":` + q(r.terminal) + `,"api_error_status":null`)
 	if r.structured != "" {
 		b.WriteString(`,"structured_output":` + r.structured)
 	}
