@@ -327,6 +327,11 @@ func (m *Message) EncodedSize() int {
 	if m.enc != nil {
 		return len(m.enc)
 	}
+	return m.estimate()
+}
+
+// estimate guesses the length of the message's encoding.
+func (m *Message) estimate() int {
 	n := 32
 	for i := range m.Content {
 		b := &m.Content[i]
@@ -353,7 +358,7 @@ func (m *Message) AppendAPI(buf []byte, cacheLast bool, ttl string) ([]byte, err
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		if m.enc == nil {
-			enc, err := m.encode(nil, false, "")
+			enc, err := m.encode(make([]byte, 0, m.estimate()), false, "")
 			if err != nil {
 				return nil, err
 			}
@@ -414,38 +419,63 @@ type wireMessage struct {
 // "stop_reason","stop_sequence","usage"}; for a user message
 // {"role","content"}.
 func (m *Message) MarshalJSON() ([]byte, error) {
-	content := []byte{'['}
-	var err error
-	for i := range m.Content {
-		if i > 0 {
-			content = append(content, ',')
-		}
-		if content, err = m.Content[i].appendJSON(content); err != nil {
+	return m.AppendJSON(make([]byte, 0, m.EncodedSize()+256))
+}
+
+// AppendJSON appends the encoding MarshalJSON returns to buf. It shares
+// the cached API encoding (a transcript line and the next request encode
+// the same blocks once), and, like it, leaves "<" and ">" unescaped, as
+// Claude Code's transcripts do. Callers that splice the result into a
+// larger document skip encoding/json's re-validation of a Marshaler's
+// output, which scanned every byte of a tool result once per level.
+func (m *Message) AppendJSON(buf []byte) ([]byte, error) {
+	m.mu.Lock()
+	if m.enc == nil {
+		enc, err := m.encode(make([]byte, 0, m.estimate()), false, "")
+		if err != nil {
+			m.mu.Unlock()
 			return nil, err
 		}
+		m.enc = enc
 	}
-	content = append(content, ']')
-	w := wireMessage{Role: m.Role, Content: content}
-	if m.Role == RoleAssistant {
-		w.ID, w.Type, w.Model, w.Usage = m.ID, "message", m.Model, m.Usage
-		sr, ss := m.StopReason, m.StopSequence
-		w.StopReason = &sr
-		if ss != "" {
-			w.StopSequence = &ss
+	enc := m.enc
+	m.mu.Unlock()
+	if m.Role != RoleAssistant {
+		return append(buf, enc...), nil
+	}
+	// enc is {"role":"assistant","content":[...]}: the id and type go
+	// before the role, the model between role and content.
+	roleEnd := len(`{"role":"assistant"`)
+	buf = append(buf, '{')
+	if m.ID != "" {
+		buf = append(buf, `"id":`...)
+		buf = appendString(buf, m.ID)
+		buf = append(buf, ',')
+	}
+	buf = append(buf, `"type":"message",`...)
+	buf = append(buf, enc[1:roleEnd]...)
+	if m.Model != "" {
+		buf = append(buf, `,"model":`...)
+		buf = appendString(buf, m.Model)
+	}
+	buf = append(buf, enc[roleEnd:len(enc)-1]...)
+	if m.StopReason != "" {
+		buf = append(buf, `,"stop_reason":`...)
+		buf = appendString(buf, m.StopReason)
+	}
+	if m.StopSequence != "" {
+		buf = append(buf, `,"stop_sequence":`...)
+		buf = appendString(buf, m.StopSequence)
+	}
+	if m.Usage != nil {
+		u, err := json.Marshal(m.Usage)
+		if err != nil {
+			return nil, fmt.Errorf("encode usage: %w", err)
 		}
-		if sr == "" {
-			w.StopReason = nil
-		}
+		buf = append(buf, `,"usage":`...)
+		buf = append(buf, u...)
 	}
-	// No HTML escaping: transcripts keep "<" and ">" readable, as
-	// Claude Code's do.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(w); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return append(buf, '}'), nil
 }
 
 // UnmarshalJSON reads a message; content may be a string or a block array.
@@ -503,6 +533,10 @@ func appendString(buf []byte, s string) []byte {
 				buf = append(buf, '\\', 'r')
 			case '\t':
 				buf = append(buf, '\\', 't')
+			case '\b':
+				buf = append(buf, '\\', 'b')
+			case '\f':
+				buf = append(buf, '\\', 'f')
 			default:
 				buf = append(buf, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}

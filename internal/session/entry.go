@@ -3,6 +3,8 @@ package session
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strconv"
 
 	"reins/internal/llm"
 )
@@ -91,27 +93,71 @@ type CompactMetadata struct {
 	PreTokens int    `json:"preTokens"`
 }
 
-// MarshalJSON writes the entry with Claude Code's chain fields first on
-// the lines of the message chain: parentUuid (null on the first message)
-// and isSidechain are always present there, as tools that read Claude
-// Code's transcripts expect. Other lines keep only the fields they set.
+// MarshalJSON writes the entry as one JSON object. On the lines of the
+// message chain Claude Code's first fields come first: parentUuid (null on
+// the first message), isSidechain and the message, as tools that read
+// Claude Code's transcripts expect; other lines keep only the fields they
+// set. The message's bytes are spliced in as Message.AppendJSON writes
+// them, so its content (often tens of kilobytes of tool output) is escaped
+// once and never rescanned.
 func (e Entry) MarshalJSON() ([]byte, error) {
 	type plain Entry // no methods: no recursion
-	var v any = plain(e)
+	msg := e.Message
+	e.Message = nil
+	var buf []byte
+	if msg != nil {
+		buf = make([]byte, 0, msg.EncodedSize()+1024)
+	}
+	chain := false
 	switch e.Type {
 	case TypeUser, TypeAssistant, TypeSystem, TypeAttachment:
-		v = struct {
-			ParentUUID  *string `json:"parentUuid"`
-			IsSidechain bool    `json:"isSidechain"`
-			plain
-		}{e.ParentUUID, e.IsSidechain, plain(e)}
+		chain = true
+		buf = append(buf, `{"parentUuid":`...)
+		if e.ParentUUID == nil {
+			buf = append(buf, "null"...)
+		} else {
+			p, err := encodeNoEscape(*e.ParentUUID)
+			if err != nil {
+				return nil, fmt.Errorf("encode parentUuid: %w", err)
+			}
+			buf = append(buf, p...)
+		}
+		buf = append(buf, `,"isSidechain":`...)
+		buf = strconv.AppendBool(buf, e.IsSidechain)
+		e.ParentUUID, e.IsSidechain = nil, false // written; omitempty drops them below
+	default:
+		buf = append(buf, '{')
 	}
-	// Markup in prompts and results stays readable: no HTML escaping.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	if msg != nil {
+		if chain {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `"message":`...)
+		var err error
+		if buf, err = msg.AppendJSON(buf); err != nil {
+			return nil, fmt.Errorf("encode %s message: %w", e.Type, err)
+		}
+	}
+	rest, err := encodeNoEscape(plain(e))
+	if err != nil {
+		return nil, fmt.Errorf("encode %s entry: %w", e.Type, err)
+	}
+	// rest is {...} with at least "type": join its fields after ours.
+	if len(buf) > 1 {
+		buf = append(buf, ',')
+	}
+	buf = append(buf, rest[1:]...)
+	return buf, nil
+}
+
+// encodeNoEscape returns v's JSON encoding without HTML escaping: markup
+// in prompts and results stays readable.
+func encodeNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"github.com/google/go-cmp/cmp"
 	"os"
 	"strings"
 	"testing"
@@ -429,6 +430,47 @@ func fmtWarnings(ws []Warning) string {
 	return strings.Join(s, "\n")
 }
 
+// TestEntryJSONKeepsEveryField checks the hand-joined encoding against
+// encoding/json's of the same fields: same keys, same values.
+func TestEntryJSONKeepsEveryField(t *testing.T) {
+	parent := "p-1"
+	msg := &llm.Message{Role: llm.RoleAssistant, ID: "msg_1", Model: "m", StopReason: "end_turn",
+		Usage: &llm.Usage{InputTokens: 3}, Content: []llm.ContentBlock{llm.TextBlock("a <b> & c\x08")}}
+	for _, e := range []Entry{
+		{Type: TypeAssistant, UUID: "u", ParentUUID: &parent, IsSidechain: true, SessionID: "s", AgentID: "ag",
+			Timestamp: "t", Cwd: "/w", Version: "v", GitBranch: "main", PermissionMode: "plan", IsMeta: true,
+			Message: msg, ToolUseResult: map[string]any{"stdout": "<ok>"}, SourceToolAssistantUUID: "x"},
+		{Type: TypeSystem, Subtype: SubtypeCompactBoundary, Content: "c", CompactMetadata: &CompactMetadata{Trigger: "auto", PreTokens: 9}},
+		{Type: TypeLastPrompt, LastPrompt: "x", LeafUUID: "u2"},
+		{Type: TypeTodos, Todos: json.RawMessage(`[{"content":"a"}]`)},
+		{Type: TypeUser},
+	} {
+		got, err := e.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		type plain Entry
+		ref, _ := json.Marshal(plain(e))
+		var a, b map[string]any
+		if err := json.Unmarshal(got, &a); err != nil {
+			t.Fatalf("%s: invalid JSON %s: %v", e.Type, got, err)
+		}
+		json.Unmarshal(ref, &b)
+		if e.Type == TypeUser || e.Type == TypeAssistant || e.Type == TypeSystem {
+			// Always written on chain lines, null and false included.
+			if _, ok := b["parentUuid"]; !ok {
+				b["parentUuid"] = nil
+			}
+			if _, ok := b["isSidechain"]; !ok {
+				b["isSidechain"] = false
+			}
+		}
+		if diff := cmp.Diff(b, a); diff != "" {
+			t.Errorf("%s entry fields differ (-encoding/json +ours):\n%s", e.Type, diff)
+		}
+	}
+}
+
 func TestEntryChainFieldsLikeClaudeCode(t *testing.T) {
 	parent := "u1"
 	cases := []struct {
@@ -437,14 +479,14 @@ func TestEntryChainFieldsLikeClaudeCode(t *testing.T) {
 		absent []string
 	}{
 		{Entry{Type: TypeUser, UUID: "u1", Message: &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock("<hi>")}}},
-			`{"parentUuid":null,"isSidechain":false,"type":"user","uuid":"u1"`, nil},
+			`{"parentUuid":null,"isSidechain":false,"message":{"role":"user","content":[{"type":"text","text":"<hi>"}]},"type":"user","uuid":"u1"`, nil},
 		{Entry{Type: TypeAssistant, UUID: "u2", ParentUUID: &parent, IsSidechain: true},
 			`{"parentUuid":"u1","isSidechain":true,"type":"assistant","uuid":"u2"`, nil},
 		{Entry{Type: TypeLastPrompt, LastPrompt: "x", LeafUUID: "u2"},
 			`{"type":"last-prompt"`, []string{"parentUuid", "isSidechain"}},
 	}
 	for _, c := range cases {
-		b, err := json.Marshal(c.e)
+		b, err := c.e.MarshalJSON() // what the Writer writes
 		if err != nil {
 			t.Fatal(err)
 		}

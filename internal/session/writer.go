@@ -1,8 +1,6 @@
 package session
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -15,10 +13,8 @@ import (
 type Writer struct {
 	path string
 
-	mu  sync.Mutex // guards f and buf
-	f   *os.File   // opened on first Append
-	buf bytes.Buffer
-	enc *json.Encoder // writes into buf
+	mu sync.Mutex // guards f
+	f  *os.File   // opened on first Append
 }
 
 // NewWriter returns a writer for path. The file and its folder are created
@@ -27,12 +23,7 @@ type Writer struct {
 // the last line was torn by a crash: the torn line is closed first so that
 // it cannot swallow the next entry.
 func NewWriter(path string) *Writer {
-	w := &Writer{path: path}
-	w.enc = json.NewEncoder(&w.buf)
-	// Transcripts hold code and markup; keep <, > and & readable, as
-	// Claude Code writes them.
-	w.enc.SetEscapeHTML(false)
-	return w
+	return &Writer{path: path}
 }
 
 // Path is the transcript's path.
@@ -42,16 +33,19 @@ func (w *Writer) Path() string { return w.path }
 func (w *Writer) Append(e *Entry) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.buf.Reset()
-	if err := w.enc.Encode(e); err != nil { // Encode ends the line with \n
+	// Entry.MarshalJSON directly, not through an Encoder, which would
+	// scan the whole line again to validate it.
+	line, err := e.MarshalJSON()
+	if err != nil {
 		return fmt.Errorf("record %s entry: %w", e.Type, err)
 	}
+	line = append(line, '\n')
 	if w.f == nil {
 		if err := w.openLocked(); err != nil {
 			return err
 		}
 	}
-	if _, err := w.f.Write(w.buf.Bytes()); err != nil {
+	if _, err := w.f.Write(line); err != nil {
 		return fmt.Errorf("append to transcript %s: %w", w.path, err)
 	}
 	return nil
