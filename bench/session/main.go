@@ -221,6 +221,13 @@ func median(xs []time.Duration) time.Duration {
 
 // measure runs the measurements for one agent and returns missed targets.
 func measure(agent []string, ws string, runs int, targets bool) []string {
+	// The session runs in the workspace, so a relative path to the agent
+	// ("./reins") is made absolute first.
+	if strings.Contains(agent[0], "/") {
+		if abs, err := filepath.Abs(agent[0]); err == nil {
+			agent = append([]string{abs}, agent[1:]...)
+		}
+	}
 	fmt.Printf("agent: %s\n", strings.Join(agent, " "))
 	var missed []string
 	report := func(name string, got, target time.Duration, unit string) {
