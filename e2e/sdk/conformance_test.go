@@ -2,6 +2,8 @@ package sdk_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -609,5 +611,59 @@ func TestMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
 	c.closeInput()
 	if code := c.wait(); code != 0 {
 		t.Fatalf("exit code %d", code)
+	}
+}
+
+// TestMCPToggleTurnsAServerOffAndOn: mcp_toggle (the SDK's
+// toggleMcpServer) takes a server's tools out of the next turn and brings
+// them back, and mcp_status shows each state.
+func TestMCPToggleTurnsAServerOffAndOn(t *testing.T) {
+	srv := server(t, reply("one", 100, 1), reply("two", 100, 1), reply("three", 100, 1))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, &fakeMCP{name: "sdk-tools"}, sdkMCPArgs...)
+	turn := func(prompt, answer string) {
+		t.Helper()
+		c.user(prompt)
+		for {
+			line := c.next()
+			if strings.Contains(line, `"type":"result"`) {
+				if !strings.Contains(line, `"result":"`+answer+`"`) {
+					t.Fatalf("result = %s, want %q", line, answer)
+				}
+				break
+			}
+		}
+		c.expect(stateLine("idle"))
+	}
+	hasEcho := func(i int) bool { return slices.Contains(srv.Requests()[i].ToolNames(), echoTool) }
+
+	turn("first", "one")
+	c.request("off", `{"subtype":"mcp_toggle","serverName":"sdk-tools","enabled":false}`)
+	c.expect(controlOK("off", `{}`))
+	c.request("st-1", `{"subtype":"mcp_status"}`)
+	c.expect(controlOK("st-1", `{"mcpServers":[{"name":"sdk-tools","status":"disabled","serverInfo":{"name":"sdk-tools","version":"1.0.0"},"error":"disabled for this session","scope":"<string>"}]}`))
+	c.request("bad", `{"subtype":"mcp_toggle","serverName":"nope","enabled":true}`)
+	c.expect(controlErr("bad", `mcp_toggle: no MCP server named "nope"`))
+	c.request("bad-2", `{"subtype":"mcp_toggle","serverName":"sdk-tools"}`)
+	c.expect(controlErr("bad-2", `mcp_toggle: "enabled" must be true or false`))
+	turn("second", "two")
+
+	c.request("on", `{"subtype":"mcp_toggle","serverName":"sdk-tools","enabled":true}`)
+	c.expect(controlOK("on", `{}`))
+	connected := false
+	for i := 0; i < 100 && !connected; i++ {
+		id := fmt.Sprintf("poll-%d", i)
+		c.request(id, `{"subtype":"mcp_status"}`)
+		connected = strings.Contains(c.next(), `"status":"connected"`)
+		if !connected {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if !connected {
+		t.Fatal("the server did not connect again after mcp_toggle enabled it")
+	}
+	turn("third", "three")
+	if !hasEcho(0) || hasEcho(1) || !hasEcho(2) {
+		t.Errorf("echo tool offered per turn = %v %v %v, want true false true", hasEcho(0), hasEcho(1), hasEcho(2))
 	}
 }

@@ -172,6 +172,9 @@ func TestTypeScriptAgentSDKStreamsTurnsAndControlsTheSession(t *testing.T) {
 	if js(summary["mcpStatus"]) != "[]" {
 		t.Errorf("mcpServerStatus = %s", js(summary["mcpStatus"]))
 	}
+	if got, _ := summary["toggle"].(string); !strings.Contains(got, `mcp_toggle: no MCP server named "nope"`) {
+		t.Errorf("toggleMcpServer of an unknown server = %q, want reins's refusal naming it", got)
+	}
 	ctx, _ := summary["context"].(map[string]any)
 	// Measured after setModel: the window is the next request's model's.
 	if ctx["model"] != sonnet || ctx["totalTokens"] != float64(110) || ctx["maxTokens"] != float64(200000) {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"reins/internal/engine"
 	"reins/internal/hooks"
 	"reins/internal/llm"
+	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/sdk"
 	"reins/internal/streamjson"
@@ -50,6 +52,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		SetPermissionMode: f.setMode,
 		MCPStatus:         f.mcpStatus,
 		MCPReconnect:      func(name string) bool { return f.a.mcp != nil && f.a.mcp.Reconnect(name) },
+		MCPToggle:         f.mcpToggle,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
@@ -229,4 +232,16 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		}
 	}
 	return resp, nil
+}
+
+// mcpToggle turns a configured MCP server on or off (mcp_toggle).
+func (f *sdkFront) mcpToggle(name string, enabled bool) (bool, error) {
+	if f.a.mcp == nil {
+		return false, nil
+	}
+	err := f.a.mcp.SetEnabled(name, enabled)
+	if errors.Is(err, mcp.ErrNoServer) {
+		return false, nil
+	}
+	return true, err
 }

@@ -400,3 +400,54 @@ func TestReconnectRestartsAServer(t *testing.T) {
 		return st.State == StateConnected && st.Reconnects == 1
 	})
 }
+
+func TestSetEnabledStopsAndRestartsAServer(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}})
+	res, err := callTool(t, findTool(m.Snapshot(), "mcp__self__pid"), `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := int(res.Data.(map[string]any)["pid"].(float64))
+	if err := m.SetEnabled("nope", false); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("SetEnabled(unknown) = %v, want an error naming it", err)
+	}
+
+	if err := m.SetEnabled("self", false); err != nil {
+		t.Fatal(err)
+	}
+	if st := m.Status()[0]; st.State != StateDisabled || len(m.Snapshot().Tools) != 0 {
+		t.Fatalf("after disabling: state %s, %d tools", st.State, len(m.Snapshot().Tools))
+	}
+	eventually(t, 10*time.Second, "the server process to end", func() bool {
+		return syscall.Kill(first, 0) != nil
+	})
+	time.Sleep(50 * time.Millisecond) // a late state change would land now
+	if st := m.Status()[0]; st.State != StateDisabled {
+		t.Fatalf("disabled server went back to %s (%s)", st.State, st.Err)
+	}
+
+	if err := m.SetEnabled("self", true); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 20*time.Second, "the server to connect again", func() bool {
+		return m.Status()[0].State == StateConnected
+	})
+	res, err = callTool(t, findTool(m.Snapshot(), "mcp__self__pid"), `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second := int(res.Data.(map[string]any)["pid"].(float64)); second == first {
+		t.Errorf("same server process %d after disable and enable", second)
+	}
+}
+
+func TestSetEnabledRefusesAnInvalidServer(t *testing.T) {
+	bad := Server{Name: "bad", Scope: ScopeLocal, Invalid: "no command"}
+	m := startManager(t, Options{Servers: []Server{bad}})
+	if err := m.SetEnabled("bad", true); err == nil || !strings.Contains(err.Error(), "no command") {
+		t.Errorf("SetEnabled(invalid, true) = %v", err)
+	}
+	if st := m.Status()[0]; st.State != StateDisabled {
+		t.Errorf("state = %s", st.State)
+	}
+}

@@ -34,6 +34,7 @@ type server struct {
 	reconnects   int
 	retryNow     chan struct{} // a Reconnect during backoff
 	refreshing   bool
+	stop         context.CancelFunc // ends the running connection loop; nil when none runs
 
 	stderr tailBuffer // the last lines a stdio server wrote to stderr
 }
@@ -41,10 +42,15 @@ type server struct {
 // errNeedsAuth marks a remote server that answered 401.
 var errNeedsAuth = errors.New("the server requires authorization (HTTP 401)")
 
-// set changes the state under m.mu and wakes waiters.
-func (s *server) set(state State, err string) {
+// set changes the state under m.mu and wakes waiters, unless ctx (the
+// connection loop's) has ended: a loop stopped by SetEnabled no longer
+// speaks for the server.
+func (s *server) set(ctx context.Context, state State, err string) {
 	s.m.mu.Lock()
 	defer s.m.mu.Unlock()
+	if ctx.Err() != nil {
+		return
+	}
 	s.state, s.err = state, err
 	if state != StatePending {
 		s.everSettled = true
@@ -83,7 +89,7 @@ func (s *server) run(ctx context.Context) {
 			return
 		}
 		if errors.Is(err, errNeedsAuth) {
-			s.set(StateNeedsAuth, err.Error())
+			s.set(ctx, StateNeedsAuth, err.Error())
 			return
 		}
 		if time.Since(start) > time.Minute {
@@ -92,14 +98,14 @@ func (s *server) run(ctx context.Context) {
 		failures++
 		max := s.m.opts.MaxReconnects
 		if max < 0 || failures > max {
-			s.set(StateFailed, err.Error())
+			s.set(ctx, StateFailed, err.Error())
 			return
 		}
 		delay := s.m.opts.ReconnectMin << (failures - 1)
 		if delay > s.m.opts.ReconnectMax || delay <= 0 {
 			delay = s.m.opts.ReconnectMax
 		}
-		s.set(StateFailed, fmt.Sprintf("%v; reconnecting in %s (attempt %d of %d)", err, delay.Round(time.Millisecond), failures, max))
+		s.set(ctx, StateFailed, fmt.Sprintf("%v; reconnecting in %s (attempt %d of %d)", err, delay.Round(time.Millisecond), failures, max))
 		s.m.log.Warn("MCP server stopped", "server", s.name, "err", err, "retry_in", delay)
 		t := time.NewTimer(delay)
 		select {
@@ -118,7 +124,7 @@ func (s *server) run(ctx context.Context) {
 
 // connectAndServe makes one connection and returns when it ends.
 func (s *server) connectAndServe(ctx context.Context) error {
-	s.set(StatePending, "")
+	s.set(ctx, StatePending, "")
 	cfg, missing := s.conf.Config.Expand(s.m.opts.Getenv)
 	if len(missing) > 0 {
 		s.m.log.Warn("MCP server config uses unset variables", "server", s.name, "vars", missing)
@@ -158,6 +164,11 @@ func (s *server) connectAndServe(ctx context.Context) error {
 		return s.describe(tr, err)
 	}
 	s.m.mu.Lock()
+	if ctx.Err() != nil { // disabled or closed meanwhile
+		s.m.mu.Unlock()
+		cs.Close()
+		return ctx.Err()
+	}
 	s.cs = cs
 	s.apply(lists)
 	if r := cs.InitializeResult(); r != nil {

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"sort"
@@ -151,15 +153,61 @@ func (m *Manager) Start() {
 	}
 	m.started = true
 	for _, s := range m.servers {
-		if s.state == StateDisabled {
-			continue
+		if s.state != StateDisabled {
+			m.runLocked(s)
 		}
-		m.wg.Add(1)
-		go func() {
-			defer m.wg.Done()
-			s.run(m.ctx)
-		}()
 	}
+}
+
+// runLocked starts s's connection loop; call with m.mu held.
+func (m *Manager) runLocked(s *server) {
+	ctx, cancel := context.WithCancel(m.ctx)
+	s.stop = cancel
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		s.run(ctx)
+	}()
+}
+
+// ErrNoServer is wrapped by SetEnabled's error for a name no server has.
+var ErrNoServer = errors.New("no such MCP server")
+
+// SetEnabled turns a server on or off for the rest of the session (the
+// SDK's mcp_toggle). Turning one off ends its connection (a stdio server's
+// process stops) and its tools leave the next turn's tool list; turning
+// it on connects it again in the background. A server whose configuration
+// is invalid cannot be turned on. It reports an error for an unknown name.
+func (m *Manager) SetEnabled(name string, enabled bool) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.findServer(name)
+	if s == nil {
+		return fmt.Errorf("%w: %q", ErrNoServer, name)
+	}
+	switch {
+	case !enabled && s.state != StateDisabled:
+		if s.stop != nil {
+			// Cancelled under m.mu: the loop's state changes check its
+			// context under the same lock, so none lands after this. The
+			// loop closes the connection as its context ends.
+			s.stop()
+			s.stop = nil
+		}
+		s.state, s.err, s.everSettled = StateDisabled, "disabled for this session", true
+		s.cs, s.tools, s.prompts, s.hasResources = nil, nil, nil, false
+		m.notifyLocked()
+	case enabled && s.state == StateDisabled:
+		if s.conf.Invalid != "" {
+			return fmt.Errorf("MCP server %q cannot be enabled: %s", name, s.conf.Invalid)
+		}
+		s.state, s.err, s.everSettled = StatePending, "", false
+		if m.started && !m.closed {
+			m.runLocked(s)
+		}
+		m.notifyLocked()
+	}
+	return nil
 }
 
 // Wait waits until no enabled server is still connecting for the first

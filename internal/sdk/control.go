@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"reins/internal/hooks"
+	"reins/internal/mcp"
 	"reins/internal/streamjson"
 )
 
@@ -166,6 +167,8 @@ func (s *Server) handle(m *Message) (any, error) {
 		return map[string]any{"mcpServers": list}, nil
 	case "mcp_reconnect":
 		return nil, s.mcpReconnect(m.Request)
+	case "mcp_toggle":
+		return nil, s.mcpToggle(m.Request)
 	case "get_context_usage":
 		return s.contextUsage(), nil
 	case "stop_task":
@@ -363,6 +366,39 @@ func (s *Server) mcpReconnect(raw json.RawMessage) error {
 		return nil
 	}
 	return fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
+}
+
+// mcpToggle turns one of the configured servers, or one of the client's
+// own, on or off.
+func (s *Server) mcpToggle(raw json.RawMessage) error {
+	var req struct {
+		Name    json.RawMessage `json:"serverName"`
+		Enabled *bool           `json:"enabled"`
+	}
+	json.Unmarshal(raw, &req)
+	name, ok := str(req.Name)
+	if !ok || name == "" {
+		return errors.New("mcp_toggle: \"serverName\" must be a string")
+	}
+	if req.Enabled == nil {
+		return errors.New("mcp_toggle: \"enabled\" must be true or false")
+	}
+	if s.cfg.MCPToggle != nil {
+		if found, err := s.cfg.MCPToggle(name, *req.Enabled); found || err != nil {
+			if err != nil {
+				return fmt.Errorf("mcp_toggle: %v", err)
+			}
+			return nil
+		}
+	}
+	if m := s.sdkManager(); m != nil {
+		if err := m.SetEnabled(name, *req.Enabled); err == nil {
+			return nil
+		} else if !errors.Is(err, mcp.ErrNoServer) {
+			return fmt.Errorf("mcp_toggle: %v", err)
+		}
+	}
+	return fmt.Errorf("mcp_toggle: no MCP server named %q", name)
 }
 
 func (s *Server) stopTask(raw json.RawMessage) error {

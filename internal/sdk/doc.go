@@ -18,7 +18,7 @@
 //     the interrupt (each still gets its result line). A user message
 //     with "priority":"now" does the same before it is queued.
 //   - set_permission_mode, set_model, set_max_thinking_tokens,
-//     mcp_status, mcp_reconnect, get_context_usage, stop_task.
+//     mcp_status, mcp_reconnect, mcp_toggle, get_context_usage, stop_task.
 //
 // Anything else, or a request whose fields are malformed, is answered with
 // an error control_response; the client never waits on a request reins

@@ -59,6 +59,9 @@ type Config struct {
 	MCPStatus func() []MCPServerStatus
 	// MCPReconnect reconnects a server; false means no such server.
 	MCPReconnect func(name string) bool
+	// MCPToggle turns a server on or off for the session (mcp_toggle);
+	// found is false when no server has that name.
+	MCPToggle func(name string, enabled bool) (found bool, err error)
 	// StopTask stops a background task (stop_task).
 	StopTask func(id string) error
 	// ContextInfo adds to the get_context_usage answer (memory files,

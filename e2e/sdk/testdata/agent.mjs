@@ -49,6 +49,8 @@ async function streamScenario() {
     await q.setModel("sonnet");
     await q.setPermissionMode("acceptEdits");
     summary.mcpStatus = await q.mcpServerStatus();
+    // No server has this name: the refusal shows the request was read.
+    summary.toggle = await q.toggleMcpServer("nope", false).then(() => "accepted", (e) => String(e?.message ?? e));
     summary.context = await q.getContextUsage();
     summary.models = (await q.supportedModels()).map((m) => m.value);
     done = nextResult();
