@@ -42,6 +42,19 @@ func historyTexts(r *llmtest.Request) []string {
 	return out
 }
 
+// withoutReminders drops the <system-reminder> blocks reins adds to a
+// message, leaving what the user and the model wrote.
+func withoutReminders(s string) string {
+	for {
+		i := strings.Index(s, "<system-reminder>")
+		j := strings.Index(s, "</system-reminder>")
+		if i < 0 || j < i {
+			return s
+		}
+		s = s[:i] + s[j+len("</system-reminder>"):]
+	}
+}
+
 // carries reports whether some message of the request contains text.
 func carries(r *llmtest.Request, text string) bool {
 	for _, m := range historyTexts(r) {
@@ -180,5 +193,67 @@ func TestQAResumeWithoutIDInPrintModeIsRefused(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d model requests, want 1", n)
+	}
+}
+
+// --resume-session-at (the Agent SDK's resumeSessionAt) goes on from an
+// earlier assistant message: what came after it is left out of the
+// conversation, and the next plain --resume follows the new branch.
+func TestQAResumeSessionAtBranchesFromAnEarlierMessage(t *testing.T) {
+	srv := server(t, llmtest.Reply("answer one"), llmtest.Reply("answer two"), llmtest.Reply("answer three"), llmtest.Reply("answer four"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "question one", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	var at, id string
+	for _, line := range strings.Split(r.Stdout, "\n") {
+		var v struct {
+			Type      string `json:"type"`
+			UUID      string `json:"uuid"`
+			SessionID string `json:"session_id"`
+		}
+		if json.Unmarshal([]byte(line), &v) == nil && v.Type == "assistant" {
+			at, id = v.UUID, v.SessionID
+		}
+	}
+	if at == "" {
+		t.Fatalf("no assistant line with a uuid in:\n%s", r.Stdout)
+	}
+	if r := sb.Run(t, "", "-p", "question two", "--resume", id); r.Code != 0 {
+		t.Fatalf("second run: code %d: %s", r.Code, r.Stderr)
+	}
+	if r := sb.Run(t, "", "-p", "question three", "--resume", id, "--resume-session-at", at); r.Code != 0 {
+		t.Fatalf("resume at %s: code %d: %s", at, r.Code, r.Stderr)
+	}
+	if r := sb.Run(t, "", "-p", "question four", "--resume", id); r.Code != 0 {
+		t.Fatalf("fourth run: code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	for i, want := range [][]string{
+		2: {"question one", "answer one", "question three"},
+		3: {"question one", "answer one", "question three", "answer three", "question four"},
+	} {
+		if want == nil {
+			continue
+		}
+		var got []string
+		for _, m := range historyTexts(reqs[i]) {
+			got = append(got, withoutReminders(m))
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("request %d carried %q, want %q", i+1, got, want)
+		}
+	}
+	if got := sessionIDs(t, sb); len(got) != 1 {
+		t.Errorf("transcripts %v, want the one session's file", got)
+	}
+
+	bad := sb.Run(t, "", "-p", "x", "--resume", id, "--resume-session-at", "00000000-0000-4000-8000-000000000000")
+	if bad.Code == 0 || !strings.Contains(bad.Stderr, "00000000-0000-4000-8000-000000000000") {
+		t.Errorf("unknown message uuid: code %d stderr %q, want an error naming it", bad.Code, bad.Stderr)
+	}
+	if none := sb.Run(t, "", "-p", "x", "--resume-session-at", at); none.Code == 0 || !strings.Contains(none.Stderr, "--resume") {
+		t.Errorf("--resume-session-at alone: code %d stderr %q", none.Code, none.Stderr)
 	}
 }

@@ -39,6 +39,7 @@ type Options struct {
 	ResumeSet      bool
 	Continue       bool
 	ForkSession    bool
+	ResumeAt       string
 	NoPersist      bool
 	Partial        bool
 	HookEvents     bool
@@ -95,6 +96,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.Lookup("resume").NoOptDefVal = " "
 	fs.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session in this folder")
 	fs.BoolVar(&o.ForkSession, "fork-session", false, "with --resume or --continue, continue under a new session id")
+	fs.StringVar(&o.ResumeAt, "resume-session-at", "", "with --resume or --continue, go on from this message uuid, leaving what came after it")
 	fs.BoolVar(&o.NoPersist, "no-session-persistence", false, "do not record the session")
 	fs.BoolVar(&o.Partial, "include-partial-messages", false, "stream-json: include streaming events")
 	fs.BoolVar(&o.HookEvents, "include-hook-events", false, "stream-json: include hook events")

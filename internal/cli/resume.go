@@ -28,7 +28,7 @@ func (a *app) findResumed() (*session.Transcript, error) {
 			return nil, fmt.Errorf("--resume: %w", err)
 		}
 	}
-	t, err := session.Load(info.Path)
+	t, err := session.LoadAt(info.Path, strings.TrimSpace(a.opts.ResumeAt))
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}

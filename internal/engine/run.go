@@ -98,6 +98,7 @@ type turn struct {
 	lastStop      string
 	lastText      string
 	assistantUUID string // of the last assistant message recorded
+	streamUUID    string // of the assistant message being streamed; it is recorded under it
 
 	undos []func() // undo the turn's scoped model and allowed tools
 }
@@ -313,7 +314,12 @@ func (t *turn) addAssistant(msg *llm.Message) {
 	if msg == nil || len(msg.Content) == 0 {
 		return
 	}
-	n := node{uuid: uuid.NewString(), msg: msg}
+	id := t.streamUUID
+	if id == "" {
+		id = uuid.NewString()
+	}
+	t.streamUUID = ""
+	n := node{uuid: id, msg: msg}
 	t.s.append(n, nil)
 	t.assistantUUID = n.uuid
 	t.lastStop = msg.StopReason
@@ -627,6 +633,9 @@ func (t *turn) account(model string, u llm.Usage, apiTime time.Duration) {
 // stream reads one response. started reports whether the response began
 // (the provider returned a stream).
 func (t *turn) stream(ctx context.Context, req *llm.Request, ex *tool.Executor) (msg *llm.Message, started bool, err error) {
+	// The message's blocks are reported under the uuid it is recorded
+	// with, so a client can name it later (--resume-session-at).
+	t.streamUUID = uuid.NewString()
 	st, err := t.s.cfg.Provider.Stream(ctx, req)
 	if err != nil {
 		return nil, false, err
@@ -707,7 +716,7 @@ func (t *turn) handle(acc *llm.Accumulator, ev llm.Event, ex *tool.Executor) {
 		}
 		return
 	}
-	t.emit(&AssistantBlock{UUID: "", Message: acc.Message(), Block: blk})
+	t.emit(&AssistantBlock{UUID: t.streamUUID, Message: acc.Message(), Block: blk})
 	if blk.Type == llm.BlockToolUse {
 		ex.Add(blk, err)
 	}

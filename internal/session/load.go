@@ -128,6 +128,15 @@ type loadEntry struct {
 // are skipped and reported in Warnings. An error means the file could not
 // be read at all.
 func Load(path string) (*Transcript, error) {
+	return LoadAt(path, "")
+}
+
+// LoadAt is Load with the history cut after the message whose uuid is
+// at (--resume-session-at): the conversation goes on from that point, and
+// what was recorded after it stays in the file as another branch. The todo
+// list is the one recorded last before that message. An at that names no
+// message of the file is an error. An empty at loads the whole history.
+func LoadAt(path, at string) (*Transcript, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("load session: %w", err)
@@ -137,7 +146,7 @@ func Load(path string) (*Transcript, error) {
 	if st, err := f.Stat(); err == nil && st.Size() >= parallelMin {
 		parallel = true
 	}
-	t, err := read(f, parallel)
+	t, err := readAt(f, parallel, at)
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", path, err)
 	}
@@ -156,7 +165,12 @@ func Read(r io.Reader) (*Transcript, error) {
 // read reads a transcript; parallel decodes lines on several cores
 // (worth it for large files).
 func read(r io.Reader, parallel bool) (*Transcript, error) {
-	ld := loader{t: &Transcript{}, index: map[string]int{}, lastMain: -1}
+	return readAt(r, parallel, "")
+}
+
+// readAt is read with the leaf chosen by uuid (see LoadAt).
+func readAt(r io.Reader, parallel bool, at string) (*Transcript, error) {
+	ld := loader{t: &Transcript{}, index: map[string]int{}, lastMain: -1, at: at}
 	var err error
 	if parallel {
 		err = decodeParallel(r, &ld)
@@ -165,6 +179,12 @@ func read(r io.Reader, parallel bool) (*Transcript, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if at != "" {
+		i, ok := ld.index[at]
+		if !ok || ld.nodes[i].msg == nil {
+			return nil, fmt.Errorf("no message with uuid %s in the session", at)
+		}
 	}
 	ld.finish()
 	return ld.t, nil
@@ -177,6 +197,14 @@ type loader struct {
 	lastMain int            // last node not on a sidechain
 	lastAny  int
 	replSeen map[string]int
+	at       string     // the leaf's uuid when chosen (LoadAt)
+	todos    []lineTodo // every todo list recorded, when at is set
+}
+
+// lineTodo is a todo list and the line that recorded it.
+type lineTodo struct {
+	line  int
+	todos json.RawMessage
 }
 
 func (ld *loader) warn(line int, format string, args ...any) {
@@ -212,6 +240,9 @@ func (ld *loader) apply(e *loadEntry, err error, n int, complete bool) {
 		ld.link(e, n)
 	case TypeTodos:
 		ld.t.Todos = e.Todos
+		if ld.at != "" {
+			ld.todos = append(ld.todos, lineTodo{n, e.Todos})
+		}
 	case TypeReplacement:
 		ld.replacements(e.Replacements)
 	case TypeSummary:
@@ -293,6 +324,15 @@ func (ld *loader) finish() {
 	leaf := ld.lastMain
 	if leaf < 0 {
 		leaf = ld.lastAny
+	}
+	if i, ok := ld.index[ld.at]; ok && ld.at != "" {
+		leaf = i
+		t.Todos = nil
+		for _, td := range ld.todos {
+			if td.line < ld.nodes[leaf].line {
+				t.Todos = td.todos
+			}
+		}
 	}
 	chain := ld.chain(leaf)
 	t.Leaf = ld.nodes[leaf].uuid

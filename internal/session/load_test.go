@@ -283,6 +283,38 @@ func TestLoadFollowsTheLatestBranch(t *testing.T) {
 	}
 }
 
+func TestLoadAtCutsTheHistoryAfterAMessage(t *testing.T) {
+	path := tempTranscript(t)
+	r := newRecorder(t, path, "s")
+	r.msg(user("one"))
+	r.meta(&Entry{Type: TypeTodos, Todos: json.RawMessage(`[{"content":"early"}]`)})
+	first := r.msg(assistant("m1", llm.TextBlock("answer one")))
+	r.msg(user("two"))
+	r.meta(&Entry{Type: TypeTodos, Todos: json.RawMessage(`[{"content":"late"}]`)})
+	r.msg(assistant("m2", llm.TextBlock("answer two")))
+
+	tr, err := LoadAt(path, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range tr.Items {
+		texts = append(texts, it.Message.Text())
+	}
+	if strings.Join(texts, "|") != "one|answer one" || tr.Leaf != first {
+		t.Errorf("LoadAt(first answer) = %q, leaf %s; want the first exchange, leaf %s", texts, tr.Leaf, first)
+	}
+	if string(tr.Todos) != `[{"content":"early"}]` {
+		t.Errorf("Todos = %s, want the list recorded before the cut", tr.Todos)
+	}
+	if whole := mustLoad(t, path); len(whole.Items) != 4 {
+		t.Errorf("Load without a cut gives %d items", len(whole.Items))
+	}
+	if _, err := LoadAt(path, "no-such-uuid"); err == nil || !strings.Contains(err.Error(), "no-such-uuid") {
+		t.Errorf("LoadAt(unknown) = %v, want an error naming it", err)
+	}
+}
+
 func TestLoadRestoresRecordedState(t *testing.T) {
 	path := tempTranscript(t)
 	r := newRecorder(t, path, "s")

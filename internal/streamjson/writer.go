@@ -100,8 +100,12 @@ func (w *Writer) Messages(ev engine.Event) []any {
 		}
 		return []any{StreamEvent{Type: "stream_event", Event: e.Event.Raw, ParentToolUseID: parent(o), SessionID: sid, UUID: uuid.NewString()}}
 	case *engine.AssistantBlock:
+		id := e.UUID // the recorded message's: --resume-session-at can name it
+		if id == "" {
+			id = uuid.NewString()
+		}
 		return []any{Assistant{Type: "assistant", Message: assistantMessage(e.Message, e.Block),
-			ParentToolUseID: parent(o), SessionID: sid, UUID: uuid.NewString(), Timestamp: now}}
+			ParentToolUseID: parent(o), SessionID: sid, UUID: id, Timestamp: now}}
 	case *engine.ToolResult:
 		msg, _ := json.Marshal(&llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Block}})
 		var data any = e.Data
