@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -665,5 +666,87 @@ func TestMCPToggleTurnsAServerOffAndOn(t *testing.T) {
 	turn("third", "three")
 	if !hasEcho(0) || hasEcho(1) || !hasEcho(2) {
 		t.Errorf("echo tool offered per turn = %v %v %v, want true false true", hasEcho(0), hasEcho(1), hasEcho(2))
+	}
+}
+
+// TestClearStartsANewSession: "/clear" sent as a prompt starts a new
+// conversation under a new session id, announced by an init line, as
+// Claude Code does for SDK clients; the next turn carries nothing of the
+// old one, and each conversation has its own transcript.
+func TestClearStartsANewSession(t *testing.T) {
+	srv := server(t, reply("First answer.", 100, 5), reply("Fresh answer.", 50, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	type line struct {
+		Type      string `json:"type"`
+		Subtype   string `json:"subtype"`
+		SessionID string `json:"session_id"`
+		Result    string `json:"result"`
+		IsError   bool   `json:"is_error"`
+	}
+	until := func(typ string) []line {
+		t.Helper()
+		var seen []line
+		for {
+			var l line
+			raw := c.next()
+			if err := json.Unmarshal([]byte(raw), &l); err != nil {
+				t.Fatalf("bad line %s: %v", raw, err)
+			}
+			seen = append(seen, l)
+			if l.Type == typ {
+				return seen
+			}
+		}
+	}
+	c.user("Remember the word avocado.")
+	until("result")
+	c.user("/clear")
+	lines := until("result")
+	var inits []line
+	for _, l := range lines {
+		if l.Type == "system" && l.Subtype == "init" {
+			inits = append(inits, l)
+		}
+	}
+	res := lines[len(lines)-1]
+	if len(inits) != 2 || inits[0].SessionID != sessionID || inits[1].SessionID == sessionID || inits[1].SessionID == "" {
+		t.Fatalf("init lines around /clear: %+v; want the old session's then a new one", inits)
+	}
+	newID := inits[1].SessionID
+	if res.IsError || res.Subtype != "success" || res.SessionID != newID {
+		t.Errorf("result of /clear = %+v, want success under %s", res, newID)
+	}
+	c.user("What word?")
+	if r := until("result"); r[len(r)-1].SessionID != newID || r[len(r)-1].Result != "Fresh answer." {
+		t.Errorf("turn after /clear ended %+v", r[len(r)-1])
+	}
+	if idle := c.next(); !strings.Contains(idle, `"state":"idle"`) || !strings.Contains(idle, newID) {
+		t.Errorf("after the turn: %s, want the new session going idle", idle)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2 (/clear does not call the model)", len(reqs))
+	}
+	for _, m := range reqs[1].Messages {
+		for _, b := range m.Content {
+			if strings.Contains(b.Text, "avocado") || strings.Contains(b.Text, "First answer") {
+				t.Errorf("the turn after /clear still carried the old conversation: %q", b.Text)
+			}
+		}
+	}
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	var ids []string
+	for _, p := range sb.Transcripts(t) {
+		ids = append(ids, strings.TrimSuffix(filepath.Base(p), ".jsonl"))
+	}
+	slices.Sort(ids)
+	want := []string{sessionID, newID}
+	slices.Sort(want)
+	if !slices.Equal(ids, want) {
+		t.Errorf("transcripts %v, want %v", ids, want)
 	}
 }

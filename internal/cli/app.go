@@ -132,7 +132,7 @@ type app struct {
 	sess   *engine.Session
 	logger *slog.Logger
 
-	mu     sync.Mutex // guards closer, sessionID once built, and agents once the session runs (agentCatalog, addAgents)
+	mu     sync.Mutex // guards closer, sessionID once built, sess once the SDK can replace it, and agents once the session runs (agentCatalog, addAgents)
 	closer []func()
 }
 
@@ -166,6 +166,14 @@ func (s *askerSlot) Ask(ctx context.Context, q engine.Question) (engine.Answer, 
 
 // currentID is the id of the session the app runs now (/clear and /resume
 // in the terminal UI switch it between turns).
+// current returns the conversation's session; the SDK's /clear replaces
+// it while background agents may still be accounting to it.
+func (a *app) current() *engine.Session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sess
+}
+
 func (a *app) currentID() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -431,7 +439,11 @@ func (a *app) sessionIdentity() error {
 		// Without a terminal there is no picker to choose the session.
 		return usageError{"--resume needs a session id outside the terminal UI: reins -p --resume <session id> \"...\" (or --continue for the latest)"}
 	}
-	if o.Continue || (o.ResumeSet && strings.TrimSpace(o.Resume) != "") {
+	resuming := o.Continue || (o.ResumeSet && strings.TrimSpace(o.Resume) != "")
+	if o.ResumeAt != "" && !resuming {
+		return usageError{"--resume-session-at needs --resume <session id> or --continue"}
+	}
+	if resuming {
 		t, err := a.findResumed()
 		if err != nil {
 			return err

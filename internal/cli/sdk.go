@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/google/uuid"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/sdk"
+	"reins/internal/session"
 	"reins/internal/streamjson"
 	"reins/internal/tool"
 )
@@ -39,6 +41,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	}
 	f := &sdkFront{}
 	w := streamjson.NewWriter(env.Stdout, streamjson.Options{Partial: o.Partial, Replay: o.ReplayUser})
+	f.out = w
 	var srv *sdk.Server
 	srv = sdk.New(sdk.Config{
 		In: env.Stdin, Out: w, Stderr: env.Stderr,
@@ -94,6 +97,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 type sdkFront struct {
 	a   *app
 	srv *sdk.Server
+	out *streamjson.Writer
 
 	mu   sync.Mutex // guards sess
 	sess *engine.Session
@@ -154,8 +158,39 @@ func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, 
 	if err != nil {
 		return sdk.Prepared{}, err
 	}
+	if p.Clear {
+		f.clear(ctx)
+		return sdk.Prepared{Reset: true}, nil
+	}
 	p.Input.UUID = in.UUID
 	return sdk.Prepared{Run: p.Run, Input: p.Input, Output: p.Output, IsError: p.IsError}, nil
+}
+
+// clear starts a new conversation under a new session id (/clear), as
+// Claude Code does: the old transcript stays as it was, SessionEnd hooks
+// run with reason "clear" and SessionStart hooks with source "clear". The
+// settings, tools, permission mode and model carry over.
+func (f *sdkFront) clear(ctx context.Context) {
+	a := f.a
+	a.sessionEnd("clear")
+	id := uuid.NewString()
+	cfg := f.session().Config()
+	cfg.SessionID = id
+	cfg.Recorder = nil
+	if !a.opts.NoPersist {
+		w := session.NewWriter(a.store.TranscriptPath(a.cwd, id))
+		a.onClose(func() { w.Close() })
+		cfg.Recorder = w
+	}
+	a.switchSession(id)
+	s := engine.New(cfg)
+	a.mu.Lock()
+	a.sess = s
+	a.mu.Unlock()
+	f.setSession(s)
+	f.out.SetSessionID(id)
+	a.todos.Replace("", nil)
+	a.sessionStartAs(ctx, "clear")
 }
 
 // lookup finds a tool of the current pool by name.

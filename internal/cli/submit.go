@@ -22,6 +22,9 @@ type prepared struct {
 	// refusal); IsError marks a failure.
 	Output  string
 	IsError bool
+	// Clear asks the front end to start a new conversation (/clear
+	// outside the terminal UI).
+	Clear bool
 }
 
 // prepare turns a line the user typed (print and SDK modes) into a turn:
@@ -38,6 +41,10 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 	switch out.Action {
 	case command.Show, command.OpenUI:
 		msg := out.Text
+		if mode == command.SDK && out.Command != nil && out.Command.Name == "clear" {
+			// /clear (or /reset, /new) from an SDK client: a new session.
+			return prepared{Clear: true}, nil
+		}
 		if out.Action == command.OpenUI {
 			msg, out.IsError = fmt.Sprintf("/%s isn't available in this mode", out.Name), true
 		}
@@ -89,12 +96,18 @@ func (a *app) reportHooks(r hooks.Result) {
 // sessionStart runs SessionStart hooks ("startup" or "resume"); their
 // context is added to the conversation before the first prompt.
 func (a *app) sessionStart(ctx context.Context) {
-	if !a.hookRun.Has(hooks.SessionStart) {
-		return
-	}
 	source := "startup"
 	if a.resumed != nil {
 		source = "resume"
+	}
+	a.sessionStartAs(ctx, source)
+}
+
+// sessionStartAs runs SessionStart hooks with the source given
+// ("startup", "resume" or "clear").
+func (a *app) sessionStartAs(ctx context.Context, source string) {
+	if !a.hookRun.Has(hooks.SessionStart) {
+		return
 	}
 	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) { h.Source = source; h.Model = a.model }))
 	a.reportHooks(r)

@@ -19,6 +19,8 @@
 //     with "priority":"now" does the same before it is queued.
 //   - set_permission_mode, set_model, set_max_thinking_tokens,
 //     mcp_status, mcp_reconnect, mcp_toggle, get_context_usage, stop_task.
+//   - a "/clear" prompt starts a new conversation under a new session id,
+//     announced by a fresh init line before its result.
 //
 // Anything else, or a request whose fields are malformed, is answered with
 // an error control_response; the client never waits on a request reins

@@ -92,6 +92,9 @@ type Prepared struct {
 	Input   engine.Input
 	Output  string
 	IsError bool
+	// Reset says the message replaced the session (/clear): a new init
+	// line, with the new session id, comes before the result.
+	Reset bool
 }
 
 // HookRegistry takes hooks registered at run time.

@@ -28,13 +28,7 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	s.waitSDKServers(ctx)
 	sess := s.cfg.Session()
 	s.setState(streamjson.StateRunning)
-	if s.cfg.Init != nil {
-		in := s.cfg.Init()
-		for _, st := range s.sdkServerStatus() {
-			in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status})
-		}
-		w.Line(in)
-	}
+	s.writeInit()
 	tctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if !s.startTurn(it, cancel) {
@@ -80,6 +74,18 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	return w.Err()
 }
 
+// writeInit writes the session's init line.
+func (s *Server) writeInit() {
+	if s.cfg.Init == nil {
+		return
+	}
+	in := s.cfg.Init()
+	for _, st := range s.sdkServerStatus() {
+		in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status})
+	}
+	s.cfg.Out.Line(in)
+}
+
 // errInterruptedQueued is the cause of a turn cancelled by an interrupt
 // sent while its message was still waiting in the queue.
 var errInterruptedQueued = fmt.Errorf("interrupted before it started")
@@ -96,6 +102,9 @@ func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in eng
 		return &engine.TurnEnd{Reason: engine.ReasonError, Err: err, Total: sess.Totals()}, false
 	case !p.Run && p.IsError:
 		return &engine.TurnEnd{Reason: engine.ReasonError, Err: errors.New(p.Output), Total: sess.Totals()}, false
+	case p.Reset:
+		s.writeInit()
+		return &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: s.cfg.Session().Totals()}, false
 	case !p.Run:
 		return &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: sess.Totals()}, false
 	}
