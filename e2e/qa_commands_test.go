@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -215,4 +218,45 @@ func TestQABuiltinCommandsInPrintMode(t *testing.T) {
 	if n := len(srv.Requests()); n != 3 {
 		t.Errorf("local commands made %d model requests", n-3)
 	}
+}
+
+// A process a command left running in the background ("sleep 300 &")
+// lives on while the session runs and ends when reins exits, as the
+// background tasks reins started do.
+func TestQABackgroundedProcessEndsWithTheSession(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "sleep 300 >/dev/null 2>&1 & echo pid=$!"})),
+		llmtest.Reply("Started."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "start a sleeper", "--allowedTools", "Bash")
+	if r.Code != 0 || r.Stdout != "Started.\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	res := srv.Requests()[1].ToolResults()
+	if len(res) != 1 {
+		t.Fatalf("tool results %+v", res)
+	}
+	_, after, _ := strings.Cut(res[0].ResultText(), "pid=")
+	pid, err := strconv.Atoi(strings.TrimSpace(after))
+	if err != nil {
+		t.Fatalf("no pid in %q", res[0].ResultText())
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the backgrounded sleep (pid %d) outlived reins", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// zombie reports whether pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return strings.HasPrefix(rest, "Z")
 }

@@ -209,7 +209,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 	}
 	// Request settings follow the session's; thinking, budgets and the
 	// fallback model stay with the main conversation.
-	base := a.sess.Config()
+	base := a.current().Config()
 	cfg := engine.Config{
 		Provider:           a.provider,
 		Models:             a.models,
@@ -264,7 +264,9 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		var t tool.Tool
 		switch name {
 		case "Bash":
-			t = bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell")})
+			sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell")})
+			a.onClose(func() { sh.Close() })
+			t = sh
 		case "Read":
 			t = read.New(files)
 		case "Write":
@@ -638,7 +640,7 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 func (c *agentConv) account(t engine.Totals) {
 	api := t.APITime
 	for model, mt := range t.ByModel {
-		c.a.sess.AddUsage(model, mt.Usage, api)
+		c.a.current().AddUsage(model, mt.Usage, api)
 		api = 0
 	}
 }

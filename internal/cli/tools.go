@@ -42,9 +42,11 @@ func (a *app) smallModel() string {
 // by --tools when given.
 func (a *app) builtinTools() []tool.Tool {
 	mode := modeHolder{a.checker}
+	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
+		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell")})
+	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	all := []tool.Tool{
-		bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
-			StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell")}),
+		sh,
 		&memoryRead{Tool: read.New(a.files), app: a},
 		write.New(a.files),
 		edit.New(a.files),

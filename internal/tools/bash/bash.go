@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"reins/internal/llm"
@@ -81,9 +82,67 @@ type Config struct {
 type Tool struct {
 	cfg Config
 
-	mu  sync.Mutex // guards cwd and env
+	mu  sync.Mutex // guards cwd, env and groups
 	cwd string
 	env []string
+	// groups are the process groups of finished foreground commands that
+	// left processes running ("server &"); Close ends them.
+	groups map[int]bool
+}
+
+// keepGroup remembers a finished command's process group when some of
+// its processes still run, and forgets groups whose processes all ended
+// (so a number the system has since given to another group is never
+// signalled).
+func (t *Tool) keepGroup(pgid int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for g := range t.groups {
+		if !groupAlive(g) {
+			delete(t.groups, g)
+		}
+	}
+	if pgid > 0 && groupAlive(pgid) {
+		if t.groups == nil {
+			t.groups = map[int]bool{}
+		}
+		t.groups[pgid] = true
+	}
+}
+
+// Close ends the processes that foreground commands left running in the
+// background (a "sleep 30 &" or a "server &" in a command): SIGTERM to
+// each group, then SIGKILL to what is left after the grace period. reins
+// calls it as it exits, so nothing the model started outlives the
+// session unless it was detached on purpose (setsid, or a background task
+// the user keeps). Background tasks (run_in_background) are the task
+// registry's to stop.
+func (t *Tool) Close() error {
+	t.mu.Lock()
+	var groups []int
+	for g := range t.groups {
+		if groupAlive(g) {
+			groups = append(groups, g)
+		}
+	}
+	t.groups = nil
+	t.mu.Unlock()
+	if len(groups) == 0 {
+		return nil
+	}
+	for _, g := range groups {
+		signalGroup(g, syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(t.cfg.Grace)
+	for _, g := range groups {
+		for groupAlive(g) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if groupAlive(g) {
+			signalGroup(g, syscall.SIGKILL)
+		}
+	}
+	return nil
 }
 
 // New returns a Bash tool. It looks bash up once; a missing bash is
@@ -275,11 +334,14 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 	out := newCapture(t.cfg.CaptureBytes)
 	began := time.Now()
 	stopProgress := t.progressLoop(out, began, progress)
+	pgid := 0
 	code, runErr := runShell(runCtx, runSpec{
 		shell: t.cfg.Shell, script: wrapScript(in.Command, statePath),
 		dir: dir, env: env, stdout: out.writer(0), stderr: out.writer(1), grace: t.cfg.Grace,
+		started: func(id int) { pgid = id },
 	})
 	stopProgress()
+	t.keepGroup(pgid)
 	if runErr != nil {
 		return nil, runErr
 	}

@@ -458,3 +458,26 @@ func TestParallelReadOnlyCalls(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestCloseEndsWhatCommandsLeftRunning: a "sleep 30 &" in a finished
+// command keeps running while the session goes on, and Close (reins
+// exiting) ends it, the child that ignores SIGTERM included.
+func TestCloseEndsWhatCommandsLeftRunning(t *testing.T) {
+	b := newTool(t, Config{Grace: 200 * time.Millisecond})
+	res, err := run(t, b, "echo $$; sleep 30 >/dev/null 2>&1 & (trap '' TERM; sleep 30) >/dev/null 2>&1 & echo started")
+	if err != nil || !strings.Contains(text(res), "started") {
+		t.Fatalf("run = %q, %v", text(res), err)
+	}
+	pgid := pgidFrom(t, text(res))
+	if !groupAlive(pgid) {
+		t.Fatal("the background sleep did not outlive its command")
+	}
+	// A later command does not disturb it.
+	if _, err := run(t, b, "true"); err != nil || !groupAlive(pgid) {
+		t.Fatalf("after another command: alive %v, err %v", groupAlive(pgid), err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	assertGroupGone(t, pgid)
+}

@@ -66,6 +66,11 @@ func runShell(ctx context.Context, spec runSpec) (int, error) {
 	return code, fmt.Errorf("run %s: %w", spec.shell, err)
 }
 
+// groupAlive reports whether process group pgid has a process left.
+func groupAlive(pgid int) bool {
+	return pgid > 0 && syscall.Kill(-pgid, 0) == nil
+}
+
 func signalGroup(pgid int, sig syscall.Signal) error {
 	if pgid <= 0 {
 		return nil
