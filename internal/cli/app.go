@@ -536,9 +536,21 @@ func (a *app) newProvider(ctx context.Context) error {
 	if n := atoi(a.getenv("REINS_MAX_RETRIES")); n != 0 {
 		cfg.MaxRetries = n
 	}
-	a.provider = anthropic.New(cfg)
+	client := anthropic.New(cfg)
+	a.provider = client
+	// The connection to the API opens while the session is set up.
+	pctx, cancel := context.WithTimeout(context.Background(), preconnectTimeout)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		client.Preconnect(pctx)
+	}()
+	a.onClose(func() { cancel(); <-done })
 	return nil
 }
+
+// preconnectTimeout bounds the warm-up request to the API.
+const preconnectTimeout = 10 * time.Second
 
 // engineConfig assembles the engine's configuration.
 func (a *app) engineConfig(ctx context.Context) engine.Config {

@@ -97,6 +97,28 @@ func New(cfg Config) *Client {
 	return &Client{cfg: cfg, key: cfg.APIKey}
 }
 
+// Preconnect opens a connection to the API while the caller gets ready,
+// so the first request does not wait for DNS, TCP and TLS (a few hundred
+// milliseconds to a distant API). It sends a HEAD request to the base
+// URL without credentials and drops the answer, whatever it is; the
+// connection then waits in the pool for the first Stream. It returns when
+// the answer came, ctx ended or the attempt failed; failures are only
+// logged.
+func (c *Client) Preconnect(ctx context.Context) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, c.cfg.BaseURL, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("User-Agent", c.cfg.UserAgent)
+	resp, err := c.cfg.HTTPClient.Do(req)
+	if err != nil {
+		c.cfg.Logger.Debug("preconnect failed", "url", c.cfg.BaseURL, "err", err)
+		return
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4096)) // drained: the connection is reused
+	resp.Body.Close()
+}
+
 // Stream sends req and returns the response stream once its first event
 // has arrived, retrying failures that happen before that.
 func (c *Client) Stream(ctx context.Context, req *llm.Request) (llm.Stream, error) {

@@ -4,7 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -197,4 +202,56 @@ func TestRefreshKeyAfter401(t *testing.T) {
 	if rs[0].Header.Get("x-api-key") != "old" || rs[1].Header.Get("x-api-key") != "new" {
 		t.Errorf("keys = %q, %q", rs[0].Header.Get("x-api-key"), rs[1].Header.Get("x-api-key"))
 	}
+}
+
+// TestPreconnectWarmsTheConnectionTheFirstRequestUses: the HEAD request
+// carries no key, is not a model request, and leaves an open connection
+// that the first Stream reuses (one TCP connection in all).
+func TestPreconnectWarmsTheConnectionTheFirstRequestUses(t *testing.T) {
+	fake, err := llmtest.Start(llmtest.Reply("hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fake.Close() })
+	var conns atomic.Int32
+	var heads []http.Header
+	var mu sync.Mutex
+	hs := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodHead {
+			mu.Lock()
+			heads = append(heads, r.Header.Clone())
+			mu.Unlock()
+		}
+		fake.ServeHTTP(w, r)
+	}))
+	hs.Config.ConnState = func(_ net.Conn, st http.ConnState) {
+		if st == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	hs.Start()
+	t.Cleanup(hs.Close)
+	c := anthropic.New(anthropic.Config{BaseURL: hs.URL, APIKey: "sk-secret", UserAgent: "reins/test"})
+
+	c.Preconnect(context.Background())
+	mu.Lock()
+	if len(heads) != 1 || heads[0].Get("x-api-key") != "" || heads[0].Get("Authorization") != "" || heads[0].Get("User-Agent") != "reins/test" {
+		t.Errorf("preconnect requests: %v; want one HEAD without credentials", heads)
+	}
+	mu.Unlock()
+	if n := len(fake.Requests()); n != 0 {
+		t.Errorf("the preconnect counted as %d model requests", n)
+	}
+	st, err := c.Stream(context.Background(), request("hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(t, st); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if n := conns.Load(); n != 1 {
+		t.Errorf("%d connections opened, want 1 (the warmed one reused)", n)
+	}
+	fake.AssertClean(t)
 }
