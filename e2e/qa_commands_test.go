@@ -260,3 +260,53 @@ func zombie(pid int) bool {
 	_, rest, _ := strings.Cut(string(b), ") ")
 	return strings.HasPrefix(rest, "Z")
 }
+
+// A background command shows in stream-json output as Claude Code shows
+// it: a system/task_started line when it starts and a
+// system/task_notification line when it ends, both before the result.
+func TestQABackgroundTaskLinesInStreamJSON(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_bg", "Bash", map[string]any{"command": "echo hello", "description": "say hello", "run_in_background": true})),
+		llmtest.Calls(llmtest.ToolUse("toolu_wait", "Bash", map[string]any{"command": "sleep 0.5"})),
+		llmtest.Reply("Done."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "say hello in the background", "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d stderr %s", r.Code, r.Stderr)
+	}
+	var started, ended map[string]any
+	order := []string{}
+	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		kind := v["type"].(string)
+		if st, ok := v["subtype"].(string); ok {
+			kind += "/" + st
+		}
+		order = append(order, kind)
+		switch kind {
+		case "system/task_started":
+			started = v
+		case "system/task_notification":
+			ended = v
+		}
+	}
+	if order[len(order)-1] != "result/success" {
+		t.Errorf("last line is %s, want the result", order[len(order)-1])
+	}
+	if started == nil || ended == nil {
+		t.Fatalf("lines %v: want task_started and task_notification", order)
+	}
+	if started["task_id"] != ended["task_id"] || started["tool_use_id"] != "toolu_bg" || started["description"] != "say hello" ||
+		started["task_type"] != "local_bash" || started["is_backgrounded"] != true || started["session_id"] == "" {
+		t.Errorf("task_started = %v", started)
+	}
+	out, _ := ended["output_file"].(string)
+	data, err := os.ReadFile(out)
+	if ended["status"] != "completed" || ended["tool_use_id"] != "toolu_bg" || err != nil || strings.TrimSpace(string(data)) != "hello" ||
+		!strings.Contains(ended["summary"].(string), "completed with exit code 0") {
+		t.Errorf("task_notification = %v (output file: %q, %v)", ended, data, err)
+	}
+}

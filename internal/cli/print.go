@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"reins/internal/command"
 	"reins/internal/engine"
 	"reins/internal/sdk"
 	"reins/internal/streamjson"
+	"reins/internal/task"
 	"reins/internal/tool"
 )
 
@@ -73,10 +75,13 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if !prep.Run {
 		return a.printLocal(o, prep)
 	}
+	stopTasks := func() {}
 	if o.OutputFormat == "stream-json" {
 		if err := w.Line(a.initMessage()); err != nil {
 			return err
 		}
+		stopTasks = a.observeTasks(w)
+		defer stopTasks()
 	}
 	var verbose []any
 	if o.OutputFormat == "json" && o.Verbose {
@@ -112,6 +117,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	}
 	switch o.OutputFormat {
 	case "stream-json":
+		stopTasks() // the result is the last line
 		if err := w.Line(res); err != nil {
 			return err
 		}
@@ -199,4 +205,27 @@ func (a *app) printLocal(o *Options, p prepared) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// observeTasks writes a task_started line when a background task (a
+// run_in_background command or agent) starts and a task_notification line
+// when it ends, as Claude Code's stream-json output does, until the
+// returned stop is called: after it no task line is written (the result
+// line stays the last one, and tasks stopped as reins exits are not
+// reported).
+func (a *app) observeTasks(w *streamjson.Writer) (stop func()) {
+	var mu sync.Mutex
+	open := true
+	a.tasks.Observe = func(i task.Info) {
+		mu.Lock()
+		defer mu.Unlock()
+		if open {
+			w.Line(streamjson.TaskLine(w.SessionID(), i))
+		}
+	}
+	return func() {
+		mu.Lock()
+		open = false
+		mu.Unlock()
+	}
 }

@@ -84,6 +84,8 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	f.a = a
 	w.SetSessionID(a.sessionID)
 	f.setSession(a.sess)
+	stopTasks := a.observeTasks(w)
+	defer stopTasks() // before a.close stops what still runs: no lines for that
 	srv.Ready()
 
 	err = srv.Run(ctx)

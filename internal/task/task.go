@@ -63,7 +63,12 @@ type Spec struct {
 	Description string
 	// Command is the command line of a shell task, for display.
 	Command string
-	Run     RunFunc
+	// ToolUseID is the tool call that started the task, if any.
+	ToolUseID string
+	// AgentType and Prompt describe an agent task: the agent's name and
+	// what it was asked.
+	AgentType, Prompt string
+	Run               RunFunc
 }
 
 // Info is a snapshot of a task.
@@ -72,6 +77,9 @@ type Info struct {
 	Kind        Kind
 	Description string
 	Command     string
+	ToolUseID   string
+	AgentType   string
+	Prompt      string
 	Status      Status
 	Start, End  time.Time // End is zero while running
 	ExitCode    *int      // nil while running and for tasks without one
@@ -94,6 +102,10 @@ type Registry struct {
 	MaxOutput int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Observe, when set, learns of each task as it starts (Info.Status
+	// Running) and once it has ended, with its snapshot. It is called from
+	// Start's caller and from the task's goroutine; it must not block.
+	Observe func(Info)
 
 	wg sync.WaitGroup // one per task goroutine
 
@@ -158,6 +170,7 @@ func (r *Registry) Start(spec Spec) (*Task, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Task{
 		id: id, kind: spec.Kind, desc: spec.Description, command: spec.Command,
+		toolUseID: spec.ToolUseID, agentType: spec.AgentType, prompt: spec.Prompt,
 		start: r.now(), cancel: cancel, done: make(chan struct{}),
 		max: r.MaxOutput, status: Running,
 	}
@@ -176,12 +189,18 @@ func (r *Registry) Start(spec Spec) (*Task, error) {
 	r.order = append(r.order, id)
 	r.wg.Add(1)
 	r.mu.Unlock()
+	if r.Observe != nil {
+		r.Observe(t.Info())
+	}
 
 	go func() {
 		defer r.wg.Done()
 		code, err := spec.Run(ctx, t)
 		t.finish(r.now(), code, err)
 		cancel()
+		if r.Observe != nil {
+			r.Observe(t.Info())
+		}
 		r.mu.Lock()
 		ch := r.changedLocked()
 		r.mu.Unlock()
@@ -315,6 +334,8 @@ func (r *Registry) Close(ctx context.Context) error {
 // Task is one background task. Its methods are safe for concurrent use.
 type Task struct {
 	id, desc, command string
+	toolUseID         string
+	agentType, prompt string
 	kind              Kind
 	start             time.Time
 	cancel            context.CancelFunc
@@ -416,6 +437,7 @@ func (t *Task) Info() Info {
 	defer t.mu.Unlock()
 	return Info{
 		ID: t.id, Kind: t.kind, Description: t.desc, Command: t.command,
+		ToolUseID: t.toolUseID, AgentType: t.agentType, Prompt: t.prompt,
 		Status: t.status, Start: t.start, End: t.end, ExitCode: t.exitCode,
 		Err: t.err, OutputPath: t.path, OutputBytes: t.total,
 	}
@@ -447,13 +469,9 @@ func (t *Task) ReadNew() (string, int64) {
 	return out, dropped
 }
 
-// Notification is the text that tells the model a background task
-// finished.
-func (i Info) Notification() string {
-	var sb strings.Builder
-	sb.WriteString("<task-notification>\n")
-	fmt.Fprintf(&sb, "<task-id>%s</task-id>\n", i.ID)
-	fmt.Fprintf(&sb, "<status>%s</status>\n", i.Status)
+// Summary is one sentence on how the task ended, such as
+// `Background command "npm test" completed with exit code 0.`
+func (i Info) Summary() string {
 	what := "Background task"
 	if i.Kind == KindShell {
 		what = "Background command"
@@ -462,14 +480,26 @@ func (i Info) Notification() string {
 	if label == "" {
 		label = i.Command
 	}
-	fmt.Fprintf(&sb, "<summary>%s %q %s", what, label, i.Status)
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s %q %s", what, label, i.Status)
 	if i.ExitCode != nil && i.Status != Killed {
 		fmt.Fprintf(&sb, " with exit code %d", *i.ExitCode)
 	}
 	if i.Err != "" {
 		fmt.Fprintf(&sb, ": %s", i.Err)
 	}
-	sb.WriteString(".</summary>\n")
+	sb.WriteString(".")
+	return sb.String()
+}
+
+// Notification is the text that tells the model a background task
+// finished.
+func (i Info) Notification() string {
+	var sb strings.Builder
+	sb.WriteString("<task-notification>\n")
+	fmt.Fprintf(&sb, "<task-id>%s</task-id>\n", i.ID)
+	fmt.Fprintf(&sb, "<status>%s</status>\n", i.Status)
+	fmt.Fprintf(&sb, "<summary>%s</summary>\n", i.Summary())
 	fmt.Fprintf(&sb, "Read its output with TaskOutput (task_id %q).", i.ID)
 	if i.OutputPath != "" {
 		fmt.Fprintf(&sb, " The full output is also in %s.", i.OutputPath)

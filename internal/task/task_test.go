@@ -285,3 +285,31 @@ func eventually(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func TestObserveSeesStartAndEnd(t *testing.T) {
+	seen := make(chan Info, 4)
+	r := &Registry{Observe: func(i Info) { seen <- i }}
+	defer closeRegistry(t, r)
+	release := make(chan struct{})
+	tk, err := r.Start(Spec{Kind: KindShell, Description: "d", ToolUseID: "toolu_1", Run: func(ctx context.Context, out io.Writer) (int, error) {
+		<-release
+		return 3, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := <-seen
+	if first.ID != tk.ID() || first.Status != Running || first.ToolUseID != "toolu_1" {
+		t.Errorf("start = %+v", first)
+	}
+	close(release)
+	waitDone(t, tk)
+	select {
+	case last := <-seen:
+		if last.Status != Failed || last.ExitCode == nil || *last.ExitCode != 3 || !strings.Contains(last.Summary(), "failed with exit code 3") {
+			t.Errorf("end = %+v (%s)", last, last.Summary())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no end observed")
+	}
+}

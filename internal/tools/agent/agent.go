@@ -325,6 +325,7 @@ func (t *Tool) background(ctx context.Context, spec agentdef.Spec) (*tool.Result
 		return nil, fmt.Errorf("start the %s agent: %w", spec.Definition.Name, err)
 	}
 	tk, err := t.cfg.Tasks.Start(task.Spec{ID: spec.AgentID, Kind: task.KindAgent, Description: spec.Description,
+		ToolUseID: spec.ParentToolUseID, AgentType: spec.Definition.Name, Prompt: spec.Prompt,
 		Run: func(ctx context.Context, out io.Writer) (int, error) {
 			defer conv.Close()
 			res, err := conv.Run(ctx, nil)

@@ -295,7 +295,7 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, prog
 	script, _ := shell.Parse(in.Command) // nil when bash will report the syntax error
 	dir, env, note := t.start()
 	if in.RunInBackground {
-		return t.background(in, dir, env, note)
+		return t.background(in, c.ID, dir, env, note)
 	}
 	timeout, _ := t.timeout(in)
 	return t.foreground(ctx, in, script, dir, env, note, timeout, progress)
@@ -460,12 +460,13 @@ func (t *Tool) applyState(statePath string) {
 }
 
 // background starts the command as a task and returns its id.
-func (t *Tool) background(in Input, dir string, env []string, note string) (*tool.Result, error) {
+func (t *Tool) background(in Input, toolUseID, dir string, env []string, note string) (*tool.Result, error) {
 	cmdText := in.Command
 	tk, err := t.cfg.Tasks.Start(task.Spec{
 		Kind:        task.KindShell,
 		Description: in.Description,
 		Command:     cmdText,
+		ToolUseID:   toolUseID,
 		Run: func(ctx context.Context, out io.Writer) (int, error) {
 			return runShell(ctx, runSpec{shell: t.cfg.Shell, script: cmdText, dir: dir, env: env,
 				stdout: out, stderr: out, grace: t.cfg.Grace})

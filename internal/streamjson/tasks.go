@@ -1,0 +1,65 @@
+package streamjson
+
+import (
+	"github.com/google/uuid"
+
+	"reins/internal/task"
+)
+
+// taskType is the task_type Claude Code gives a kind of task.
+func taskType(k task.Kind) string {
+	if k == task.KindAgent {
+		return "local_agent"
+	}
+	return "local_bash"
+}
+
+// NewTaskStarted returns a system/task_started line: a background task
+// (a run_in_background command or agent) began.
+func NewTaskStarted(sessionID string, i task.Info) System {
+	f := map[string]any{"task_id": i.ID, "description": firstOf(i.Description, i.Command),
+		"task_type": taskType(i.Kind), "is_backgrounded": true}
+	if i.ToolUseID != "" {
+		f["tool_use_id"] = i.ToolUseID
+	}
+	if i.AgentType != "" {
+		f["subagent_type"] = i.AgentType
+	}
+	if i.Prompt != "" {
+		f["prompt"] = i.Prompt
+	}
+	return System{Type: "system", Subtype: "task_started", SessionID: sessionID, UUID: uuid.NewString(), Fields: f}
+}
+
+// NewTaskNotification returns a system/task_notification line: a
+// background task ended; status is completed, failed or stopped.
+func NewTaskNotification(sessionID string, i task.Info) System {
+	status := "completed"
+	switch i.Status {
+	case task.Failed:
+		status = "failed"
+	case task.Killed:
+		status = "stopped"
+	}
+	f := map[string]any{"task_id": i.ID, "status": status, "output_file": i.OutputPath, "summary": i.Summary()}
+	if i.ToolUseID != "" {
+		f["tool_use_id"] = i.ToolUseID
+	}
+	return System{Type: "system", Subtype: "task_notification", SessionID: sessionID, UUID: uuid.NewString(), Fields: f}
+}
+
+// TaskLine is the line for a task's snapshot: task_started while it runs,
+// task_notification once it ended.
+func TaskLine(sessionID string, i task.Info) System {
+	if i.Status == task.Running {
+		return NewTaskStarted(sessionID, i)
+	}
+	return NewTaskNotification(sessionID, i)
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
