@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -749,4 +750,64 @@ func TestClearStartsANewSession(t *testing.T) {
 	if !slices.Equal(ids, want) {
 		t.Errorf("transcripts %v, want %v", ids, want)
 	}
+}
+
+// TestRewindFilesPutsEditsBack: with file checkpointing on (the SDK's
+// enableFileCheckpointing), rewind_files previews and then undoes the
+// edits made since a user message, named by the uuid the client gave it.
+func TestRewindFilesPutsEditsBack(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	notes := sb.Write(t, "notes.txt", "one\ntwo\n")
+	made := filepath.Join(sb.Dir, "made.txt")
+	srv.Add(
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Read", map[string]any{"file_path": notes})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Edit", map[string]any{"file_path": notes, "old_string": "two", "new_string": "TWO\nthree"})),
+		reply("Edited.", 100, 5),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Write", map[string]any{"file_path": made, "content": "new\n"})),
+		reply("Written.", 100, 5))
+	sb.Env = append(sb.Env, "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true")
+	c := start(t, sb, nil, "--permission-mode", "acceptEdits")
+	turn := func(uuid, prompt string) {
+		t.Helper()
+		c.send(`{"type":"user","uuid":"` + uuid + `","session_id":"","message":{"role":"user","content":` + q(prompt) + `},"parent_tool_use_id":null}`)
+		for !strings.Contains(c.next(), `"type":"result"`) {
+		}
+		c.next() // idle
+	}
+	turn("11111111-1111-4111-8111-111111111111", "edit the notes")
+	turn("22222222-2222-4222-8222-222222222222", "write a file")
+	if data, _ := os.ReadFile(notes); string(data) != "one\nTWO\nthree\n" {
+		t.Fatalf("the edit did not happen: %q (requests %d)", data, len(srv.Requests()))
+	}
+
+	c.request("dry", `{"subtype":"rewind_files","user_message_id":"11111111-1111-4111-8111-111111111111","dry_run":true}`)
+	c.expect(controlOK("dry", `{"canRewind":true,"filesChanged":[`+q(made)+`,`+q(notes)+`],"insertions":1,"deletions":3}`))
+	if _, err := os.Stat(made); err != nil {
+		t.Fatalf("dry run changed files: %v", err)
+	}
+	c.request("late", `{"subtype":"rewind_files","user_message_id":"22222222-2222-4222-8222-222222222222"}`)
+	c.expect(controlOK("late", `{"canRewind":true,"filesChanged":[`+q(made)+`],"insertions":0,"deletions":1}`))
+	if _, err := os.Stat(made); !os.IsNotExist(err) {
+		t.Errorf("made.txt survived the rewind: %v", err)
+	}
+	if data, _ := os.ReadFile(notes); string(data) != "one\nTWO\nthree\n" {
+		t.Errorf("rewinding the second message touched the first one's edit: %q", data)
+	}
+	c.request("all", `{"subtype":"rewind_files","user_message_id":"11111111-1111-4111-8111-111111111111"}`)
+	c.expect(controlOK("all", `{"canRewind":true,"filesChanged":[`+q(notes)+`],"insertions":1,"deletions":2}`))
+	if data, _ := os.ReadFile(notes); string(data) != "one\ntwo\n" {
+		t.Errorf("notes after rewind = %q", data)
+	}
+	c.request("unknown", `{"subtype":"rewind_files","user_message_id":"nope"}`)
+	c.expect(controlOK("unknown", `{"canRewind":false,"error":"no file checkpoint for user message nope","insertions":0,"deletions":0}`))
+}
+
+// Without file checkpointing, rewind_files says so instead of pretending.
+func TestRewindFilesNeedsCheckpointing(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	c.request("r", `{"subtype":"rewind_files","user_message_id":"11111111-1111-4111-8111-111111111111"}`)
+	c.expect(controlOK("r", `{"canRewind":false,"error":"file checkpointing is not enabled (start the session with enableFileCheckpointing)","insertions":0,"deletions":0}`))
 }

@@ -172,6 +172,9 @@ func TestTypeScriptAgentSDKStreamsTurnsAndControlsTheSession(t *testing.T) {
 	if js(summary["mcpStatus"]) != "[]" {
 		t.Errorf("mcpServerStatus = %s", js(summary["mcpStatus"]))
 	}
+	if got := js(summary["rewind"]); !strings.Contains(got, `"canRewind":false`) || !strings.Contains(got, "file checkpointing is not enabled") {
+		t.Errorf("rewindFiles without checkpointing = %s", got)
+	}
 	if got, _ := summary["toggle"].(string); !strings.Contains(got, `mcp_toggle: no MCP server named "nope"`) {
 		t.Errorf("toggleMcpServer of an unknown server = %q, want reins's refusal naming it", got)
 	}

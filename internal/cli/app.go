@@ -34,6 +34,7 @@ import (
 	"reins/internal/tools/todo"
 	"reins/internal/toolsearch"
 	"reins/internal/trust"
+	"reins/internal/tui"
 )
 
 // frontEnd says which front end drives the session.
@@ -131,6 +132,9 @@ type app struct {
 
 	sess   *engine.Session
 	logger *slog.Logger
+	// checkpoints keeps files' content before edits, per user message, in
+	// SDK sessions with file checkpointing on (rewind_files).
+	checkpoints *tui.Checkpoints
 
 	mu     sync.Mutex // guards closer, sessionID once built, sess once the SDK can replace it, and agents once the session runs (agentCatalog, addAgents)
 	closer []func()
@@ -334,6 +338,9 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	a.onClose(a.search.Close)
 
 	a.compactor = a.newCompactor()
+	if fe == frontSDK && envTrue(a.getenv("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING")) {
+		a.checkpoints = &tui.Checkpoints{}
+	}
 	cfg := a.engineConfig(ctx)
 	if !o.NoPersist {
 		a.writer = session.NewWriter(a.store.TranscriptPath(a.cwd, a.sessionID))
@@ -549,6 +556,24 @@ func (a *app) newProvider(ctx context.Context) error {
 	return nil
 }
 
+// envTrue reads a yes/no environment variable: 1, true, yes or on.
+func envTrue(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// checkpointGate is the session's gate, recording files before edits when
+// file checkpointing is on.
+func (a *app) checkpointGate() tool.Gate {
+	if a.checkpoints != nil {
+		return a.checkpoints.Gate(a.gate)
+	}
+	return a.gate
+}
+
 // preconnectTimeout bounds the warm-up request to the API.
 const preconnectTimeout = 10 * time.Second
 
@@ -566,7 +591,7 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		System:             a.systemPrompt(ctx),
 		UserContext:        a.userContext(),
 		Tools:              a.toolSet,
-		Gate:               a.gate,
+		Gate:               a.checkpointGate(),
 		StopHooks:          a.gate,
 		Compactor:          a.compactor,
 		Store:              a.results,

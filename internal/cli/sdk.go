@@ -56,6 +56,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MCPStatus:         f.mcpStatus,
 		MCPReconnect:      func(name string) bool { return f.a.mcp != nil && f.a.mcp.Reconnect(name) },
 		MCPToggle:         f.mcpToggle,
+		RewindFiles:       f.rewindFiles,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
@@ -165,6 +166,14 @@ func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, 
 		return sdk.Prepared{Reset: true}, nil
 	}
 	p.Input.UUID = in.UUID
+	if p.Run && f.a.checkpoints != nil {
+		// The message's uuid names the checkpoint rewind_files goes back
+		// to, so it is fixed here rather than by the engine.
+		if p.Input.UUID == "" {
+			p.Input.UUID = uuid.NewString()
+		}
+		f.a.checkpoints.Begin(p.Input.UUID)
+	}
 	return sdk.Prepared{Run: p.Run, Input: p.Input, Output: p.Output, IsError: p.IsError}, nil
 }
 
@@ -269,6 +278,29 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		}
 	}
 	return resp, nil
+}
+
+// rewindFiles answers rewind_files from the session's checkpoints.
+func (f *sdkFront) rewindFiles(id string, dryRun bool) sdk.RewindResult {
+	cp := f.a.checkpoints
+	if cp == nil {
+		return sdk.RewindResult{Error: "file checkpointing is not enabled (start the session with enableFileCheckpointing)"}
+	}
+	ch, ok := cp.Preview(id)
+	if !ok {
+		return sdk.RewindResult{Error: fmt.Sprintf("no file checkpoint for user message %s", id)}
+	}
+	res := sdk.RewindResult{CanRewind: true, FilesChanged: ch.Files, Insertions: ch.Insertions, Deletions: ch.Deletions}
+	if dryRun {
+		return res
+	}
+	if _, err := cp.Restore(id); err != nil {
+		return sdk.RewindResult{Error: err.Error(), FilesChanged: ch.Files}
+	}
+	// The conversation goes on from here: the message stays a point to
+	// rewind to (again), and later edits are recorded after it.
+	cp.Begin(id)
+	return res
 }
 
 // mcpToggle turns a configured MCP server on or off (mcp_toggle).

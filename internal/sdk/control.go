@@ -169,6 +169,8 @@ func (s *Server) handle(m *Message) (any, error) {
 		return nil, s.mcpReconnect(m.Request)
 	case "mcp_toggle":
 		return nil, s.mcpToggle(m.Request)
+	case "rewind_files":
+		return s.rewindFiles(m.Request)
 	case "get_context_usage":
 		return s.contextUsage(), nil
 	case "stop_task":
@@ -366,6 +368,26 @@ func (s *Server) mcpReconnect(raw json.RawMessage) error {
 		return nil
 	}
 	return fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
+}
+
+// rewindFiles answers rewind_files: the files changed since a user
+// message go back as they were (or, with dry_run, what would change).
+func (s *Server) rewindFiles(raw json.RawMessage) (any, error) {
+	var req struct {
+		ID     json.RawMessage `json:"user_message_id"`
+		DryRun bool            `json:"dry_run"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return nil, fmt.Errorf("rewind_files: %v", err)
+	}
+	id, ok := str(req.ID)
+	if !ok || id == "" {
+		return nil, errors.New("rewind_files: \"user_message_id\" must be a string")
+	}
+	if s.cfg.RewindFiles == nil {
+		return RewindResult{Error: "file checkpointing is not enabled (start the session with enableFileCheckpointing)"}, nil
+	}
+	return s.cfg.RewindFiles(id, req.DryRun), nil
 }
 
 // mcpToggle turns one of the configured servers, or one of the client's

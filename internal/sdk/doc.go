@@ -18,7 +18,8 @@
 //     the interrupt (each still gets its result line). A user message
 //     with "priority":"now" does the same before it is queued.
 //   - set_permission_mode, set_model, set_max_thinking_tokens,
-//     mcp_status, mcp_reconnect, mcp_toggle, get_context_usage, stop_task.
+//     mcp_status, mcp_reconnect, mcp_toggle, get_context_usage, stop_task,
+//     rewind_files (with file checkpointing on).
 //   - a "/clear" prompt starts a new conversation under a new session id,
 //     announced by a fresh init line before its result.
 //

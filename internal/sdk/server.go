@@ -59,6 +59,9 @@ type Config struct {
 	MCPStatus func() []MCPServerStatus
 	// MCPReconnect reconnects a server; false means no such server.
 	MCPReconnect func(name string) bool
+	// RewindFiles puts the files edit tools changed back as they were at
+	// a user message (rewind_files); nil means file checkpointing is off.
+	RewindFiles func(userMessageID string, dryRun bool) RewindResult
 	// MCPToggle turns a server on or off for the session (mcp_toggle);
 	// found is false when no server has that name.
 	MCPToggle func(name string, enabled bool) (found bool, err error)
@@ -95,6 +98,15 @@ type Prepared struct {
 	// Reset says the message replaced the session (/clear): a new init
 	// line, with the new session id, comes before the result.
 	Reset bool
+}
+
+// RewindResult answers rewind_files, with the Agent SDK's field names.
+type RewindResult struct {
+	CanRewind    bool     `json:"canRewind"`
+	Error        string   `json:"error,omitempty"`
+	FilesChanged []string `json:"filesChanged,omitempty"`
+	Insertions   int      `json:"insertions"`
+	Deletions    int      `json:"deletions"`
 }
 
 // HookRegistry takes hooks registered at run time.

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"reins/internal/tool"
 )
 
@@ -113,6 +115,72 @@ func (c *Checkpoints) Since(turn string) []string {
 	return out
 }
 
+// Change is what rewinding to a turn does to the files: those whose
+// content it changes, and the lines it adds and removes across them.
+type Change struct {
+	Files      []string
+	Insertions int
+	Deletions  int
+}
+
+// firstSnapshots returns, per file, its content before turn from (the
+// earliest snapshot from that turn on). Call with c.mu held.
+func (c *Checkpoints) firstSnapshots(from int) map[string]snapshot {
+	first := map[string]snapshot{}
+	for _, s := range c.snaps {
+		if s.turn < from {
+			continue
+		}
+		if _, ok := first[s.path]; !ok {
+			first[s.path] = s
+		}
+	}
+	return first
+}
+
+// Preview reports what Restore(turn) would change, changing nothing. ok
+// is false when no turn has that id.
+func (c *Checkpoints) Preview(turn string) (ch Change, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	from := c.turnIndex(turn)
+	if from < 0 {
+		return Change{}, false
+	}
+	for path, s := range c.firstSnapshots(from) {
+		cur, err := os.ReadFile(path)
+		exists := err == nil
+		if exists == s.existed && string(cur) == string(s.data) {
+			continue
+		}
+		ins, del := lineChanges(string(cur), string(s.data))
+		ch.Files = append(ch.Files, path)
+		ch.Insertions += ins
+		ch.Deletions += del
+	}
+	sort.Strings(ch.Files)
+	return ch, true
+}
+
+// lineChanges counts the lines turning from into to adds and removes.
+func lineChanges(from, to string) (ins, del int) {
+	u, err := udiff.ToUnifiedDiff("a", "b", from, udiff.Lines(from, to), 0)
+	if err != nil {
+		return 0, 0
+	}
+	for _, h := range u.Hunks {
+		for _, l := range h.Lines {
+			switch l.Kind {
+			case udiff.Insert:
+				ins++
+			case udiff.Delete:
+				del++
+			}
+		}
+	}
+	return ins, del
+}
+
 // Restore puts every file changed from turn on back as it was before that
 // turn (deleting files the turns created), forgets those turns, and
 // returns the files restored.
@@ -123,15 +191,11 @@ func (c *Checkpoints) Restore(turn string) ([]string, error) {
 	if from < 0 {
 		return nil, nil
 	}
-	first := map[string]snapshot{}
+	first := c.firstSnapshots(from)
 	var keep []snapshot
 	for _, s := range c.snaps {
 		if s.turn < from {
 			keep = append(keep, s)
-			continue
-		}
-		if _, ok := first[s.path]; !ok {
-			first[s.path] = s
 		}
 	}
 	var restored []string

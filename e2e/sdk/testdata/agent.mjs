@@ -51,6 +51,7 @@ async function streamScenario() {
     summary.mcpStatus = await q.mcpServerStatus();
     // No server has this name: the refusal shows the request was read.
     summary.toggle = await q.toggleMcpServer("nope", false).then(() => "accepted", (e) => String(e?.message ?? e));
+    summary.rewind = await q.rewindFiles("00000000-0000-4000-8000-000000000000", { dryRun: true }).catch((e) => String(e?.message ?? e));
     summary.context = await q.getContextUsage();
     summary.models = (await q.supportedModels()).map((m) => m.value);
     done = nextResult();
