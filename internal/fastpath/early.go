@@ -283,3 +283,23 @@ func sameArgs(a, b []string) bool {
 	}
 	return true
 }
+
+// StopEarlyGit kills the git command args when it was started at init in
+// dir, for a caller that found the answer another way; it does not wait
+// for the command to end. It reports whether there was such a command.
+func StopEarlyGit(dir string, args []string) bool {
+	match := false
+	for _, d := range early.dirs {
+		match = match || d == dir
+	}
+	if !match {
+		return false
+	}
+	for _, j := range early.jobs {
+		if sameArgs(j.args, args) {
+			j.stopOnce.Do(func() { close(j.stop) })
+			return true
+		}
+	}
+	return false
+}

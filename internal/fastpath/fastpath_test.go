@@ -1,6 +1,10 @@
 package fastpath
 
-import "testing"
+import (
+	"os"
+	"testing"
+	"time"
+)
 
 func TestAnswerOnlyForVersionFlagsBeforeDashDash(t *testing.T) {
 	for _, tc := range []struct {
@@ -38,5 +42,37 @@ func TestTrustedRunOnlyForPrintAndSDK(t *testing.T) {
 		if got := trustedRun(tc.args); got != tc.want {
 			t.Errorf("trustedRun(%q) = %v", tc.args, got)
 		}
+	}
+}
+
+func TestStopEarlyGitKillsTheMatchingCommand(t *testing.T) {
+	sleep := "/bin/sleep"
+	if _, err := os.Stat(sleep); err != nil {
+		t.Skipf("no %s: %v", sleep, err)
+	}
+	saved := early
+	t.Cleanup(func() { early = saved })
+	dir := t.TempDir()
+	j := startGit(sleep, dir, os.Environ(), []string{"30"})
+	early.dirs, early.jobs = []string{dir}, []*gitJob{j}
+
+	if StopEarlyGit(t.TempDir(), []string{"30"}) {
+		t.Errorf("StopEarlyGit stopped a command of another folder")
+	}
+	if StopEarlyGit(dir, []string{"31"}) {
+		t.Errorf("StopEarlyGit stopped a command with other arguments")
+	}
+	start := time.Now()
+	if !StopEarlyGit(dir, []string{"30"}) {
+		t.Fatalf("StopEarlyGit found no command")
+	}
+	StopEarlyGit(dir, []string{"30"}) // a second call is harmless
+	select {
+	case <-j.done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the command still runs 10s after StopEarlyGit")
+	}
+	if el := time.Since(start); el > 5*time.Second || j.err == nil {
+		t.Errorf("command ended after %v with error %v; want killed at once", el, j.err)
 	}
 }

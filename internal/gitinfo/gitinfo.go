@@ -90,11 +90,12 @@ func (p *Pending) Wait() Snapshot {
 }
 
 // Take returns a snapshot of the repository holding dir. A folder outside
-// any repository returns the zero Snapshot without running git. It runs
-// one git command (status with the branch line) and reads the recent
-// commits and the main branch from the repository's files, because
-// starting a process is most of the cost; git log runs only when the
-// commit reader declines the repository.
+// any repository returns the zero Snapshot without running git. It reads
+// the recent commits and the main branch from the repository's files,
+// and, when dir is the top of the work tree, the status too, because
+// starting a process is most of the cost. git status (with the branch
+// line) runs when dir is below the top or the status reader declines
+// the repository, and git log only when the commit reader declines it.
 func Take(ctx context.Context, dir string, o Options) Snapshot {
 	gitDir, ok := findGitDir(dir, o.Env)
 	if !ok {
@@ -115,8 +116,23 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 		st, logs   string
 		errS, errL error
 	)
-	var commits []string
-	wg.Go(func() { st, errS = r.runFull(ctx, fastpath.GitStatusArgs) })
+	var (
+		commits []string
+		native  *nativeResult
+	)
+	wg.Go(func() {
+		// At the top of a plain work tree the status is computed from
+		// the repository's files, sparing a process; git status stays
+		// the answer for everything that reader declines.
+		if n, err := nativeSnapshot(dir, gitDir, o.Env); err == nil {
+			native = &n
+			if o.Git == "git" && o.Env == nil {
+				fastpath.StopEarlyGit(dir, fastpath.GitStatusArgs)
+			}
+			return
+		}
+		st, errS = r.runFull(ctx, fastpath.GitStatusArgs)
+	})
 	wg.Go(func() {
 		// Reading the commits from the files costs a fraction of a git
 		// process; git log stays the answer for what the reader declines.
@@ -134,7 +150,10 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 	s := Snapshot{IsRepo: true, statusFailed: errS != nil}
 	s.Errs = appendErr(s.Errs, errS, errL)
 	head, rest, _ := strings.Cut(st, "\n")
-	if errS == nil {
+	switch {
+	case native != nil:
+		s.Branch, s.Detached, rest = native.branch, native.detached, native.status
+	case errS == nil:
 		var detached bool
 		s.Branch, detached = branchLine(head)
 		if detached {

@@ -293,8 +293,8 @@ func TestTakeReadsCommitsWithoutGitLog(t *testing.T) {
 		t.Errorf("commits = %q, want git log's %q", s.Commits, want)
 	}
 	calls, _ := os.ReadFile(logFile)
-	if got := strings.Fields(string(calls)); len(got) != 1 || got[0] != "status" {
-		t.Errorf("git ran %q; want only status", got)
+	if got := strings.Fields(string(calls)); len(got) != 0 {
+		t.Errorf("git ran %q; want no git process for a clean repository at the top", got)
 	}
 }
 
@@ -311,5 +311,85 @@ func TestTakeFallsBackToGitLog(t *testing.T) {
 	calls, _ := os.ReadFile(logFile)
 	if !strings.Contains(string(calls), "log") {
 		t.Errorf("git ran %q; want a git log fallback", calls)
+	}
+}
+
+// forceGitEnv is env with a variable that makes the status reader
+// decline (GIT_TEST_* variables may change git's behaviour) while git
+// itself ignores it.
+func forceGitEnv(env []string) []string {
+	return append(env[:len(env):len(env)], "GIT_TEST_REINS_STATUS_READER_OFF=1")
+}
+
+func TestTakeAtTopRunsNoGit(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir string, env []string)
+	}{
+		{"clean", func(t *testing.T, dir string, env []string) {}},
+		{"changes", func(t *testing.T, dir string, env []string) {
+			os.WriteFile(filepath.Join(dir, "f.txt"), []byte("changed"), 0o644)
+			os.WriteFile(filepath.Join(dir, "new.txt"), []byte("n"), 0o644)
+			os.MkdirAll(filepath.Join(dir, "newdir"), 0o755)
+			os.WriteFile(filepath.Join(dir, "newdir", "x"), []byte("x"), 0o644)
+		}},
+		{"detached", func(t *testing.T, dir string, env []string) {
+			git(t, dir, env, "checkout", "-q", "--detach", "HEAD~1")
+		}},
+		{"staged on another branch", func(t *testing.T, dir string, env []string) {
+			git(t, dir, env, "checkout", "-q", "-b", "feature")
+			os.WriteFile(filepath.Join(dir, "f.txt"), []byte("staged"), 0o644)
+			git(t, dir, env, "add", "f.txt")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, env := newRepo(t, 3)
+			tc.setup(t, dir, env)
+			wrapper, logFile := loggingGit(t, needGit(t))
+			got := Take(context.Background(), dir, Options{Git: wrapper, Env: env})
+			calls, _ := os.ReadFile(logFile)
+			if c := strings.Fields(string(calls)); len(c) != 0 {
+				t.Errorf("git ran %q; want no process", c)
+			}
+			// The same snapshot through git: identical text and fields.
+			want := Take(context.Background(), dir, Options{Env: forceGitEnv(env)})
+			if len(got.Errs) != 0 || len(want.Errs) != 0 {
+				t.Fatalf("errors: native %v, git %v", got.Errs, want.Errs)
+			}
+			if got.Text() != want.Text() || got.Branch != want.Branch || got.Detached != want.Detached {
+				t.Errorf("native snapshot\n%s\n(branch %q detached %q)\ngit snapshot\n%s\n(branch %q detached %q)",
+					got.Text(), got.Branch, got.Detached, want.Text(), want.Branch, want.Detached)
+			}
+		})
+	}
+}
+
+func TestTakeUnbornAtTopMatchesGit(t *testing.T) {
+	needGit(t)
+	dir := t.TempDir()
+	env := gitEnv(t)
+	git(t, dir, env, "init", "-q", "-b", "trunk")
+	os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b"), []byte("b"), 0o644)
+	git(t, dir, env, "add", "a")
+	got := Take(context.Background(), dir, Options{Env: env})
+	want := Take(context.Background(), dir, Options{Env: forceGitEnv(env)})
+	if got.Text() != want.Text() || got.Branch != "trunk" {
+		t.Errorf("native snapshot\n%s\ngit snapshot\n%s", got.Text(), want.Text())
+	}
+}
+
+func TestTakeFallsBackToGitStatus(t *testing.T) {
+	dir, env := newRepo(t, 2)
+	// A path with a space is quoted by git: the reader declines.
+	os.WriteFile(filepath.Join(dir, "a b.txt"), []byte("x"), 0o644)
+	wrapper, logFile := loggingGit(t, needGit(t))
+	s := Take(context.Background(), dir, Options{Git: wrapper, Env: env})
+	calls, _ := os.ReadFile(logFile)
+	if got := strings.Fields(string(calls)); len(got) != 1 || got[0] != "status" {
+		t.Errorf("git ran %q; want one git status", got)
+	}
+	if s.Status != `?? "a b.txt"` || s.Branch != "main" {
+		t.Errorf("Status = %q, Branch = %q; want git's quoted line on main", s.Status, s.Branch)
 	}
 }
