@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -519,4 +520,66 @@ func TestNativeStatusDeclines(t *testing.T) {
 			r.checkDeclines(t)
 		})
 	}
+}
+
+// copyTree copies the regular files below src into dst.
+func copyTree(tb testing.TB, src, dst string) int {
+	tb.Helper()
+	n := 0
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		n++
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
+
+// BenchmarkStatus measures nativeStatus against the git status process
+// it replaces, on a copy of $GOROOT/src/net/http committed into a
+// repository whose index is refreshed (the usual state at start-up),
+// with one modified and one untracked file.
+func BenchmarkStatus(b *testing.B) {
+	r := newStatusRepo(b)
+	src := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	files := copyTree(b, src, r.dir)
+	r.commit("net/http")
+	r.settle()
+	r.write("server.go", "changed\n")
+	r.write("notes.txt", "untracked\n")
+	want := r.gitStatus()
+	b.Logf("%d files; status:\n%s", files, want)
+	b.Run("native", func(b *testing.B) {
+		for b.Loop() {
+			got, err := r.native()
+			if err != nil || got != want {
+				b.Fatalf("nativeStatus = %q, %v; want %q", got, err, want)
+			}
+		}
+	})
+	b.Run("git-status", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command("git", "--no-optional-locks", "-c", "color.ui=false", "-c", "core.quotepath=off", "status", "--short")
+			cmd.Dir, cmd.Env = r.dir, r.env
+			if out, err := cmd.Output(); err != nil || string(out) != want {
+				b.Fatalf("git status: %q, %v", out, err)
+			}
+		}
+	})
 }
