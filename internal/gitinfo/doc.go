@@ -4,7 +4,11 @@
 //
 // The snapshot runs its git commands in parallel under a short timeout so
 // that it never delays the first model request by much; a folder that is
-// not inside a repository costs no process at all. The snapshot is never
+// not inside a repository costs no process at all. Most snapshots need no
+// process either: the recent commits are read from the object store, and
+// at the top of a work tree the status is computed from the index, HEAD's
+// tree and the work tree (nativeStatus). Each reader declines what it
+// does not reproduce exactly, and git runs instead. The snapshot is never
 // refreshed during a session: the system prompt that carries it must stay
 // byte-stable (DESIGN invariant 10).
 //

@@ -24,7 +24,7 @@ type configEntry struct {
 // or without values, quoted parts, escapes, continuation lines and
 // comments. What it cannot read is errUnsupported.
 func parseConfigFile(data []byte) ([]configEntry, error) {
-	s := string(strings.TrimPrefix(string(data), "\xef\xbb\xbf"))
+	s := strings.TrimPrefix(string(data), "\xef\xbb\xbf")
 	var out []configEntry
 	section, sub := "", ""
 	line := 1
