@@ -47,7 +47,7 @@ func startEarlyGit(args []string) {
 		return
 	}
 	dir, err := os.Getwd()
-	if err != nil || !insideRepo(dir) {
+	if err != nil || !insideRepo(dir) || nativeStatusLikely(dir) {
 		return
 	}
 	git := lookGit()
@@ -78,6 +78,20 @@ func trustedRun(args []string) bool {
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// nativeStatusLikely reports whether package gitinfo will most likely
+// read the status from the repository's files: dir is the top of a plain
+// work tree (a .git folder, not a worktree's .git file) and nothing in the
+// environment moves the repository. Then an early git process would only
+// compete with start-up for the CPU; when the reader does decline, gitinfo
+// runs git itself, a little later.
+func nativeStatusLikely(dir string) bool {
+	if !nativeStatusOS || os.Getenv("GIT_DIR") != "" || os.Getenv("GIT_WORK_TREE") != "" || os.Getenv("GIT_INDEX_FILE") != "" {
+		return false
+	}
+	fi, err := os.Lstat(dir + "/.git")
+	return err == nil && fi.IsDir()
+}
 
 // insideRepo looks for .git in dir or a parent (dir is absolute).
 func insideRepo(dir string) bool {

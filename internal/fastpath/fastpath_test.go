@@ -2,6 +2,7 @@ package fastpath
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -74,5 +75,21 @@ func TestStopEarlyGitKillsTheMatchingCommand(t *testing.T) {
 	}
 	if el := time.Since(start); el > 5*time.Second || j.err == nil {
 		t.Errorf("command ended after %v with error %v; want killed at once", el, j.err)
+	}
+}
+
+func TestNativeStatusLikelyOnlyAtTheTopOfAPlainWorkTree(t *testing.T) {
+	top, linked, below := t.TempDir(), t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(top, ".git"), 0o755)
+	os.WriteFile(filepath.Join(linked, ".git"), []byte("gitdir: /elsewhere\n"), 0o644)
+	if got := nativeStatusLikely(top); got != nativeStatusOS {
+		t.Errorf("top of a work tree: %v, want %v", got, nativeStatusOS)
+	}
+	if nativeStatusLikely(linked) || nativeStatusLikely(below) {
+		t.Error("a worktree's .git file or a folder without .git counted as the top")
+	}
+	t.Setenv("GIT_DIR", filepath.Join(top, ".git"))
+	if nativeStatusLikely(top) {
+		t.Error("GIT_DIR set: the reader declines, so git must start early")
 	}
 }
