@@ -560,6 +560,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		ex := tool.NewExecutor(ctx, tool.ExecConfig{
 			Lookup:         lookup(ts.Tools),
 			Gate:           s.cfg.Gate,
+			Schemas:        &s.schemas,
 			Store:          s.cfg.Store,
 			MaxConcurrency: s.cfg.MaxToolConcurrency,
 			Deferred:       ts.Deferred,

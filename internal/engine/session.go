@@ -169,6 +169,9 @@ type Session struct {
 	history  []node
 	ctxMsg   *llm.Message // the UserContext message, built once
 	stopHook bool         // stop_hook_active carried into the next turn check
+	// schemas caches the tools' compiled input schemas for every turn:
+	// compiling one costs more than validating many inputs.
+	schemas tool.Schemas
 
 	mu        sync.Mutex // guards the fields below
 	model     string
