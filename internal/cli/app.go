@@ -168,8 +168,6 @@ func (s *askerSlot) Ask(ctx context.Context, q engine.Question) (engine.Answer, 
 	return engine.Answer{}, engine.ErrNobodyToAsk
 }
 
-// currentID is the id of the session the app runs now (/clear and /resume
-// in the terminal UI switch it between turns).
 // current returns the conversation's session; the SDK's /clear replaces
 // it while background agents may still be accounting to it.
 func (a *app) current() *engine.Session {
@@ -178,6 +176,8 @@ func (a *app) current() *engine.Session {
 	return a.sess
 }
 
+// currentID is the id of the session the app runs now (/clear and /resume
+// in the terminal UI switch it between turns).
 func (a *app) currentID() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/google/uuid"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 
 	"reins/internal/command"
 	"reins/internal/engine"
@@ -284,7 +285,7 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 func (f *sdkFront) rewindFiles(id string, dryRun bool) sdk.RewindResult {
 	cp := f.a.checkpoints
 	if cp == nil {
-		return sdk.RewindResult{Error: "file checkpointing is not enabled (start the session with enableFileCheckpointing)"}
+		return sdk.RewindResult{Error: sdk.CheckpointingOff}
 	}
 	ch, ok := cp.Preview(id)
 	if !ok {

@@ -370,6 +370,10 @@ func (s *Server) mcpReconnect(raw json.RawMessage) error {
 	return fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
 }
 
+// CheckpointingOff is rewind_files's answer in a session that keeps no
+// file checkpoints.
+const CheckpointingOff = "file checkpointing is not enabled (start the session with enableFileCheckpointing)"
+
 // rewindFiles answers rewind_files: the files changed since a user
 // message go back as they were (or, with dry_run, what would change).
 func (s *Server) rewindFiles(raw json.RawMessage) (any, error) {
@@ -385,7 +389,7 @@ func (s *Server) rewindFiles(raw json.RawMessage) (any, error) {
 		return nil, errors.New("rewind_files: \"user_message_id\" must be a string")
 	}
 	if s.cfg.RewindFiles == nil {
-		return RewindResult{Error: "file checkpointing is not enabled (start the session with enableFileCheckpointing)"}, nil
+		return RewindResult{Error: CheckpointingOff}, nil
 	}
 	return s.cfg.RewindFiles(id, req.DryRun), nil
 }

@@ -1,6 +1,8 @@
 package streamjson
 
 import (
+	"cmp"
+
 	"github.com/google/uuid"
 
 	"reins/internal/task"
@@ -17,7 +19,7 @@ func taskType(k task.Kind) string {
 // NewTaskStarted returns a system/task_started line: a background task
 // (a run_in_background command or agent) began.
 func NewTaskStarted(sessionID string, i task.Info) System {
-	f := map[string]any{"task_id": i.ID, "description": firstOf(i.Description, i.Command),
+	f := map[string]any{"task_id": i.ID, "description": cmp.Or(i.Description, i.Command),
 		"task_type": taskType(i.Kind), "is_backgrounded": true}
 	if i.ToolUseID != "" {
 		f["tool_use_id"] = i.ToolUseID
@@ -55,11 +57,4 @@ func TaskLine(sessionID string, i task.Info) System {
 		return NewTaskStarted(sessionID, i)
 	}
 	return NewTaskNotification(sessionID, i)
-}
-
-func firstOf(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

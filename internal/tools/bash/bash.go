@@ -114,9 +114,9 @@ func (t *Tool) keepGroup(pgid int) {
 // background (a "sleep 30 &" or a "server &" in a command): SIGTERM to
 // each group, then SIGKILL to what is left after the grace period. reins
 // calls it as it exits, so nothing the model started outlives the
-// session unless it was detached on purpose (setsid, or a background task
-// the user keeps). Background tasks (run_in_background) are the task
-// registry's to stop.
+// session unless it was detached on purpose (setsid starts a group of its
+// own). Background tasks (run_in_background) are the task registry's to
+// stop.
 func (t *Tool) Close() error {
 	t.mu.Lock()
 	var groups []int
