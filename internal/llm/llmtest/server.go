@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -220,7 +219,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	arrived := time.Now()
-	body, err := io.ReadAll(r.Body)
+	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+512))
+	_, err := buf.ReadFrom(r.Body)
+	body := buf.Bytes()
 	if err != nil {
 		return
 	}
@@ -285,8 +286,11 @@ func parseRequest(body []byte, c *parseCache) (*Request, error) {
 		Thinking  json.RawMessage   `json:"thinking"`
 		Stream    bool              `json:"stream"`
 	}
-	if err := json.Unmarshal(body, &w); err != nil {
-		return nil, err
+	if !splitRequest(body, &w.Model, &w.MaxTokens, &w.System, &w.Tools, &w.Messages, &w.Thinking, &w.Stream) {
+		w.Tools, w.Messages = nil, nil
+		if err := json.Unmarshal(body, &w); err != nil {
+			return nil, err
+		}
 	}
 	req := &Request{Model: w.Model, MaxTokens: w.MaxTokens, Tools: w.Tools, Thinking: w.Thinking, Stream: w.Stream,
 		rawSystem: w.System, rawMessages: w.Messages}
@@ -294,11 +298,18 @@ func parseRequest(body []byte, c *parseCache) (*Request, error) {
 		if err := json.Unmarshal(w.System, &req.System); err != nil {
 			return nil, fmt.Errorf("system: %w", err)
 		}
-	} else if len(w.System) > 0 {
+	} else if len(w.System) > 0 && string(w.System) != "null" {
 		var s string
-		json.Unmarshal(w.System, &s)
+		if err := json.Unmarshal(w.System, &s); err != nil {
+			return nil, fmt.Errorf("system: %w", err)
+		}
 		b, _ := json.Marshal(map[string]string{"type": "text", "text": s})
 		req.System = []json.RawMessage{b}
+	}
+	for i, t := range w.Tools {
+		if _, seen := c.toolNames[string(t)]; !seen && !json.Valid(t) {
+			return nil, fmt.Errorf("tool %d: invalid JSON", i)
+		}
 	}
 	for i, m := range w.Messages {
 		msg := c.messages[string(m)]
@@ -315,6 +326,55 @@ func parseRequest(body []byte, c *parseCache) (*Request, error) {
 		return nil, fmt.Errorf("no messages")
 	}
 	return req, nil
+}
+
+// splitRequest fills the request's fields from the top-level split of
+// body, decoding the scalars; it reports false when body needs
+// encoding/json (to decode it, or to say what is wrong with it).
+func splitRequest(body []byte, model *string, maxTokens *int, system *json.RawMessage, tools, messages *[]json.RawMessage,
+	thinking *json.RawMessage, stream *bool) bool {
+	m, ok := splitObject(body)
+	if !ok {
+		return false
+	}
+	// The members decoded nowhere else are checked here, so a malformed
+	// body is still refused.
+	for k, v := range m {
+		switch k {
+		case "messages", "tools", "system", "model", "max_tokens", "stream":
+		default:
+			if !json.Valid(v) {
+				return false
+			}
+		}
+	}
+	for _, f := range []struct {
+		key string
+		dst any
+	}{{"model", model}, {"max_tokens", maxTokens}, {"stream", stream}} {
+		if v, ok := m[f.key]; ok && json.Unmarshal(v, f.dst) != nil {
+			return false
+		}
+	}
+	*system, *thinking = json.RawMessage(m["system"]), json.RawMessage(m["thinking"])
+	for _, f := range []struct {
+		key string
+		dst *[]json.RawMessage
+	}{{"tools", tools}, {"messages", messages}} {
+		v, ok := m[f.key]
+		if !ok || string(v) == "null" {
+			continue
+		}
+		elems, ok := splitArray(v)
+		if !ok {
+			return false
+		}
+		*f.dst = make([]json.RawMessage, len(elems))
+		for i, e := range elems {
+			(*f.dst)[i] = e
+		}
+	}
+	return true
 }
 
 // checkLocked runs the protocol checks on request n.
