@@ -124,7 +124,7 @@ func Take(ctx context.Context, dir string, o Options) Snapshot {
 		// At the top of a plain work tree the status is computed from
 		// the repository's files, sparing a process; git status stays
 		// the answer for everything that reader declines.
-		if n, err := nativeSnapshot(dir, gitDir, o.Env); err == nil {
+		if n, err := nativeSnapshot(ctx, dir, gitDir, o.Env); err == nil {
 			native = &n
 			if o.Git == "git" && o.Env == nil {
 				fastpath.StopEarlyGit(dir, fastpath.GitStatusArgs)

@@ -4,6 +4,7 @@ package gitinfo
 // status lines from nativeStatus and the branch from HEAD.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ type nativeResult struct {
 // (an error wrapping errUnsupported) unless dir is the top of the work
 // tree of a repository whose git folder is dir/.git, and for everything
 // nativeStatus declines.
-func nativeSnapshot(dir, gitDir string, env []string) (nativeResult, error) {
+func nativeSnapshot(ctx context.Context, dir, gitDir string, env []string) (nativeResult, error) {
 	if env == nil {
 		env = os.Environ()
 	}
@@ -46,7 +47,7 @@ func nativeSnapshot(dir, gitDir string, env []string) (nativeResult, error) {
 		return nativeResult{}, fmt.Errorf("snapshot %s: .git is not a folder: %w", dir, errUnsupported)
 	}
 	gitDir = filepath.Join(top, ".git")
-	st, err := nativeStatus(gitDir, top, env)
+	st, err := nativeStatus(ctx, gitDir, top, env)
 	if err != nil {
 		return nativeResult{}, err
 	}

@@ -7,6 +7,7 @@ package gitinfo
 // wrapping errUnsupported, and the caller runs git.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,13 +26,14 @@ import (
 // line per changed path in path order, then one "?? path\n" line per
 // untracked file or folder, "" for a clean tree. env (nil: this
 // process's environment) supplies HOME and XDG_CONFIG_HOME and is
-// checked for variables that change git's behaviour.
+// checked for variables that change git's behaviour. It gives up with
+// ctx's error once ctx ends (a huge or slow work tree).
 //
 // An error wrapping errUnsupported means git could print something
 // else (see the package's tests for the list); any other error means a
 // file could not be read or is damaged. Either way the caller should
 // run git.
-func nativeStatus(gitDir, worktree string, env []string) (string, error) {
+func nativeStatus(ctx context.Context, gitDir, worktree string, env []string) (string, error) {
 	if !statSupported {
 		return "", fmt.Errorf("status on this system: %w", errUnsupported)
 	}
@@ -101,6 +103,9 @@ func nativeStatus(gitDir, worktree string, env []string) (string, error) {
 		changes[path] = [2]byte{x, ' '}
 	}
 	for i := range ix.entries {
+		if i%512 == 0 && ctx.Err() != nil {
+			return "", fmt.Errorf("status: %w", ctx.Err())
+		}
 		e := &ix.entries[i]
 		y, err := w.state(e)
 		if err != nil {
@@ -116,7 +121,7 @@ func nativeStatus(gitDir, worktree string, env []string) (string, error) {
 		c[1] = y
 		changes[e.path] = c
 	}
-	untracked, err := findUntracked(worktree, gitDir, ix, cfg, env)
+	untracked, err := findUntracked(ctx, worktree, gitDir, ix, cfg, env)
 	if err != nil {
 		return "", err
 	}

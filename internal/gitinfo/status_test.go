@@ -1,6 +1,7 @@
 package gitinfo
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -137,7 +138,7 @@ func (r *statusRepo) gitStatus() string {
 }
 
 func (r *statusRepo) native() (string, error) {
-	return nativeStatus(filepath.Join(r.dir, ".git"), r.dir, r.env)
+	return nativeStatus(context.Background(), filepath.Join(r.dir, ".git"), r.dir, r.env)
 }
 
 // check fails the test unless nativeStatus prints exactly what git does.
@@ -582,4 +583,17 @@ func BenchmarkStatus(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestNativeStatusStopsWhenTheContextEnds: a walk that outlives the
+// snapshot's deadline gives up instead of holding start-up.
+func TestNativeStatusStopsWhenTheContextEnds(t *testing.T) {
+	r := newStatusRepo(t)
+	r.write("a.txt", "a\n")
+	r.git("add", "a.txt")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := nativeStatus(ctx, filepath.Join(r.dir, ".git"), r.dir, r.env); !errors.Is(err, context.Canceled) {
+		t.Errorf("nativeStatus with an ended context = %v, want context.Canceled", err)
+	}
 }

@@ -6,6 +6,7 @@ package gitinfo
 // untracked and not ignored. Ignored folders are not entered.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,6 +18,7 @@ import (
 
 // untrackedWalk is one walk of the work tree.
 type untrackedWalk struct {
+	ctx   context.Context // the walk stops when it ends
 	top   string
 	ix    *gitIndex
 	stack ignoreStack
@@ -25,8 +27,8 @@ type untrackedWalk struct {
 
 // findUntracked walks the work tree below top and returns the untracked
 // paths git shows, folders with a trailing "/".
-func findUntracked(top, gitDir string, ix *gitIndex, cfg statusConfig, env []string) ([]string, error) {
-	w := &untrackedWalk{top: top, ix: ix}
+func findUntracked(ctx context.Context, top, gitDir string, ix *gitIndex, cfg statusConfig, env []string) ([]string, error) {
+	w := &untrackedWalk{ctx: ctx, top: top, ix: ix}
 	excludes := cfg.excludesFile
 	if excludes != "" {
 		p, err := expandConfigPath(excludes, top, env)
@@ -79,6 +81,9 @@ func (w *untrackedWalk) hasTrackedBelow(dir string) bool {
 // readDir lists the folder rel ("" or "a/b/") and loads its .gitignore
 // onto the stack; the caller pops it with the returned function.
 func (w *untrackedWalk) readDir(rel string) ([]os.DirEntry, func(), error) {
+	if err := w.ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("list %q: %w", rel, err)
+	}
 	entries, err := os.ReadDir(w.top + "/" + rel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list %q: %w", rel, err)
