@@ -2,6 +2,7 @@ package agent
 
 import (
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -305,5 +306,28 @@ func TestReminderIsSentOnceAndAgainOnChange(t *testing.T) {
 	}
 	if got := NewCatalog().Reminder(history, nil); got != "" {
 		t.Errorf("empty catalog reminder = %q", got)
+	}
+}
+
+// TestBuiltinsReadLikeAgentFiles: the built-in agents, read without the
+// YAML parser, are what the agent-file reader makes of the same files.
+func TestBuiltinsReadLikeAgentFiles(t *testing.T) {
+	names, _ := fs.Glob(builtinFiles, "builtin/*.md")
+	if len(names) == 0 {
+		t.Fatal("no built-in agent files")
+	}
+	for _, n := range names {
+		data, _ := builtinFiles.ReadFile(n)
+		fast, err := builtinDefinition(data)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		full, problems, err := parseDefinition(data, "", SourceBuiltin)
+		if err != nil || len(problems) > 0 {
+			t.Fatalf("%s: %v %v", n, err, problems)
+		}
+		if diff := cmp.Diff(full, fast); diff != "" {
+			t.Errorf("%s read two ways differs (-yaml +fast):\n%s", n, diff)
+		}
 	}
 }

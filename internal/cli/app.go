@@ -344,6 +344,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	cfg := a.engineConfig(ctx)
 	if !o.NoPersist {
 		a.writer = session.NewWriter(a.store.TranscriptPath(a.cwd, a.sessionID))
+		a.writer.Prepare()
 		a.onClose(func() { a.writer.Close() })
 		cfg.Recorder = a.writer
 	}

@@ -15,6 +15,21 @@ type Writer struct {
 
 	mu sync.Mutex // guards f
 	f  *os.File   // opened on first Append
+
+	prepared chan struct{} // closed once Prepare's folder creation ended; nil without Prepare
+}
+
+// Prepare creates the transcript's folder in the background, so that the
+// first Append (on the way to a session's first model request) does not
+// wait for it; the file itself still appears only with the first line.
+// Call it at most once, before the first Append.
+func (w *Writer) Prepare() {
+	done := make(chan struct{})
+	w.prepared = done
+	go func() {
+		defer close(done)
+		os.MkdirAll(filepath.Dir(w.path), 0o700) // openLocked reports any failure
+	}()
 }
 
 // NewWriter returns a writer for path. The file and its folder are created
@@ -53,6 +68,9 @@ func (w *Writer) Append(e *Entry) error {
 
 // openLocked opens the file for appending, ending a torn last line.
 func (w *Writer) openLocked() error {
+	if w.prepared != nil {
+		<-w.prepared
+	}
 	if err := os.MkdirAll(filepath.Dir(w.path), 0o700); err != nil {
 		return fmt.Errorf("create transcript folder: %w", err)
 	}
@@ -81,6 +99,9 @@ func (w *Writer) openLocked() error {
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.prepared != nil {
+		<-w.prepared
+	}
 	if w.f == nil {
 		return nil
 	}

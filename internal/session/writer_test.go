@@ -1,6 +1,7 @@
 package session
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,5 +28,29 @@ func BenchmarkAppendToolResults(b *testing.B) {
 		if err := w.Append(e); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestPrepareMakesTheFolderNotTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "projects", "p", "s.jsonl")
+	w := NewWriter(path)
+	w.Prepare()
+	if err := w.Close(); err != nil { // waits for the folder
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		t.Fatalf("folder after Prepare: %v", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("Prepare made the transcript file: %v", err)
+	}
+	w = NewWriter(path)
+	w.Prepare()
+	if err := w.Append(&Entry{Type: TypeSummary, Summary: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if data, _ := os.ReadFile(path); !strings.Contains(string(data), `"summary":"s"`) {
+		t.Errorf("transcript = %q", data)
 	}
 }
