@@ -15,12 +15,6 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
-	"golang.org/x/net/html/charset"
-
 	"reins/internal/llm"
 	"reins/internal/tool"
 )
@@ -395,38 +389,19 @@ func toMarkdown(ctx context.Context, u *url.URL, ctype string, body []byte) (str
 		switch {
 		case strings.HasPrefix(mediaType, "text/"), mediaType == "", strings.HasSuffix(mediaType, "json"),
 			strings.HasSuffix(mediaType, "xml"), mediaType == "application/javascript":
-			return decodeText(body, ctype), nil
+			return toUTF8(body, ctype, false), nil
 		}
 		return "", fmt.Errorf("fetch %s: the content is %s, which WebFetch cannot read as text", u, mediaType)
 	}
-	r, err := charset.NewReader(strings.NewReader(string(body)), ctype)
-	if err != nil {
-		r = strings.NewReader(string(body))
+	if err := ctx.Err(); err != nil {
+		return "", err
 	}
-	conv := converter.NewConverter(converter.WithPlugins(
-		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin()))
-	md, err := conv.ConvertReader(r, converter.WithContext(ctx), converter.WithDomain(u.Scheme+"://"+u.Host))
-	if err != nil {
-		return "", fmt.Errorf("fetch %s: convert HTML: %w", u, err)
-	}
-	return strings.TrimSpace(string(md)), nil
+	return htmlToMarkdown(toUTF8(body, ctype, true), u), nil
 }
 
 func looksLikeHTML(body []byte) bool {
 	head := strings.ToLower(strings.TrimSpace(string(body[:min(len(body), 512)])))
 	return strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html")
-}
-
-func decodeText(body []byte, ctype string) string {
-	r, err := charset.NewReader(strings.NewReader(string(body)), ctype)
-	if err != nil {
-		return string(body)
-	}
-	out, err := io.ReadAll(r)
-	if err != nil {
-		return string(body)
-	}
-	return string(out)
 }
 
 // answer has the small model answer the prompt about the page, or, with
