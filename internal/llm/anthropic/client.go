@@ -60,7 +60,8 @@ type Config struct {
 type Client struct {
 	cfg Config
 
-	bufs sync.Pool // *[]byte request bodies, reused across requests
+	bufs  sync.Pool // *[]byte request bodies, reused across requests
+	tools toolsCache
 
 	mu  sync.Mutex // guards key
 	key string
@@ -126,7 +127,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) (llm.Stream, erro
 	if bp == nil {
 		bp = new([]byte)
 	}
-	body, err := AppendRequest((*bp)[:0], req)
+	body, err := appendRequest((*bp)[:0], req, &c.tools)
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}

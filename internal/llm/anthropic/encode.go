@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"reins/internal/llm"
 )
@@ -35,6 +37,55 @@ func SizeHint(req *llm.Request) int {
 
 // AppendRequest appends the JSON body for req to buf.
 func AppendRequest(buf []byte, req *llm.Request) ([]byte, error) {
+	return appendRequest(buf, req, nil)
+}
+
+// toolsCache keeps the encoding of the last tools array: a session sends
+// the same tools every turn, and escaping their descriptions and
+// compacting their schemas again cost more than the rest of the body
+// (whose messages keep their own encodings). Safe for concurrent use.
+type toolsCache struct {
+	mu    sync.Mutex
+	specs []llm.ToolSpec
+	ttl   string
+	last  bool // the last tool carried a cache breakpoint
+	enc   []byte
+}
+
+// lookup returns the cached encoding of specs, or nil (also for a nil
+// cache).
+func (c *toolsCache) lookup(specs []llm.ToolSpec, ttl string, last bool) []byte {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.enc == nil || c.ttl != ttl || c.last != last || len(c.specs) != len(specs) {
+		return nil
+	}
+	for i := range specs {
+		a, b := &specs[i], &c.specs[i]
+		// Equal strings that share their bytes compare in constant time,
+		// which is the common case: the same tools, turn after turn.
+		if a.Name != b.Name || a.Description != b.Description || string(a.InputSchema) != string(b.InputSchema) || string(a.Raw) != string(b.Raw) {
+			return nil
+		}
+	}
+	return c.enc
+}
+
+func (c *toolsCache) store(specs []llm.ToolSpec, ttl string, last bool, enc []byte) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.specs, c.ttl, c.last, c.enc = slices.Clone(specs), ttl, last, slices.Clone(enc)
+}
+
+// appendRequest is AppendRequest, taking the tools array from tc (when
+// not nil) if it holds the same tools.
+func appendRequest(buf []byte, req *llm.Request, tc *toolsCache) ([]byte, error) {
 	if need := SizeHint(req); cap(buf)-len(buf) < need {
 		nb := make([]byte, len(buf), len(buf)+need)
 		copy(nb, buf)
@@ -80,21 +131,28 @@ func AppendRequest(buf []byte, req *llm.Request) ([]byte, error) {
 		buf = append(buf, ']')
 	}
 	if len(req.Tools) > 0 {
-		buf = append(buf, `,"tools":[`...)
-		for i, t := range req.Tools {
-			if i > 0 {
-				buf = append(buf, ',')
+		buf = append(buf, `,"tools":`...)
+		lastMarked := !req.NoCache && breaks < MaxBreakpoints-1
+		if enc := tc.lookup(req.Tools, ttl, lastMarked); enc != nil {
+			buf = append(buf, enc...)
+		} else {
+			start := len(buf)
+			buf = append(buf, '[')
+			for i, t := range req.Tools {
+				if i > 0 {
+					buf = append(buf, ',')
+				}
+				var err error
+				if buf, err = appendTool(buf, t, lastMarked && i == len(req.Tools)-1, ttl); err != nil {
+					return nil, err
+				}
 			}
-			last := i == len(req.Tools)-1 && !req.NoCache && breaks < MaxBreakpoints-1
-			var err error
-			if buf, err = appendTool(buf, t, last, ttl); err != nil {
-				return nil, err
-			}
-			if last {
-				breaks++
-			}
+			buf = append(buf, ']')
+			tc.store(req.Tools, ttl, lastMarked, buf[start:])
 		}
-		buf = append(buf, ']')
+		if lastMarked {
+			breaks++
+		}
 	}
 	buf = append(buf, `,"messages":[`...)
 	var err error
