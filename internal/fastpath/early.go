@@ -90,7 +90,40 @@ func nativeStatusLikely(dir string) bool {
 		return false
 	}
 	fi, err := os.Lstat(dir + "/.git")
-	return err == nil && fi.IsDir()
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	// Content filters and line-ending conversion make the reader decline
+	// (Git LFS repositories, for one); the top-level attributes files tell
+	// most of those cases apart cheaply.
+	for _, name := range []string{"/.gitattributes", "/.git/info/attributes"} {
+		if mentionsConversion(dir + name) {
+			return false
+		}
+	}
+	return true
+}
+
+// mentionsConversion reports whether the attributes file at path names
+// an attribute that converts content (filter, ident, eol, crlf,
+// working-tree-encoding); the reader in package gitinfo declines those.
+func mentionsConversion(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	b := buf[:n]
+	for _, w := range []string{"filter", "ident", "eol", "crlf", "working-tree-encoding"} {
+		for i := 0; i+len(w) <= len(b); i++ {
+			if string(b[i:i+len(w)]) == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // insideRepo looks for .git in dir or a parent (dir is absolute).

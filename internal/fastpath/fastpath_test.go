@@ -88,6 +88,12 @@ func TestNativeStatusLikelyOnlyAtTheTopOfAPlainWorkTree(t *testing.T) {
 	if nativeStatusLikely(linked) || nativeStatusLikely(below) {
 		t.Error("a worktree's .git file or a folder without .git counted as the top")
 	}
+	lfs := t.TempDir()
+	os.Mkdir(filepath.Join(lfs, ".git"), 0o755)
+	os.WriteFile(filepath.Join(lfs, ".gitattributes"), []byte("*.psd filter=lfs diff=lfs merge=lfs -text\n"), 0o644)
+	if nativeStatusLikely(lfs) {
+		t.Error("a repository with a filter attribute counted as one the reader handles")
+	}
 	t.Setenv("GIT_DIR", filepath.Join(top, ".git"))
 	if nativeStatusLikely(top) {
 		t.Error("GIT_DIR set: the reader declines, so git must start early")
