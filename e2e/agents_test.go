@@ -572,3 +572,58 @@ func TestAgentDefinitionSkillsAndHooksApplyToItsRun(t *testing.T) {
 		t.Errorf("the agent's hook ran %d times", n)
 	}
 }
+
+// A background agent's work shows in stream-json output as Claude Code
+// shows it: task_started, a task_progress line per tool call it starts
+// (with the tool's name and the calls so far), then task_notification.
+func TestBackgroundAgentReportsProgressInStreamJSON(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "notes.txt", "hello\n")
+	notified := func(r *llmtest.Request) bool {
+		return !strings.Contains(r.SystemText(), subagentMarker) && firstUserText(r, "<task-notification>")
+	}
+	srv.Add(
+		llmtest.Turn{Match: isMain("look in the background"), Blocks: []llmtest.Block{
+			agentCall("toolu_bg", "read notes", "TASK-PROG: read the notes", "general-purpose", map[string]any{"run_in_background": true})}},
+		llmtest.Turn{Match: isSubagent("TASK-PROG"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_g", "Glob", map[string]any{"pattern": "*.txt"})}},
+		llmtest.Turn{Match: answers("TASK-PROG", "toolu_g"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_r", "Read", map[string]any{"file_path": filepath.Join(sb.Dir, "notes.txt")})}},
+		llmtest.Turn{Match: answers("TASK-PROG", "toolu_r"), Blocks: []llmtest.Block{llmtest.Text("The notes say hello.")}},
+		llmtest.Turn{Match: notified, Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	for i := range 40 {
+		srv.Add(llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			return !strings.Contains(r.SystemText(), subagentMarker) && len(r.ToolResults()) == 1 && !notified(r)
+		}, Delay: llmtest.Duration(20 * time.Millisecond), Blocks: []llmtest.Block{
+			llmtest.ToolUse(fmt.Sprintf("toolu_wait%d", i), "Glob", map[string]any{"pattern": "*.md"})}})
+	}
+	r := sb.Run(t, "", "-p", "look in the background", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var kinds []string
+	var progress []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+		var v map[string]any
+		json.Unmarshal([]byte(line), &v)
+		if st, _ := v["subtype"].(string); strings.HasPrefix(st, "task_") {
+			kinds = append(kinds, st)
+			if st == "task_progress" {
+				progress = append(progress, v)
+			}
+		}
+	}
+	if strings.Join(kinds, " ") != "task_started task_progress task_progress task_notification" {
+		t.Fatalf("task lines %v", kinds)
+	}
+	for i, want := range []string{"Glob", "Read"} {
+		p := progress[i]
+		usage, _ := p["usage"].(map[string]any)
+		if p["last_tool_name"] != want || usage["tool_uses"] != float64(i+1) || p["tool_use_id"] != "toolu_bg" ||
+			p["subagent_type"] != "general-purpose" || p["description"] != "read notes" {
+			t.Errorf("task_progress %d = %v", i, p)
+		}
+	}
+}

@@ -64,12 +64,23 @@ type Result struct {
 	Cost float64
 }
 
+// Progress is what a background sub-agent reports as it works, passed to
+// Run's emit in place of its events: the tool calls it made so far, the
+// one it just started, and the tokens of its context.
+type Progress struct {
+	ToolUses int
+	LastTool string
+	Tokens   int
+}
+
 // Conversation is a started sub-agent. Run it once, then Close it.
 type Conversation interface {
 	// Run sends the prompt and runs the sub-agent until its turn ends,
 	// calling emit (when not nil) with each of its events in order, from
 	// the calling goroutine. The events are the engine's, already tagged
-	// with the sub-agent's origin; a parent passes them up unchanged.
+	// with the sub-agent's origin; a parent passes them up unchanged. A
+	// background sub-agent (Spec.Background) emits a Progress value at
+	// each tool call it starts instead.
 	// Cancelling ctx stops the sub-agent; Run then returns what it had.
 	// The error is for failures to run at all; a turn that ended badly is
 	// reported in Result.Reason and Result.Err.

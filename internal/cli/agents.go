@@ -608,12 +608,25 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 		return nil, errors.New("a sub-agent conversation runs once")
 	}
 	res = &agent.Result{}
+	var prog agent.Progress
 	for ev := range c.sess.Run(ctx, engine.Input{Content: c.first}) {
 		own := engine.From(ev).AgentID == c.spec.AgentID
 		switch e := ev.(type) {
 		case *engine.ToolResult:
 			if own {
 				res.ToolUses++
+			}
+		case *engine.AssistantMessage:
+			if u := e.Message.Usage; own && u != nil {
+				prog.Tokens = u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+			}
+		case *engine.ToolStart:
+			if own && c.spec.Background {
+				prog.ToolUses++
+				prog.LastTool = e.Name
+				if emit != nil {
+					emit(prog)
+				}
 			}
 		case *engine.TurnEnd:
 			if own {
@@ -624,7 +637,7 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 				continue
 			}
 		}
-		if emit != nil {
+		if emit != nil && !c.spec.Background {
 			emit(ev)
 		}
 	}

@@ -2,6 +2,7 @@ package streamjson
 
 import (
 	"cmp"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -50,10 +51,34 @@ func NewTaskNotification(sessionID string, i task.Info) System {
 	return System{Type: "system", Subtype: "task_notification", SessionID: sessionID, UUID: uuid.NewString(), Fields: f}
 }
 
-// TaskLine is the line for a task's snapshot: task_started while it runs,
-// task_notification once it ended.
+// NewTaskProgress returns a system/task_progress line: a running
+// background agent's work so far.
+func NewTaskProgress(sessionID string, i task.Info) System {
+	f := map[string]any{"task_id": i.ID, "description": cmp.Or(i.Description, i.Command)}
+	if i.ToolUseID != "" {
+		f["tool_use_id"] = i.ToolUseID
+	}
+	if i.AgentType != "" {
+		f["subagent_type"] = i.AgentType
+	}
+	usage := map[string]any{"total_tokens": 0, "tool_uses": 0, "duration_ms": time.Since(i.Start).Milliseconds()}
+	if p := i.Progress; p != nil {
+		usage["total_tokens"], usage["tool_uses"] = p.Tokens, p.ToolUses
+		if p.LastTool != "" {
+			f["last_tool_name"] = p.LastTool
+		}
+	}
+	f["usage"] = usage
+	return System{Type: "system", Subtype: "task_progress", SessionID: sessionID, UUID: uuid.NewString(), Fields: f}
+}
+
+// TaskLine is the line for a task's snapshot: task_started when it
+// starts, task_progress as it reports, task_notification once it ended.
 func TaskLine(sessionID string, i task.Info) System {
 	if i.Status == task.Running {
+		if i.Progress != nil {
+			return NewTaskProgress(sessionID, i)
+		}
 		return NewTaskStarted(sessionID, i)
 	}
 	return NewTaskNotification(sessionID, i)

@@ -89,6 +89,17 @@ type Info struct {
 	OutputPath string
 	// OutputBytes is the total output written so far.
 	OutputBytes int64
+	// Progress is the latest report of a running agent task, nil before
+	// the first.
+	Progress *Progress
+}
+
+// Progress is what a running task reports of its work (an agent: the
+// tool calls it made, the last one, the tokens of its context).
+type Progress struct {
+	ToolUses int
+	LastTool string
+	Tokens   int
 }
 
 // Registry holds a session's background tasks. Set the exported fields
@@ -185,6 +196,7 @@ func (r *Registry) Start(spec Spec) (*Task, error) {
 			}
 		}
 	}
+	t.observe = r.Observe
 	r.tasks[id] = t
 	r.order = append(r.order, id)
 	r.wg.Add(1)
@@ -342,12 +354,15 @@ type Task struct {
 	done              chan struct{} // closed when the RunFunc returned
 	max               int
 
+	observe func(Info) // the registry's Observe
+
 	mu        sync.Mutex // guards the fields below
 	status    Status
 	end       time.Time
 	exitCode  *int
 	err       string
 	stopped   bool
+	progress  *Progress
 	announced bool
 	buf       []byte // the last max bytes of output
 	total     int64  // bytes written in all
@@ -431,6 +446,21 @@ func (t *Task) finish(end time.Time, code int, err error) {
 	close(t.done)
 }
 
+// Report records p as the task's latest progress and passes the snapshot
+// to the registry's Observe. A finished task ignores it.
+func (t *Task) Report(p Progress) {
+	t.mu.Lock()
+	if t.status != Running {
+		t.mu.Unlock()
+		return
+	}
+	t.progress = &p
+	t.mu.Unlock()
+	if t.observe != nil {
+		t.observe(t.Info())
+	}
+}
+
 // Info returns a snapshot of the task.
 func (t *Task) Info() Info {
 	t.mu.Lock()
@@ -438,7 +468,7 @@ func (t *Task) Info() Info {
 	return Info{
 		ID: t.id, Kind: t.kind, Description: t.desc, Command: t.command,
 		ToolUseID: t.toolUseID, AgentType: t.agentType, Prompt: t.prompt,
-		Status: t.status, Start: t.start, End: t.end, ExitCode: t.exitCode,
+		Status: t.status, Progress: t.progress, Start: t.start, End: t.end, ExitCode: t.exitCode,
 		Err: t.err, OutputPath: t.path, OutputBytes: t.total,
 	}
 }

@@ -313,3 +313,31 @@ func TestObserveSeesStartAndEnd(t *testing.T) {
 		t.Fatal("no end observed")
 	}
 }
+
+func TestReportReachesObserveWhileRunning(t *testing.T) {
+	seen := make(chan Info, 8)
+	r := &Registry{Observe: func(i Info) { seen <- i }}
+	defer closeRegistry(t, r)
+	release := make(chan struct{})
+	tk, err := r.Start(Spec{Kind: KindAgent, Run: func(ctx context.Context, out io.Writer) (int, error) {
+		out.(*Task).Report(Progress{ToolUses: 1, LastTool: "Read", Tokens: 120})
+		<-release
+		return 0, nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-seen // started
+	if p := (<-seen).Progress; p == nil || p.ToolUses != 1 || p.LastTool != "Read" || p.Tokens != 120 {
+		t.Errorf("progress = %+v", p)
+	}
+	close(release)
+	waitDone(t, tk)
+	<-seen // ended
+	tk.Report(Progress{ToolUses: 2})
+	select {
+	case i := <-seen:
+		t.Errorf("a finished task reported: %+v", i)
+	case <-time.After(50 * time.Millisecond):
+	}
+}

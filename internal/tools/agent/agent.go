@@ -328,7 +328,15 @@ func (t *Tool) background(ctx context.Context, spec agentdef.Spec) (*tool.Result
 		ToolUseID: spec.ParentToolUseID, AgentType: spec.Definition.Name, Prompt: spec.Prompt,
 		Run: func(ctx context.Context, out io.Writer) (int, error) {
 			defer conv.Close()
-			res, err := conv.Run(ctx, nil)
+			var report func(any)
+			if tk, ok := out.(*task.Task); ok {
+				report = func(v any) {
+					if p, ok := v.(agentdef.Progress); ok {
+						tk.Report(task.Progress{ToolUses: p.ToolUses, LastTool: p.LastTool, Tokens: p.Tokens})
+					}
+				}
+			}
+			res, err := conv.Run(ctx, report)
 			if err != nil {
 				return 0, err
 			}

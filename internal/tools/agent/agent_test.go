@@ -317,11 +317,15 @@ func closeTasks(t *testing.T, reg *task.Registry) {
 func TestBackgroundAgentIsATaskAnnouncedWhenDone(t *testing.T) {
 	reg := &task.Registry{Dir: t.TempDir()}
 	defer closeTasks(t, reg)
-	release := make(chan struct{})
+	release, reported := make(chan struct{}), make(chan struct{})
 	sp := &fakeSpawner{run: func(ctx context.Context, spec agentdef.Spec, emit func(any)) (*agentdef.Result, error) {
-		if emit != nil {
-			t.Error("a background run got an event sink")
+		// A background run reports progress, not events, to its task.
+		if emit == nil {
+			t.Error("a background run got no progress sink")
+		} else {
+			emit(agentdef.Progress{ToolUses: 1, LastTool: "Grep", Tokens: 90})
 		}
+		close(reported)
 		<-release
 		return &agentdef.Result{Text: "All 12 call sites listed.", Reason: "completed"}, nil
 	}}
@@ -343,8 +347,12 @@ func TestBackgroundAgentIsATaskAnnouncedWhenDone(t *testing.T) {
 	if got := agentdef.TaskReminders(reg); len(got) != 0 {
 		t.Errorf("announced before it finished: %q", got)
 	}
-	close(release)
+	<-reported
 	tk, _ := reg.Get("a0000000000000001")
+	if p := tk.Info().Progress; p == nil || p.ToolUses != 1 || p.LastTool != "Grep" || p.Tokens != 90 {
+		t.Errorf("task progress = %+v", p)
+	}
+	close(release)
 	if err := tk.Wait(context.Background()); err != nil {
 		t.Fatal(err)
 	}
