@@ -546,6 +546,9 @@ func (a *app) newProvider(ctx context.Context) error {
 	}
 	client := anthropic.New(cfg)
 	a.provider = client
+	if a.front == frontServe {
+		return nil // serving tools over MCP: the model may never be asked
+	}
 	// The connection to the API opens while the session is set up.
 	pctx, cancel := context.WithTimeout(context.Background(), preconnectTimeout)
 	done := make(chan struct{})
