@@ -64,6 +64,11 @@ func nativeStatus(ctx context.Context, gitDir, worktree string, env []string) (s
 	if err != nil {
 		return "", err
 	}
+	if len(ix.entries) > maxNativeEntries {
+		// A large tree: git's untracked cache and file-system monitor can
+		// answer faster than a full walk, so let git answer.
+		return "", fmt.Errorf("status: %d index entries: %w", len(ix.entries), errUnsupported)
+	}
 	head, born, err := r.resolveHead()
 	if err != nil {
 		return "", err
@@ -127,6 +132,10 @@ func nativeStatus(ctx context.Context, gitDir, worktree string, env []string) (s
 	}
 	return formatStatus(changes, untracked)
 }
+
+// maxNativeEntries is the largest index nativeStatus reads: beyond it a
+// walk of the whole work tree may take longer than git with its caches.
+const maxNativeEntries = 20000
 
 // checkStatusEnv refuses an environment under which git would read
 // another index or work tree, or other configuration.
