@@ -93,6 +93,11 @@ func nativeStatusLikely(dir string) bool {
 	if err != nil || !fi.IsDir() {
 		return false
 	}
+	// A large index (gitinfo leaves more than 20,000 entries to git)
+	// takes about 1.5 MB.
+	if ix, err := os.Stat(dir + "/.git/index"); err == nil && ix.Size() > 1500<<10 {
+		return false
+	}
 	// Content filters and line-ending conversion make the reader decline
 	// (Git LFS repositories, for one); the top-level attributes files tell
 	// most of those cases apart cheaply.

@@ -94,6 +94,12 @@ func TestNativeStatusLikelyOnlyAtTheTopOfAPlainWorkTree(t *testing.T) {
 	if nativeStatusLikely(lfs) {
 		t.Error("a repository with a filter attribute counted as one the reader handles")
 	}
+	big := t.TempDir()
+	os.Mkdir(filepath.Join(big, ".git"), 0o755)
+	os.WriteFile(filepath.Join(big, ".git", "index"), make([]byte, 2<<20), 0o644)
+	if nativeStatusLikely(big) {
+		t.Error("a repository with a 2 MB index counted as one the reader handles")
+	}
 	t.Setenv("GIT_DIR", filepath.Join(top, ".git"))
 	if nativeStatusLikely(top) {
 		t.Error("GIT_DIR set: the reader declines, so git must start early")
