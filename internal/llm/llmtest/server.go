@@ -120,6 +120,7 @@ type Server struct {
 	cache      parseCache
 	msgSeq     int
 	bytesIn    int64
+	heads      int // HEAD requests (a client warming its connection)
 }
 
 type conv struct {
@@ -174,6 +175,14 @@ func (s *Server) BytesReceived() int64 {
 	return s.bytesIn
 }
 
+// Heads is the number of HEAD requests received: clients send one to warm
+// their connection. They are answered 404 and are not model requests.
+func (s *Server) Heads() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.heads
+}
+
 // Remaining is the number of scripted turns not yet used.
 func (s *Server) Remaining() int {
 	s.mu.Lock()
@@ -214,6 +223,11 @@ func (s *Server) violate(format string, args ...any) {
 
 // ServeHTTP answers /v1/messages.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodHead {
+		s.mu.Lock()
+		s.heads++
+		s.mu.Unlock()
+	}
 	if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, "/v1/messages") {
 		http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"not found"}}`, http.StatusNotFound)
 		return
