@@ -258,23 +258,18 @@ func TestQAResumeSessionAtBranchesFromAnEarlierMessage(t *testing.T) {
 	}
 }
 
-// The API connection is warmed (a HEAD to the base URL) where reins waits
-// before its first request, as in an SDK session, and not in print mode,
-// whose request follows at once.
-func TestQAPreconnectOnlyWhereItHelps(t *testing.T) {
-	srv := server(t, llmtest.Reply("one"), llmtest.Reply("two"))
+// The API connection is warmed while the session is set up: one HEAD to
+// the base URL, without credentials, which is not a model request.
+func TestQAPreconnectWarmsTheConnection(t *testing.T) {
+	srv := server(t, llmtest.Reply("one"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
-		t.Fatalf("print: code %d: %s", r.Code, r.Stderr)
-	}
-	if n := srv.Heads(); n != 0 {
-		t.Errorf("print mode sent %d warm-up requests, want none", n)
-	}
-	in := `{"type":"user","session_id":"","message":{"role":"user","content":"hi"},"parent_tool_use_id":null}` + "\n"
-	if r := sb.Run(t, in, "--output-format", "stream-json", "--verbose", "--input-format", "stream-json"); r.Code != 0 {
-		t.Fatalf("sdk: code %d: %s", r.Code, r.Stderr)
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 || r.Stdout != "one\n" {
+		t.Fatalf("code %d stdout %q: %s", r.Code, r.Stdout, r.Stderr)
 	}
 	if n := srv.Heads(); n != 1 {
-		t.Errorf("an SDK session sent %d warm-up requests, want 1", n)
+		t.Errorf("%d warm-up requests, want 1", n)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d model requests, want 1", n)
 	}
 }

@@ -353,7 +353,6 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		return nil, err
 	}
 	a.cleanupOldSessions()
-	a.preconnect()
 	a.logger.Debug("session ready", "elapsed", time.Since(t0), "tools", len(a.tools), "memory files", len(a.memory.Files()))
 	return a, nil
 }
@@ -547,21 +546,10 @@ func (a *app) newProvider(ctx context.Context) error {
 	}
 	client := anthropic.New(cfg)
 	a.provider = client
-	return nil
-}
-
-// preconnect opens the connection to the API in the background (see
-// anthropic.Client.Preconnect) for the front ends that wait before their
-// first request: the terminal UI for a prompt, the SDK for its first
-// message. Print mode sends its request as soon as the session is set up,
-// which is sooner than a connection opens, so there a warm-up would only
-// dial a second connection. It starts once the session is set up, so its
-// first-use work does not compete with the set-up's own goroutines.
-func (a *app) preconnect() {
-	client, ok := a.provider.(*anthropic.Client)
-	if !ok || (a.front != frontTUI && a.front != frontSDK) {
-		return
+	if a.front == frontServe {
+		return nil // serving tools over MCP: the model may never be asked
 	}
+	// The connection to the API opens while the session is set up.
 	pctx, cancel := context.WithTimeout(context.Background(), preconnectTimeout)
 	done := make(chan struct{})
 	go func() {
@@ -569,6 +557,7 @@ func (a *app) preconnect() {
 		client.Preconnect(pctx)
 	}()
 	a.onClose(func() { cancel(); <-done })
+	return nil
 }
 
 // envTrue reads a yes/no environment variable: 1, true, yes or on.
