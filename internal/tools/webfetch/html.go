@@ -104,7 +104,7 @@ func parseHTML(s string) *node {
 			i += end + 1
 			continue
 		case strings.HasPrefix(rest, "</"):
-			name, n := tagName(rest[2:])
+			name, _ := tagName(rest[2:])
 			if name == "" {
 				open(&node{text: "</"})
 				i += 2
@@ -114,7 +114,6 @@ func parseHTML(s string) *node {
 			if end < 0 {
 				return root
 			}
-			_ = n
 			i += end + 1
 			switch name {
 			case "p":

@@ -7,6 +7,7 @@ package webfetch
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -273,7 +274,7 @@ func (c *mdConv) table(n *node) string {
 		}
 		return sb.String()
 	}
-	out := []string{line(rows[0]), line(slicesRepeat("---", cols))}
+	out := []string{line(rows[0]), line(slices.Repeat([]string{"---"}, cols))}
 	for _, r := range rows[1:] {
 		out = append(out, line(r))
 	}
@@ -285,14 +286,6 @@ func (c *mdConv) table(n *node) string {
 		return caption + "\n\n" + strings.Join(out, "\n")
 	}
 	return strings.Join(out, "\n")
-}
-
-func slicesRepeat(s string, n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = s
-	}
-	return out
 }
 
 // hardBreak stands for <br> until white space is collapsed.
