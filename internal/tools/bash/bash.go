@@ -314,18 +314,22 @@ func (t *Tool) start() (dir string, env []string, note string) {
 }
 
 func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, dir string, env []string, note string, timeout time.Duration, progress func(tool.Progress)) (*tool.Result, error) {
-	if t.cfg.StateDir != "" {
-		if err := os.MkdirAll(t.cfg.StateDir, 0o700); err != nil {
-			return nil, fmt.Errorf("bash: create state folder: %w", err)
+	shellScript, statePath := in.Command, ""
+	if needsState(script) {
+		if t.cfg.StateDir != "" {
+			if err := os.MkdirAll(t.cfg.StateDir, 0o700); err != nil {
+				return nil, fmt.Errorf("bash: create state folder: %w", err)
+			}
 		}
+		stateFile, err := os.CreateTemp(t.cfg.StateDir, "reins-bash-*.state")
+		if err != nil {
+			return nil, fmt.Errorf("bash: create state file: %w", err)
+		}
+		statePath = stateFile.Name()
+		stateFile.Close()
+		defer os.Remove(statePath)
+		shellScript = wrapScript(in.Command, statePath)
 	}
-	stateFile, err := os.CreateTemp(t.cfg.StateDir, "reins-bash-*.state")
-	if err != nil {
-		return nil, fmt.Errorf("bash: create state file: %w", err)
-	}
-	statePath := stateFile.Name()
-	stateFile.Close()
-	defer os.Remove(statePath)
 
 	errTimeout := fmt.Errorf("command timed out after %s", timeout)
 	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
@@ -336,7 +340,7 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 	stopProgress := t.progressLoop(out, began, progress)
 	pgid := 0
 	code, runErr := runShell(runCtx, runSpec{
-		shell: t.cfg.Shell, script: wrapScript(in.Command, statePath),
+		shell: t.cfg.Shell, script: shellScript,
 		dir: dir, env: env, stdout: out.writer(0), stderr: out.writer(1), grace: t.cfg.Grace,
 		started: func(id int) { pgid = id },
 	})
@@ -347,7 +351,7 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 	}
 	timedOut := errors.Is(context.Cause(runCtx), errTimeout)
 	interrupted := runCtx.Err() != nil
-	if !interrupted {
+	if !interrupted && statePath != "" {
 		t.applyState(statePath)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"reins/internal/shell"
 	"reins/internal/task"
 	"reins/internal/tool"
 )
@@ -480,4 +481,75 @@ func TestCloseEndsWhatCommandsLeftRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertGroupGone(t, pgid)
+}
+
+// TestNeedsStateKeepsEveryWayToChangeState checks the commands that run
+// without the state trap: none of those may change the folder or the
+// exported variables, and every command that can keeps the trap.
+func TestNeedsStateKeepsEveryWayToChangeState(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"git status --short && git log --oneline -1": false,
+		"grep -c 'func ' client.go":                  false,
+		"go test ./... 2>&1 | tail -5":               false,
+		"X=1 make build":                             false, // for one command only
+		"(cd /tmp && make)":                          false, // a subshell's cd dies with it
+		"cd /tmp | cat":                              false, // so does a pipeline element's
+		"bash -c 'cd /tmp'":                          false,
+		"cd sub":                                     true,
+		"if true; then cd sub; fi":                   true,
+		"for d in a; do pushd $d; done":              true,
+		"popd":                                       true,
+		"export A=1":                                 true,
+		"PATH=/opt/bin:$PATH":                        true,
+		"declare -x A=1":                             true,
+		"unset HOME":                                 true,
+		"source venv/bin/activate":                   true,
+		". ./env.sh":                                 true,
+		"set -a":                                     true,
+		"eval 'cd sub'":                              true,
+		`eval "$STEP"`:                               true,
+		"$CMD sub":                                   true,
+		"builtin cd sub":                             true,
+		"command cd sub":                             true,
+		"f() { cd sub; }; f":                         true,
+		"read A":                                     true,
+		"exec 3>log":                                 true,
+		"echo 'unbalanced":                           true, // does not parse
+	} {
+		script, _ := shell.Parse(cmd)
+		if got := needsState(script); got != want {
+			t.Errorf("needsState(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
+
+// TestStatelessCommandKeepsState runs commands without the trap between
+// ones with it: the folder and variables set before survive them, and
+// nothing is left in the state folder.
+func TestStatelessCommandKeepsState(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stateDir := t.TempDir()
+	b := newTool(t, Config{Cwd: root, StateDir: stateDir})
+	for _, s := range []struct{ cmd, want string }{
+		{"cd sub && export KEPT=yes", ""},
+		{"(cd / && pwd)", "/"},
+		{`echo "$KEPT"; pwd`, "yes\n" + sub},
+		{"exit 3", "Exit code 3"},
+		{"pwd", sub},
+	} {
+		res, err := run(t, b, s.cmd)
+		if err != nil {
+			t.Fatalf("%s: %v", s.cmd, err)
+		}
+		if got := text(res); got != s.want {
+			t.Errorf("%s: output %q, want %q", s.cmd, got, s.want)
+		}
+	}
+	if left, _ := os.ReadDir(stateDir); len(left) != 0 {
+		t.Errorf("state folder holds %d files after the calls, want none", len(left))
+	}
 }

@@ -17,15 +17,21 @@ func BenchmarkCall(b *testing.B) {
 	dir := b.TempDir()
 	t := New(Config{Cwd: dir, StateDir: b.TempDir(),
 		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "LC_ALL=C"}})
-	in, _ := json.Marshal(map[string]any{"command": "true"})
-	b.Run("tool", func(b *testing.B) {
-		for b.Loop() {
-			res, err := t.Call(context.Background(), &tool.Call{ID: "t"}, in, nil)
-			if err != nil || res.IsError {
-				b.Fatalf("call: %v %+v", err, res)
+	for _, c := range []struct{ name, command string }{
+		{"tool", "true"},
+		// A command that may change the folder runs under the state trap.
+		{"tool-saving-state", "cd ."},
+	} {
+		in, _ := json.Marshal(map[string]any{"command": c.command})
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := t.Call(context.Background(), &tool.Call{ID: "t"}, in, nil)
+				if err != nil || res.IsError {
+					b.Fatalf("call: %v %+v", err, res)
+				}
 			}
-		}
-	})
+		})
+	}
 	b.Run("bash-c-reference", func(b *testing.B) {
 		for b.Loop() {
 			cmd := exec.Command("bash", "-c", "true")

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"strings"
+
+	"reins/internal/shell"
 )
 
 // exitHook is the name of the shell function the EXIT trap calls.
@@ -33,6 +35,18 @@ func wrapScript(command, statePath string) string {
 		"if [[ -n \"$__reins_env\" ]]; then builtin printf 'ENV\\0'; " +
 		"for __reins_n in \"${__reins_names[@]}\"; do builtin printf '%s=%s\\0' \"$__reins_n\" \"${!__reins_n}\"; done; fi; " +
 		"} > " + f + " 2>/dev/null; exit \"$__reins_rc\"; }; trap " + exitHook + " EXIT; " + command
+}
+
+// needsState reports whether a command may leave its shell in a state
+// the next call has to start from: another working folder, or changed
+// exported variables. Only such commands run under wrapScript's EXIT
+// trap. The rest (git status, go test, grep …, most of what the model
+// runs) run exactly as written, which spares the trap's work and lets
+// bash exec a lone command in place of forking it: on a slow machine that
+// is a process start per call. A script that did not parse (nil) may do
+// anything, as may eval of a computed string.
+func needsState(script *shell.Script) bool {
+	return script == nil || script.ChangesState() || script.Features.DynamicPayload
 }
 
 // shellState is what a finished command left behind.
