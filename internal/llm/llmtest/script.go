@@ -142,6 +142,10 @@ func RateLimited(retryAfter string) Turn {
 	return Turn{Fault: &Fault{Status: 429, ErrorType: "rate_limit_error", Message: "rate limited", RetryAfter: retryAfter}}
 }
 
+// selective reports whether the turn answers only some requests, so a
+// request must be decoded before the turn is chosen.
+func (t *Turn) selective() bool { return t.Match != nil || t.MatchText != "" }
+
 func (t *Turn) matches(r *Request) bool {
 	if t.Match != nil && !t.Match(r) {
 		return false

@@ -103,7 +103,9 @@ func (r *Request) ToolResults() []llm.ContentBlock {
 	return nil
 }
 
-// Server is a fake Messages API. Create it with Start.
+// Server is a fake Messages API. Create it with Start. Requests and
+// Violations include every request that has arrived: they wait for the
+// checks of requests still being answered.
 type Server struct {
 	URL string
 
@@ -120,7 +122,10 @@ type Server struct {
 	cache      parseCache
 	msgSeq     int
 	bytesIn    int64
-	heads      int // HEAD requests (a client warming its connection)
+	// checked is closed when the latest request has been decoded and
+	// checked; each request's checks wait for the one before.
+	checked chan struct{}
+	heads   int // HEAD requests (a client warming its connection)
 }
 
 type conv struct {
@@ -150,6 +155,7 @@ func Start(turns ...Turn) (*Server, error) {
 func (s *Server) Close() error {
 	err := s.srv.Close()
 	s.wg.Wait()
+	s.settled()
 	return err
 }
 
@@ -163,6 +169,7 @@ func (s *Server) Add(turns ...Turn) {
 
 // Requests returns the requests captured so far.
 func (s *Server) Requests() []*Request {
+	s.settled()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]*Request(nil), s.requests...)
@@ -198,6 +205,7 @@ func (s *Server) Remaining() int {
 
 // Violations returns the protocol violations seen.
 func (s *Server) Violations() []string {
+	s.settled()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.violations...)
@@ -239,27 +247,51 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
+	req, serr := splitBody(body)
 	s.mu.Lock()
-	req, perr := parseRequest(body, &s.cache)
-	if perr != nil {
-		s.violate("request %d: malformed body: %v", len(s.requests), perr)
+	if serr != nil {
+		s.violate("request %d: malformed body: %v", len(s.requests), serr)
 		s.mu.Unlock()
-		writeError(w, 400, "invalid_request_error", "malformed request body: "+perr.Error(), nil)
+		writeError(w, 400, "invalid_request_error", "malformed request body: "+serr.Error(), nil)
 		return
 	}
 	req.Body = body
 	req.Arrived = arrived
 	req.Header = r.Header.Clone()
 	req.Path = r.URL.RequestURI()
-	s.bytesIn += int64(len(body))
+	// The answer waits only for what chooses it. When the next unused turn
+	// takes any request, the messages are decoded and the protocol
+	// checked after the response has started (in arrival order, see
+	// checked), so the fake's own work does not count as the agent's
+	// latency; a turn that matches on content needs the decoding first.
 	idx := -1
 	for i := range s.turns {
-		if !s.used[i] && s.turns[i].matches(req) {
+		if !s.used[i] {
 			idx = i
-			s.used[i] = true
 			break
 		}
 	}
+	decoded := false
+	if idx < 0 || s.turns[idx].selective() {
+		if perr := decodeRequest(req, &s.cache); perr != nil {
+			s.violate("request %d: malformed body: %v", len(s.requests), perr)
+			s.mu.Unlock()
+			writeError(w, 400, "invalid_request_error", "malformed request body: "+perr.Error(), nil)
+			return
+		}
+		decoded = true
+		idx = -1
+		for i := range s.turns {
+			if !s.used[i] && s.turns[i].matches(req) {
+				idx = i
+				break
+			}
+		}
+	}
+	if idx >= 0 {
+		s.used[idx] = true
+	}
+	s.bytesIn += int64(len(body))
 	req.Turn = idx
 	n := len(s.requests)
 	s.requests = append(s.requests, req)
@@ -267,16 +299,44 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if idx >= 0 {
 		turn = s.turns[idx]
 	}
-	s.checkLocked(n, req, turn)
 	s.msgSeq++
 	msgID := fmt.Sprintf("msg_%03d", s.msgSeq)
+	prev, done := s.checked, make(chan struct{})
+	s.checked = done
 	s.mu.Unlock()
+
+	go func() {
+		defer close(done)
+		if prev != nil {
+			<-prev
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !decoded {
+			if perr := decodeRequest(req, &s.cache); perr != nil {
+				s.violate("request %d: malformed body: %v", n, perr)
+				return
+			}
+		}
+		s.checkLocked(n, req, turn)
+	}()
 
 	if idx < 0 {
 		writeError(w, 500, "api_error", fmt.Sprintf("fake model server: no scripted turn left for request %d", n), nil)
 		return
 	}
 	s.respond(w, r, req, turn, msgID, n)
+}
+
+// settled waits until every request that arrived so far is decoded and
+// checked.
+func (s *Server) settled() {
+	s.mu.Lock()
+	last := s.checked
+	s.mu.Unlock()
+	if last != nil {
+		<-last
+	}
 }
 
 // parseCache keeps what earlier requests parsed, keyed by the raw bytes:
@@ -291,6 +351,19 @@ type parseCache struct {
 // c (which it extends). Requests share the *llm.Message of a message they
 // repeat byte for byte.
 func parseRequest(body []byte, c *parseCache) (*Request, error) {
+	req, err := splitBody(body)
+	if err != nil {
+		return nil, err
+	}
+	if err := decodeRequest(req, c); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+// splitBody is the quick part of parsing: the top-level members, with the
+// system prompt, tools and messages kept raw.
+func splitBody(body []byte) (*Request, error) {
 	var w struct {
 		Model     string            `json:"model"`
 		MaxTokens int               `json:"max_tokens"`
@@ -306,40 +379,48 @@ func parseRequest(body []byte, c *parseCache) (*Request, error) {
 			return nil, err
 		}
 	}
-	req := &Request{Model: w.Model, MaxTokens: w.MaxTokens, Tools: w.Tools, Thinking: w.Thinking, Stream: w.Stream,
-		rawSystem: w.System, rawMessages: w.Messages}
-	if len(w.System) > 0 && w.System[0] == '[' {
-		if err := json.Unmarshal(w.System, &req.System); err != nil {
-			return nil, fmt.Errorf("system: %w", err)
+	if len(w.Messages) == 0 {
+		return nil, fmt.Errorf("no messages")
+	}
+	return &Request{Model: w.Model, MaxTokens: w.MaxTokens, Tools: w.Tools, Thinking: w.Thinking, Stream: w.Stream,
+		rawSystem: w.System, rawMessages: w.Messages}, nil
+}
+
+// decodeRequest decodes the system prompt and the messages of a split
+// request, and checks the tools are JSON.
+func decodeRequest(req *Request, c *parseCache) error {
+	sys := req.rawSystem
+	if len(sys) > 0 && sys[0] == '[' {
+		if err := json.Unmarshal(sys, &req.System); err != nil {
+			return fmt.Errorf("system: %w", err)
 		}
-	} else if len(w.System) > 0 && string(w.System) != "null" {
+	} else if len(sys) > 0 && string(sys) != "null" {
 		var s string
-		if err := json.Unmarshal(w.System, &s); err != nil {
-			return nil, fmt.Errorf("system: %w", err)
+		if err := json.Unmarshal(sys, &s); err != nil {
+			return fmt.Errorf("system: %w", err)
 		}
 		b, _ := json.Marshal(map[string]string{"type": "text", "text": s})
 		req.System = []json.RawMessage{b}
 	}
-	for i, t := range w.Tools {
+	for i, t := range req.Tools {
 		if _, seen := c.toolNames[string(t)]; !seen && !json.Valid(t) {
-			return nil, fmt.Errorf("tool %d: invalid JSON", i)
+			return fmt.Errorf("tool %d: invalid JSON", i)
 		}
 	}
-	for i, m := range w.Messages {
+	msgs := make([]*llm.Message, 0, len(req.rawMessages))
+	for i, m := range req.rawMessages {
 		msg := c.messages[string(m)]
 		if msg == nil {
 			msg = new(llm.Message)
 			if err := json.Unmarshal(m, msg); err != nil {
-				return nil, fmt.Errorf("message %d: %w", i, err)
+				return fmt.Errorf("message %d: %w", i, err)
 			}
 			c.messages[string(m)] = msg
 		}
-		req.Messages = append(req.Messages, msg)
+		msgs = append(msgs, msg)
 	}
-	if len(req.Messages) == 0 {
-		return nil, fmt.Errorf("no messages")
-	}
-	return req, nil
+	req.Messages = msgs
+	return nil
 }
 
 // splitRequest fills the request's fields from the top-level split of
