@@ -23,7 +23,8 @@ type CleanupReport struct {
 
 // Cleanup removes the transcripts under Root not modified for maxAge (0
 // means DefaultCleanupPeriod), with their session folders, then session
-// folders left without a transcript and project folders left empty.
+// folders left without a transcript and project folders left empty that
+// had not changed for maxAge.
 // Sessions for which keep returns true (the running ones) are never
 // removed. It stops early when ctx is cancelled. Run it in the background
 // at start-up; it never touches the Also folders.
@@ -52,6 +53,8 @@ func (s Store) Cleanup(ctx context.Context, maxAge time.Duration, now time.Time,
 }
 
 func (s Store) cleanProject(ctx context.Context, dir string, cutoff time.Time, keep func(string) bool, rep *CleanupReport) {
+	fi, err := os.Stat(dir)
+	stale := err == nil && fi.ModTime().Before(cutoff)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		rep.Errs = append(rep.Errs, err)
@@ -99,9 +102,14 @@ func (s Store) cleanProject(ctx context.Context, dir string, cutoff time.Time, k
 			}
 		}
 	}
-	// Remove the project folder if nothing is left; fails harmlessly
-	// otherwise.
-	_ = os.Remove(dir)
+	// Remove the project folder if nothing is left and it was old before
+	// this pass; fails harmlessly when something is left. A folder made or
+	// changed recently may belong to a session that has just made it and
+	// is about to write its first line (in this process or another), and
+	// removing it then would lose that line.
+	if stale {
+		_ = os.Remove(dir)
+	}
 }
 
 func olderThan(e fs.DirEntry, cutoff time.Time) bool {

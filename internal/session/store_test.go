@@ -233,6 +233,13 @@ func TestCleanupRemovesOnlyOldSessions(t *testing.T) {
 	}
 	os.WriteFile(sideFile, []byte("x"), 0o600)
 	os.Chtimes(orphan, old, old)
+	os.Chtimes(s.ProjectDir("/gone"), old, old)
+	// A running session's project folder, made a moment ago, before its
+	// first line: it stays.
+	fresh := s.ProjectDir("/fresh")
+	if err := os.MkdirAll(fresh, 0o700); err != nil {
+		t.Fatal(err)
+	}
 
 	rep, err := s.Cleanup(context.Background(), 0, now, func(id string) bool { return id == "running" })
 	if err != nil || len(rep.Errs) != 0 {
@@ -246,7 +253,7 @@ func TestCleanupRemovesOnlyOldSessions(t *testing.T) {
 			t.Errorf("%s still exists", p)
 		}
 	}
-	for _, p := range []string{keptPath, newPath} {
+	for _, p := range []string{keptPath, newPath, fresh} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("%s was removed: %v", p, err)
 		}

@@ -1,8 +1,10 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -71,11 +73,21 @@ func (w *Writer) openLocked() error {
 	if w.prepared != nil {
 		<-w.prepared
 	}
-	if err := os.MkdirAll(filepath.Dir(w.path), 0o700); err != nil {
-		return fmt.Errorf("create transcript folder: %w", err)
-	}
-	f, err := os.OpenFile(w.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
+	var f *os.File
+	// Twice: another reins cleaning up old sessions may remove the empty
+	// folder between its creation and the file's.
+	for try := 0; ; try++ {
+		if err := os.MkdirAll(filepath.Dir(w.path), 0o700); err != nil {
+			return fmt.Errorf("create transcript folder: %w", err)
+		}
+		var err error
+		f, err = os.OpenFile(w.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+		if err == nil {
+			break
+		}
+		if try == 0 && errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		return fmt.Errorf("open transcript: %w", err)
 	}
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
