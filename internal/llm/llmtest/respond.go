@@ -87,7 +87,15 @@ func (s *sse) event(name string, data any) bool {
 		s.dead = true
 		return false
 	}
-	s.fl.Flush()
+	// A fault or a delay is placed between events, so those streams send
+	// each event on its own. The others send at the points a client acts
+	// on: the message's start, each block's end (where a tool call can
+	// start) and the message's end, as a server that is not throttled by
+	// generation would.
+	switch {
+	case s.fault != nil || s.delay > 0, name == "ping", name == "content_block_stop", name == "message_stop":
+		s.fl.Flush()
+	}
 	s.sent++
 	return true
 }
