@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -575,6 +576,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		if s.cfg.FallbackModel != "" && !s.onFallback() {
 			req.MaxOverloadRetries = max(s.cfg.FallbackAfter-1, 1)
 		}
+		s.warm.Do(func() { go s.schemas.Warm(firstUsed(ts.Tools)...) })
 		msg, started, err := t.stream(ctx, req, ex)
 		elapsed := s.cfg.Now().Sub(sentAt)
 		t.apiTime += elapsed
@@ -746,3 +748,17 @@ func lookup(tools []tool.Tool) tool.Lookup {
 // ErrBlockingLimit is returned by a Compactor when the context is full and
 // nothing can make room.
 var ErrBlockingLimit = errors.New("the conversation is too long for the model's context window; run /compact or start a new session")
+
+// firstUsed returns the input schemas of the tools a model most often
+// calls first (readers and the shell), to compile while the first request
+// is out. The rest compile on first use.
+func firstUsed(tools []tool.Tool) []json.RawMessage {
+	var out []json.RawMessage
+	for _, t := range tools {
+		switch t.Name() {
+		case "Read", "Grep", "Glob", "Bash", "Edit", "Write":
+			out = append(out, t.InputSchema())
+		}
+	}
+	return out
+}

@@ -172,6 +172,7 @@ type Session struct {
 	// schemas caches the tools' compiled input schemas for every turn:
 	// compiling one costs more than validating many inputs.
 	schemas tool.Schemas
+	warm    sync.Once // starts compiling the common tools' schemas
 
 	mu        sync.Mutex // guards the fields below
 	model     string

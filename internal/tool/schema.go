@@ -17,8 +17,9 @@ type Schemas struct {
 }
 
 type compiled struct {
-	rs  *jsonschema.Resolved
-	err error
+	once sync.Once // compiles; the first user waits, the others wait for it
+	rs   *jsonschema.Resolved
+	err  error
 }
 
 // Validate checks input against schema. The error names the field at fault.
@@ -42,24 +43,38 @@ func (s *Schemas) Validate(schema, input json.RawMessage) error {
 
 func (s *Schemas) get(schema json.RawMessage) *compiled {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.m == nil {
 		s.m = map[string]*compiled{}
 	}
 	key := string(schema)
-	if c, ok := s.m[key]; ok {
-		return c
+	c := s.m[key]
+	if c == nil {
+		c = &compiled{}
+		s.m[key] = c
 	}
-	c := &compiled{}
-	var sc jsonschema.Schema
-	if err := json.Unmarshal(schema, &sc); err != nil {
-		c.err = err
-	} else {
+	s.mu.Unlock()
+	// Outside the lock: schemas compile side by side, and a call waits only
+	// for the schema it needs.
+	c.once.Do(func() {
+		var sc jsonschema.Schema
+		if err := json.Unmarshal(schema, &sc); err != nil {
+			c.err = err
+			return
+		}
 		// The $schema keyword names a draft URL; resolving needs no network.
 		c.rs, c.err = sc.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: false})
-	}
-	s.m[key] = c
+	})
 	return c
+}
+
+// Warm compiles schemas ahead of their first use. Compiling one takes
+// a good part of a millisecond (most of it decoding into the schema
+// type), so a session warms the tools it expects to see while its first
+// request is out, instead of on each tool's first call.
+func (s *Schemas) Warm(schemas ...json.RawMessage) {
+	for _, sc := range schemas {
+		s.get(sc)
+	}
 }
 
 // cleanSchemaError shortens the validator's message to what a model can

@@ -1,0 +1,41 @@
+package tool
+
+import (
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestSchemasWarmThenValidateConcurrently: schemas warmed in the
+// background and validated from several calls at once give the same
+// answers as compiling on first use, an invalid schema included.
+func TestSchemasWarmThenValidateConcurrently(t *testing.T) {
+	good := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)
+	bad := json.RawMessage(`{"type":"object","properties":{"n":{"type":7}}}`)
+	var s Schemas
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Warm(good, bad) })
+	errs := make([][3]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			errs[i] = [3]error{
+				s.Validate(good, json.RawMessage(`{"n":3}`)),
+				s.Validate(good, json.RawMessage(`{"n":"three"}`)),
+				s.Validate(bad, json.RawMessage(`{"n":3}`)),
+			}
+		})
+	}
+	wg.Wait()
+	for i, e := range errs {
+		if e[0] != nil {
+			t.Errorf("call %d: valid input refused: %v", i, e[0])
+		}
+		if e[1] == nil || !strings.Contains(e[1].Error(), "n") {
+			t.Errorf("call %d: invalid input: %v, want an error naming field n", i, e[1])
+		}
+		if e[2] == nil || !strings.Contains(e[2].Error(), "tool schema is invalid") {
+			t.Errorf("call %d: invalid schema: %v, want it reported", i, e[2])
+		}
+	}
+}
