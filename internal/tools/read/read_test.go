@@ -403,3 +403,35 @@ func TestSchema(t *testing.T) {
 		t.Error("Read must be read-only, concurrency-safe and exempt from persistence")
 	}
 }
+
+// FuzzLineWindowAgreesWithSplitLines: the window is exactly the slice of
+// splitLines it stands for, and the count is splitLines's length.
+func FuzzLineWindowAgreesWithSplitLines(f *testing.F) {
+	f.Add("a\nb\r\nc\n", 1, 2)
+	f.Add("", 1, 5)
+	f.Add("\n\n\n", 2, 1)
+	f.Add("only", 3, 10)
+	f.Add("x\ny", 2, 0)
+	f.Fuzz(func(t *testing.T, s string, start, limit int) {
+		if start < 1 || limit < 0 || start > 1<<16 || limit > 1<<16 {
+			return
+		}
+		all := splitLines(s)
+		got, total := lineWindow(s, start, limit)
+		if total != len(all) {
+			t.Fatalf("lineWindow(%q, %d, %d) total %d, want %d", s, start, limit, total, len(all))
+		}
+		var want []string
+		if start <= len(all) {
+			want = all[start-1 : min(len(all), start-1+limit)]
+		}
+		if len(got) != len(want) {
+			t.Fatalf("lineWindow(%q, %d, %d) = %q, want %q", s, start, limit, got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("lineWindow(%q, %d, %d) = %q, want %q", s, start, limit, got, want)
+			}
+		}
+	})
+}

@@ -151,13 +151,38 @@ func loadLines(path string, start, limit int) ([]string, int, string, error) {
 	if err != nil {
 		return nil, 0, "", err
 	}
-	all := splitLines(text)
-	total := len(all)
+	lines, total := lineWindow(text, start, limit)
+	return lines, total, filestate.Hash(b), nil
+}
+
+// lineWindow returns lines start to start+limit-1 (1-based) of s, split
+// as splitLines splits, and the number of lines. Only the lines asked for
+// are cut out: a 200-line look at a 4,000-line file makes 200 strings,
+// not 4,000.
+func lineWindow(s string, start, limit int) ([]string, int) {
+	if s == "" {
+		return nil, 0
+	}
+	s = strings.TrimSuffix(s, "\n")
+	total := strings.Count(s, "\n") + 1
 	if start > total {
-		return nil, total, filestate.Hash(b), nil
+		return nil, total
+	}
+	i := 0
+	for n := 1; n < start; n++ {
+		i += strings.IndexByte(s[i:], '\n') + 1
 	}
 	end := min(total, start-1+limit)
-	return all[start-1 : end], total, filestate.Hash(b), nil
+	lines := make([]string, 0, max(end-start+1, 0))
+	for n := start; n <= end; n++ {
+		line := s[i:]
+		if j := strings.IndexByte(line, '\n'); j >= 0 {
+			line = line[:j]
+		}
+		i += len(line) + 1
+		lines = append(lines, strings.TrimSuffix(line, "\r"))
+	}
+	return lines, total
 }
 
 // streamLines reads a large file line by line (as UTF-8), keeping only the
