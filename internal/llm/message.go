@@ -509,6 +509,10 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// AppendJSONString appends s as a JSON string, escaped as encoding/json
+// escapes it with HTML escaping off.
+func AppendJSONString(buf []byte, s string) []byte { return appendString(buf, s) }
+
 // appendString appends s as a JSON string. It escapes like encoding/json
 // with HTML escaping off, so the bytes match what json.Marshal produces for
 // the same text with SetEscapeHTML(false).

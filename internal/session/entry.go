@@ -101,13 +101,12 @@ type CompactMetadata struct {
 // them, so its content (often tens of kilobytes of tool output) is escaped
 // once and never rescanned.
 func (e Entry) MarshalJSON() ([]byte, error) {
-	type plain Entry // no methods: no recursion
 	msg := e.Message
-	e.Message = nil
-	var buf []byte
+	n := 512
 	if msg != nil {
-		buf = make([]byte, 0, msg.EncodedSize()+1024)
+		n += msg.EncodedSize()
 	}
+	buf := make([]byte, 0, n)
 	chain := false
 	switch e.Type {
 	case TypeUser, TypeAssistant, TypeSystem, TypeAttachment:
@@ -116,15 +115,11 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 		if e.ParentUUID == nil {
 			buf = append(buf, "null"...)
 		} else {
-			p, err := encodeNoEscape(*e.ParentUUID)
-			if err != nil {
-				return nil, fmt.Errorf("encode parentUuid: %w", err)
-			}
-			buf = append(buf, p...)
+			buf = llm.AppendJSONString(buf, *e.ParentUUID)
 		}
 		buf = append(buf, `,"isSidechain":`...)
 		buf = strconv.AppendBool(buf, e.IsSidechain)
-		e.ParentUUID, e.IsSidechain = nil, false // written; omitempty drops them below
+		e.ParentUUID, e.IsSidechain = nil, false // written
 	default:
 		buf = append(buf, '{')
 	}
@@ -138,15 +133,105 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 			return nil, fmt.Errorf("encode %s message: %w", e.Type, err)
 		}
 	}
-	rest, err := encodeNoEscape(plain(e))
+	buf, err := e.appendFields(buf, len(buf) == 1)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s entry: %w", e.Type, err)
 	}
-	// rest is {...} with at least "type": join its fields after ours.
-	if len(buf) > 1 {
-		buf = append(buf, ',')
+	return append(buf, '}'), nil
+}
+
+// appendFields appends the entry's fields but the message, in the order
+// and with the omissions encoding/json gives the struct (written by hand:
+// reflecting over the struct cost a millisecond on the first line, which
+// a session writes between the prompt and its first request). first
+// says no field precedes them.
+func (e *Entry) appendFields(buf []byte, first bool) ([]byte, error) {
+	key := func(k string) {
+		if !first {
+			buf = append(buf, ',')
+		}
+		first = false
+		buf = append(buf, '"')
+		buf = append(buf, k...)
+		buf = append(buf, '"', ':')
 	}
-	buf = append(buf, rest[1:]...)
+	str := func(k, v string) {
+		if v != "" {
+			key(k)
+			buf = llm.AppendJSONString(buf, v)
+		}
+	}
+	flag := func(k string, v bool) {
+		if v {
+			key(k)
+			buf = append(buf, "true"...)
+		}
+	}
+	key("type")
+	buf = llm.AppendJSONString(buf, e.Type)
+	str("uuid", e.UUID)
+	if e.ParentUUID != nil {
+		key("parentUuid")
+		buf = llm.AppendJSONString(buf, *e.ParentUUID)
+	}
+	str("logicalParentUuid", e.LogicalParentUUID)
+	flag("isSidechain", e.IsSidechain)
+	str("sessionId", e.SessionID)
+	str("agentId", e.AgentID)
+	str("timestamp", e.Timestamp)
+	str("cwd", e.Cwd)
+	str("version", e.Version)
+	str("gitBranch", e.GitBranch)
+	str("permissionMode", e.PermissionMode)
+	flag("isMeta", e.IsMeta)
+	flag("isCompactSummary", e.IsCompactSummary)
+	if e.ToolUseResult != nil {
+		b, err := encodeNoEscape(e.ToolUseResult)
+		if err != nil {
+			return nil, fmt.Errorf("toolUseResult: %w", err)
+		}
+		key("toolUseResult")
+		buf = append(buf, b...)
+	}
+	str("sourceToolAssistantUUID", e.SourceToolAssistantUUID)
+	str("subtype", e.Subtype)
+	str("content", e.Content)
+	str("level", e.Level)
+	if m := e.CompactMetadata; m != nil {
+		key("compactMetadata")
+		buf = append(buf, `{"trigger":`...)
+		buf = llm.AppendJSONString(buf, m.Trigger)
+		buf = append(buf, `,"preTokens":`...)
+		buf = strconv.AppendInt(buf, int64(m.PreTokens), 10)
+		buf = append(buf, '}')
+	}
+	str("lastPrompt", e.LastPrompt)
+	str("leafUuid", e.LeafUUID)
+	if len(e.Todos) > 0 {
+		var c bytes.Buffer
+		if err := json.Compact(&c, e.Todos); err != nil {
+			return nil, fmt.Errorf("todos: %w", err)
+		}
+		key("todos")
+		buf = append(buf, c.Bytes()...)
+	}
+	str("summary", e.Summary)
+	str("customTitle", e.CustomTitle)
+	if len(e.Replacements) > 0 {
+		key("replacements")
+		buf = append(buf, '[')
+		for i, r := range e.Replacements {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(buf, `{"toolUseId":`...)
+			buf = llm.AppendJSONString(buf, r.ToolUseID)
+			buf = append(buf, `,"replacement":`...)
+			buf = llm.AppendJSONString(buf, r.Text)
+			buf = append(buf, '}')
+		}
+		buf = append(buf, ']')
+	}
 	return buf, nil
 }
 
