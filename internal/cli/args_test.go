@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"context"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,5 +40,33 @@ func TestNormaliseArgsTakesSeveralAddDirFolders(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("normaliseArgs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestSubcommandNamesListsEverySubcommand: the names a run checks before
+// building the subcommands are those of the subcommands, and a run that
+// names one, or asks for help, gets them.
+func TestSubcommandNamesListsEverySubcommand(t *testing.T) {
+	env := &Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
+	var names []string
+	for _, c := range subcommands(env) {
+		names = append(names, c.Name())
+	}
+	if !slices.Equal(names, subcommandNames) {
+		t.Errorf("subcommands are %q, subcommandNames %q", names, subcommandNames)
+	}
+	for _, args := range [][]string{{"mcp", "list"}, {"sessions"}, {"--help"}, {"-p", "x", "-h"}, {"help"}} {
+		if !needsSubcommands(args) {
+			t.Errorf("needsSubcommands(%q) = false", args)
+		}
+	}
+	for _, args := range [][]string{{"-p", "explain mcp"}, {}, {"fix the sessions list"}} {
+		if needsSubcommands(args) {
+			t.Errorf("needsSubcommands(%q) = true", args)
+		}
+	}
+	var out strings.Builder
+	if code := Main(context.Background(), []string{"--help"}, strings.NewReader(""), &out, io.Discard); code != 0 || !strings.Contains(out.String(), "sessions") {
+		t.Errorf("--help (code %d) does not list the subcommands:\n%s", code, out.String())
 	}
 }

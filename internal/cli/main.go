@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -38,7 +39,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return 0
 	}
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
-	root := newRoot(env)
+	root := newRoot(env, needsSubcommands(args))
 	if isSubcommand(root, args) {
 		root.SetArgs(args)
 	} else {
@@ -202,7 +203,22 @@ func looksLikeID(s string) bool {
 	return true
 }
 
-func newRoot(env *Env) *cobra.Command {
+// subcommandNames are the names of the subcommands (see subcommands).
+var subcommandNames = []string{"mcp", "sessions"}
+
+// needsSubcommands reports whether a run with args can reach a subcommand
+// or list them (help). Building them costs most of a millisecond at start,
+// which a prompt or print run does not spend.
+func needsSubcommands(args []string) bool {
+	if len(args) > 0 && (slices.Contains(subcommandNames, args[0]) || args[0] == "help" || args[0] == "completion") {
+		return true
+	}
+	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" })
+}
+
+// newRoot builds the command line, with the subcommands when withSubs is
+// set.
+func newRoot(env *Env, withSubs bool) *cobra.Command {
 	opts := &Options{}
 	root := &cobra.Command{
 		Use:           "reins [prompt]",
@@ -220,8 +236,10 @@ func newRoot(env *Env) *cobra.Command {
 	}
 	root.Flags().SortFlags = false
 	opts.flagSet(root.Flags())
-	for _, sub := range subcommands(env) {
-		root.AddCommand(sub)
+	if withSubs {
+		for _, sub := range subcommands(env) {
+			root.AddCommand(sub)
+		}
 	}
 	return root
 }
