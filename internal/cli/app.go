@@ -639,17 +639,22 @@ func customHeaders(s string) map[string]string {
 }
 
 // cleanupOldSessions removes transcripts older than cleanupPeriodDays in
-// the background (never the current session's).
+// the background (never the current session's), at most once a day
+// (session.CleanupInterval).
 func (a *app) cleanupOldSessions() {
 	days := a.settings.CleanupPeriodDays
 	if days <= 0 {
 		days = 30
 	}
+	now := time.Now()
+	if !a.store.CleanupDue(now) {
+		return
+	}
 	done := make(chan struct{})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		defer close(done)
-		a.store.Cleanup(ctx, time.Duration(days)*24*time.Hour, time.Now(), func(id string) bool { return id == a.sessionID })
+		a.store.Cleanup(ctx, time.Duration(days)*24*time.Hour, now, func(id string) bool { return id == a.sessionID })
 	}()
 	a.onClose(func() {
 		cancel()

@@ -21,6 +21,22 @@ type CleanupReport struct {
 	Errs    []error  // files that could not be removed
 }
 
+// CleanupInterval is how often Cleanup runs: a pass lstats every
+// transcript, which with months of sessions costs noticeable time at each
+// start, while transcripts are kept for days.
+const CleanupInterval = 24 * time.Hour
+
+// cleanupStamp is the file under Root whose modification time records the
+// last complete Cleanup pass.
+const cleanupStamp = ".last-cleanup"
+
+// CleanupDue reports whether a Cleanup pass is due at now: none completed
+// within CleanupInterval (or the record of it is unreadable).
+func (s Store) CleanupDue(now time.Time) bool {
+	fi, err := os.Stat(filepath.Join(s.Root, cleanupStamp))
+	return err != nil || now.Sub(fi.ModTime()) >= CleanupInterval || fi.ModTime().After(now)
+}
+
 // Cleanup removes the transcripts under Root not modified for maxAge (0
 // means DefaultCleanupPeriod), with their session folders, then session
 // folders left without a transcript and project folders left empty that
@@ -47,6 +63,14 @@ func (s Store) Cleanup(ctx context.Context, maxAge time.Duration, now time.Time,
 		}
 		if p.IsDir() {
 			s.cleanProject(ctx, filepath.Join(s.ProjectsDir(), p.Name()), cutoff, keep, &rep)
+		}
+	}
+	if ctx.Err() == nil {
+		// A complete pass: record it (see CleanupDue).
+		stamp := filepath.Join(s.Root, cleanupStamp)
+		if err := os.Chtimes(stamp, now, now); err != nil {
+			os.WriteFile(stamp, nil, 0o600)
+			os.Chtimes(stamp, now, now)
 		}
 	}
 	return rep, nil

@@ -284,3 +284,29 @@ func TestStatOfMissingOrEmptyFile(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanupDueOncePerInterval: a complete pass makes the next one due
+// only after CleanupInterval; a cancelled pass leaves it due.
+func TestCleanupDueOncePerInterval(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	now := time.Now()
+	if !s.CleanupDue(now) {
+		t.Fatal("no pass ever: not due")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	session(t, s, "/p", "a", now, func(r *recorder) { r.msg(user("x")) })
+	s.Cleanup(ctx, 0, now, nil)
+	if !s.CleanupDue(now) {
+		t.Error("due after a cancelled pass: want still due")
+	}
+	if _, err := s.Cleanup(context.Background(), 0, now, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s.CleanupDue(now.Add(time.Hour)) {
+		t.Error("due an hour after a complete pass")
+	}
+	if !s.CleanupDue(now.Add(CleanupInterval)) {
+		t.Error("not due a whole interval after the pass")
+	}
+}
