@@ -18,4 +18,12 @@
 // messages of the previous request are a prefix of the next (cache
 // stability), except across turns marked Side or ResetPrefix. Violations
 // are collected and reported by Violations / AssertClean.
+//
+// The fake's own work stays off the client's clock where it can: when the
+// next turn accepts any request, the answer starts before the request is
+// decoded and checked (the checks follow in arrival order, and Requests
+// and Violations wait for them), and events are sent at the points a
+// client acts on (the message's start, each block's end, the message's
+// end) rather than one write each, unless the turn has a fault or a
+// delay placed between events.
 package llmtest
