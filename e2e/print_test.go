@@ -3,7 +3,9 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -228,5 +230,44 @@ func TestJSONResultAPIErrorStatus(t *testing.T) {
 		if !present || got != tc.want {
 			t.Errorf("api_error_status = %v (present %v), want %v", got, present, tc.want)
 		}
+	}
+}
+
+// A session whose transcript cannot be written still answers, and says
+// that the conversation was not recorded: on stderr in text mode, as a
+// notice line before the result in stream-json.
+func TestUnrecordableSessionWarns(t *testing.T) {
+	srv := server(t, llmtest.Reply("still answered"), llmtest.Reply("again"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	// A file where the projects folder belongs: no folder can be made
+	// under it, whoever runs the test.
+	if err := os.MkdirAll(sb.ConfigDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sb.ConfigDir, "projects"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := sb.Run(t, "", "-p", "hello")
+	if r.Code != 0 || r.Stdout != "still answered\n" {
+		t.Fatalf("code %d stdout %q stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "could not be recorded") || !strings.Contains(r.Stderr, "projects") {
+		t.Errorf("stderr %q: want a warning naming the folder that failed", r.Stderr)
+	}
+	r = sb.Run(t, "", "-p", "hello", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("stream-json: code %d stderr %q", r.Code, r.Stderr)
+	}
+	var notice, result int
+	for i, l := range decodeLines(t, r.Stdout) {
+		switch {
+		case l["type"] == "system" && l["subtype"] == "notice" && strings.Contains(fmt.Sprint(l["message"]), "could not be recorded"):
+			notice = i
+		case l["type"] == "result":
+			result = i
+		}
+	}
+	if notice == 0 || notice > result {
+		t.Errorf("notice line %d, result line %d: want the notice before the result\n%s", notice, result, r.Stdout)
 	}
 }

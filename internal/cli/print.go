@@ -136,6 +136,10 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 			fmt.Fprintln(env.Stdout, end.Result)
 		}
 	}
+	if err := a.sess.RecordError(); err != nil && o.OutputFormat != "stream-json" {
+		// Stream-json readers got it as a notice line.
+		fmt.Fprintf(env.Stderr, "reins: warning: this conversation could not be recorded, so it cannot be resumed: %v\n", err)
+	}
 	if res.IsError {
 		fmt.Fprintf(env.Stderr, "reins: %s\n", oneLine(res.Errors))
 		if ctx.Err() != nil {

@@ -14,6 +14,7 @@ import (
 	"reins/internal/llm"
 	"reins/internal/llm/anthropic"
 	"reins/internal/llm/llmtest"
+	"reins/internal/session"
 	"reins/internal/tool"
 )
 
@@ -479,5 +480,34 @@ func TestParseTokenBudget(t *testing.T) {
 		if got := engine.ParseTokenBudget(in); got != want {
 			t.Errorf("%q: %d, want %d", in, got, want)
 		}
+	}
+}
+
+type failingRecorder struct{}
+
+func (failingRecorder) Append(*session.Entry) error { return errors.New("disk full") }
+
+// TestUnrecordableSessionNoticeOnce: when the transcript cannot be
+// written, the first turn to end says so in a warning notice before its
+// TurnEnd, later turns do not repeat it, and RecordError keeps the cause.
+func TestUnrecordableSessionNoticeOnce(t *testing.T) {
+	h := newHarness(t, engine.Config{Recorder: failingRecorder{}}, nil, llmtest.Reply("one"), llmtest.Reply("two"))
+	for i, want := range []int{1, 0} {
+		evs, end := h.run(t, context.Background(), "hi")
+		if end == nil || end.Err != nil {
+			t.Fatalf("turn %d ended %+v", i, end)
+		}
+		n := 0
+		for _, ev := range evs {
+			if nt, ok := ev.(*engine.Notice); ok && strings.Contains(nt.Text, "could not be recorded") && strings.Contains(nt.Text, "disk full") {
+				n++
+			}
+		}
+		if n != want {
+			t.Errorf("turn %d: %d notices about recording, want %d", i, n, want)
+		}
+	}
+	if err := h.sess.RecordError(); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("RecordError() = %v", err)
 	}
 }

@@ -120,6 +120,14 @@ func (t *turn) emit(ev Event) {
 
 func (t *turn) end(reason Reason, err error, hookReason string) {
 	s := t.s
+	s.mu.Lock()
+	recErr := s.recErr
+	tell := recErr != nil && !s.recTold
+	s.recTold = s.recTold || tell
+	s.mu.Unlock()
+	if tell {
+		t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("This conversation could not be recorded, so it cannot be resumed: %v", recErr)})
+	}
 	total := s.Totals()
 	t.emit(&TurnEnd{Reason: reason, Err: err, Result: t.lastText, StopReason: t.lastStop,
 		NumTurns: t.responses, Duration: s.cfg.Now().Sub(t.start), APITime: t.apiTime,

@@ -182,7 +182,11 @@ type Session struct {
 	totals    Totals
 	lastUsage llm.Usage // usage of the last response
 	lastUUID  string
-	running   bool
+	// recErr is the first failure to record an entry; recTold is set once
+	// a turn has reported it.
+	recErr  error
+	recTold bool
+	running bool
 }
 
 type queued struct {
@@ -404,7 +408,21 @@ func (s *Session) record(e *session.Entry) {
 	e.IsSidechain = s.cfg.IsSidechain
 	if err := s.cfg.Recorder.Append(e); err != nil {
 		s.cfg.Logger.Error("transcript write failed", "err", err)
+		s.mu.Lock()
+		if s.recErr == nil {
+			s.recErr = err
+		}
+		s.mu.Unlock()
 	}
+}
+
+// RecordError returns the first failure to record an entry of the
+// session, or nil. A session that cannot be recorded cannot be resumed;
+// front ends tell the user.
+func (s *Session) RecordError() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recErr
 }
 
 // Record appends an entry that is not a message (todos, notices).
