@@ -291,16 +291,18 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	if err := a.readPromptFiles(); err != nil {
 		return nil, err
 	}
-	// Facts that take time start first and are collected at the end.
+	if err := a.parseFlagAgents(); err != nil {
+		return nil, err
+	}
+	// Facts that take time start first, in the order they are needed,
+	// and are collected later: memory and commands before the tools are
+	// built, the git snapshot for the system prompt.
+	wg.Go(a.loadMemory)
+	wg.Go(a.loadCommands)
 	a.git = gitinfo.Start(ctx, a.cwd, gitinfo.Options{})
 	if err := a.loadSettings(ctx); err != nil {
 		return nil, err
 	}
-	if err := a.parseFlagAgents(); err != nil {
-		return nil, err
-	}
-	wg.Go(a.loadMemory)
-	wg.Go(a.loadCommands)
 
 	a.models = llm.NewModels(a.getenv)
 	for id, ov := range a.settings.Models {
