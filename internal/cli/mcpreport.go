@@ -41,6 +41,9 @@ func (a *app) reportMCPFailures() {
 			what = "needs authentication"
 		}
 		msg := fmt.Sprintf("MCP server %q %s: %s", st.Name, what, st.Err)
+		if st.State == mcp.StateNeedsAuth {
+			msg += fmt.Sprintf("; run `reins mcp login %s` to authorize reins", st.Name)
+		}
 		if a.front == frontTUI {
 			a.notify("warning", msg+" (/mcp shows its state)")
 		} else {

@@ -221,7 +221,8 @@ func (a *app) startMCP() error {
 		return nil
 	}
 	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
-		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger})
+		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger,
+		Credentials: mcp.Credentials(a.configDir)})
 	a.mcp.Start()
 	a.onClose(func() { a.mcp.Close() })
 	if a.front == frontTUI {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -42,7 +44,8 @@ func NewCommand(opts CommandOptions) *cobra.Command {
 		Short: "Configure and manage MCP servers",
 		Long:  "Configure the MCP servers reins connects to, check them, and serve reins's own tools over MCP.",
 	}
-	root.AddCommand(addCommand(opts), addJSONCommand(opts), listCommand(opts), getCommand(opts), removeCommand(opts), serveCommand(opts))
+	root.AddCommand(addCommand(opts), addJSONCommand(opts), listCommand(opts), getCommand(opts), removeCommand(opts), serveCommand(opts),
+		loginCommand(opts), logoutCommand(opts))
 	return root
 }
 
@@ -179,7 +182,8 @@ func load(opts CommandOptions) (*Config, error) {
 
 // check connects to servers and reports their status.
 func check(ctx context.Context, opts CommandOptions, servers []Server) []ServerStatus {
-	m := NewManager(Options{Servers: servers, Getenv: opts.Getenv, Cwd: opts.Cwd, ClientVersion: opts.Version, MaxReconnects: -1})
+	m := NewManager(Options{Servers: servers, Getenv: opts.Getenv, Cwd: opts.Cwd, ClientVersion: opts.Version, MaxReconnects: -1,
+		Credentials: Credentials(opts.ConfigDir)})
 	defer m.Close()
 	m.Start()
 	ctx, cancel := context.WithTimeout(ctx, opts.HealthTimeout)
@@ -195,7 +199,7 @@ func statusLine(st ServerStatus) string {
 	case StatePending:
 		return "… still connecting"
 	case StateNeedsAuth:
-		return "! needs authentication"
+		return "! needs authentication (reins mcp login " + st.Name + ")"
 	case StateDisabled:
 		return "○ disabled: " + st.Err
 	}
@@ -306,6 +310,78 @@ func serveCommand(opts CommandOptions) *cobra.Command {
 				return fmt.Errorf("mcp serve is not available in this build")
 			}
 			return opts.Serve(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout())
+		},
+	}
+}
+
+// Credentials is the store of `reins mcp login` tokens under the user
+// config folder.
+func Credentials(configDir string) *CredentialStore {
+	return &CredentialStore{Path: filepath.Join(configDir, "mcp-credentials.json")}
+}
+
+// remoteServer finds the configured http or sse server name, with its
+// variables expanded.
+func remoteServer(opts CommandOptions, name string) (ServerConfig, error) {
+	cfg, err := load(opts)
+	if err != nil {
+		return ServerConfig{}, err
+	}
+	s, ok := cfg.Get(name)
+	if !ok {
+		return ServerConfig{}, fmt.Errorf("no MCP server named %q", name)
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c, _ := s.Config.Expand(getenv)
+	if t := c.Transport(); t != TransportHTTP && t != TransportSSE {
+		return ServerConfig{}, fmt.Errorf("%s is a %s server; only http and sse servers log in", name, t)
+	}
+	return c, nil
+}
+
+func loginCommand(opts CommandOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "login <name>",
+		Short: "Authorize reins with a remote MCP server (OAuth, in the browser)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := remoteServer(opts, args[0])
+			if err != nil {
+				return err
+			}
+			getenv := opts.Getenv
+			if getenv == nil {
+				getenv = os.Getenv
+			}
+			return Login(cmd.Context(), args[0], c, Credentials(opts.ConfigDir),
+				LoginOptions{Out: cmd.ErrOrStderr(), Open: BrowserOpener(getenv)})
+		},
+	}
+}
+
+func logoutCommand(opts CommandOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "logout <name>",
+		Short: "Forget the OAuth tokens of a remote MCP server",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := remoteServer(opts, args[0])
+			if err != nil {
+				return err
+			}
+			had, err := Credentials(opts.ConfigDir).Remove(args[0], c.URL)
+			if err != nil {
+				return err
+			}
+			if !had {
+				fmt.Fprintf(cmd.OutOrStdout(), "reins was not logged in to %s.\n", args[0])
+				return nil
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Logged out of %s.\n", args[0])
+			return nil
 		},
 	}
 }

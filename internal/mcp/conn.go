@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/oauth2"
 	"net/http"
 	"os/exec"
 	"strings"
@@ -305,6 +306,9 @@ func (s *server) transport(cfg ServerConfig) (sdk.Transport, func(), error) {
 	case TransportHTTP, TransportSSE:
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		ht := &headerTransport{base: base, headers: cfg.Headers}
+		if ts, ok := s.m.opts.Credentials.tokenSource(s.name, cfg.URL); ok {
+			ht.tokens = ts // from `reins mcp login`
+		}
 		hc := &http.Client{Transport: ht}
 		cleanup := base.CloseIdleConnections
 		if cfg.Transport() == TransportSSE {
@@ -326,16 +330,23 @@ func (s *server) transport(cfg ServerConfig) (sdk.Transport, func(), error) {
 	return nil, nil, fmt.Errorf("unknown transport %q", cfg.Transport())
 }
 
-// headerTransport adds configured headers and notices a 401.
+// headerTransport adds configured headers and the stored OAuth token, and
+// notices a 401.
 type headerTransport struct {
 	base    http.RoundTripper
 	headers map[string]string
+	tokens  oauth2.TokenSource // nil without a login; configured headers win
 	got401  atomic.Bool
 }
 
 func (h *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(h.headers) > 0 {
+	if len(h.headers) > 0 || h.tokens != nil {
 		req = req.Clone(req.Context())
+		if h.tokens != nil {
+			if t, err := h.tokens.Token(); err == nil {
+				req.Header.Set("Authorization", t.Type()+" "+t.AccessToken)
+			}
+		}
 		for k, v := range h.headers {
 			req.Header.Set(k, v)
 		}

@@ -25,6 +25,15 @@
 // mid-turn appears at the next (DESIGN invariant 3). Close ends every
 // process, connection and goroutine.
 //
+// A remote server that answers 401 is needs-auth until Login (`reins mcp
+// login <name>`) runs the OAuth authorization code flow of the MCP
+// authorization spec: the server's resource metadata names its
+// authorization server, reins registers itself there, the user approves in
+// a browser with PKCE, and the answer comes back to a one-time loopback
+// listener. The tokens go to a CredentialStore (owner-only JSON, keyed by
+// server name and URL), from which later connections send them, refreshed
+// and saved again when they expire.
+//
 // Each server tool becomes a *Tool named mcp__<server>__<tool>: read-only
 // when annotated readOnlyHint (and then concurrency-safe), deferred unless
 // its _meta asks "anthropic/alwaysLoad", its calls bounded by the tool

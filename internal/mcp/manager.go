@@ -60,6 +60,9 @@ type Options struct {
 	// the defaults; a negative MaxReconnects never reconnects).
 	ReconnectMin, ReconnectMax time.Duration
 	MaxReconnects              int
+	// Credentials holds the OAuth tokens of `reins mcp login`; nil means
+	// none.
+	Credentials *CredentialStore
 	// ClientName and ClientVersion introduce reins to servers.
 	ClientName, ClientVersion string
 	Logger                    *slog.Logger

@@ -1,0 +1,103 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"reins/internal/mcp/oauthtest"
+)
+
+// browse stands in for the user's browser: it follows the authorization
+// address, which the fake server approves, back to reins's listener.
+func browse(u string) error {
+	go func() {
+		if resp, err := http.Get(u); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	return nil
+}
+
+// TestLoginStoresTokensThatConnectAndRefresh: before login the server
+// needs auth; login runs registration, PKCE and the code exchange and
+// stores the tokens (owner-only file); a session then connects with
+// them, and an expired token is refreshed and saved.
+func TestLoginStoresTokensThatConnectAndRefresh(t *testing.T) {
+	as := oauthtest.NewAuthServer(t)
+	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as)}
+	store := &CredentialStore{Path: filepath.Join(t.TempDir(), "creds", "mcp-credentials.json")}
+	servers := []Server{{Name: "demo", Scope: ScopeUser, Config: cfg}}
+
+	m := startManager(t, Options{Servers: servers, Credentials: store})
+	if st := m.Status()[0]; st.State != StateNeedsAuth {
+		t.Fatalf("before login: status %+v, want needs-auth", st)
+	}
+
+	var out strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := Login(ctx, "demo", cfg, store, LoginOptions{Out: &out, Open: browse}); err != nil {
+		t.Fatalf("Login: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), as.URL+"/authorize?") || !strings.Contains(out.String(), "Logged in to demo") {
+		t.Errorf("login output does not show the address and the outcome:\n%s", out.String())
+	}
+	fi, err := os.Stat(store.Path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("credentials file: %v, mode %v; want 0600", err, fi.Mode())
+	}
+
+	m = startManager(t, Options{Servers: servers, Credentials: store})
+	if st := m.Status()[0]; st.State != StateConnected {
+		t.Fatalf("after login: status %+v, want connected", st)
+	}
+	res, err := callTool(t, findTool(m.Snapshot(), "mcp__demo__echo"), `{"text":"hi"}`)
+	if err != nil || resultText(res) != "protected: hi" {
+		t.Fatalf("echo = %q, %v", resultText(res), err)
+	}
+
+	// An expired token is refreshed, and the new one saved.
+	c, _ := store.get("demo", cfg.URL)
+	c.Expiry = time.Now().Add(-time.Minute)
+	if err := store.put("demo", cfg.URL, c); err != nil {
+		t.Fatal(err)
+	}
+	m = startManager(t, Options{Servers: servers, Credentials: store})
+	if st := m.Status()[0]; st.State != StateConnected {
+		t.Fatalf("with an expired token: status %+v, want connected after a refresh", st)
+	}
+	if c2, _ := store.get("demo", cfg.URL); as.Refreshes() != 1 || c2.AccessToken != "access-2" || !c2.Expiry.After(time.Now()) {
+		t.Errorf("after refresh: %d refreshes, stored %q expiring %v", as.Refreshes(), c2.AccessToken, c2.Expiry)
+	}
+
+	// Tokens belong to the server's name and address: another address
+	// does not get them.
+	if _, ok := store.tokenSource("demo", "http://elsewhere.example/mcp"); ok {
+		t.Error("tokens offered to another address")
+	}
+	if had, err := store.Remove("demo", cfg.URL); !had || err != nil {
+		t.Errorf("Remove = %v, %v", had, err)
+	}
+	if _, ok := store.get("demo", cfg.URL); ok {
+		t.Error("tokens still stored after Remove")
+	}
+}
+
+// TestLoginRefusesAServerThatDoesNotAsk: a server that answers without
+// asking for authorization is reported, and nothing is stored.
+func TestLoginRefusesAServerThatDoesNotAsk(t *testing.T) {
+	hs, _ := newHTTPServer(t, false, "")
+	store := &CredentialStore{Path: filepath.Join(t.TempDir(), "c.json")}
+	err := Login(context.Background(), "open", ServerConfig{Type: "http", URL: hs.URL}, store, LoginOptions{Timeout: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "did not ask for authorization") {
+		t.Fatalf("Login = %v", err)
+	}
+	if _, err := os.Stat(store.Path); !os.IsNotExist(err) {
+		t.Errorf("credentials file written for a server that needs none: %v", err)
+	}
+}
