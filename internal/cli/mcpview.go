@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -9,8 +10,8 @@ import (
 	"reins/internal/mcp"
 )
 
-// viewMCP shows the MCP servers (/mcp), or reconnects one
-// ("/mcp reconnect NAME").
+// viewMCP shows the MCP servers (/mcp), reconnects one ("/mcp reconnect
+// NAME") or authorizes one with OAuth ("/mcp login NAME").
 func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 	if a.mcp == nil {
 		return "No MCP servers are configured. Add one with: reins mcp add NAME -- COMMAND [ARGS...]", nil
@@ -20,6 +21,20 @@ func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 			return "", fmt.Errorf("no MCP server named %q", f[1])
 		}
 		return fmt.Sprintf("Reconnecting %s…", f[1]), nil
+	}
+	if f := strings.Fields(args); len(f) == 2 && f[0] == "login" {
+		// The flow waits for the browser: it runs in the background and
+		// reports through notices (the address first).
+		name := f[1]
+		go func() {
+			out := &lineNotifier{notify: func(line string) { a.notify("info", line) }}
+			err := a.mcp.Login(context.Background(), name, mcp.LoginOptions{Out: out, Open: mcp.BrowserOpener(a.getenv)})
+			out.flush()
+			if err != nil {
+				a.notify("warning", err.Error())
+			}
+		}()
+		return fmt.Sprintf("Authorizing %s: a browser opens on its sign-in page; the address also appears below.", name), nil
 	}
 	var b strings.Builder
 	for _, s := range a.mcp.Status() {
@@ -35,7 +50,7 @@ func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 			fmt.Fprintf(&b, "  prompts: %s\n", strings.Join(s.Prompts, ", "))
 		}
 	}
-	b.WriteString("Reconnect a server with /mcp reconnect NAME.")
+	b.WriteString("Reconnect a server with /mcp reconnect NAME; authorize one that needs authentication with /mcp login NAME.")
 	return b.String(), nil
 }
 
@@ -74,4 +89,32 @@ func mcpPromptText(ctx context.Context, p mcp.Prompt, args string) (string, erro
 		}
 	}
 	return strings.Join(parts, "\n\n"), nil
+}
+
+// lineNotifier passes each non-empty line written to it to notify.
+type lineNotifier struct {
+	notify func(string)
+	buf    []byte
+}
+
+func (l *lineNotifier) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if line := strings.TrimSpace(string(l.buf[:i])); line != "" {
+			l.notify(line)
+		}
+		l.buf = l.buf[i+1:]
+	}
+}
+
+// flush passes on a last line without a newline.
+func (l *lineNotifier) flush() {
+	if line := strings.TrimSpace(string(l.buf)); line != "" {
+		l.notify(line)
+	}
+	l.buf = nil
 }

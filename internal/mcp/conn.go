@@ -36,6 +36,8 @@ type server struct {
 	retryNow     chan struct{} // a Reconnect during backoff
 	refreshing   bool
 	stop         context.CancelFunc // ends the running connection loop; nil when none runs
+	loops        int                // connection loops started; identifies the latest
+	looping      bool               // the latest loop has not returned (it gave up: needs auth, out of attempts)
 
 	stderr tailBuffer // the last lines a stdio server wrote to stderr
 }

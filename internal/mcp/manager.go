@@ -166,10 +166,18 @@ func (m *Manager) Start() {
 func (m *Manager) runLocked(s *server) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	s.stop = cancel
+	s.loops++
+	loop := s.loops
+	s.looping = true
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
 		s.run(ctx)
+		m.mu.Lock()
+		if s.loops == loop {
+			s.looping = false
+		}
+		m.mu.Unlock()
 	}()
 }
 
@@ -332,9 +340,36 @@ func (m *Manager) Snapshot() Snapshot {
 	return snap
 }
 
+// Login runs the OAuth flow (see Login) for the remote server name with
+// the manager's credential store, then reconnects the server with the new
+// tokens.
+func (m *Manager) Login(ctx context.Context, name string, o LoginOptions) error {
+	var conf *Server
+	m.mu.Lock()
+	for _, s := range m.servers {
+		if s.name == name {
+			c := s.conf
+			conf = &c
+		}
+	}
+	m.mu.Unlock()
+	if conf == nil {
+		return fmt.Errorf("no MCP server named %q", name)
+	}
+	if m.opts.Credentials == nil {
+		return errors.New("this session keeps no MCP credentials")
+	}
+	cfg, _ := conf.Config.Expand(m.opts.Getenv)
+	if err := Login(ctx, name, cfg, m.opts.Credentials, o); err != nil {
+		return err
+	}
+	m.Reconnect(name)
+	return nil
+}
+
 // Reconnect drops a server's connection and connects it again (for the
-// /mcp view and the SDK's mcp_reconnect). It reports whether the server
-// exists and is enabled.
+// /mcp view and the SDK's mcp_reconnect), also one that had stopped
+// trying. It reports whether the server exists and is enabled.
 func (m *Manager) Reconnect(name string) bool {
 	m.mu.Lock()
 	var cs interface{ Close() error }
@@ -342,7 +377,13 @@ func (m *Manager) Reconnect(name string) bool {
 	for _, s := range m.servers {
 		if s.name == name && s.state != StateDisabled {
 			found = true
-			if s.cs != nil {
+			if !s.looping && m.started && !m.closed {
+				// The loop gave up (the server needed authorization, or
+				// ran out of attempts): start a new one.
+				s.state, s.err = StatePending, ""
+				m.runLocked(s)
+				m.notifyLocked()
+			} else if s.cs != nil {
 				cs = s.cs // run sees the session end and reconnects
 			} else if s.retryNow != nil {
 				select {

@@ -101,3 +101,24 @@ func TestLoginRefusesAServerThatDoesNotAsk(t *testing.T) {
 		t.Errorf("credentials file written for a server that needs none: %v", err)
 	}
 }
+
+// TestManagerLoginReconnects: logging in through a running manager (the
+// terminal UI's /mcp login) connects the server that needed auth.
+func TestManagerLoginReconnects(t *testing.T) {
+	as := oauthtest.NewAuthServer(t)
+	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as)}
+	store := &CredentialStore{Path: filepath.Join(t.TempDir(), "c.json")}
+	m := startManager(t, Options{Servers: []Server{{Name: "demo", Scope: ScopeUser, Config: cfg}}, Credentials: store})
+	if st := m.Status()[0]; st.State != StateNeedsAuth {
+		t.Fatalf("status %+v, want needs-auth", st)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := m.Login(ctx, "demo", LoginOptions{Open: browse}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "the server to connect after login", func() bool { return m.Status()[0].State == StateConnected })
+	if err := m.Login(ctx, "nope", LoginOptions{}); err == nil || !strings.Contains(err.Error(), `no MCP server named "nope"`) {
+		t.Errorf("Login of an unknown server = %v", err)
+	}
+}
