@@ -207,11 +207,15 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 
+	// The answer comes to http://localhost:PORT/callback, the form
+	// authorization servers accept for native apps; a browser may resolve
+	// localhost to either loopback address, so both listen when they can.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("listen for the authorization answer: %w", err)
 	}
-	redirect := fmt.Sprintf("http://localhost:%d/callback", ln.Addr().(*net.TCPAddr).Port)
+	port := ln.Addr().(*net.TCPAddr).Port
+	redirect := fmt.Sprintf("http://localhost:%d/callback", port)
 	answers := make(chan *auth.AuthorizationResult, 1)
 	failures := make(chan error, 1)
 	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -240,9 +244,15 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 		}
 	})}
 	go srv.Serve(ln)
+	if ln6, err := net.Listen("tcp", fmt.Sprintf("[::1]:%d", port)); err == nil {
+		go srv.Serve(ln6)
+	}
 	defer srv.Close()
 
-	hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: cfg.Headers}, Timeout: 30 * time.Second}
+	// The server's configured headers go to the server only, never to
+	// its authorization server.
+	probe := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: cfg.Headers}, Timeout: 30 * time.Second}
+	hc := &http.Client{Timeout: 30 * time.Second}
 	var got struct {
 		cfg *oauth2.Config
 		tok *oauth2.Token
@@ -287,7 +297,7 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := hc.Do(req)
+	resp, err := probe.Do(req)
 	if err != nil {
 		return fmt.Errorf("log in to %s: %w", name, err)
 	}

@@ -29,7 +29,7 @@ func browse(u string) error {
 // them, and an expired token is refreshed and saved.
 func TestLoginStoresTokensThatConnectAndRefresh(t *testing.T) {
 	as := oauthtest.NewAuthServer(t)
-	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as)}
+	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as), Headers: map[string]string{"X-Api-Key": "for-the-server-only"}}
 	store := &CredentialStore{Path: filepath.Join(t.TempDir(), "creds", "mcp-credentials.json")}
 	servers := []Server{{Name: "demo", Scope: ScopeUser, Config: cfg}}
 
@@ -46,6 +46,9 @@ func TestLoginStoresTokensThatConnectAndRefresh(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), as.URL+"/authorize?") || !strings.Contains(out.String(), "Logged in to demo") {
 		t.Errorf("login output does not show the address and the outcome:\n%s", out.String())
+	}
+	if as.Saw("X-Api-Key") {
+		t.Error("the server's configured header was sent to its authorization server")
 	}
 	fi, err := os.Stat(store.Path)
 	if err != nil || fi.Mode().Perm() != 0o600 {

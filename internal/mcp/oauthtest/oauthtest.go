@@ -29,6 +29,7 @@ type AuthServer struct {
 	challenge string
 	issued    []string // access tokens, in order
 	refreshes int
+	seen      map[string]bool // request header names
 }
 
 // ClientID is the id the server registers every client under.
@@ -90,10 +91,27 @@ func NewAuthServer(t testing.TB) *AuthServer {
 		writeJSON(w, http.StatusOK, map[string]any{"access_token": tok, "token_type": "Bearer", "expires_in": 3600, "refresh_token": "refresh-1"})
 	})
 	// Set up before serving, so handlers read as.URL after it is set.
-	as.Server = httptest.NewUnstartedServer(mux)
+	as.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		as.mu.Lock()
+		if as.seen == nil {
+			as.seen = map[string]bool{}
+		}
+		for k := range r.Header {
+			as.seen[http.CanonicalHeaderKey(k)] = true
+		}
+		as.mu.Unlock()
+		mux.ServeHTTP(w, r)
+	}))
 	as.Start()
 	t.Cleanup(as.Close)
 	return as
+}
+
+// Saw reports whether any request to the server carried the header.
+func (as *AuthServer) Saw(header string) bool {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.seen[http.CanonicalHeaderKey(header)]
 }
 
 // Refreshes is how many refresh grants the server answered.
