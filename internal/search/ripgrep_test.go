@@ -140,7 +140,8 @@ func TestSameMatchesAsRipgrep(t *testing.T) {
 			}
 			slices.Sort(got)
 			if !slices.Equal(got, want) {
-				t.Errorf("search gives\n  %s\nripgrep gives\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+				// Quoted, so that a difference in invisible bytes shows.
+				t.Errorf("search gives\n  %q\nripgrep gives\n  %q", got, want)
 			}
 		})
 	}
