@@ -19,7 +19,7 @@ import (
 // the stored token, and `reins mcp logout` forgets it.
 func TestMCPLoginThenUseTheServerThenLogout(t *testing.T) {
 	as := oauthtest.NewAuthServer(t)
-	mcpURL := oauthtest.NewProtectedServer(t, as)
+	mcpURL := oauthtest.NewProtectedServer(t, as, false)
 	srv := server(t,
 		// MCP tools are deferred: the model runs them through ExecuteExtraTool.
 		llmtest.Calls(llmtest.ToolUse("toolu_1", "ExecuteExtraTool", map[string]any{"tool_name": "mcp__demo__echo", "input": map[string]any{"text": "hi"}})),

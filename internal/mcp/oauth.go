@@ -288,15 +288,26 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 	if err != nil {
 		return fmt.Errorf("log in to %s: %w", name, err)
 	}
-	// An initialize request, answered 401 with the server's challenge,
-	// starts the flow.
-	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"reins","version":"login"}}}`)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, cfg.URL, bytes.NewReader(body))
+	// The request a connection starts with (an initialize POST, or the
+	// event stream's GET for an sse server), answered 401 with the
+	// server's challenge, starts the flow.
+	var req *http.Request
+	if cfg.Transport() == TransportSSE {
+		req, err = http.NewRequestWithContext(ctx, http.MethodGet, cfg.URL, nil)
+		if err == nil {
+			req.Header.Set("Accept", "text/event-stream")
+		}
+	} else {
+		body := []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"reins","version":"login"}}}`)
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, cfg.URL, bytes.NewReader(body))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("log in to %s: %w", name, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
 	resp, err := probe.Do(req)
 	if err != nil {
 		return fmt.Errorf("log in to %s: %w", name, err)

@@ -29,7 +29,7 @@ func browse(u string) error {
 // them, and an expired token is refreshed and saved.
 func TestLoginStoresTokensThatConnectAndRefresh(t *testing.T) {
 	as := oauthtest.NewAuthServer(t)
-	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as), Headers: map[string]string{"X-Api-Key": "for-the-server-only"}}
+	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as, false), Headers: map[string]string{"X-Api-Key": "for-the-server-only"}}
 	store := &CredentialStore{Path: filepath.Join(t.TempDir(), "creds", "mcp-credentials.json")}
 	servers := []Server{{Name: "demo", Scope: ScopeUser, Config: cfg}}
 
@@ -109,7 +109,7 @@ func TestLoginRefusesAServerThatDoesNotAsk(t *testing.T) {
 // terminal UI's /mcp login) connects the server that needed auth.
 func TestManagerLoginReconnects(t *testing.T) {
 	as := oauthtest.NewAuthServer(t)
-	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as)}
+	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as, false)}
 	store := &CredentialStore{Path: filepath.Join(t.TempDir(), "c.json")}
 	m := startManager(t, Options{Servers: []Server{{Name: "demo", Scope: ScopeUser, Config: cfg}}, Credentials: store})
 	if st := m.Status()[0]; st.State != StateNeedsAuth {
@@ -123,5 +123,26 @@ func TestManagerLoginReconnects(t *testing.T) {
 	eventually(t, 10*time.Second, "the server to connect after login", func() bool { return m.Status()[0].State == StateConnected })
 	if err := m.Login(ctx, "nope", LoginOptions{}); err == nil || !strings.Contains(err.Error(), `no MCP server named "nope"`) {
 		t.Errorf("Login of an unknown server = %v", err)
+	}
+}
+
+// TestLoginToAnSSEServer: an sse server is asked with its stream's GET,
+// and connects with the stored token.
+func TestLoginToAnSSEServer(t *testing.T) {
+	as := oauthtest.NewAuthServer(t)
+	cfg := ServerConfig{Type: "sse", URL: oauthtest.NewProtectedServer(t, as, true)}
+	store := &CredentialStore{Path: filepath.Join(t.TempDir(), "c.json")}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := Login(ctx, "old", cfg, store, LoginOptions{Open: browse}); err != nil {
+		t.Fatal(err)
+	}
+	m := startManager(t, Options{Servers: []Server{{Name: "old", Scope: ScopeUser, Config: cfg}}, Credentials: store})
+	if st := m.Status()[0]; st.State != StateConnected {
+		t.Fatalf("status %+v, want connected", st)
+	}
+	res, err := callTool(t, findTool(m.Snapshot(), "mcp__old__echo"), `{"text":"sse"}`)
+	if err != nil || resultText(res) != "protected: sse" {
+		t.Fatalf("echo = %q, %v", resultText(res), err)
 	}
 }

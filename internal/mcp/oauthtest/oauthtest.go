@@ -132,10 +132,11 @@ func (as *AuthServer) Latest() string {
 }
 
 // NewProtectedServer serves an MCP server with one tool, echo (argument
-// text, answer "protected: <text>"), that takes only as's latest token
-// and otherwise answers 401 naming its resource metadata. It returns the
-// MCP endpoint's URL.
-func NewProtectedServer(t testing.TB, as *AuthServer) string {
+// text, answer "protected: <text>"), over streamable HTTP or, with sse,
+// the older SSE transport. It takes only as's latest token and otherwise
+// answers 401 naming its resource metadata. It returns the MCP endpoint's
+// URL.
+func NewProtectedServer(t testing.TB, as *AuthServer, sse bool) string {
 	s := sdk.NewServer(&sdk.Implementation{Name: "protected", Version: "1"}, nil)
 	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo."},
 		func(_ context.Context, _ *sdk.CallToolRequest, in struct {
@@ -143,7 +144,10 @@ func NewProtectedServer(t testing.TB, as *AuthServer) string {
 		}) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "protected: " + in.Text}}}, nil, nil
 		})
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	var h http.Handler = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	if sse {
+		h = sdk.NewSSEHandler(func(*http.Request) *sdk.Server { return s }, nil)
+	}
 	var hs *httptest.Server
 	hs = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/.well-known/oauth-protected-resource" {
