@@ -28,7 +28,7 @@ func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 		name := f[1]
 		go func() {
 			out := &lineNotifier{notify: func(line string) { a.notify("info", line) }}
-			err := a.mcp.Login(context.Background(), name, mcp.LoginOptions{Out: out, Open: mcp.BrowserOpener(a.getenv)})
+			err := a.mcp.Login(context.Background(), name, mcp.LoginOptions{Out: out, Open: a.browserOpener()})
 			out.flush()
 			if err != nil {
 				a.notify("warning", err.Error())

@@ -222,7 +222,7 @@ func (a *app) startMCP() error {
 	}
 	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
 		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger,
-		Credentials: mcp.Credentials(a.configDir)})
+		Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener()})
 	a.mcp.Start()
 	a.onClose(func() { a.mcp.Close() })
 	if a.front == frontTUI {
@@ -320,4 +320,14 @@ func (a *app) parseFlagAgents() error {
 	}
 	a.flagAgents = defs
 	return nil
+}
+
+// browserOpener opens authorization addresses in the user's browser in
+// the terminal UI; print and SDK runs (often on another machine than the
+// user) only report them.
+func (a *app) browserOpener() func(string) error {
+	if a.front != frontTUI {
+		return nil
+	}
+	return mcp.BrowserOpener(a.getenv)
 }

@@ -61,8 +61,12 @@ type Options struct {
 	ReconnectMin, ReconnectMax time.Duration
 	MaxReconnects              int
 	// Credentials holds the OAuth tokens of `reins mcp login`; nil means
-	// none.
+	// none. With it, a server that needs authorization offers the
+	// mcp__<server>__authenticate tool in place of its own.
 	Credentials *CredentialStore
+	// OpenBrowser shows an authorization address to the user (see
+	// BrowserOpener); nil only reports it.
+	OpenBrowser func(url string) error
 	// ClientName and ClientVersion introduce reins to servers.
 	ClientName, ClientVersion string
 	Logger                    *slog.Logger
@@ -310,7 +314,8 @@ type Snapshot struct {
 	Instructions map[string]string
 }
 
-// Snapshot returns the tools and prompts of the servers connected now.
+// Snapshot returns the tools and prompts of the servers connected now,
+// and the authenticate tool of each server that needs authorization.
 // The engine calls it at each turn start (DESIGN invariant 3).
 func (m *Manager) Snapshot() Snapshot {
 	m.mu.Lock()
@@ -318,6 +323,10 @@ func (m *Manager) Snapshot() Snapshot {
 	var snap Snapshot
 	resources := false
 	for _, s := range m.servers {
+		if s.state == StateNeedsAuth && m.opts.Credentials != nil {
+			snap.Tools = append(snap.Tools, &authTool{m: m, server: s.name})
+			continue
+		}
 		if s.state != StateConnected {
 			continue
 		}

@@ -146,3 +146,38 @@ func TestLoginToAnSSEServer(t *testing.T) {
 		t.Fatalf("echo = %q, %v", resultText(res), err)
 	}
 }
+
+// TestAuthenticateToolStandsInUntilAuthorized: a server that needs
+// authorization offers mcp__<server>__authenticate instead of its tools;
+// calling it returns the address to open, and once the user approves the
+// server's own tools replace it.
+func TestAuthenticateToolStandsInUntilAuthorized(t *testing.T) {
+	as := oauthtest.NewAuthServer(t)
+	cfg := ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, as, false)}
+	store := &CredentialStore{Path: filepath.Join(t.TempDir(), "c.json")}
+	m := startManager(t, Options{Servers: []Server{{Name: "demo", Scope: ScopeUser, Config: cfg}}, Credentials: store, OpenBrowser: browse})
+	auth := findTool(m.Snapshot(), "mcp__demo__authenticate")
+	if auth == nil || findTool(m.Snapshot(), "mcp__demo__echo") != nil {
+		t.Fatalf("needs-auth snapshot: %v", toolNamesOf(m.Snapshot()))
+	}
+	res, err := callTool(t, auth, `{}`)
+	if err != nil || !strings.Contains(resultText(res), as.URL+"/authorize?") {
+		t.Fatalf("authenticate = %q, %v; want the address to open", resultText(res), err)
+	}
+	eventually(t, 10*time.Second, "the server's own tools", func() bool {
+		return findTool(m.Snapshot(), "mcp__demo__echo") != nil && findTool(m.Snapshot(), "mcp__demo__authenticate") == nil
+	})
+	// Without a credential store there is nothing to authenticate with.
+	m2 := startManager(t, Options{Servers: []Server{{Name: "demo", Scope: ScopeUser, Config: ServerConfig{Type: "http", URL: oauthtest.NewProtectedServer(t, oauthtest.NewAuthServer(t), false)}}}})
+	if findTool(m2.Snapshot(), "mcp__demo__authenticate") != nil {
+		t.Error("authenticate offered without a credential store")
+	}
+}
+
+func toolNamesOf(s Snapshot) []string {
+	var out []string
+	for _, t := range s.Tools {
+		out = append(out, t.Name())
+	}
+	return out
+}
