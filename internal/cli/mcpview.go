@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -27,12 +26,15 @@ func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 		// reports through notices (the address first).
 		name := f[1]
 		go func() {
-			out := &lineNotifier{notify: func(line string) { a.notify("info", line) }}
-			err := a.mcp.Login(context.Background(), name, mcp.LoginOptions{Out: out, Open: a.browserOpener()})
-			out.flush()
+			err := a.mcp.Login(context.Background(), name, mcp.LoginOptions{Open: a.browserOpener(),
+				Address: func(u string) {
+					a.notify("info", fmt.Sprintf("Open this address to authorize reins for %s: %s", name, u))
+				}})
 			if err != nil {
 				a.notify("warning", err.Error())
+				return
 			}
+			a.notify("info", fmt.Sprintf("Logged in to %s.", name))
 		}()
 		return fmt.Sprintf("Authorizing %s: a browser opens on its sign-in page; the address also appears below.", name), nil
 	}
@@ -89,32 +91,4 @@ func mcpPromptText(ctx context.Context, p mcp.Prompt, args string) (string, erro
 		}
 	}
 	return strings.Join(parts, "\n\n"), nil
-}
-
-// lineNotifier passes each non-empty line written to it to notify.
-type lineNotifier struct {
-	notify func(string)
-	buf    []byte
-}
-
-func (l *lineNotifier) Write(p []byte) (int, error) {
-	l.buf = append(l.buf, p...)
-	for {
-		i := bytes.IndexByte(l.buf, '\n')
-		if i < 0 {
-			return len(p), nil
-		}
-		if line := strings.TrimSpace(string(l.buf[:i])); line != "" {
-			l.notify(line)
-		}
-		l.buf = l.buf[i+1:]
-	}
-}
-
-// flush passes on a last line without a newline.
-func (l *lineNotifier) flush() {
-	if line := strings.TrimSpace(string(l.buf)); line != "" {
-		l.notify(line)
-	}
-	l.buf = nil
 }

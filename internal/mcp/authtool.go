@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"sync"
 	"time"
 
 	"reins/internal/llm"
@@ -43,7 +41,12 @@ const authWait = 30 * time.Second
 func (t *authTool) Call(ctx context.Context, _ *tool.Call, _ json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
-	o := LoginOptions{Out: &urlCatcher{found: addr}, Open: t.m.opts.OpenBrowser}
+	o := LoginOptions{Open: t.m.opts.OpenBrowser, Address: func(u string) {
+		select {
+		case addr <- u: // the first address; the call may have returned already
+		default:
+		}
+	}}
 	go func() {
 		// Not the call's context: the user approves after the call
 		// ended. The manager's ends it when the session closes.
@@ -65,29 +68,4 @@ func (t *authTool) Call(ctx context.Context, _ *tool.Call, _ json.RawMessage, _ 
 	case <-time.After(authWait):
 		return nil, fmt.Errorf("authorize %s: no authorization address after %s", t.server, authWait)
 	}
-}
-
-// urlCatcher passes on the first address Login prints.
-type urlCatcher struct {
-	mu    sync.Mutex
-	buf   []byte
-	found chan<- string
-	sent  bool
-}
-
-func (c *urlCatcher) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.buf = append(c.buf, p...)
-	if c.sent {
-		return len(p), nil
-	}
-	for _, line := range strings.Split(string(c.buf), "\n") {
-		if l := strings.TrimSpace(line); strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://") {
-			c.found <- l
-			c.sent = true
-			break
-		}
-	}
-	return len(p), nil
 }

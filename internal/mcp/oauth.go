@@ -185,6 +185,9 @@ type LoginOptions struct {
 	// Open shows the authorization address to the user, usually in a
 	// browser (see BrowserOpener); nil only prints it.
 	Open func(url string) error
+	// Address, when set, receives the authorization address as soon as
+	// it is known (a front end that shows it its own way).
+	Address func(url string)
 	// Timeout bounds the wait for the user (0: five minutes).
 	Timeout time.Duration
 }
@@ -266,6 +269,9 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 		Client:              hc,
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 			fmt.Fprintf(o.Out, "Open this address to authorize reins for %s:\n\n  %s\n\nWaiting for the answer…\n", name, args.URL)
+			if o.Address != nil {
+				o.Address(args.URL)
+			}
 			if o.Open != nil {
 				if err := o.Open(args.URL); err != nil {
 					fmt.Fprintf(o.Out, "(could not open a browser: %v)\n", err)

@@ -347,20 +347,6 @@ type parseCache struct {
 	toolNames map[string]string
 }
 
-// parseRequest decodes body, reusing parsed messages and tool names from
-// c (which it extends). Requests share the *llm.Message of a message they
-// repeat byte for byte.
-func parseRequest(body []byte, c *parseCache) (*Request, error) {
-	req, err := splitBody(body)
-	if err != nil {
-		return nil, err
-	}
-	if err := decodeRequest(req, c); err != nil {
-		return nil, err
-	}
-	return req, nil
-}
-
 // splitBody is the quick part of parsing: the top-level members, with the
 // system prompt, tools and messages kept raw.
 func splitBody(body []byte) (*Request, error) {

@@ -65,3 +65,16 @@ func TestParseRequestRefusesWhatEncodingJSONRefuses(t *testing.T) {
 		t.Fatalf("parseRequest = %+v, %v", req, err)
 	}
 }
+
+// parseRequest is both parts of the server's parsing at once: split,
+// then decode (reusing and extending c).
+func parseRequest(body []byte, c *parseCache) (*Request, error) {
+	req, err := splitBody(body)
+	if err != nil {
+		return nil, err
+	}
+	if err := decodeRequest(req, c); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
