@@ -4,7 +4,9 @@
 // effects, and it keeps them to three:
 //
 //   - `reins --version` and `reins -v` are answered and the process exits,
-//     so the answer costs a fraction of a full start;
+//     so the answer costs a fraction of a full start. A binary linked with
+//     this package's entry point (EntrySymbol, scripts/build.sh) answers
+//     them before the Go runtime starts, and never gets here for them;
 //   - for print and SDK runs in a git repository, the start-up snapshot's
 //     git commands are started at once, so they run while the rest of the
 //     program initialises; package gitinfo collects them with EarlyGit.
@@ -36,7 +38,9 @@ const SDKVersionLine = ProtocolVersion + " (reins " + Version + ", Claude Code p
 
 func init() {
 	if line := Answer(os.Args[1:]); line != "" {
-		os.Stdout.WriteString(line + "\n")
+		if _, err := os.Stdout.WriteString(line + "\n"); err != nil {
+			os.Exit(1)
+		}
 		os.Exit(0)
 	}
 	go prefault()
