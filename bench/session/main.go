@@ -7,8 +7,8 @@
 //	go run ./bench/session [-runs N] [-ref "claude"] -- ./reins
 //
 // The agent command must accept Claude Code's print-mode flags and
-// ANTHROPIC_BASE_URL. With -ref, a second command runs the same session
-// for comparison.
+// ANTHROPIC_BASE_URL. With -ref, a second command runs the same
+// measurements for comparison, interleaved with the first run by run.
 package main
 
 import (
@@ -46,10 +46,15 @@ func main() {
 	fmt.Printf("machine reference: starting /bin/true %s, a minimal static Go program %s, bash -c true %s, git status --short in the workspace %s\n\n",
 		timeCmd(ws, *runs*4, "/bin/true"), timeGoHello(ws, *runs*4), timeCmd(ws, *runs*4, "bash", "-c", "true"),
 		timeCmd(ws, *runs*2, "git", "--no-optional-locks", "status", "--short"))
-	missed := measure(flag.Args(), ws, *runs, true)
+	agents := [][]string{flag.Args()}
 	if *ref != "" {
+		agents = append(agents, strings.Fields(*ref))
+	}
+	rs := collect(agents, ws, *runs)
+	missed := report(rs[0], true)
+	for _, r := range rs[1:] {
 		fmt.Println()
-		measure(strings.Fields(*ref), ws, *runs, false)
+		report(r, false)
 	}
 	if len(missed) > 0 {
 		fmt.Printf("\nmissed targets: %s\n", strings.Join(missed, ", "))
@@ -219,18 +224,74 @@ func median(xs []time.Duration) time.Duration {
 	return xs[len(xs)/2]
 }
 
-// measure runs the measurements for one agent and returns missed targets.
-func measure(agent []string, ws string, runs int, targets bool) []string {
-	// The session runs in the workspace, so a relative path to the agent
-	// ("./reins") is made absolute first.
-	if strings.Contains(agent[0], "/") {
-		if abs, err := filepath.Abs(agent[0]); err == nil {
-			agent = append([]string{abs}, agent[1:]...)
+// results are one agent's samples.
+type results struct {
+	agent        []string
+	vers, firsts []time.Duration
+	walls, cpus  []time.Duration
+	rss          []int64
+	last         sample
+	failed       string // why the agent's runs stopped, if they did
+}
+
+// collect runs every measurement for each agent, interleaved run by run
+// (A B A B ...), so that a drift in the machine's speed, which on small
+// virtual machines is often larger than the difference measured, falls
+// on every agent alike.
+func collect(agents [][]string, ws string, runs int) []*results {
+	var rs []*results
+	for _, agent := range agents {
+		// The session runs in the workspace, so a relative path to the
+		// agent ("./reins") is made absolute first.
+		if strings.Contains(agent[0], "/") {
+			if abs, err := filepath.Abs(agent[0]); err == nil {
+				agent = append([]string{abs}, agent[1:]...)
+			}
+		}
+		rs = append(rs, &results{agent: agent})
+	}
+	flags := []string{"-p", "Explain how net/http sends a request.", "--output-format", "json", "--permission-mode", "bypassPermissions"}
+	for i := 0; i < runs; i++ {
+		for _, r := range rs {
+			if r.failed != "" {
+				continue
+			}
+			for range 4 {
+				start := time.Now()
+				cmd := exec.Command(r.agent[0], append(r.agent[1:], "--version")...)
+				if err := cmd.Run(); err != nil {
+					r.failed = fmt.Sprintf("--version failed: %v", err)
+					break
+				}
+				r.vers = append(r.vers, time.Since(start))
+			}
+			s := run(r.agent, ws, []llmtest.Turn{llmtest.Reply("hi")}, "-p", "hello")
+			if !s.ok {
+				r.failed = "single turn failed: " + s.errText
+				continue
+			}
+			r.firsts = append(r.firsts, s.firstReq)
+			s = run(r.agent, ws, script(ws), flags...)
+			if !s.ok || s.requests != 6 {
+				r.failed = fmt.Sprintf("session failed (%d requests): %s", s.requests, s.errText)
+				continue
+			}
+			r.walls, r.cpus, r.rss, r.last = append(r.walls, s.wall), append(r.cpus, s.cpu), append(r.rss, s.rss), s
 		}
 	}
-	fmt.Printf("agent: %s\n", strings.Join(agent, " "))
+	return rs
+}
+
+// report prints one agent's medians, with the targets when asked, and
+// returns the targets missed.
+func report(r *results, targets bool) []string {
+	fmt.Printf("agent: %s\n", strings.Join(r.agent, " "))
+	if r.failed != "" {
+		fmt.Printf("  %s\n", r.failed)
+		return []string{"session"}
+	}
 	var missed []string
-	report := func(name string, got, target time.Duration, unit string) {
+	line := func(name string, got, target time.Duration) {
 		mark := ""
 		if targets && target > 0 {
 			if got <= target {
@@ -242,44 +303,11 @@ func measure(agent []string, ws string, runs int, targets bool) []string {
 		}
 		fmt.Printf("  %-28s %10s%s\n", name, got.Round(10*time.Microsecond), mark)
 	}
-	// --version
-	var vers []time.Duration
-	for i := 0; i < runs*4; i++ {
-		start := time.Now()
-		cmd := exec.Command(agent[0], append(agent[1:], "--version")...)
-		if err := cmd.Run(); err != nil {
-			fmt.Printf("  --version failed: %v\n", err)
-			break
-		}
-		vers = append(vers, time.Since(start))
-	}
-	report("--version", median(vers), 5*time.Millisecond, "")
-	// time to first request
-	var firsts []time.Duration
-	for i := 0; i < runs; i++ {
-		s := run(agent, ws, []llmtest.Turn{llmtest.Reply("hi")}, "-p", "hello")
-		if !s.ok {
-			fmt.Printf("  single turn failed: %s\n", s.errText)
-			break
-		}
-		firsts = append(firsts, s.firstReq)
-	}
-	report("start to first request", median(firsts), 15*time.Millisecond, "")
-	// the six-turn session
-	var walls, cpus []time.Duration
-	var rss []int64
-	var last sample
-	flags := []string{"-p", "Explain how net/http sends a request.", "--output-format", "json", "--permission-mode", "bypassPermissions"}
-	for i := 0; i < runs; i++ {
-		s := run(agent, ws, script(ws), flags...)
-		if !s.ok || s.requests != 6 {
-			fmt.Printf("  session failed (%d requests): %s\n", s.requests, s.errText)
-			return append(missed, "session")
-		}
-		walls, cpus, rss, last = append(walls, s.wall), append(cpus, s.cpu), append(rss, s.rss), s
-	}
-	report("6-turn session wall", median(walls), 100*time.Millisecond, "")
-	report("6-turn session CPU", median(cpus), 0, "")
+	line("--version", median(r.vers), 5*time.Millisecond)
+	line("start to first request", median(r.firsts), 15*time.Millisecond)
+	line("6-turn session wall", median(r.walls), 100*time.Millisecond)
+	line("6-turn session CPU", median(r.cpus), 0)
+	rss := append([]int64(nil), r.rss...)
 	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
 	peak := rss[len(rss)/2]
 	mark := ""
@@ -293,11 +321,11 @@ func measure(agent []string, ws string, runs int, targets bool) []string {
 	}
 	fmt.Printf("  %-28s %8.1f MB%s\n", "6-turn session peak RSS", float64(peak)/(1<<20), mark)
 	var arr []string
-	for _, a := range last.arrivals {
+	for _, a := range r.last.arrivals {
 		arr = append(arr, a.Round(time.Millisecond).String())
 	}
 	fmt.Printf("  %-28s %s\n", "requests arrived at", strings.Join(arr, " "))
-	fmt.Printf("  %-28s %10d\n", "requests to the model", last.requests)
-	fmt.Printf("  %-28s %10d\n", "bytes sent to the model", last.bytes)
+	fmt.Printf("  %-28s %10d\n", "requests to the model", r.last.requests)
+	fmt.Printf("  %-28s %10d\n", "bytes sent to the model", r.last.bytes)
 	return missed
 }
