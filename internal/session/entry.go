@@ -105,6 +105,11 @@ func (e Entry) MarshalJSON() ([]byte, error) {
 	n := 512
 	if msg != nil {
 		n += msg.EncodedSize()
+		if e.ToolUseResult != nil {
+			// A tool's structured result mostly repeats what the model
+			// was told: room for it too, so the line grows at most once.
+			n += msg.EncodedSize()
+		}
 	}
 	buf := make([]byte, 0, n)
 	chain := false
@@ -186,12 +191,11 @@ func (e *Entry) appendFields(buf []byte, first bool) ([]byte, error) {
 	flag("isMeta", e.IsMeta)
 	flag("isCompactSummary", e.IsCompactSummary)
 	if e.ToolUseResult != nil {
-		b, err := encodeNoEscape(e.ToolUseResult)
-		if err != nil {
+		key("toolUseResult")
+		var err error
+		if buf, err = appendNoEscape(buf, e.ToolUseResult); err != nil {
 			return nil, fmt.Errorf("toolUseResult: %w", err)
 		}
-		key("toolUseResult")
-		buf = append(buf, b...)
 	}
 	str("sourceToolAssistantUUID", e.SourceToolAssistantUUID)
 	str("subtype", e.Subtype)
@@ -235,14 +239,23 @@ func (e *Entry) appendFields(buf []byte, first bool) ([]byte, error) {
 	return buf, nil
 }
 
-// encodeNoEscape returns v's JSON encoding without HTML escaping: markup
-// in prompts and results stays readable.
-func encodeNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+// appendNoEscape appends v's JSON encoding to buf without HTML escaping
+// (markup in prompts and results stays readable) and without the final
+// newline json.Encoder adds.
+func appendNoEscape(buf []byte, v any) ([]byte, error) {
+	w := appendWriter(buf)
+	enc := json.NewEncoder(&w)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, err
+		return buf, err
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(w, []byte("\n")), nil
+}
+
+// appendWriter is an io.Writer that appends to itself.
+type appendWriter []byte
+
+func (w *appendWriter) Write(p []byte) (int, error) {
+	*w = append(*w, p...)
+	return len(p), nil
 }

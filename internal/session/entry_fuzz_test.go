@@ -105,3 +105,15 @@ func FuzzEntryMarshalMatchesReflection(f *testing.F) {
 		}
 	})
 }
+
+// encodeNoEscape returns v's JSON encoding without HTML escaping, by a
+// path independent of appendNoEscape: the reference's own.
+func encodeNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
