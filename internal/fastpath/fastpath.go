@@ -1,7 +1,7 @@
 // Package fastpath is the part of reins that acts while the program is
 // still starting, before the packages behind the agent (HTTP, MCP, the
 // terminal UI) initialise. It is the only package of reins with init-time
-// effects, and it keeps them to four:
+// effects, and it keeps them to three:
 //
 //   - `reins --version` and `reins -v` are answered and the process exits,
 //     so the answer costs a fraction of a full start. A binary linked with
@@ -14,10 +14,7 @@
 //     runs git itself afterwards.)
 //   - on Linux, the executable's code and read-only data are mapped in
 //     one go from a goroutine, sparing the rest of start-up thousands of
-//     page faults (see prefault);
-//   - on Linux, the memory the heap will grow into is marked for 2 MiB
-//     pages, so a session's first megabytes cost a few page faults, not
-//     a thousand (see hugeHeap).
+//     page faults (see prefault).
 //
 // Keep it small and its imports few: everything it imports is initialised
 // before it can act.
@@ -46,7 +43,6 @@ func init() {
 		}
 		os.Exit(0)
 	}
-	hugeHeap()
 	go prefault()
 	startEarlyGit(os.Args[1:])
 }

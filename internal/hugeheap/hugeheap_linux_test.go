@@ -1,6 +1,6 @@
 //go:build linux
 
-package fastpath
+package hugeheap
 
 import (
 	"bufio"
@@ -52,12 +52,27 @@ func TestDisablesTHPReadsTheGODEBUGList(t *testing.T) {
 	}
 }
 
-// TestHeapIsMarkedForHugePages checks the effect of hugeHeap, which ran
-// when this test binary started: where the kernel gives huge pages on
-// request, part of the heap carries the mark (the "hg" flag in
-// /proc/self/smaps); elsewhere nothing does.
-func TestHeapIsMarkedForHugePages(t *testing.T) {
+// TestPrepareMarksTheHeapForHugePages checks Prepare's effect: where the
+// kernel gives huge pages on request, part of the heap then carries the
+// mark (the "hg" flag in /proc/self/smaps); elsewhere nothing does.
+func TestPrepareMarksTheHeapForHugePages(t *testing.T) {
+	if n := markedMappings(t); n != 0 {
+		t.Fatalf("%d mappings are marked for huge pages before Prepare", n)
+	}
+	Prepare()
 	want := hugePagesOnRequest(thpSettingFile) && !disablesTHP(os.Getenv("GODEBUG"))
+	marked := markedMappings(t)
+	if want && marked == 0 {
+		t.Error("the kernel gives huge pages on request, but no mapping is marked for them")
+	}
+	if !want && marked != 0 {
+		t.Errorf("%d mappings are marked for huge pages, though the kernel setting or GODEBUG says no", marked)
+	}
+}
+
+// markedMappings counts this process's mappings marked for huge pages.
+func markedMappings(t *testing.T) int {
+	t.Helper()
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
 		t.Fatal(err)
@@ -73,10 +88,5 @@ func TestHeapIsMarkedForHugePages(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if want && marked == 0 {
-		t.Error("the kernel gives huge pages on request, but no mapping is marked for them")
-	}
-	if !want && marked != 0 {
-		t.Errorf("%d mappings are marked for huge pages, though the kernel setting or GODEBUG says no", marked)
-	}
+	return marked
 }
