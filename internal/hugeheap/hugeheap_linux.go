@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -43,11 +44,12 @@ const (
 //
 // The price is that collection, of a heap that is still small, which also
 // starts the runtime's marking threads the first collection would start
-// anyway. A six-turn print session ends about 5% sooner, with 800 fewer
-// page faults, and resident memory grows in 2 MiB steps. Prepare does
-// nothing when the kernel already uses huge pages everywhere ("always"),
-// never ("never"), or when GODEBUG=disablethp=1 asks the runtime to keep
-// them off.
+// anyway. After it, the next collection waits until the heap has grown
+// into the reserve (see deferCollections). A six-turn print session ends
+// about 12% sooner, with 800 fewer page faults and no collection, and
+// resident memory grows in 2 MiB steps. Prepare does nothing when the
+// kernel already uses huge pages everywhere ("always"), never ("never"),
+// or when GODEBUG=disablethp=1 asks the runtime to keep them off.
 func Prepare() {
 	if !hugePagesOnRequest(thpSettingFile) || disablesTHP(os.Getenv("GODEBUG")) {
 		return
@@ -67,8 +69,41 @@ func Prepare() {
 	// The reserve, which the runtime has just mapped.
 	madviseHuge((reserve+hugePageSize-1)&^(hugePageSize-1), (reserve+reserveSize)&^(hugePageSize-1))
 	runtime.GC() // frees the reserve for reuse
-	debug.SetGCPercent(gcPercent)
+	if !deferCollections(gcPercent) {
+		debug.SetGCPercent(gcPercent)
+	}
 }
+
+// deferCollections lets the heap grow into the reserve before the next
+// collection: the collector stays off (it was turned off for the reserve)
+// and a memory limit about the reserve's size above the memory in use
+// now stands in for it. A finalizer on an object dropped at once notices
+// the first collection and puts the usual policy (gcPercent, no limit)
+// back. A short session so runs without a collection, allocating from
+// the huge pages, as cmd/compile does for short compilations. It leaves
+// the policy alone, and reports false, when GOGC or GOMEMLIMIT set one.
+func deferCollections(gcPercent int) bool {
+	if gcPercent < 0 || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return false
+	}
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return false
+	}
+	inUse := s[0].Value.Uint64() - s[1].Value.Uint64()
+	limit := debug.SetMemoryLimit(int64(inUse) + reserveSize)
+	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+		debug.SetGCPercent(gcPercent)
+		debug.SetMemoryLimit(limit)
+	})
+	return true
+}
+
+// sentinel is the object whose finalizer marks the first collection (it
+// has a pointer, so the tiny allocator, whose objects may never be
+// finalized, does not take it).
+type sentinel struct{ _ *int }
 
 // heapBytes allocates n bytes on the heap: a slice a function returns
 // cannot live on its stack.

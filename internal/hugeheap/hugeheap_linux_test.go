@@ -4,10 +4,14 @@ package hugeheap
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHugePagesOnRequestOnlyInMadviseMode(t *testing.T) {
@@ -52,30 +56,103 @@ func TestDisablesTHPReadsTheGODEBUGList(t *testing.T) {
 	}
 }
 
+// Read by TestMain: before Prepare, the mappings marked for huge pages
+// and the collector's policy; right after it, the policy and the number
+// of collections.
+var (
+	markedBefore                   int
+	gogcBefore, limitBefore        uint64
+	gogcAfter, limitAfter, cycles0 uint64
+)
+
+func TestMain(m *testing.M) {
+	var err error
+	if markedBefore, err = countMarked(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	gogcBefore, limitBefore, _ = policy()
+	Prepare()
+	gogcAfter, limitAfter, cycles0 = policy()
+	os.Exit(m.Run())
+}
+
+// policy reads the collector's percentage and memory limit, and the
+// number of collections so far.
+func policy() (gogc, limit, cycles uint64) {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}, {Name: "/gc/gomemlimit:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64(), s[1].Value.Uint64(), s[2].Value.Uint64()
+}
+
+// active says whether Prepare does anything on this machine.
+func active() bool {
+	return hugePagesOnRequest(thpSettingFile) && !disablesTHP(os.Getenv("GODEBUG"))
+}
+
 // TestPrepareMarksTheHeapForHugePages checks Prepare's effect: where the
 // kernel gives huge pages on request, part of the heap then carries the
 // mark (the "hg" flag in /proc/self/smaps); elsewhere nothing does.
 func TestPrepareMarksTheHeapForHugePages(t *testing.T) {
-	if n := markedMappings(t); n != 0 {
-		t.Fatalf("%d mappings are marked for huge pages before Prepare", n)
+	if markedBefore != 0 {
+		t.Fatalf("%d mappings were marked for huge pages before Prepare", markedBefore)
 	}
-	Prepare()
-	want := hugePagesOnRequest(thpSettingFile) && !disablesTHP(os.Getenv("GODEBUG"))
-	marked := markedMappings(t)
-	if want && marked == 0 {
+	marked, err := countMarked()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := active(); want && marked == 0 {
 		t.Error("the kernel gives huge pages on request, but no mapping is marked for them")
-	}
-	if !want && marked != 0 {
+	} else if !want && marked != 0 {
 		t.Errorf("%d mappings are marked for huge pages, though the kernel setting or GODEBUG says no", marked)
 	}
 }
 
-// markedMappings counts this process's mappings marked for huge pages.
-func markedMappings(t *testing.T) int {
-	t.Helper()
+// TestPrepareDefersTheNextCollectionUntilTheHeapGrows checks that after
+// Prepare the collector waits, under a memory limit, and that the first
+// collection brings back the usual policy.
+func TestPrepareDefersTheNextCollectionUntilTheHeapGrows(t *testing.T) {
+	if !active() || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		if gogcAfter != gogcBefore || limitAfter != limitBefore {
+			t.Fatalf("Prepare changed the collector's policy where it should not: GOGC %d, limit %d (were %d, %d)",
+				int64(gogcAfter), limitAfter, int64(gogcBefore), limitBefore)
+		}
+		return
+	}
+	if int64(gogcAfter) != -1 || limitAfter > 1<<30 {
+		t.Fatalf("after Prepare: GOGC %d, limit %d; want the collector off under a limit", int64(gogcAfter), limitAfter)
+	}
+	// Grow the heap past the limit: a collection must come, and with it
+	// the usual policy.
+	var keep [][]byte
+	deadline := time.Now().Add(10 * time.Second)
+	var now uint64
+	for {
+		var gogc, limit uint64
+		gogc, limit, now = policy()
+		if gogc == gogcBefore && limit == limitBefore {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the usual policy did not come back: GOGC %d, limit %d, %d collections since Prepare",
+				int64(gogc), limit, now-cycles0)
+		}
+		if len(keep) < 64 {
+			keep = append(keep, make([]byte, 1<<20))
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if now == cycles0 {
+		t.Error("the policy came back without a collection")
+	}
+	runtime.KeepAlive(keep)
+}
+
+// countMarked counts this process's mappings marked for huge pages.
+func countMarked() (int, error) {
 	f, err := os.Open("/proc/self/smaps")
 	if err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	defer f.Close()
 	marked := 0
@@ -85,8 +162,5 @@ func markedMappings(t *testing.T) int {
 			marked++
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return marked
+	return marked, sc.Err()
 }
