@@ -5,10 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"reins/internal/e2etest"
+	"reins/internal/fastpath"
 )
 
 // TestBinaryIsStatic checks that reins, built as the README says, needs no
@@ -32,20 +34,34 @@ func TestBinaryIsStatic(t *testing.T) {
 		t.Errorf("the binary needs shared libraries: %v", libs)
 	}
 
-	// The README's build command is what users run; it must build the
-	// same static binary.
+	if fastpath.HasEntry {
+		syms, err := f.Symbols()
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(syms, func(s elf.Symbol) bool { return s.Name == fastpath.EntrySymbol })
+		if i < 0 || f.Entry != syms[i].Value {
+			t.Errorf("the binary's entry point %#x is not %s", f.Entry, fastpath.EntrySymbol)
+		}
+	}
+
+	// The README's build command is what users run, and the binary above
+	// came from it: the script must build static and link the entry point
+	// that answers the version.
 	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var build string
-	for _, l := range strings.Split(string(readme), "\n") {
-		if strings.Contains(l, "go build") && strings.Contains(l, "./cmd/reins") {
-			build = l
-			break
-		}
+	if !strings.Contains(string(readme), "\n./scripts/build.sh && ./reins -p") {
+		t.Error("README's set-up no longer builds with ./scripts/build.sh")
 	}
-	if !strings.Contains(build, "CGO_ENABLED=0") {
-		t.Errorf("README's build command %q does not set CGO_ENABLED=0", build)
+	script, err := os.ReadFile(filepath.Join("..", "scripts", "build.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"CGO_ENABLED=0", "-E=" + fastpath.EntrySymbol} {
+		if !strings.Contains(string(script), want) {
+			t.Errorf("scripts/build.sh does not set %s", want)
+		}
 	}
 }
