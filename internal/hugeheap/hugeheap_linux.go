@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -86,12 +85,11 @@ func deferCollections(gcPercent int) bool {
 	if gcPercent < 0 || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return false
 	}
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
-		return false
-	}
-	inUse := s[0].Value.Uint64() - s[1].Value.Uint64()
+	// ReadMemStats rather than runtime/metrics: that package's
+	// initialiser costs more at start-up than this one brief stop.
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	inUse := ms.Sys - ms.HeapReleased
 	limit := debug.SetMemoryLimit(int64(inUse) + reserveSize)
 	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
 		debug.SetGCPercent(gcPercent)
