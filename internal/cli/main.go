@@ -49,7 +49,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := root.ExecuteContext(ctx)
 	var ee exitError
@@ -272,3 +272,37 @@ func run(ctx context.Context, env *Env, o *Options) error {
 	}
 	return runInteractive(ctx, env, o)
 }
+
+// notifyContext is signal.NotifyContext with the registration moved to a
+// goroutine. The process's first signal registration makes the runtime
+// start a thread for signal masks and wait for it, which costs about a
+// millisecond on small virtual machines; start-up goes on meanwhile. The
+// registration is done long before a session has anything to lose: until
+// it is, SIGINT and SIGTERM end the process as they do before main. The
+// context is cancelled with a cause naming the signal, as NotifyContext's
+// is; stop undoes the registration.
+func notifyContext(parent context.Context, sigs ...os.Signal) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	registered := make(chan struct{})
+	go func() {
+		signal.Notify(ch, sigs...)
+		close(registered)
+		select {
+		case s := <-ch:
+			cancel(signalError(s.String() + " signal received"))
+		case <-ctx.Done():
+		}
+	}()
+	stop := func() {
+		cancel(context.Canceled)
+		<-registered
+		signal.Stop(ch)
+	}
+	return ctx, stop
+}
+
+// signalError is the cause of a context cancelled by a signal.
+type signalError string
+
+func (e signalError) Error() string { return string(e) }
