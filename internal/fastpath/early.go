@@ -33,8 +33,9 @@ type gitJob struct {
 // early holds the git commands started at init: written once by init,
 // before any other goroutine of the program runs; read-only afterwards.
 var early struct {
-	dirs []string // the working folder as given and with links resolved
-	jobs []*gitJob
+	dirs   []string // the working folder as given and with links resolved
+	jobs   []*gitJob
+	native string // the folder whose snapshot gitinfo may start at its init
 }
 
 // startEarlyGit starts the snapshot's git commands for a run that will
@@ -47,7 +48,13 @@ func startEarlyGit(args []string) {
 		return
 	}
 	dir, err := os.Getwd()
-	if err != nil || !insideRepo(dir) || nativeStatusLikely(dir) {
+	if err != nil || !insideRepo(dir) {
+		return
+	}
+	if nativeStatusLikely(dir) {
+		// No process to start: package gitinfo reads the status from
+		// the repository's files, beginning at its own initialiser.
+		early.native = dir
 		return
 	}
 	git := lookGit()
@@ -355,3 +362,9 @@ func StopEarlyGit(dir string, args []string) bool {
 	}
 	return false
 }
+
+// EarlyNativeDir returns the working folder when this run will want the
+// start-up git snapshot soon and package gitinfo will most likely read it
+// from the repository's files (a trusted run at the top of a plain work
+// tree), so gitinfo may start it while the program initialises; else "".
+func EarlyNativeDir() string { return early.native }

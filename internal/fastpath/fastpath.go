@@ -1,17 +1,20 @@
 // Package fastpath is the part of reins that acts while the program is
 // still starting, before the packages behind the agent (HTTP, MCP, the
-// terminal UI) initialise. It is the only package of reins with init-time
-// effects, and it keeps them to three:
+// terminal UI) initialise. It decides every init-time effect of reins,
+// and keeps them to three:
 //
 //   - `reins --version` and `reins -v` are answered and the process exits,
 //     so the answer costs a fraction of a full start. A binary linked with
 //     this package's entry point (EntrySymbol, scripts/build.sh) answers
 //     them before the Go runtime starts, and never gets here for them;
-//   - for print and SDK runs in a git repository, the start-up snapshot's
-//     git commands are started at once, so they run while the rest of the
-//     program initialises; package gitinfo collects them with EarlyGit.
-//     (The interactive UI asks whether the folder is trusted first, so it
-//     runs git itself afterwards.)
+//   - for print and SDK runs in a git repository, the start-up snapshot
+//     begins at once, so it runs while the rest of the program
+//     initialises: git status is started here and collected by package
+//     gitinfo with EarlyGit, or, at the top of a plain work tree, where
+//     gitinfo reads the status from the repository's files, gitinfo's
+//     initialiser starts that reading (EarlyNativeDir). (The interactive
+//     UI asks whether the folder is trusted first, so it takes the
+//     snapshot afterwards.)
 //   - on Linux, the executable's code and read-only data are mapped in
 //     one go from a goroutine, sparing the rest of start-up thousands of
 //     page faults (see prefault).

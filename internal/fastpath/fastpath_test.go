@@ -105,3 +105,33 @@ func TestNativeStatusLikelyOnlyAtTheTopOfAPlainWorkTree(t *testing.T) {
 		t.Error("GIT_DIR set: the reader declines, so git must start early")
 	}
 }
+
+// TestEarlyNativeDirForATrustedRunAtTheTop checks that a print run at the
+// top of a plain work tree names the folder for gitinfo's early snapshot
+// and starts no git process, and that a run for the UI names nothing.
+func TestEarlyNativeDirForATrustedRunAtTheTop(t *testing.T) {
+	if !nativeStatusOS {
+		t.Skip("no native status reader on this system")
+	}
+	top, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(top, ".git"), 0o755)
+	t.Chdir(top)
+	saved := early
+	t.Cleanup(func() { early = saved })
+
+	early.native, early.jobs = "", nil
+	startEarlyGit([]string{"hello"})
+	if d := EarlyNativeDir(); d != "" {
+		t.Errorf("a UI run named %q for the early snapshot", d)
+	}
+	startEarlyGit([]string{"-p", "hello"})
+	if d := EarlyNativeDir(); d != top {
+		t.Errorf("EarlyNativeDir() = %q, want %q", d, top)
+	}
+	if len(early.jobs) != 0 {
+		t.Errorf("%d git processes started where the native reader applies", len(early.jobs))
+	}
+}

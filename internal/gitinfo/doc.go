@@ -12,6 +12,11 @@
 // refreshed during a session: the system prompt that carries it must stay
 // byte-stable (DESIGN invariant 10).
 //
+// For a print or SDK run at the top of a plain work tree, the snapshot
+// starts from this package's initialiser, as package fastpath decides
+// (fastpath.EarlyNativeDir), so that reading it overlaps the rest of the
+// program's start; the session's Start then takes that snapshot.
+//
 // This package only reads; it never changes a repository, and it passes
 // --no-optional-locks so that it does not take the index lock.
 package gitinfo

@@ -196,6 +196,31 @@ func TestStartWaitMatchesTake(t *testing.T) {
 	}
 }
 
+// TestStartTakesTheEarlySnapshotOnce checks that the snapshot init
+// started is handed to the first Start for the same folder with default
+// options, and only to it.
+func TestStartTakesTheEarlySnapshotOnce(t *testing.T) {
+	dir := t.TempDir()
+	pre := &Pending{done: make(chan struct{})}
+	close(pre.done)
+	early.dir = dir
+	early.p.Store(pre)
+	t.Cleanup(func() { early.dir = ""; early.p.Store(nil) })
+
+	if p := Start(context.Background(), dir, Options{Timeout: time.Second}); p == pre {
+		t.Error("Start with its own timeout took the early snapshot")
+	}
+	if p := Start(context.Background(), filepath.Join(dir, "sub"), Options{}); p == pre {
+		t.Error("Start for another folder took the early snapshot")
+	}
+	if p := Start(context.Background(), dir, Options{}); p != pre {
+		t.Error("the first Start with default options did not take the early snapshot")
+	}
+	if p := Start(context.Background(), dir, Options{}); p == pre {
+		t.Error("a second Start took the early snapshot again")
+	}
+}
+
 func TestTextGolden(t *testing.T) {
 	s := Snapshot{IsRepo: true, Branch: "feature", MainBranch: "main",
 		Status: " M a.go\n?? b.go", Commits: []string{"abc1234 Second", "def5678 First"}}
