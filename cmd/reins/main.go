@@ -6,10 +6,8 @@ import (
 	"os"
 
 	"reins/internal/cli"
-	"reins/internal/hugeheap"
 )
 
 func main() {
-	hugeheap.Prepare()
 	os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -1,7 +1,7 @@
 // Package fastpath is the part of reins that acts while the program is
 // still starting, before the packages behind the agent (HTTP, MCP, the
 // terminal UI) initialise. It decides every init-time effect of reins,
-// and keeps them to three:
+// and keeps them to four:
 //
 //   - `reins --version` and `reins -v` are answered and the process exits,
 //     so the answer costs a fraction of a full start. A binary linked with
@@ -15,15 +15,23 @@
 //     initialiser starts that reading (EarlyNativeDir). (The interactive
 //     UI asks whether the folder is trusted first, so it takes the
 //     snapshot afterwards.)
+//   - on Linux, the heap is set to grow on 2 MiB pages (hugeheap.Prepare),
+//     before most packages allocate anything;
 //   - on Linux, the executable's code and read-only data are mapped in
 //     one go from a goroutine, sparing the rest of start-up thousands of
-//     page faults (see prefault).
+//     page faults (see prefault). This starts after the heap's
+//     preparation: both change the process's memory map, and the kernel
+//     lets only one do so at a time.
 //
 // Keep it small and its imports few: everything it imports is initialised
 // before it can act.
 package fastpath
 
-import "os"
+import (
+	"os"
+
+	"reins/internal/hugeheap"
+)
 
 // Version is reins's own version.
 const Version = "0.1.0"
@@ -46,6 +54,7 @@ func init() {
 		}
 		os.Exit(0)
 	}
+	hugeheap.Prepare()
 	go prefault()
 	startEarlyGit(os.Args[1:])
 }

@@ -5,8 +5,6 @@ package hugeheap
 import (
 	"os"
 	"runtime"
-	"runtime/debug"
-	"strings"
 	"syscall"
 	"unsafe"
 )
@@ -23,7 +21,9 @@ const (
 )
 
 // Prepare lets the heap be backed by 2 MiB pages where it grows next.
-// Call it once, early: reins calls it first thing in main.
+// Call it once, as early as possible: reins calls it from package
+// fastpath's initialiser, before most packages have initialised, so that
+// their allocations already land on the large pages.
 //
 // A short run grows its heap by a few megabytes, and each 4 KiB page it
 // touches for the first time costs a page fault: about a microsecond on
@@ -44,9 +44,10 @@ const (
 // The price is that collection, of a heap that is still small, which also
 // starts the runtime's marking threads the first collection would start
 // anyway. After it, the next collection waits until the heap has grown
-// into the reserve (see deferCollections). A six-turn print session ends
-// about 12% sooner, with 800 fewer page faults and no collection, and
-// resident memory grows in 2 MiB steps. Prepare does nothing when the
+// into the reserve (see deferCollections). Done during initialisation, it
+// brings the first model request about 3 ms sooner and a six-turn print
+// session about 15% sooner than no preparation, with about 1,000 fewer
+// page faults and no collection; resident memory grows in 2 MiB steps. Prepare does nothing when the
 // kernel already uses huge pages everywhere ("always"), never ("never"),
 // or when GODEBUG=disablethp=1 asks the runtime to keep them off.
 func Prepare() {
@@ -58,7 +59,7 @@ func Prepare() {
 	top := uintptr(unsafe.Pointer(unsafe.SliceData(heapBytes(40 << 10))))
 	// The reserve would start a collection of its own (it is more than
 	// the heap's first goal), before the one below that frees it.
-	gcPercent := debug.SetGCPercent(-1)
+	gcPercent := int(setGCPercent(-1))
 	reserve := uintptr(unsafe.Pointer(unsafe.SliceData(heapBytes(reserveSize))))
 
 	// The rest of the chunk the heap is in: the 2 MiB region holding
@@ -69,7 +70,7 @@ func Prepare() {
 	madviseHuge((reserve+hugePageSize-1)&^(hugePageSize-1), (reserve+reserveSize)&^(hugePageSize-1))
 	runtime.GC() // frees the reserve for reuse
 	if !deferCollections(gcPercent) {
-		debug.SetGCPercent(gcPercent)
+		setGCPercent(int32(gcPercent))
 	}
 }
 
@@ -90,10 +91,10 @@ func deferCollections(gcPercent int) bool {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	inUse := ms.Sys - ms.HeapReleased
-	limit := debug.SetMemoryLimit(int64(inUse) + reserveSize)
+	limit := setMemoryLimit(int64(inUse) + reserveSize)
 	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
-		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(limit)
+		setGCPercent(int32(gcPercent))
+		setMemoryLimit(limit)
 	})
 	return true
 }
@@ -119,14 +120,36 @@ func madviseHuge(lo, hi uintptr) {
 // are in "madvise" mode, where a region gets them only when marked.
 func hugePagesOnRequest(settingFile string) bool {
 	b, err := os.ReadFile(settingFile)
-	return err == nil && strings.Contains(string(b), "[madvise]")
+	return err == nil && containsStr(string(b), "[madvise]")
 }
 
 // disablesTHP reports whether a GODEBUG value sets disablethp=1, the
 // runtime's switch for keeping huge pages off its heap.
 func disablesTHP(godebug string) bool {
-	for kv := range strings.SplitSeq(godebug, ",") {
-		if kv == "disablethp=1" {
+	return containsStr(","+godebug+",", ",disablethp=1,")
+}
+
+// setGCPercent and setMemoryLimit are the runtime's implementations of
+// debug.SetGCPercent and debug.SetMemoryLimit, which the runtime provides
+// to runtime/debug by name. This package refers to them the same way
+// rather than importing runtime/debug, because runtime/debug imports fmt,
+// and a package that waits for fmt is initialised after most of the
+// program (the runtime initialises, among the packages whose imports are
+// ready, the first by import path): too late to put the packages' own
+// allocations on large pages. They take and return what the debug
+// functions do.
+//
+//go:linkname setGCPercent runtime/debug.setGCPercent
+func setGCPercent(percent int32) int32
+
+//go:linkname setMemoryLimit runtime/debug.setMemoryLimit
+func setMemoryLimit(limit int64) int64
+
+// containsStr is strings.Contains, kept here for the same reason: this
+// package imports only what os needs.
+func containsStr(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
 			return true
 		}
 	}
