@@ -155,3 +155,33 @@ func containsStr(s, sub string) bool {
 	}
 	return false
 }
+
+// Active reports whether Prepare acts on this machine: the kernel gives
+// huge pages on request and GODEBUG does not turn them off.
+func Active() bool {
+	return hugePagesOnRequest(thpSettingFile) && !disablesTHP(os.Getenv("GODEBUG"))
+}
+
+// MarkedMappings counts this process's mappings marked for huge pages
+// (the "hg" flag in /proc/self/smaps): after Prepare, where Active, the
+// heap's.
+func MarkedMappings() (int, error) {
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return 0, err
+	}
+	const prefix = "VmFlags:"
+	marked := 0
+	for len(b) > 0 {
+		end := 0
+		for end < len(b) && b[end] != '\n' {
+			end++
+		}
+		line := string(b[:end])
+		b = b[min(end+1, len(b)):]
+		if len(line) > len(prefix) && line[:len(prefix)] == prefix && containsStr(line[len(prefix):]+" ", " hg ") {
+			marked++
+		}
+	}
+	return marked, nil
+}

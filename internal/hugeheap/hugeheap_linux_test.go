@@ -3,13 +3,11 @@
 package hugeheap
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
-	"strings"
 	"testing"
 	"time"
 )
@@ -67,7 +65,7 @@ var (
 
 func TestMain(m *testing.M) {
 	var err error
-	if markedBefore, err = countMarked(); err != nil {
+	if markedBefore, err = MarkedMappings(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
@@ -85,11 +83,6 @@ func policy() (gogc, limit, cycles uint64) {
 	return s[0].Value.Uint64(), s[1].Value.Uint64(), s[2].Value.Uint64()
 }
 
-// active says whether Prepare does anything on this machine.
-func active() bool {
-	return hugePagesOnRequest(thpSettingFile) && !disablesTHP(os.Getenv("GODEBUG"))
-}
-
 // TestPrepareMarksTheHeapForHugePages checks Prepare's effect: where the
 // kernel gives huge pages on request, part of the heap then carries the
 // mark (the "hg" flag in /proc/self/smaps); elsewhere nothing does.
@@ -97,11 +90,11 @@ func TestPrepareMarksTheHeapForHugePages(t *testing.T) {
 	if markedBefore != 0 {
 		t.Fatalf("%d mappings were marked for huge pages before Prepare", markedBefore)
 	}
-	marked, err := countMarked()
+	marked, err := MarkedMappings()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := active(); want && marked == 0 {
+	if want := Active(); want && marked == 0 {
 		t.Error("the kernel gives huge pages on request, but no mapping is marked for them")
 	} else if !want && marked != 0 {
 		t.Errorf("%d mappings are marked for huge pages, though the kernel setting or GODEBUG says no", marked)
@@ -112,7 +105,7 @@ func TestPrepareMarksTheHeapForHugePages(t *testing.T) {
 // Prepare the collector waits, under a memory limit, and that the first
 // collection brings back the usual policy.
 func TestPrepareDefersTheNextCollectionUntilTheHeapGrows(t *testing.T) {
-	if !active() || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+	if !Active() || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		if gogcAfter != gogcBefore || limitAfter != limitBefore {
 			t.Fatalf("Prepare changed the collector's policy where it should not: GOGC %d, limit %d (were %d, %d)",
 				int64(gogcAfter), limitAfter, int64(gogcBefore), limitBefore)
@@ -146,21 +139,4 @@ func TestPrepareDefersTheNextCollectionUntilTheHeapGrows(t *testing.T) {
 		t.Error("the policy came back without a collection")
 	}
 	runtime.KeepAlive(keep)
-}
-
-// countMarked counts this process's mappings marked for huge pages.
-func countMarked() (int, error) {
-	f, err := os.Open("/proc/self/smaps")
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	marked := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if flags, ok := strings.CutPrefix(sc.Text(), "VmFlags:"); ok && strings.Contains(" "+flags+" ", " hg ") {
-			marked++
-		}
-	}
-	return marked, sc.Err()
 }
