@@ -90,3 +90,35 @@ func TestVersionWriteFailureExitsNonZero(t *testing.T) {
 		}
 	}
 }
+
+// TestFastpathInitialisesBeforeTheHeavyPackages checks the order the
+// runtime initialises packages in (GODEBUG=inittrace=1): fastpath, which
+// prepares the heap and starts the git snapshot, must come before the
+// packages whose initialisers allocate or work the most, or its head
+// start is lost. The runtime initialises, of the packages whose imports
+// are done, the first by import path, so an import added to fastpath or
+// hugeheap that sorts late (runtime/debug, say) moves it behind them.
+func TestFastpathInitialisesBeforeTheHeavyPackages(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	sb.Env = append(sb.Env, "GODEBUG=inittrace=1")
+	r := sb.Run(t, "", "--help")
+	order := map[string]int{}
+	for i, line := range strings.Split(r.Stderr, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "init" {
+			if _, seen := order[f[1]]; !seen {
+				order[f[1]] = i
+			}
+		}
+	}
+	at, ok := order["reins/internal/fastpath"]
+	if !ok {
+		t.Fatalf("no init line for reins/internal/fastpath in:\n%s", r.Stderr)
+	}
+	for _, heavy := range []string{"encoding/gob", "github.com/google/jsonschema-go/jsonschema", "go.yaml.in/yaml/v3", "net/http", "github.com/modelcontextprotocol/go-sdk/mcp"} {
+		if i, ok := order[heavy]; !ok {
+			t.Errorf("no init line for %s", heavy)
+		} else if i < at {
+			t.Errorf("%s initialises before reins/internal/fastpath", heavy)
+		}
+	}
+}
