@@ -16,7 +16,9 @@
 //     UI asks whether the folder is trusted first, so it takes the
 //     snapshot afterwards.)
 //   - on Linux, the heap is set to grow on 2 MiB pages (hugeheap.Prepare),
-//     before most packages allocate anything;
+//     before most packages allocate anything, and for the terminal UI the
+//     zero-initialised data too, where the character-width table it
+//     fills on its first frame lives;
 //   - on Linux, the executable's code and read-only data are mapped in
 //     one go from a goroutine, sparing the rest of start-up thousands of
 //     page faults (see prefault). This starts after the heap's
@@ -54,7 +56,9 @@ func init() {
 		}
 		os.Exit(0)
 	}
-	hugeheap.Prepare()
+	// The terminal UI fills a large zero-initialised table on its first
+	// frame; print and SDK runs do not.
+	hugeheap.Prepare(hugeheap.Options{ZeroData: !trustedRun(os.Args[1:])})
 	go prefault()
 	startEarlyGit(os.Args[1:])
 }

@@ -5,6 +5,8 @@ package fastpath
 import (
 	"os"
 	"syscall"
+
+	"reins/internal/hugeheap"
 )
 
 // madvPopulateRead asks the kernel to map a range's pages at once
@@ -50,32 +52,9 @@ func readOnlyMappingOf(line, file string) (lo, hi uintptr, ok bool) {
 	if len(line) <= len(file) || line[len(line)-len(file)-1:] != " "+file {
 		return 0, 0, false
 	}
-	i := 0
-	lo, i = parseHex(line, i)
-	if i >= len(line) || line[i] != '-' {
-		return 0, 0, false
-	}
-	hi, i = parseHex(line, i+1)
-	if i+3 >= len(line) || line[i] != ' ' || line[i+1] != 'r' || line[i+2] == 'w' || hi <= lo {
+	lo, hi, rest, ok := hugeheap.MapsRange(line)
+	if !ok || len(rest) < 3 || rest[0] != 'r' || rest[1] == 'w' {
 		return 0, 0, false
 	}
 	return lo, hi, true
-}
-
-// parseHex reads lowercase hex digits from s[i:], returning the value and
-// the index after them.
-func parseHex(s string, i int) (uintptr, int) {
-	var v uintptr
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9':
-			v = v<<4 | uintptr(c-'0')
-		case c >= 'a' && c <= 'f':
-			v = v<<4 | uintptr(c-'a'+10)
-		default:
-			return v, i
-		}
-	}
-	return v, i
 }

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestHugePagesOnRequestOnlyInMadviseMode(t *testing.T) {
@@ -70,7 +72,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	gogcBefore, limitBefore, _ = policy()
-	Prepare()
+	Prepare(Options{ZeroData: true})
 	gogcAfter, limitAfter, cycles0 = policy()
 	os.Exit(m.Run())
 }
@@ -139,4 +141,77 @@ func TestPrepareDefersTheNextCollectionUntilTheHeapGrows(t *testing.T) {
 		t.Error("the policy came back without a collection")
 	}
 	runtime.KeepAlive(keep)
+}
+
+// bigZero is zero-initialised data of this test binary, large enough to
+// hold whole 2 MiB regions, never touched (as the terminal UI's width
+// table is before its first frame).
+var bigZero [6 << 20]byte
+
+// TestPrepareMarksUntouchedZeroData checks Options.ZeroData (TestMain
+// prepares with it): where the kernel gives huge pages on request, the
+// mapping holding the middle of bigZero carries the mark; elsewhere not.
+func TestPrepareMarksUntouchedZeroData(t *testing.T) {
+	at := uintptr(unsafe.Pointer(&bigZero[len(bigZero)/2]))
+	flags, err := vmFlagsAt(at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if marked := strings.Contains(" "+flags+" ", " hg "); marked != Active() {
+		t.Errorf("the zero-initialised data at %#x has VmFlags %q; marked %v, want %v", at, flags, marked, Active())
+	}
+}
+
+// vmFlagsAt returns the VmFlags of the mapping of this process holding
+// addr, from /proc/self/smaps.
+func vmFlagsAt(addr uintptr) (string, error) {
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return "", err
+	}
+	in := false
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if lo, hi, _, ok := MapsRange(line); ok {
+			in = lo <= addr && addr < hi
+			continue
+		}
+		if flags, ok := strings.CutPrefix(line, "VmFlags:"); ok && in {
+			return strings.TrimSpace(flags), nil
+		}
+	}
+	return "", fmt.Errorf("no mapping holds %#x", addr)
+}
+
+func TestMapsRange(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		lo, hi uintptr
+		rest   string
+		ok     bool
+	}{
+		{"00400000-00bde000 r-xp 00000000 fe:00 123  /bin/x", 0x400000, 0xbde000, "r-xp 00000000 fe:00 123  /bin/x", true},
+		{"7f22c9a60000-7f22c9c00000 rw-p 00000000 00:00 0 ", 0x7f22c9a60000, 0x7f22c9c00000, "rw-p 00000000 00:00 0 ", true},
+		{"00400000-00400000 r-xp", 0, 0, "", false},
+		{"-00400000 r-xp", 0, 0, "", false},
+		{"00400000- r-xp", 0, 0, "", false},
+		{"00400000-00bde000", 0, 0, "", false},
+		{"Rss:  4 kB", 0, 0, "", false},
+		{"", 0, 0, "", false},
+	} {
+		lo, hi, rest, ok := MapsRange(tc.line)
+		if lo != tc.lo || hi != tc.hi || rest != tc.rest || ok != tc.ok {
+			t.Errorf("MapsRange(%q) = %#x, %#x, %q, %v; want %#x, %#x, %q, %v", tc.line, lo, hi, rest, ok, tc.lo, tc.hi, tc.rest, tc.ok)
+		}
+	}
+}
+
+func FuzzMapsRange(f *testing.F) {
+	f.Add("00400000-00bde000 r-xp 00000000 fe:00 123 /x")
+	f.Add("a-b c")
+	f.Fuzz(func(t *testing.T, line string) {
+		lo, hi, rest, ok := MapsRange(line)
+		if ok && (hi <= lo || !strings.HasSuffix(line, rest) || len(rest) >= len(line)) {
+			t.Fatalf("MapsRange(%q) = %#x, %#x, %q, true", line, lo, hi, rest)
+		}
+	})
 }

@@ -3,7 +3,7 @@
 package hugeheap
 
 // Prepare does nothing where the kernel has no transparent huge pages.
-func Prepare() {}
+func Prepare(Options) {}
 
 // Active reports whether Prepare acts on this machine: never here.
 func Active() bool { return false }
