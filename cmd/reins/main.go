@@ -6,8 +6,10 @@ import (
 	"os"
 
 	"reins/internal/cli"
+	"reins/internal/fastpath"
 )
 
 func main() {
+	fastpath.RestoreEnv()
 	os.Exit(cli.Main(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

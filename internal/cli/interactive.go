@@ -22,7 +22,8 @@ import (
 // runInteractive starts the terminal UI: reins with no -p, with an
 // optional first prompt as argument.
 func runInteractive(ctx context.Context, env *Env, o *Options) error {
-	trusted, err := confirmTrust(ctx, env)
+	colors := tui.DetectColors(env.Stdout, os.Environ())
+	trusted, err := confirmTrust(ctx, env, colors)
 	if err != nil {
 		return err
 	}
@@ -65,19 +66,20 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
-		Notices:     a.startupWarnings(),
-		Prompt:      strings.Join(o.Args, " "),
-		Cwd:         a.cwd,
-		Version:     Version,
-		KeySource:   a.keySource,
-		HistoryFile: filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
-		StatusLine:  statusLineCommand(a.settings.Raw["statusLine"]),
-		Notify:      notifyChannel(a.settings.Raw["preferredNotifChannel"]),
-		NoColor:     a.getenv("NO_COLOR") != "",
-		Getenv:      a.getenv,
-		Input:       env.Stdin,
-		Output:      env.Stdout,
-		Logger:      a.logger,
+		Notices:      a.startupWarnings(),
+		Prompt:       strings.Join(o.Args, " "),
+		Cwd:          a.cwd,
+		Version:      Version,
+		KeySource:    a.keySource,
+		HistoryFile:  filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
+		StatusLine:   statusLineCommand(a.settings.Raw["statusLine"]),
+		Notify:       notifyChannel(a.settings.Raw["preferredNotifChannel"]),
+		NoColor:      a.getenv("NO_COLOR") != "",
+		ColorProfile: colors,
+		Getenv:       a.getenv,
+		Input:        env.Stdin,
+		Output:       env.Stdout,
+		Logger:       a.logger,
 	}
 	if a.resumed != nil {
 		opts.Resumed = a.sess.History()
@@ -91,7 +93,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 
 // confirmTrust asks, in a folder not trusted yet, whether its files may be
 // trusted, and records the answer (the home folder only for this run).
-func confirmTrust(ctx context.Context, env *Env) (bool, error) {
+func confirmTrust(ctx context.Context, env *Env, colors tui.Colors) (bool, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return false, fmt.Errorf("working folder: %w", err)
@@ -108,7 +110,7 @@ func confirmTrust(ctx context.Context, env *Env) (bool, error) {
 		return true, nil
 	}
 	yes, err := tui.ConfirmTrust(ctx, tui.TrustOptions{Dir: cwd, Home: filepath.Clean(cwd) == filepath.Clean(home),
-		Input: env.Stdin, Output: env.Stdout, NoColor: env.Getenv("NO_COLOR") != ""})
+		Input: env.Stdin, Output: env.Stdout, NoColor: env.Getenv("NO_COLOR") != "", ColorProfile: colors})
 	if err != nil || !yes {
 		return false, err
 	}

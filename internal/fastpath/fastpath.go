@@ -61,6 +61,7 @@ func init() {
 	hugeheap.Prepare(hugeheap.Options{ZeroData: !trustedRun(os.Args[1:])})
 	go prefault()
 	startEarlyGit(os.Args[1:])
+	hideTMUX()
 }
 
 // Answer returns the line to print when args ask only for a version, or

@@ -144,6 +144,9 @@ type Options struct {
 	LongTurn time.Duration
 	// NoColor turns colours off (NO_COLOR).
 	NoColor bool
+	// ColorProfile, when set, gives the terminal's colour profile
+	// (DetectColors) instead of the UI detecting it as it starts.
+	ColorProfile Colors
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
 

@@ -37,6 +37,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Width > 0 && o.Height > 0 {
 		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
 	}
+	if o.ColorProfile != nil {
+		opts = append(opts, tea.WithColorProfile(o.ColorProfile()))
+	}
 	p := tea.NewProgram(m, opts...)
 	br.send = p.Send
 	o.Asker.attach(p.Send)

@@ -20,6 +20,9 @@ type TrustOptions struct {
 	Input   io.Reader
 	Output  io.Writer
 	NoColor bool
+	// ColorProfile, when set, gives the terminal's colour profile
+	// (DetectColors) instead of the prompt detecting it as it starts.
+	ColorProfile Colors
 }
 
 // ConfirmTrust asks whether the files of a folder may be trusted before
@@ -34,6 +37,9 @@ func ConfirmTrust(ctx context.Context, o TrustOptions) (bool, error) {
 	}
 	if o.Output != nil {
 		opts = append(opts, tea.WithOutput(o.Output))
+	}
+	if o.ColorProfile != nil {
+		opts = append(opts, tea.WithColorProfile(o.ColorProfile()))
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
