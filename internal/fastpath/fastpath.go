@@ -1,7 +1,7 @@
 // Package fastpath is the part of reins that acts while the program is
 // still starting, before the packages behind the agent (HTTP, MCP, the
 // terminal UI) initialise. It decides every init-time effect of reins,
-// and keeps them to four:
+// and keeps them to five:
 //
 //   - `reins --version` and `reins -v` are answered and the process exits,
 //     so the answer costs a fraction of a full start. A binary linked with
@@ -23,7 +23,10 @@
 //     one go from a goroutine, sparing the rest of start-up thousands of
 //     page faults (see prefault). This starts after the heap's
 //     preparation: both change the process's memory map, and the kernel
-//     lets only one do so at a time.
+//     lets only one do so at a time;
+//   - in the binary scripts/build.sh links, TMUX is out of the
+//     environment until main puts it back (RestoreEnv), so that no
+//     package's initialiser asks tmux about colours (see hideTMUX).
 //
 // Keep it small and its imports few: everything it imports is initialised
 // before it can act.

@@ -8,8 +8,9 @@ import "os"
 var linkedMain string
 
 // hidden holds what init took out of the environment until RestoreEnv
-// puts it back: written by init, then by RestoreEnv, before any other
-// goroutine of the program reads the environment.
+// puts it back: written by init, then by RestoreEnv in main. The
+// goroutines init starts (git, the prefault) take their environment
+// before TMUX goes, or never read it.
 var hidden struct {
 	tmux string
 	set  bool
