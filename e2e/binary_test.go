@@ -3,6 +3,7 @@ package e2e
 import (
 	"debug/elf"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -62,6 +63,26 @@ func TestBinaryIsStatic(t *testing.T) {
 	for _, want := range []string{"CGO_ENABLED=0", "-E=" + fastpath.EntrySymbol} {
 		if !strings.Contains(string(script), want) {
 			t.Errorf("scripts/build.sh does not set %s", want)
+		}
+	}
+}
+
+// TestBuildsForOtherSystems cross-compiles the binary for macOS and
+// Windows, which CI does not run on: a Unix-only call in a shared file
+// (syscall.Kill, Setpgid, Stat_t) breaks those builds without failing any
+// test here. It takes about a minute per system with a cold build cache.
+func TestBuildsForOtherSystems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiling takes minutes; not under -short")
+	}
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	for _, target := range []string{"windows/amd64", "darwin/arm64"} {
+		goos, goarch, _ := strings.Cut(target, "/")
+		cmd := exec.Command(goBin, "build", "-o", os.DevNull, "./cmd/reins")
+		cmd.Dir = filepath.Join("..")
+		cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go build for %s: %v\n%s", target, err, out)
 		}
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"unicode/utf8"
 )
 
@@ -192,11 +191,11 @@ func readIndexFile(name string) (*gitIndex, [2]uint32, error) {
 		return nil, when, fmt.Errorf("read index: %w", err)
 	}
 	defer f.Close()
-	var st syscall.Stat_t
-	if err := syscall.Fstat(int(f.Fd()), &st); err != nil {
+	fi, err := f.Stat()
+	if err != nil {
 		return nil, when, fmt.Errorf("stat index %s: %w", name, err)
 	}
-	data := make([]byte, st.Size)
+	data := make([]byte, fi.Size())
 	if _, err := f.ReadAt(data, 0); err != nil {
 		return nil, when, fmt.Errorf("read index %s: %w", name, err)
 	}

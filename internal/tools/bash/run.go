@@ -37,7 +37,7 @@ func runShell(ctx context.Context, spec runSpec) (int, error) {
 	cmd.Env = spec.env
 	cmd.Stdout = spec.stdout
 	cmd.Stderr = spec.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 	cmd.Cancel = func() error {
 		return signalGroup(cmd.Process.Pid, syscall.SIGTERM)
 	}
@@ -64,22 +64,6 @@ func runShell(ctx context.Context, spec runSpec) (int, error) {
 		return code, nil
 	}
 	return code, fmt.Errorf("run %s: %w", spec.shell, err)
-}
-
-// groupAlive reports whether process group pgid has a process left.
-func groupAlive(pgid int) bool {
-	return pgid > 0 && syscall.Kill(-pgid, 0) == nil
-}
-
-func signalGroup(pgid int, sig syscall.Signal) error {
-	if pgid <= 0 {
-		return nil
-	}
-	err := syscall.Kill(-pgid, sig)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil
-	}
-	return err
 }
 
 func exitCode(cmd *exec.Cmd) int {
