@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
 )
@@ -86,23 +84,11 @@ func TestNoTmuxProbeWhileStarting(t *testing.T) {
 // output contains want (or it exits), kills it, and returns the output.
 func runOnTerminal(t *testing.T, dir string, env []string, want string, args ...string) string {
 	t.Helper()
-	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	master, slave, err := e2etest.OpenPTY(120, 40)
 	if err != nil {
 		t.Fatalf("open a pseudo-terminal: %v", err)
 	}
 	defer master.Close()
-	if err := unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPTN)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slave, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	unix.IoctlSetWinsize(int(slave.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 40, Col: 120})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, e2etest.Binary(t), args...)

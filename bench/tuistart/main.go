@@ -23,7 +23,7 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"reins/internal/e2etest"
 )
 
 func main() {
@@ -93,7 +93,7 @@ func firstScreen(agent []string, trusted bool) (time.Duration, error) {
 			return 0, err
 		}
 	}
-	master, slave, err := openPTY(120, 40)
+	master, slave, err := e2etest.OpenPTY(120, 40)
 	if err != nil {
 		return 0, err
 	}
@@ -127,35 +127,6 @@ func firstScreen(agent []string, trusted bool) (time.Duration, error) {
 			return 0, fmt.Errorf("no printable output (%d bytes read): %w", s.total, err)
 		}
 	}
-}
-
-// openPTY opens a pseudo-terminal pair of the given size.
-func openPTY(cols, rows uint16) (master, slave *os.File, err error) {
-	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, nil, err
-	}
-	fd := int(m.Fd())
-	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
-		m.Close()
-		return nil, nil, fmt.Errorf("unlock pty: %w", err)
-	}
-	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
-	if err != nil {
-		m.Close()
-		return nil, nil, fmt.Errorf("pty number: %w", err)
-	}
-	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		m.Close()
-		return nil, nil, err
-	}
-	if err := unix.IoctlSetWinsize(int(s.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: rows, Col: cols}); err != nil {
-		m.Close()
-		s.Close()
-		return nil, nil, fmt.Errorf("set pty size: %w", err)
-	}
-	return m, s, nil
 }
 
 // scanner finds printable text in terminal output, skipping escape
