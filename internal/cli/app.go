@@ -543,8 +543,22 @@ func (a *app) newProvider(ctx context.Context) error {
 	if ms := atoi(a.getenv("REINS_RETRY_BASE_MS")); ms > 0 {
 		cfg.RetryBase = time.Duration(ms) * time.Millisecond
 	}
-	if n := atoi(a.getenv("REINS_MAX_RETRIES")); n != 0 {
-		cfg.MaxRetries = n
+	// API_TIMEOUT_MS and CLAUDE_CODE_MAX_RETRIES are Claude Code's names;
+	// REINS_MAX_RETRIES is reins's own and wins. A count of 0 means no
+	// retries at all.
+	if ms := atoi(a.getenv("API_TIMEOUT_MS")); ms > 0 {
+		cfg.ResponseTimeout = time.Duration(ms) * time.Millisecond
+	}
+	for _, name := range []string{"CLAUDE_CODE_MAX_RETRIES", "REINS_MAX_RETRIES"} {
+		v := strings.TrimSpace(a.getenv(name))
+		if n, err := strconv.Atoi(v); err == nil && n >= 0 {
+			cfg.MaxRetries = n
+			if n == 0 {
+				cfg.MaxRetries = -1
+			}
+		} else if v != "" {
+			a.warn(fmt.Sprintf("%s=%q is not a whole number of retries; ignored", name, v))
+		}
 	}
 	client := anthropic.New(cfg)
 	a.provider = client

@@ -11,6 +11,7 @@ import (
 
 	"reins/internal/command"
 	"reins/internal/engine"
+	"reins/internal/llm"
 	"reins/internal/sdk"
 	"reins/internal/streamjson"
 	"reins/internal/task"
@@ -141,13 +142,28 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		fmt.Fprintf(env.Stderr, "reins: warning: this conversation could not be recorded, so it cannot be resumed: %v\n", err)
 	}
 	if res.IsError {
-		fmt.Fprintf(env.Stderr, "reins: %s\n", oneLine(res.Errors))
+		fmt.Fprintf(env.Stderr, "reins: %s%s\n", oneLine(res.Errors), a.errorHint(end.Err))
 		if ctx.Err() != nil {
 			return exitError{130}
 		}
 		return exitError{1}
 	}
 	return nil
+}
+
+// errorHint is what to add to a failed run's one-line reason so the user
+// knows where to look: for a refused credential, where the key came from.
+func (a *app) errorHint(err error) string {
+	if !llm.IsAuth(err) {
+		return ""
+	}
+	switch a.keySource {
+	case "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN":
+		return " (the key was taken from $" + a.keySource + "; check it)"
+	case "apiKeyHelper":
+		return " (the key was printed by apiKeyHelper in settings; check that command)"
+	}
+	return ""
 }
 
 func oneLine(errs []string) string {

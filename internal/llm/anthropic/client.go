@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,6 +27,10 @@ const DefaultBaseURL = "https://api.anthropic.com"
 // DefaultIdleTimeout is how long a stream may send nothing before it
 // counts as a broken connection.
 const DefaultIdleTimeout = 90 * time.Second
+
+// DefaultResponseTimeout is how long one attempt waits for the response to
+// begin (Claude Code's API_TIMEOUT_MS default).
+const DefaultResponseTimeout = 10 * time.Minute
 
 // Config configures a Client. The zero value talks to the public API with
 // no credentials.
@@ -48,8 +53,12 @@ type Config struct {
 	// are long); IdleTimeout bounds silence instead.
 	HTTPClient  *http.Client
 	IdleTimeout time.Duration
-	MaxRetries  int           // default llm.MaxRetries; negative: none
-	RetryBase   time.Duration // default llm.BaseRetryDelay
+	// ResponseTimeout bounds the wait for the response to begin, per
+	// attempt (API_TIMEOUT_MS); default DefaultResponseTimeout. It applies
+	// to the default HTTPClient only.
+	ResponseTimeout time.Duration
+	MaxRetries      int           // default llm.MaxRetries; negative: none
+	RetryBase       time.Duration // default llm.BaseRetryDelay
 	// SessionID is sent as X-Claude-Code-Session-Id when set.
 	SessionID string
 	Logger    *slog.Logger
@@ -73,13 +82,16 @@ func New(cfg Config) *Client {
 		cfg.BaseURL = DefaultBaseURL
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.ResponseTimeout <= 0 {
+		cfg.ResponseTimeout = DefaultResponseTimeout
+	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Transport: &http.Transport{
 			Proxy:                 http.ProxyFromEnvironment,
 			MaxIdleConnsPerHost:   4,
 			IdleConnTimeout:       90 * time.Second,
 			TLSHandshakeTimeout:   15 * time.Second,
-			ResponseHeaderTimeout: 10 * time.Minute,
+			ResponseHeaderTimeout: cfg.ResponseTimeout,
 			ForceAttemptHTTP2:     true,
 		}}
 	}
@@ -199,6 +211,12 @@ func (c *Client) try(ctx context.Context, req *llm.Request, body []byte, attempt
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
+		}
+		// The transport's *url.Error repeats the method and address; keep
+		// only what went wrong.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
 		}
 		return nil, &llm.ConnError{Op: "POST " + c.cfg.BaseURL + "/v1/messages", Err: err}
 	}
