@@ -1,0 +1,64 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Models often write numbers and booleans as strings ("offset": "10",
+// "replace_all": "true"); Claude Code's tools take them. The pipeline
+// turns such strings into the type the schema asks for before it
+// validates, and the tool gets real numbers and booleans.
+func TestPipelineTakesNumbersAndBooleansWrittenAsStrings(t *testing.T) {
+	ft := &fakeTool{name: "Read", schema: `{"type":"object","properties":{
+		"file_path":{"type":"string"},
+		"offset":{"type":"integer"},
+		"timeout":{"type":"number"},
+		"all":{"type":"boolean"},
+		"edits":{"type":"array","items":{"type":"object","properties":{"replace_all":{"type":"boolean"}}}}},
+		"required":["file_path"],"additionalProperties":false}`}
+	p := &Pipeline{}
+	out := p.Run(context.Background(), &Call{ID: "t1", Name: "Read"}, ft,
+		json.RawMessage(`{"file_path":"10","offset":"10","timeout":"1500.5","all":"true","edits":[{"replace_all":"false"}]}`))
+	if out.IsError {
+		t.Fatalf("call refused: %s", out.Block.Content[0].Text)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out.Input, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["file_path"] != "10" || got["offset"] != 10.0 || got["timeout"] != 1500.5 || got["all"] != true {
+		t.Errorf("input the tool ran with = %s", out.Input)
+	}
+	if e := got["edits"].([]any)[0].(map[string]any); e["replace_all"] != false {
+		t.Errorf("nested boolean not converted: %s", out.Input)
+	}
+}
+
+// Strings that do not spell a value of the field's type are still
+// refused, with the schema's error naming the field.
+func TestPipelineRefusesStringsThatAreNotNumbers(t *testing.T) {
+	ft := &fakeTool{name: "Read", schema: `{"type":"object","properties":{"offset":{"type":"integer"},"all":{"type":"boolean"}}}`}
+	p := &Pipeline{}
+	for _, in := range []string{`{"offset":"ten"}`, `{"offset":"1.5"}`, `{"offset":"+3"}`, `{"all":"yes"}`, `{"all":"True"}`} {
+		out := p.Run(context.Background(), &Call{ID: "t1", Name: "Read"}, ft, json.RawMessage(in))
+		if !out.IsError || !strings.Contains(out.Block.Content[0].Text, "InputValidationError") {
+			t.Errorf("%s: %+v, want an input validation error", in, out.Block)
+		}
+	}
+	if ft.calls != 0 {
+		t.Errorf("tool ran %d times", ft.calls)
+	}
+}
+
+// A field that allows strings keeps the model's string as it is.
+func TestCoerceLeavesStringFieldsAlone(t *testing.T) {
+	var s Schemas
+	schema := json.RawMessage(`{"type":"object","properties":{"a":{"type":["string","integer"]},"b":{"type":"string"},"c":{}}}`)
+	in := json.RawMessage(`{"a":"1","b":"2","c":"true"}`)
+	if got := s.Coerce(schema, in); string(got) != string(in) {
+		t.Errorf("Coerce = %s, want the input unchanged", got)
+	}
+}
