@@ -219,7 +219,9 @@ type Input struct {
 	DangerouslyDisableSandbox bool     `json:"dangerouslyDisableSandbox,omitempty"`
 }
 
-// Data is the structured result, with Claude Code's field names.
+// Data is the structured result, with Claude Code's field names. Stdout
+// holds stdout and stderr as the command interleaved them (they share one
+// pipe); Stderr stays empty.
 type Data struct {
 	Stdout                   string `json:"stdout"`
 	Stderr                   string `json:"stderr"`
@@ -341,7 +343,10 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 	pgid := 0
 	code, runErr := runShell(runCtx, runSpec{
 		shell: t.cfg.Shell, script: shellScript,
-		dir: dir, env: env, stdout: out.writer(0), stderr: out.writer(1), grace: t.cfg.Grace,
+		// One writer for both streams: os/exec then gives the shell one
+		// pipe for stdout and stderr, and the output keeps the order the
+		// command wrote it in (two pipes read by two goroutines do not).
+		dir: dir, env: env, stdout: out, stderr: out, grace: t.cfg.Grace,
 		started: func(id int) { pgid = id },
 	})
 	stopProgress()
@@ -355,11 +360,11 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 		t.applyState(statePath)
 	}
 
+	combined := strings.ToValidUTF8(out.combinedOutput(), "\uFFFD")
 	data := &Data{
-		Stdout: strings.ToValidUTF8(out.stream(0), "\uFFFD"), Stderr: strings.ToValidUTF8(out.stream(1), "\uFFFD"),
-		Interrupted: interrupted, NoOutputExpected: noOutputExpected(script),
+		Stdout: combined, Interrupted: interrupted, NoOutputExpected: noOutputExpected(script),
 	}
-	text := strings.TrimRight(strings.ToValidUTF8(out.combinedOutput(), "\uFFFD"), "\n")
+	text := strings.TrimRight(combined, "\n")
 	isErr := false
 	var tail []string
 	switch {
