@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"reins/internal/llm"
 )
 
 // Models often write numbers and booleans as strings ("offset": "10",
@@ -60,5 +62,28 @@ func TestCoerceLeavesStringFieldsAlone(t *testing.T) {
 	in := json.RawMessage(`{"a":"1","b":"2","c":"true"}`)
 	if got := s.Coerce(schema, in); string(got) != string(in) {
 		t.Errorf("Coerce = %s, want the input unchanged", got)
+	}
+}
+
+// The executor judges concurrency on the input as the pipeline will run
+// it: a read-only call whose number came as a string still runs beside
+// other read-only calls.
+func TestExecutorSchedulesCoercedInputAsConcurrencySafe(t *testing.T) {
+	rd := &fakeTool{name: "Read", readOnly: true, schema: `{"type":"object","properties":{"offset":{"type":"integer"}}}`}
+	ex := NewExecutor(context.Background(), ExecConfig{Lookup: func(string) (Tool, bool) { return rd, true }})
+	ex.Add(llm.ContentBlock{Type: llm.BlockToolUse, ID: "1", Name: "Read", Input: json.RawMessage(`{"offset":"2"}`)}, nil)
+	ex.mu.Lock()
+	safe := ex.calls[0].safe
+	ex.mu.Unlock()
+	ex.Close()
+	for !ex.Done() {
+		ex.Take()
+		if !ex.Done() {
+			<-ex.Ready()
+		}
+	}
+	ex.Wait()
+	if !safe {
+		t.Error(`a read-only call with "offset": "2" is not scheduled as concurrency-safe`)
 	}
 }
