@@ -36,3 +36,22 @@ func TestQA3ToolsTakeNumbersAndBooleansWrittenAsStrings(t *testing.T) {
 		t.Errorf("file after the edit = %q", b)
 	}
 }
+
+// Models trained on older Claude Code stop a background command with
+// KillShell and its shell_id; the call must reach TaskStop (which
+// declares the alias) instead of failing as an unknown tool.
+func TestQA3KillShellStopsABackgroundCommand(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_bg", "Bash", map[string]any{"command": "sleep 60", "run_in_background": true})),
+		llmtest.Calls(llmtest.ToolUse("toolu_k", "KillShell", map[string]any{"shell_id": "bash_1"})),
+		llmtest.Reply("stopped"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "start and stop", "--permission-mode", "bypassPermissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	res := srv.Requests()[2].ToolResults()[0]
+	if res.IsError || !strings.Contains(res.ResultText(), "Stopped task bash_1") {
+		t.Errorf("KillShell answered %q (error %v)", res.ResultText(), res.IsError)
+	}
+}

@@ -384,6 +384,9 @@ func (e *Executor) run(ctx context.Context, c *tracked) *Outcome {
 	if call.Name == "" {
 		call.Name = b.Name
 	}
+	if aliasOf(c.tool, call.Name) {
+		call.Name = c.tool.Name() // KillShell runs as TaskStop
+	}
 	return p.Run(ctx, call, c.tool, b.Input)
 }
 

@@ -87,3 +87,36 @@ func TestExecutorSchedulesCoercedInputAsConcurrencySafe(t *testing.T) {
 		t.Error(`a read-only call with "offset": "2" is not scheduled as concurrency-safe`)
 	}
 }
+
+// aliasedTool is a fake tool with an older name.
+type aliasedTool struct{ fakeTool }
+
+func (*aliasedTool) Aliases() []string { return []string{"KillShell", "Read"} }
+
+// A tool's older name reaches it (a model calling KillShell gets
+// TaskStop), and the call runs under the tool's own name, so permission
+// rules and hooks see TaskStop. An alias never hides a tool that has the
+// name.
+func TestExecutorRunsAnAliasAsTheToolsOwnName(t *testing.T) {
+	stop := &aliasedTool{fakeTool{name: "TaskStop"}}
+	read := &fakeTool{name: "Read"}
+	g := &recordingGate{}
+	lookup := NewLookup([]Tool{read, stop})
+	if tl, ok := lookup("Read"); !ok || tl != read {
+		t.Errorf("Read resolves to %v, want the Read tool", tl)
+	}
+	outs := runExecutor(t, ExecConfig{Gate: g, Lookup: lookup},
+		llm.ContentBlock{Type: llm.BlockToolUse, ID: "1", Name: "KillShell", Input: json.RawMessage(`{"x":"bash_1"}`)})
+	if len(outs) != 1 {
+		t.Fatalf("%d outcomes", len(outs))
+	}
+	if outs[0].IsError || !strings.Contains(outs[0].Block.ResultText(), "TaskStop ran") {
+		t.Errorf("KillShell call answered %q", outs[0].Block.ResultText())
+	}
+	if outs[0].Name != "TaskStop" {
+		t.Errorf("outcome name %q, want TaskStop", outs[0].Name)
+	}
+	if got := strings.Join(g.before, ","); got != "TaskStop/TaskStop" {
+		t.Errorf("gate asked about %q, want TaskStop", got)
+	}
+}
