@@ -1,9 +1,13 @@
 package e2e
 
 import (
+	"context"
+	"io"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -53,5 +57,45 @@ func TestQA3KillShellStopsABackgroundCommand(t *testing.T) {
 	res := srv.Requests()[2].ToolResults()[0]
 	if res.IsError || !strings.Contains(res.ResultText(), "Stopped task bash_1") {
 		t.Errorf("KillShell answered %q (error %v)", res.ResultText(), res.IsError)
+	}
+}
+
+// A command that asks on /dev/tty (ssh's host-key question, a password
+// prompt) must fail at once, not sit stopped by the user's terminal until
+// its timeout; and nothing a command writes to /dev/tty may land on the
+// user's terminal.
+func TestQA3BashCommandsCannotReachTheUsersTerminal(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_r", "Bash", map[string]any{"command": "read -r answer < /dev/tty; echo answered", "timeout": 20000})),
+		llmtest.Calls(llmtest.ToolUse("toolu_w", "Bash", map[string]any{"command": "echo qa3-scribble > /dev/tty; echo wrote"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	master, slave, err := e2etest.OpenPTY(100, 30)
+	if err != nil {
+		t.Fatalf("open a pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "-p", "ask", "--permission-mode", "bypassPermissions")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		slave.Close()
+		t.Fatal(err)
+	}
+	slave.Close()
+	screen, _ := io.ReadAll(master) // ends with an error once reins and its children are gone
+	cmd.Wait()
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests; terminal:\n%s", len(reqs), screen)
+	}
+	read := reqs[1].ToolResults()[0].ResultText()
+	if strings.Contains(read, "timed out") || !strings.Contains(read, "/dev/tty") {
+		t.Errorf("command reading /dev/tty answered %q; it should fail at once", read)
+	}
+	if strings.Contains(string(screen), "qa3-scribble") {
+		t.Errorf("a command wrote on the user's terminal:\n%s", screen)
 	}
 }

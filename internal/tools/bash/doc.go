@@ -15,10 +15,10 @@
 //
 // # Processes
 //
-// The shell runs in a process group of its own with stdin from
-// /dev/null. Cancelling the call (interrupt, sibling failure) or hitting
-// its timeout sends SIGTERM to the whole group, then SIGKILL to whatever
-// is left after a grace period. Progress events start after about two
+// The shell runs in a session and process group of its own, without a
+// controlling terminal, with stdin from /dev/null. Cancelling the call
+// (interrupt, sibling failure) or hitting its timeout sends SIGTERM to
+// the whole group, then SIGKILL to whatever is left after a grace period. Progress events start after about two
 // seconds. With run_in_background the command becomes a task in the
 // task.Registry and the call returns its id at once; TaskOutput and
 // TaskStop (package taskoutput) read and stop it.
