@@ -102,8 +102,13 @@ func parse(c *tool.Call, raw json.RawMessage) (root, pattern string, err error) 
 	if !filepath.IsAbs(root) {
 		root = filepath.Join(cwd, root)
 	}
-	// An absolute pattern names its own folder: search from its literal
-	// leading part.
+	// A pattern starting with "./" or "../" is relative to the folder as
+	// a path is: "./src/*.go" means src/*.go, "../lib/**" the sibling
+	// folder lib. Such a pattern becomes absolute, and like any absolute
+	// pattern names its own folder: search from its literal leading part.
+	if strings.HasPrefix(pattern, "./") || strings.HasPrefix(pattern, "../") {
+		pattern = filepath.Join(root, pattern)
+	}
 	if filepath.IsAbs(pattern) {
 		root, pattern = splitAbsolute(pattern)
 	}
