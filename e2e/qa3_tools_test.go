@@ -99,3 +99,32 @@ func TestQA3BashCommandsCannotReachTheUsersTerminal(t *testing.T) {
 		t.Errorf("a command wrote on the user's terminal:\n%s", screen)
 	}
 }
+
+// A Bash cd out of the project lasts for that command only, as in Claude
+// Code: the next command runs in the project again, and the model is told
+// "Shell cwd was reset to <project>". A cd into an --add-dir folder stays.
+func TestQA3BashCdOutOfTheProjectIsReset(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "cd / && pwd"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]any{"command": "pwd"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]any{"command": "cd \"$EXTRA\""})),
+		llmtest.Calls(llmtest.ToolUse("toolu_4", "Bash", map[string]any{"command": "pwd"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	extra := t.TempDir()
+	sb.Env = append(sb.Env, "EXTRA="+extra)
+	r := sb.Run(t, "", "-p", "wander", "--permission-mode", "bypassPermissions", "--add-dir", extra)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if got, want := reqs[1].ToolResults()[0].ResultText(), "/\nShell cwd was reset to "+sb.Dir; got != want {
+		t.Errorf("cd / && pwd = %q, want %q", got, want)
+	}
+	if got := reqs[2].ToolResults()[0].ResultText(); got != sb.Dir {
+		t.Errorf("pwd after the reset = %q, want %q", got, sb.Dir)
+	}
+	if got := reqs[4].ToolResults()[0].ResultText(); got != extra {
+		t.Errorf("pwd after cd into the added folder = %q, want %q", got, extra)
+	}
+}

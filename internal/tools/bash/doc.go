@@ -11,7 +11,10 @@
 // a state file, which the tool reads once the process has exited. So `cd` and
 // `export` carry over, while unexported variables, functions, aliases and
 // shell options do not, and read-only calls can still run side by side.
-// A call that is cancelled or times out leaves the state as it was.
+// A call that is cancelled or times out leaves the state as it was. With
+// Config.WorkDirs set, a cd out of the session's working folders lasts for
+// that call only: the shell goes back to the launch folder and the result
+// ends "Shell cwd was reset to <folder>", as in Claude Code.
 //
 // # Processes
 //

@@ -2,6 +2,8 @@ package bash
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -24,5 +26,36 @@ func TestOutputKeepsTheOrderOfStdoutAndStderr(t *testing.T) {
 	}
 	if d := res.Data.(*Data); d.Stdout != strings.Join(want, "\n")+"\n" || d.Stderr != "" {
 		t.Errorf("structured result stdout/stderr = %.100q / %.100q", d.Stdout, d.Stderr)
+	}
+}
+
+// As in Claude Code, a cd out of the working folders lasts for that
+// command only: the shell goes back to the launch folder and the result
+// says "Shell cwd was reset to ...". A cd within them (a subfolder, an
+// added folder) carries over.
+func TestCdOutsideTheWorkingFoldersIsReset(t *testing.T) {
+	project, added, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	if err := os.Mkdir(filepath.Join(project, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	b := newTool(t, Config{Cwd: project, WorkDirs: func() []string { return []string{project, added} }})
+	steps := []struct{ cmd, want string }{
+		{"cd " + outside + " && pwd", outside + "\nShell cwd was reset to " + project},
+		{"pwd", project},
+		{"cd sub", ""},
+		{"pwd", filepath.Join(project, "sub")},
+		{"cd " + added, ""},
+		{"pwd", added},
+		{"cd " + outside, "Shell cwd was reset to " + project},
+		{"pwd", project},
+	}
+	for _, s := range steps {
+		res, err := run(t, b, s.cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := text(res); got != s.want {
+			t.Errorf("%s: %q, want %q", s.cmd, got, s.want)
+		}
 	}
 }
