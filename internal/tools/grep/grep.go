@@ -29,7 +29,8 @@ const (
 	// given.
 	DefaultHeadLimit = 250
 	// MaxLineChars is the longest line shown in content mode; longer
-	// lines are cut (ripgrep's --max-columns, as Claude Code sets it).
+	// lines are cut (ripgrep's --max-columns, as Claude Code sets it),
+	// around the first match when it lies past the line's start.
 	MaxLineChars = 500
 )
 
@@ -368,6 +369,9 @@ func formatContent(q *query, res *search.Result, cwd string) (*Output, string) {
 				sep = "-"
 			}
 			text := cutLine(l.Text)
+			if !l.Context && len(l.Text) > MaxLineChars {
+				text = cutAroundMatch(l.Text, q.matcher)
+			}
 			if q.lineNumbers {
 				lines = append(lines, fmt.Sprintf("%s%s%d%s%s", name, sep, l.Num, sep, text))
 			} else {
@@ -402,6 +406,31 @@ func cutLine(s string) string {
 		cut--
 	}
 	return fmt.Sprintf("%s … [line cut: %d more bytes]", s[:cut], len(s)-cut)
+}
+
+// cutAroundMatch shortens a long matching line to about MaxLineChars
+// bytes around its first match, so that a match deep in a minified file
+// is seen: the line's start when the match lies within it, else a window
+// beginning a little before the match, with what was left out counted
+// on either side.
+func cutAroundMatch(s string, m *search.Matcher) string {
+	start, end, ok := m.Locate(s)
+	if !ok || end <= MaxLineChars || start < MaxLineChars*3/4 {
+		return cutLine(s) // the match is seen (or begins) in the line's start
+	}
+	from := start - MaxLineChars/4
+	to := min(len(s), from+MaxLineChars)
+	for from > 0 && s[from]&0xC0 == 0x80 {
+		from--
+	}
+	for to < len(s) && s[to]&0xC0 == 0x80 {
+		to++
+	}
+	out := fmt.Sprintf("[line cut: %d bytes before] … %s", from, s[from:to])
+	if to < len(s) {
+		out += fmt.Sprintf(" … [line cut: %d more bytes]", len(s)-to)
+	}
+	return out
 }
 
 func formatCount(q *query, res *search.Result, cwd string) (*Output, string) {
