@@ -128,3 +128,33 @@ func TestQA3BashCdOutOfTheProjectIsReset(t *testing.T) {
 		t.Errorf("pwd after cd into the added folder = %q, want %q", got, extra)
 	}
 }
+
+// After a Bash cd into a subfolder, Glob and Grep without a path search
+// from there, as in Claude Code, and show paths relative to it; the
+// permission check resolves a relative path from the same folder, so
+// "../.." from the subfolder is outside the project and is asked about.
+func TestQA3GlobAndGrepFollowTheShellsFolder(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_cd", "Bash", map[string]any{"command": "cd web"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_g", "Glob", map[string]any{"pattern": "*.ts"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_s", "Grep", map[string]any{"pattern": "render"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_up", "Grep", map[string]any{"pattern": "render", "path": "../.."})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "web/app.ts", "render()\n")
+	sb.Write(t, "top.ts", "render()\n")
+	r := sb.Run(t, "", "-p", "look", "--allowedTools", "Bash(cd:*)")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if got := reqs[2].ToolResults()[0].ResultText(); got != "app.ts" {
+		t.Errorf("Glob *.ts after cd web = %q, want app.ts", got)
+	}
+	if got := reqs[3].ToolResults()[0].ResultText(); got != "Found 1 file\napp.ts" {
+		t.Errorf("Grep after cd web = %q", got)
+	}
+	if up := reqs[4].ToolResults()[0]; !up.IsError {
+		t.Errorf("Grep of ../.. from web (outside the project) ran without asking: %q", up.ResultText())
+	}
+}

@@ -8,5 +8,9 @@
 // depth. Ignore files are honoured, version-control folders skipped, and
 // hidden files included.
 //
+// With Tool.Dir set (reins sets the Bash tool's current folder), a search
+// without a path starts where cd left the shell, and relative paths start
+// there too, as in Claude Code.
+//
 // This package must not import the engine or any front end.
 package glob
