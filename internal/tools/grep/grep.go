@@ -204,6 +204,18 @@ func parse(c *tool.Call, raw json.RawMessage) (*query, error) {
 		return nil, fmt.Errorf("pattern: %w", err)
 	}
 	q.walk.Globs = search.SplitGlobs(in.Glob)
+	for i, g := range q.walk.Globs {
+		// "./src/**/*.ts" means src/**/*.ts: globs match paths relative
+		// to the searched folder, which never start with "./".
+		rest, neg := strings.CutPrefix(g, "!")
+		for strings.HasPrefix(rest, "./") {
+			rest = rest[2:]
+		}
+		if neg {
+			rest = "!" + rest
+		}
+		q.walk.Globs[i] = rest
+	}
 	if t := strings.TrimSpace(in.Type); t != "" {
 		q.walk.Types = strings.Split(t, ",")
 		for _, name := range q.walk.Types {

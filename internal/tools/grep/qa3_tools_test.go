@@ -56,3 +56,29 @@ func TestContentCutsALongMatch(t *testing.T) {
 		}
 	}
 }
+
+// A glob written with a leading "./" filters as it would without it.
+func TestGlobFilterWithDotSlash(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"src/a/x.ts", "test/y.ts", "z.ts"} {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("foo\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := run(t, dir, `{"pattern":"foo","glob":"./src/**/*.ts"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(res); got != "Found 1 file\nsrc/a/x.ts" {
+		t.Errorf("glob ./src/**/*.ts = %q", got)
+	}
+	res, err = run(t, dir, `{"pattern":"foo","glob":"!./test/**"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := text(res); !strings.HasPrefix(got, "Found 2 files") || strings.Contains(got, "test/y.ts") {
+		t.Errorf("glob !./test/** = %q", got)
+	}
+}
