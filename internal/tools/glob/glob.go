@@ -139,6 +139,15 @@ func parse(c *tool.Call, raw json.RawMessage) (root, pattern string, err error) 
 	}
 	if filepath.IsAbs(pattern) {
 		root, pattern = splitAbsolute(pattern)
+	} else if strings.Contains(pattern, "/") {
+		// A relative pattern naming folders ("build/**/*.js",
+		// "node_modules/react/*.json") searches from the folder it names,
+		// when that exists: a folder named outright is searched even when
+		// an ignore file leaves it out, as ripgrep searches a path given
+		// to it, while ignore rules still apply inside it.
+		if d, rest := splitAbsolute(filepath.Join(root, pattern)); d != filepath.Clean(root) && isDir(d) {
+			root, pattern = d, rest
+		}
 	}
 	fi, err := os.Stat(root)
 	switch {
@@ -153,6 +162,11 @@ func parse(c *tool.Call, raw json.RawMessage) (root, pattern string, err error) 
 		return "", "", fmt.Errorf("pattern: %w", err)
 	}
 	return root, pattern, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // splitAbsolute splits an absolute pattern into the longest folder

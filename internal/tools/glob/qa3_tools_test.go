@@ -22,3 +22,27 @@ func TestPatternsStartingWithDotSlashAreRelativeToThePath(t *testing.T) {
 		}
 	}
 }
+
+// A pattern that names an ignored folder ("dist/*.go", a dependency under
+// node_modules) finds its files, as ripgrep searches a folder given to it;
+// ignore rules still apply inside a folder that is named, and a pattern
+// naming no folder still leaves ignored files out.
+func TestPatternNamingAnIgnoredFolderFindsItsFiles(t *testing.T) {
+	// fixture's .gitignore holds "dist/" and "*.log"
+	dir := fixture(t, ".git/HEAD", ".gitignore", "dist/e.go", "dist/sub/f.go", "dist/x.log", "a.go")
+	for _, tt := range []struct{ pattern, want string }{
+		{"dist/*.go", "dist/e.go"},
+		{"dist/**/*.go", "dist/sub/f.go\ndist/e.go"},
+		{"dist/*", "dist/e.go"}, // x.log stays ignored
+		{"**/*.go", "a.go"},
+		{"nope/*.go", "No files found"},
+	} {
+		r, err := run(t, dir, `{"pattern":"`+tt.pattern+`"}`)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.pattern, err)
+		}
+		if got := r.Content[0].Text; got != tt.want {
+			t.Errorf("%s = %q, want %q", tt.pattern, got, tt.want)
+		}
+	}
+}
