@@ -140,6 +140,9 @@ func (t *MultiEdit) Call(ctx context.Context, c *tool.Call, raw json.RawMessage,
 		return nil, err
 	}
 	head := fmt.Sprintf("Applied %d edits to %s.", len(in.Edits), in.FilePath)
+	if len(in.Edits) == 1 {
+		head = fmt.Sprintf("Applied 1 edit to %s.", in.FilePath)
+	}
 	if !f.Exists {
 		head = fmt.Sprintf("Created %s with %d edits.", in.FilePath, len(in.Edits))
 	}

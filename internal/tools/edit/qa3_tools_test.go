@@ -1,6 +1,9 @@
 package edit
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // In a CRLF file an old_string written with \r\n endings (as a terminal
 // dump shows the file) matches, and the file keeps its CRLF endings.
@@ -12,5 +15,18 @@ func TestEditMatchesCRLFOldStringInCRLFFile(t *testing.T) {
 	}
 	if got := readFile(t, p); got != "uno\r\ndos\r\nthree\r\n" {
 		t.Errorf("bytes = %q", got)
+	}
+}
+
+// One edit is "1 edit", not "1 edits".
+func TestMultiEditOneEditSaysOneEdit(t *testing.T) {
+	e := newEnv(t)
+	p := e.file(t, "one.txt", []byte("a\n"), true)
+	res, err := call(t, NewMulti(e.files), map[string]any{"file_path": p, "edits": []any{map[string]any{"old_string": "a", "new_string": "b"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].Text; !strings.HasPrefix(got, "Applied 1 edit to "+p+".") {
+		t.Errorf("result = %q", got)
 	}
 }
