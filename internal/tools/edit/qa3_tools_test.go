@@ -1,6 +1,7 @@
 package edit
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,6 +28,19 @@ func TestMultiEditOneEditSaysOneEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := res.Content[0].Text; !strings.HasPrefix(got, "Applied 1 edit to "+p+".") {
+		t.Errorf("result = %q", got)
+	}
+}
+
+// A file created by one edit is "with 1 edit".
+func TestMultiEditCreatingWithOneEditSaysOneEdit(t *testing.T) {
+	e := newEnv(t)
+	p := filepath.Join(e.dir, "new.txt")
+	res, err := call(t, NewMulti(e.files), map[string]any{"file_path": p, "edits": []any{map[string]any{"old_string": "", "new_string": "b\n"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].Text; !strings.HasPrefix(got, "Created "+p+" with 1 edit.") {
 		t.Errorf("result = %q", got)
 	}
 }

@@ -30,3 +30,16 @@ func TestReadPDFPagesPastTheEnd(t *testing.T) {
 		t.Errorf("pages past the end: %v", err)
 	}
 }
+
+// An offset past a one-line file says "only 1 line".
+func TestOffsetPastAOneLineFileSaysOneLine(t *testing.T) {
+	e := newEnv(t)
+	p := e.write(t, "one.txt", []byte("only\n"))
+	res, err := e.read(t, map[string]any{"file_path": p, "offset": 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].Text; !strings.HasPrefix(got, "The file has only 1 line, fewer than offset 5") {
+		t.Errorf("result = %q", got)
+	}
+}
