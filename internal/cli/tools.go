@@ -38,12 +38,22 @@ func (a *app) smallModel() string {
 	return a.models.Resolve(firstNonEmpty(a.getenv("ANTHROPIC_SMALL_FAST_MODEL"), a.getenv("ANTHROPIC_DEFAULT_HAIKU_MODEL"), "haiku"))
 }
 
+// workDirs returns the session's working folders as the permission
+// policy has them now (launch folder, --add-dir, additionalDirectories,
+// folders added during the session); nil before the policy exists.
+func (a *app) workDirs() []string {
+	if a.checker == nil {
+		return nil
+	}
+	return a.checker.Policy().WorkDirs
+}
+
 // builtinTools constructs the built-in tools for this session, restricted
 // by --tools when given.
 func (a *app) builtinTools() []tool.Tool {
 	mode := modeHolder{a.checker}
 	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
-		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell")})
+		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	all := []tool.Tool{
 		sh,
@@ -52,8 +62,8 @@ func (a *app) builtinTools() []tool.Tool {
 		edit.New(a.files),
 		edit.NewMulti(a.files),
 		notebook.New(a.files),
-		glob.New(),
-		grep.New(),
+		&glob.Tool{Dir: sh.Cwd}, // Glob and Grep search from where cd left the shell
+		&grep.Tool{Dir: sh.Cwd},
 		todo.New(a.todos),
 		webfetch.New(a.provider, a.smallModel(), &http.Client{Timeout: 60 * time.Second}, time.Now),
 		websearch.New(a.provider, a.model, true),

@@ -734,19 +734,14 @@ func (t *turn) handle(acc *llm.Accumulator, ev llm.Event, ex *tool.Executor) {
 }
 
 func lookup(tools []tool.Tool) tool.Lookup {
-	m := make(map[string]tool.Tool, len(tools))
-	for _, tl := range tools {
-		if _, dup := m[tl.Name()]; !dup {
-			m[tl.Name()] = tl
-		}
-	}
+	byName := tool.NewLookup(tools)
 	return func(name string) (tool.Tool, bool) {
-		tl, ok := m[name]
+		tl, ok := byName(name)
 		if !ok {
 			// Rules and transcripts written for the older name of the
 			// Agent tool still reach it.
 			if strings.EqualFold(name, "Task") {
-				tl, ok = m["Agent"]
+				tl, ok = byName("Agent")
 			}
 		}
 		return tl, ok

@@ -108,6 +108,18 @@ func Compile(pattern string, opts MatchOptions) (*Matcher, error) {
 // String returns the pattern the matcher was compiled from.
 func (m *Matcher) String() string { return m.pattern }
 
+// Locate returns where the first match in line starts and ends, for
+// showing the part of a long line that matched; ok is false when the
+// line holds no match of its own (a context line, or a multiline match
+// that spans lines).
+func (m *Matcher) Locate(line string) (start, end int, ok bool) {
+	loc := m.re.FindStringIndex(line)
+	if loc == nil {
+		return 0, 0, false
+	}
+	return loc[0], loc[1], true
+}
+
 func hasNewlineLiteral(re *syntax.Regexp) bool {
 	if re.Op == syntax.OpLiteral && strings.ContainsRune(string(re.Rune), '\n') {
 		return true

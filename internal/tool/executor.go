@@ -172,9 +172,12 @@ func (e *Executor) Add(block llm.ContentBlock, inputErr error) {
 		if tl, ok := e.cfg.Lookup(block.Name); ok {
 			t.tool = tl
 			// A proxied call is scheduled as its target would be.
-			sched, in := tl, block.Input
+			// Inputs are coerced as the pipeline will coerce them, so a
+			// Read with "offset": "2" is as concurrency-safe as any.
+			sched, in := tl, e.cfg.Schemas.Coerce(tl.InputSchema(), integralNumbers(block.Input))
 			if e.cfg.Schemas.Validate(tl.InputSchema(), in) == nil {
 				sched, in = proxyTarget(tl, in)
+				in = e.cfg.Schemas.Coerce(sched.InputSchema(), in)
 			}
 			t.behavior = safeBehavior(sched)
 			if e.cfg.Schemas.Validate(sched.InputSchema(), in) == nil {
@@ -380,6 +383,9 @@ func (e *Executor) run(ctx context.Context, c *tracked) *Outcome {
 	}
 	if call.Name == "" {
 		call.Name = b.Name
+	}
+	if aliasOf(c.tool, call.Name) {
+		call.Name = c.tool.Name() // KillShell runs as TaskStop
 	}
 	return p.Run(ctx, call, c.tool, b.Input)
 }

@@ -58,6 +58,7 @@ func (p *Pipeline) Run(ctx context.Context, c *Call, t Tool, input json.RawMessa
 	if schemas == nil {
 		schemas = &Schemas{}
 	}
+	input = schemas.Coerce(t.InputSchema(), input) // "limit": "50" is a number, as Claude Code takes it
 	if err := schemas.Validate(t.InputSchema(), input); err != nil {
 		msg := fmt.Sprintf("InputValidationError: %s input is invalid: %v", c.Name, err)
 		if p.Deferred != nil {
@@ -83,6 +84,7 @@ func (p *Pipeline) Run(ctx context.Context, c *Call, t Tool, input json.RawMessa
 	}
 	tc := *c
 	tc.Name = target.Name()
+	tin = schemas.Coerce(target.InputSchema(), tin)
 	out.Name, out.Via, out.Input = tc.Name, c.Name, tin
 	if err := schemas.Validate(target.InputSchema(), tin); err != nil {
 		return failOutcome(out, fmt.Sprintf("InputValidationError: %s input is invalid: %v", tc.Name, err))

@@ -136,3 +136,58 @@ func Errorf(format string, args ...any) *Result {
 
 // Lookup finds a tool by name; ok is false when no tool has it.
 type Lookup func(name string) (Tool, bool)
+
+// Aliased is implemented by a tool the model may also call by older names
+// (TaskStop by KillShell). A call under an alias runs as a call of the
+// tool's own name: permission rules, hooks and results see that name.
+type Aliased interface {
+	Aliases() []string
+}
+
+// NewLookup returns a Lookup over tools: the first tool with a name wins,
+// and a name no tool has reaches the first tool that lists it among its
+// Aliases.
+func NewLookup(tools []Tool) Lookup {
+	m := make(map[string]Tool, len(tools))
+	for _, tl := range tools {
+		if _, dup := m[tl.Name()]; !dup {
+			m[tl.Name()] = tl
+		}
+	}
+	aliases := map[string]Tool{}
+	for _, tl := range tools {
+		a, ok := tl.(Aliased)
+		if !ok {
+			continue
+		}
+		for _, name := range a.Aliases() {
+			if _, taken := m[name]; taken {
+				continue
+			}
+			if _, dup := aliases[name]; !dup {
+				aliases[name] = tl
+			}
+		}
+	}
+	return func(name string) (Tool, bool) {
+		if tl, ok := m[name]; ok {
+			return tl, true
+		}
+		tl, ok := aliases[name]
+		return tl, ok
+	}
+}
+
+// aliasOf reports whether name is one of t's aliases rather than its name.
+func aliasOf(t Tool, name string) bool {
+	a, ok := t.(Aliased)
+	if !ok || name == t.Name() {
+		return false
+	}
+	for _, n := range a.Aliases() {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -75,6 +76,12 @@ type Config struct {
 	// OnCwd, when set, is called after a command changed the working
 	// folder, with the new folder.
 	OnCwd func(dir string)
+	// WorkDirs, when set, returns the session's working folders (the
+	// launch folder, --add-dir and additionalDirectories folders). A
+	// command that leaves the shell outside all of them has the shell
+	// put back in Cwd, and its result ends "Shell cwd was reset to
+	// Cwd", as in Claude Code. Nil lets the shell go anywhere.
+	WorkDirs func() []string
 }
 
 // Tool is the Bash tool. Construct it with New; it is safe for concurrent
@@ -219,7 +226,9 @@ type Input struct {
 	DangerouslyDisableSandbox bool     `json:"dangerouslyDisableSandbox,omitempty"`
 }
 
-// Data is the structured result, with Claude Code's field names.
+// Data is the structured result, with Claude Code's field names. Stdout
+// holds stdout and stderr as the command interleaved them (they share one
+// pipe); Stderr stays empty.
 type Data struct {
 	Stdout                   string `json:"stdout"`
 	Stderr                   string `json:"stderr"`
@@ -341,7 +350,10 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 	pgid := 0
 	code, runErr := runShell(runCtx, runSpec{
 		shell: t.cfg.Shell, script: shellScript,
-		dir: dir, env: env, stdout: out.writer(0), stderr: out.writer(1), grace: t.cfg.Grace,
+		// One writer for both streams: os/exec then gives the shell one
+		// pipe for stdout and stderr, and the output keeps the order the
+		// command wrote it in (two pipes read by two goroutines do not).
+		dir: dir, env: env, stdout: out, stderr: out, grace: t.cfg.Grace,
 		started: func(id int) { pgid = id },
 	})
 	stopProgress()
@@ -352,14 +364,16 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 	timedOut := errors.Is(context.Cause(runCtx), errTimeout)
 	interrupted := runCtx.Err() != nil
 	if !interrupted && statePath != "" {
-		t.applyState(statePath)
+		if reset := t.applyState(statePath); reset != "" {
+			note = strings.TrimSpace(note + "\n" + reset)
+		}
 	}
 
+	combined := strings.ToValidUTF8(out.combinedOutput(), "\uFFFD")
 	data := &Data{
-		Stdout: strings.ToValidUTF8(out.stream(0), "\uFFFD"), Stderr: strings.ToValidUTF8(out.stream(1), "\uFFFD"),
-		Interrupted: interrupted, NoOutputExpected: noOutputExpected(script),
+		Stdout: combined, Interrupted: interrupted, NoOutputExpected: noOutputExpected(script),
 	}
-	text := strings.TrimRight(strings.ToValidUTF8(out.combinedOutput(), "\uFFFD"), "\n")
+	text := strings.TrimRight(combined, "\n")
 	isErr := false
 	var tail []string
 	switch {
@@ -442,14 +456,20 @@ func lastLine(s string) string {
 	return s
 }
 
-// applyState adopts the folder and environment a command ended with.
-func (t *Tool) applyState(statePath string) {
+// applyState adopts the folder and environment a command ended with. A
+// folder outside the working folders is not adopted: the shell goes back
+// to the configured folder, and the returned note says so.
+func (t *Tool) applyState(statePath string) (note string) {
 	st, ok := readState(statePath)
 	if !ok {
-		return
+		return ""
 	}
 	if fi, err := os.Stat(st.cwd); err != nil || !fi.IsDir() {
-		return
+		return ""
+	}
+	if t.cfg.WorkDirs != nil && !within(st.cwd, t.cfg.WorkDirs()) {
+		note = "Shell cwd was reset to " + t.cfg.Cwd
+		st.cwd = t.cfg.Cwd
 	}
 	t.mu.Lock()
 	changed := st.cwd != t.cwd
@@ -461,6 +481,30 @@ func (t *Tool) applyState(statePath string) {
 	if changed && t.cfg.OnCwd != nil {
 		t.cfg.OnCwd(st.cwd)
 	}
+	return note
+}
+
+// within reports whether dir is one of roots or inside one, comparing
+// the paths as given and with symbolic links resolved.
+func within(dir string, roots []string) bool {
+	forms := []string{filepath.Clean(dir)}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != forms[0] {
+		forms = append(forms, real)
+	}
+	for _, r := range roots {
+		rforms := []string{filepath.Clean(r)}
+		if real, err := filepath.EvalSymlinks(r); err == nil && real != rforms[0] {
+			rforms = append(rforms, real)
+		}
+		for _, d := range forms {
+			for _, root := range rforms {
+				if rel, err := filepath.Rel(root, d); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // background starts the command as a task and returns its id.

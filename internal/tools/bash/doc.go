@@ -11,14 +11,17 @@
 // a state file, which the tool reads once the process has exited. So `cd` and
 // `export` carry over, while unexported variables, functions, aliases and
 // shell options do not, and read-only calls can still run side by side.
-// A call that is cancelled or times out leaves the state as it was.
+// A call that is cancelled or times out leaves the state as it was. With
+// Config.WorkDirs set, a cd out of the session's working folders lasts for
+// that call only: the shell goes back to the launch folder and the result
+// ends "Shell cwd was reset to <folder>", as in Claude Code.
 //
 // # Processes
 //
-// The shell runs in a process group of its own with stdin from
-// /dev/null. Cancelling the call (interrupt, sibling failure) or hitting
-// its timeout sends SIGTERM to the whole group, then SIGKILL to whatever
-// is left after a grace period. Progress events start after about two
+// The shell runs in a session and process group of its own, without a
+// controlling terminal, with stdin from /dev/null. Cancelling the call
+// (interrupt, sibling failure) or hitting its timeout sends SIGTERM to
+// the whole group, then SIGKILL to whatever is left after a grace period. Progress events start after about two
 // seconds. With run_in_background the command becomes a task in the
 // task.Registry and the call returns its id at once; TaskOutput and
 // TaskStop (package taskoutput) read and stop it.

@@ -77,37 +77,25 @@ func exitCode(cmd *exec.Cmd) int {
 	return ps.ExitCode()
 }
 
-// capture collects a command's output: the two streams interleaved in
-// arrival order (what the model sees) and each stream alone (the
-// structured result). Each keeps its first bytes and a rolling tail once
-// past its limit. Safe for concurrent use.
+// capture collects a command's output: stdout and stderr share one pipe,
+// so the capture holds them interleaved exactly as the command wrote
+// them. It keeps the first bytes and a rolling tail once past its limit.
+// Safe for concurrent use.
 type capture struct {
 	mu       sync.Mutex
 	combined headTail
-	streams  [2]headTail
 	lines    int
 }
 
 func newCapture(limit int) *capture {
-	c := &capture{combined: headTail{limit: limit}}
-	c.streams[0].limit, c.streams[1].limit = limit, limit
-	return c
+	return &capture{combined: headTail{limit: limit}}
 }
 
-// writer returns the writer for stream 0 (stdout) or 1 (stderr).
-func (c *capture) writer(stream int) io.Writer { return captureWriter{c, stream} }
-
-type captureWriter struct {
-	c      *capture
-	stream int
-}
-
-func (w captureWriter) Write(p []byte) (int, error) {
-	c := w.c
+// Write implements io.Writer.
+func (c *capture) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.combined.write(p)
-	c.streams[w.stream].write(p)
 	for _, b := range p {
 		if b == '\n' {
 			c.lines++
@@ -129,12 +117,6 @@ func (c *capture) recent(n int) (string, int, int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.combined.last(n), c.lines, c.combined.total
-}
-
-func (c *capture) stream(i int) string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.streams[i].String()
 }
 
 // headTail keeps the first limit bytes and the last limit/4 bytes of a

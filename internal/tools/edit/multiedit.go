@@ -139,9 +139,13 @@ func (t *MultiEdit) Call(ctx context.Context, c *tool.Call, raw json.RawMessage,
 	if _, err := Write(t.files, f, text); err != nil {
 		return nil, err
 	}
-	head := fmt.Sprintf("Applied %d edits to %s.", len(in.Edits), in.FilePath)
+	edits := fmt.Sprintf("%d edits", len(in.Edits))
+	if len(in.Edits) == 1 {
+		edits = "1 edit"
+	}
+	head := fmt.Sprintf("Applied %s to %s.", edits, in.FilePath)
 	if !f.Exists {
-		head = fmt.Sprintf("Created %s with %d edits.", in.FilePath, len(in.Edits))
+		head = fmt.Sprintf("Created %s with %s.", in.FilePath, edits)
 	}
 	body := head
 	if text != "" {

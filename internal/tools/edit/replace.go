@@ -40,6 +40,12 @@ func replace(text, old, repl string, all bool, field, display string) (change, e
 		old, repl = strings.ReplaceAll(old, "\n", "\r\n"), strings.ReplaceAll(repl, "\n", "\r\n")
 		spans = findExact(text, old)
 	}
+	if len(spans) == 0 && strings.Contains(old, "\r\n") && !strings.Contains(text, "\r") {
+		// An old_string with \r\n endings (copied from a terminal dump of
+		// a CRLF file, whose text here has \n endings): match it as \n.
+		old, repl = strings.ReplaceAll(old, "\r\n", "\n"), strings.ReplaceAll(repl, "\r\n", "\n")
+		spans = findExact(text, old)
+	}
 	if len(spans) == 0 {
 		msg := fmt.Sprintf("%s was not found in %s. It must match the file exactly, including whitespace and indentation; Read the file again to see its current content", field, display)
 		if lineNumberPrefix().MatchString(old) {

@@ -6,7 +6,13 @@
 // Patterns use ripgrep's --glob syntax through package search: "**"
 // crosses folders and a pattern without "/" matches base names at any
 // depth. Ignore files are honoured, version-control folders skipped, and
-// hidden files included.
+// hidden files included; a pattern whose leading folders are literal
+// ("dist/**/*.js") searches from the folder it names, which is searched
+// even when ignored, as ripgrep searches a path it is given.
+//
+// With Tool.Dir set (reins sets the Bash tool's current folder), a search
+// without a path starts where cd left the shell, and relative paths start
+// there too, as in Claude Code.
 //
 // This package must not import the engine or any front end.
 package glob

@@ -47,6 +47,34 @@ type Output struct {
 // Tool is the Glob tool. It is stateless and safe for concurrent use.
 type Tool struct {
 	tool.Defaults
+	// Dir, when set, returns the folder a search starts from when its
+	// input names none, and that relative paths start from: the Bash
+	// tool's current folder, which follows cd, as in Claude Code. Nil
+	// or "" means the call's working folder.
+	Dir func() string
+}
+
+// Cwd returns the folder relative paths start from when Dir gives one,
+// else ""; the permission gate resolves the input's path from it too.
+func (t *Tool) Cwd() string {
+	if t.Dir == nil {
+		return ""
+	}
+	return t.Dir()
+}
+
+// at returns c with the working folder Dir gives, when it gives one.
+func (t *Tool) at(c *tool.Call) *tool.Call {
+	d := t.Cwd()
+	if d == "" {
+		return c
+	}
+	var cc tool.Call
+	if c != nil {
+		cc = *c
+	}
+	cc.Cwd = d
+	return &cc
 }
 
 // New returns the Glob tool.
@@ -68,8 +96,8 @@ func (*Tool) IsReadOnly(json.RawMessage) bool { return true }
 func (*Tool) IsConcurrencySafe(json.RawMessage) bool { return true }
 
 // Validate checks the pattern and the folder.
-func (*Tool) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
-	_, _, err := parse(c, raw)
+func (t *Tool) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
+	_, _, err := parse(t.at(c), raw)
 	return err
 }
 
@@ -102,10 +130,24 @@ func parse(c *tool.Call, raw json.RawMessage) (root, pattern string, err error) 
 	if !filepath.IsAbs(root) {
 		root = filepath.Join(cwd, root)
 	}
-	// An absolute pattern names its own folder: search from its literal
-	// leading part.
+	// A pattern starting with "./" or "../" is relative to the folder as
+	// a path is: "./src/*.go" means src/*.go, "../lib/**" the sibling
+	// folder lib. Such a pattern becomes absolute, and like any absolute
+	// pattern names its own folder: search from its literal leading part.
+	if strings.HasPrefix(pattern, "./") || strings.HasPrefix(pattern, "../") {
+		pattern = filepath.Join(root, pattern)
+	}
 	if filepath.IsAbs(pattern) {
 		root, pattern = splitAbsolute(pattern)
+	} else if strings.Contains(pattern, "/") {
+		// A relative pattern naming folders ("build/**/*.js",
+		// "node_modules/react/*.json") searches from the folder it names,
+		// when that exists: a folder named outright is searched even when
+		// an ignore file leaves it out, as ripgrep searches a path given
+		// to it, while ignore rules still apply inside it.
+		if d, rest := splitAbsolute(filepath.Join(root, pattern)); d != filepath.Clean(root) && isDir(d) {
+			root, pattern = d, rest
+		}
 	}
 	fi, err := os.Stat(root)
 	switch {
@@ -120,6 +162,11 @@ func parse(c *tool.Call, raw json.RawMessage) (root, pattern string, err error) 
 		return "", "", fmt.Errorf("pattern: %w", err)
 	}
 	return root, pattern, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // splitAbsolute splits an absolute pattern into the longest folder
@@ -140,6 +187,7 @@ func splitAbsolute(p string) (dir, rest string) {
 
 // Call lists the matching files.
 func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	c = t.at(c)
 	start := time.Now()
 	root, pattern, err := parse(c, raw)
 	if err != nil {

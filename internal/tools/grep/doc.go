@@ -13,5 +13,9 @@
 // Code's field names: mode, numFiles, filenames, content, numLines,
 // numMatches, appliedLimit, appliedOffset.
 //
+// With Tool.Dir set (reins sets the Bash tool's current folder), a search
+// without a path starts where cd left the shell, and relative paths start
+// there too, as in Claude Code.
+//
 // This package must not import the engine or any front end.
 package grep

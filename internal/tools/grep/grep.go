@@ -29,7 +29,8 @@ const (
 	// given.
 	DefaultHeadLimit = 250
 	// MaxLineChars is the longest line shown in content mode; longer
-	// lines are cut (ripgrep's --max-columns, as Claude Code sets it).
+	// lines are cut (ripgrep's --max-columns, as Claude Code sets it),
+	// around the first match when it lies past the line's start.
 	MaxLineChars = 500
 )
 
@@ -80,6 +81,34 @@ type Output struct {
 // Tool is the Grep tool. It is stateless and safe for concurrent use.
 type Tool struct {
 	tool.Defaults
+	// Dir, when set, returns the folder a search starts from when its
+	// input names none, and that relative paths start from: the Bash
+	// tool's current folder, which follows cd, as in Claude Code. Nil
+	// or "" means the call's working folder.
+	Dir func() string
+}
+
+// Cwd returns the folder relative paths start from when Dir gives one,
+// else ""; the permission gate resolves the input's path from it too.
+func (t *Tool) Cwd() string {
+	if t.Dir == nil {
+		return ""
+	}
+	return t.Dir()
+}
+
+// at returns c with the working folder Dir gives, when it gives one.
+func (t *Tool) at(c *tool.Call) *tool.Call {
+	d := t.Cwd()
+	if d == "" {
+		return c
+	}
+	var cc tool.Call
+	if c != nil {
+		cc = *c
+	}
+	cc.Cwd = d
+	return &cc
 }
 
 // New returns the Grep tool.
@@ -118,7 +147,7 @@ type query struct {
 // Validate checks the input and reports the first problem, naming the
 // field.
 func (t *Tool) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
-	_, err := parse(c, raw)
+	_, err := parse(t.at(c), raw)
 	return err
 }
 
@@ -175,6 +204,18 @@ func parse(c *tool.Call, raw json.RawMessage) (*query, error) {
 		return nil, fmt.Errorf("pattern: %w", err)
 	}
 	q.walk.Globs = search.SplitGlobs(in.Glob)
+	for i, g := range q.walk.Globs {
+		// "./src/**/*.ts" means src/**/*.ts: globs match paths relative
+		// to the searched folder, which never start with "./".
+		rest, neg := strings.CutPrefix(g, "!")
+		for strings.HasPrefix(rest, "./") {
+			rest = rest[2:]
+		}
+		if neg {
+			rest = "!" + rest
+		}
+		q.walk.Globs[i] = rest
+	}
 	if t := strings.TrimSpace(in.Type); t != "" {
 		q.walk.Types = strings.Split(t, ",")
 		for _, name := range q.walk.Types {
@@ -236,6 +277,7 @@ func resolvePath(c *tool.Call, p string) (string, error) {
 
 // Call runs the search.
 func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	c = t.at(c)
 	q, err := parse(c, raw)
 	if err != nil {
 		return nil, err
@@ -368,6 +410,9 @@ func formatContent(q *query, res *search.Result, cwd string) (*Output, string) {
 				sep = "-"
 			}
 			text := cutLine(l.Text)
+			if !l.Context && len(l.Text) > MaxLineChars {
+				text = cutAroundMatch(l.Text, q.matcher)
+			}
 			if q.lineNumbers {
 				lines = append(lines, fmt.Sprintf("%s%s%d%s%s", name, sep, l.Num, sep, text))
 			} else {
@@ -402,6 +447,31 @@ func cutLine(s string) string {
 		cut--
 	}
 	return fmt.Sprintf("%s … [line cut: %d more bytes]", s[:cut], len(s)-cut)
+}
+
+// cutAroundMatch shortens a long matching line to about MaxLineChars
+// bytes around its first match, so that a match deep in a minified file
+// is seen: the line's start when the match lies within it, else a window
+// beginning a little before the match, with what was left out counted
+// on either side.
+func cutAroundMatch(s string, m *search.Matcher) string {
+	start, end, ok := m.Locate(s)
+	if !ok || end <= MaxLineChars || start < MaxLineChars*3/4 {
+		return cutLine(s) // the match is seen (or begins) in the line's start
+	}
+	from := start - MaxLineChars/4
+	to := min(len(s), from+MaxLineChars)
+	for from > 0 && s[from]&0xC0 == 0x80 {
+		from--
+	}
+	for to < len(s) && s[to]&0xC0 == 0x80 {
+		to++
+	}
+	out := fmt.Sprintf("[line cut: %d bytes before] … %s", from, s[from:to])
+	if to < len(s) {
+		out += fmt.Sprintf(" … [line cut: %d more bytes]", len(s)-to)
+	}
+	return out
 }
 
 func formatCount(q *query, res *search.Result, cwd string) (*Output, string) {

@@ -64,6 +64,9 @@ func (t *Tool) readPDF(ctx context.Context, in Input, real string, info fs.FileI
 		}
 	}
 	pages, err := pdfText(ctx, prog, real, first, last)
+	if errors.Is(err, errPastEnd) {
+		pages, err = nil, nil // answered below: the PDF has no such page
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read PDF %s: %w", in.FilePath, err)
 	}
@@ -71,7 +74,7 @@ func (t *Tool) readPDF(ctx context.Context, in Input, real string, info fs.FileI
 		return nil, fmt.Errorf("%s has more than %d pages; pass pages to read part of it (for example \"1-5\"), at most %d pages per call", in.FilePath, PDFPagesFree, MaxPDFPages)
 	}
 	if explicit && len(pages) == 0 {
-		return nil, fmt.Errorf("%s has no page %d", in.FilePath, first)
+		return nil, fmt.Errorf("%s has no page %d; it has fewer pages than that", in.FilePath, first)
 	}
 	var sb strings.Builder
 	for i, p := range pages {
@@ -93,6 +96,10 @@ func (t *Tool) readPDF(ctx context.Context, in Input, real string, info fs.FileI
 	return &tool.Result{Content: []llm.ContentBlock{llm.TextBlock(text)}, Data: data}, nil
 }
 
+// errPastEnd is pdfText's error when the first page asked for is past
+// the document's last page.
+var errPastEnd = errors.New("the first page asked for is past the last page")
+
 // pdfText runs pdftotext on pages first..last and returns the text of each
 // page (pdftotext ends every page with a form feed).
 func pdfText(ctx context.Context, prog, path string, first, last int) ([]string, error) {
@@ -106,6 +113,9 @@ func pdfText(ctx context.Context, prog, path string, first, last int) ([]string,
 			return nil, fmt.Errorf("pdftotext did not finish in %s", pdfTimeout)
 		}
 		msg := strings.TrimSpace(stderr.String())
+		if strings.Contains(msg, "Wrong page range given") {
+			return nil, errPastEnd
+		}
 		var exitErr *exec.ExitError
 		if errors.As(err, &exitErr) && msg != "" {
 			return nil, fmt.Errorf("pdftotext failed: %s", msg)

@@ -69,7 +69,11 @@ func (t *Tool) readText(in Input, real string, info fs.FileInfo) (*tool.Result, 
 	case total == 0:
 		text = "The file exists but is empty."
 	case start > total:
-		text = fmt.Sprintf("The file has only %d lines, fewer than offset %d; nothing to show. Read from an offset of %d or less.", total, start, total)
+		lines := fmt.Sprintf("only %d lines", total)
+		if total == 1 {
+			lines = "only 1 line"
+		}
+		text = fmt.Sprintf("The file has %s, fewer than offset %d; nothing to show. Read from an offset of %d or less.", lines, start, total)
 	default:
 		text = numbered(lines, start)
 		if end := start + len(lines) - 1; end < total {

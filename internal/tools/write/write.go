@@ -114,9 +114,13 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	if in.Content != "" && !strings.HasSuffix(in.Content, "\n") {
 		lines++
 	}
-	msg := fmt.Sprintf("Created %s (%d lines).", in.FilePath, lines)
+	count := fmt.Sprintf("%d lines", lines)
+	if lines == 1 {
+		count = "1 line"
+	}
+	msg := fmt.Sprintf("Created %s (%s).", in.FilePath, count)
 	if f.Exists {
-		msg = fmt.Sprintf("Replaced the content of %s (%d lines).", in.FilePath, lines)
+		msg = fmt.Sprintf("Replaced the content of %s (%s).", in.FilePath, count)
 		if f.Format != (fsutil.Format{}) {
 			msg += fmt.Sprintf(" Kept its %s encoding and %s line endings.", f.Format.Encoding, strings.ToUpper(f.Format.LineEnding.String()))
 		}
