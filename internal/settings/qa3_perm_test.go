@@ -1,0 +1,75 @@
+package settings
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A mistake in one field of permissions, hooks or env drops that field (or
+// entry) only: the deny rules beside a mistyped allow list or defaultMode
+// still apply, and the warning points at the field that was wrong.
+func TestQAPermsOneBadFieldKeepsTheRestOfTheKey(t *testing.T) {
+	e := newEnv(t)
+	file := e.write(filepath.Join(e.project, ".claude", "settings.json"), `{
+  "permissions": {
+    "deny": ["Read(./secrets/**)", 7],
+    "ask": "Bash(git push:*)",
+    "allow": "Bash(npm test)",
+    "defaultMode": "acceptEdit",
+    "additionalDirectories": ["../shared"]
+  },
+  "env": {"GOOD": "1", "BAD": {"x": 1}, "NUM": 3},
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]},
+      {"matcher": "Edit", "hooks": "lint.sh"}
+    ],
+    "Stop": {"hooks": []}
+  }
+}`)
+	s, w := e.load(e.opts())
+	var rules []string
+	for _, r := range s.Rules {
+		rules = append(rules, string(r.Behavior)+" "+r.Text)
+	}
+	want := []string{"deny Read(./secrets/**)", "ask Bash(git push:*)"}
+	if !slices.Equal(rules, want) {
+		t.Errorf("rules = %q, want %q", rules, want)
+	}
+	if s.DefaultMode != "" {
+		t.Errorf("defaultMode = %q, want the unknown mode ignored", s.DefaultMode)
+	}
+	if len(s.AdditionalDirectories) != 1 || s.AdditionalDirectories[0].Path != filepath.Join(filepath.Dir(e.project), "shared") {
+		t.Errorf("additionalDirectories = %v", s.AdditionalDirectories)
+	}
+	if s.Env["GOOD"] != "1" || s.Env["NUM"] != "3" {
+		t.Errorf("env = %v, want GOOD and NUM kept", s.Env)
+	}
+	if _, ok := s.Env["BAD"]; ok {
+		t.Errorf("env = %v, want BAD dropped", s.Env)
+	}
+	if got := s.Hooks["PreToolUse"]; len(got) != 1 || got[0].Matcher != "Bash" {
+		t.Errorf("PreToolUse hooks = %+v, want the Bash entry kept", got)
+	}
+	wantWarn := map[string]string{
+		"3:36":  "permissions.deny[1]",
+		"4:12":  "permissions.ask",
+		"5:14":  "permissions.allow",
+		"6:20":  `unknown mode "acceptEdit"`,
+		"9:31":  "env.BAD",
+		"13:36": "hooks.PreToolUse[1]",
+		"15:13": "hooks.Stop",
+	}
+	if len(w) != len(wantWarn) {
+		t.Errorf("warnings = %v, want %d", w, len(wantWarn))
+	}
+	for _, x := range w {
+		pos := fmt.Sprintf("%d:%d", x.Line, x.Column)
+		if x.File != file || !strings.Contains(x.Message, wantWarn[pos]) || wantWarn[pos] == "" {
+			t.Errorf("unexpected warning %s", x)
+		}
+	}
+}
