@@ -279,11 +279,14 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 			a.close()
 		}
 	}()
-	if h.Asker != nil {
+	switch {
+	case h.Asker != nil && fe == frontTUI:
+		a.asker.set(notifyingAsker{Asker: h.Asker, a: a})
+	case h.Asker != nil:
 		a.asker.set(h.Asker)
-	} else if t := o.PromptTool; t != "" && t != "stdio" && fe == frontPrint {
+	case o.PromptTool != "" && o.PromptTool != "stdio" && fe == frontPrint:
 		// --permission-prompt-tool <mcp tool>: that tool answers.
-		a.asker.set(&sdk.ToolAsker{Name: t, Lookup: a.lookupTool})
+		a.asker.set(&sdk.ToolAsker{Name: o.PromptTool, Lookup: a.lookupTool})
 	}
 	if err := a.paths(); err != nil {
 		return nil, err
