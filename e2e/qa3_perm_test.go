@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,5 +38,56 @@ func TestQAPermsMistypedAllowListDoesNotDropDenyRules(t *testing.T) {
 	got := srv.Requests()[1].LastUserText()
 	if strings.Contains(got, "TOPSECRET") || !strings.Contains(got, "deny rule Read(./secrets/**)") {
 		t.Errorf("tool result = %q, want the deny rule to refuse the read", got)
+	}
+}
+
+// After an autocompaction the SessionStart hooks run again with source
+// "compact" (the matcher users write to put standing context back), and
+// what they print follows the summary; PreCompact hooks see trigger
+// "auto".
+func TestQAPermsSessionStartHooksRunAgainAfterCompaction(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{
+  "models": {"claude-sonnet-4-5": {"contextWindow": 60000, "maxOutputTokens": 8000}},
+  "hooks": {
+    "SessionStart": [
+      {"matcher": "startup", "hooks": [{"type": "command", "command": "echo STARTUP-CONTEXT"}]},
+      {"matcher": "compact", "hooks": [{"type": "command", "command": "echo REMEMBER-THE-STYLE-GUIDE"}]}
+    ],
+    "PreCompact": [{"matcher": "auto", "hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/precompact.json\""}]}]
+  }
+}`)
+	f := sb.Write(t, "notes.txt", "notes\n")
+	srv.Add(
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "Read", map[string]any{"file_path": f})},
+			Usage: &llmtest.UsageSpec{InputTokens: 45000, OutputTokens: 100}},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>The user asked about notes.txt.</summary>")}, Side: true},
+		llmtest.Reply("Continuing after the summary."))
+	r := sb.Run(t, "", "-p", "what is in notes.txt?", "--model", "sonnet")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Continuing after the summary." {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (tool turn, summary, continuation)", len(reqs))
+	}
+	var texts []string
+	for _, m := range reqs[2].Messages {
+		texts = append(texts, m.Text())
+	}
+	joined := strings.Join(texts, "\n")
+	if !strings.Contains(joined, "REMEMBER-THE-STYLE-GUIDE") {
+		t.Errorf("the continuation lacks the SessionStart(compact) context:\n%s", joined)
+	}
+	if strings.Index(joined, "REMEMBER-THE-STYLE-GUIDE") < strings.Index(joined, "The user asked about notes.txt.") {
+		t.Error("the SessionStart(compact) context comes before the summary")
+	}
+	if strings.Count(joined, "STARTUP-CONTEXT") > 1 {
+		t.Errorf("the startup context is repeated:\n%s", joined)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "precompact.json"))
+	if err != nil || !strings.Contains(string(data), `"trigger":"auto"`) {
+		t.Errorf("PreCompact hook input = %q (%v), want trigger auto", data, err)
 	}
 }
