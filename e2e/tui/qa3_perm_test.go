@@ -51,3 +51,48 @@ func TestQAPermsNotificationHookRunsWhenPermissionIsAsked(t *testing.T) {
 	tt.keys("Enter")
 	tt.waitFor("created it")
 }
+
+// /clear runs SessionEnd hooks (reason "clear") and SessionStart hooks
+// (source "clear"), and /resume runs SessionStart hooks (source
+// "resume"); the context those print reaches the model in the new or
+// resumed conversation.
+func TestQAPermsClearAndResumeRunSessionHooks(t *testing.T) {
+	afterClear := llmtest.Reply("fresh start")
+	afterClear.ResetPrefix = true
+	afterResume := llmtest.Reply("resumed")
+	afterResume.ResetPrefix = true
+	tt := newTerm(t, llmtest.Reply("one"), afterClear, afterResume)
+	tt.sb.Write(t, ".claude/settings.json", `{"hooks": {
+  "SessionStart": [
+    {"matcher": "clear", "hooks": [{"type": "command", "command": "echo CONTEXT-AFTER-CLEAR"}]},
+    {"matcher": "resume", "hooks": [{"type": "command", "command": "echo CONTEXT-AFTER-RESUME"}]}
+  ],
+  "SessionEnd": [{"hooks": [{"type": "command", "command": "cat >> \"$CLAUDE_PROJECT_DIR/ended.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/ended.jsonl\""}]}]
+}}`)
+	tt.start()
+	tt.ready()
+	tt.prompt("first question")
+	tt.waitFor("● one")
+	tt.prompt("/clear")
+	tt.waitFor("Conversation cleared")
+	tt.prompt("second question")
+	tt.waitFor("fresh start")
+	if h := messageTexts(tt.requests(2)[1]); !strings.Contains(h, "CONTEXT-AFTER-CLEAR") || strings.Contains(h, "first question") {
+		t.Fatalf("after /clear the request is:\n%s", h)
+	}
+	data, _ := os.ReadFile(filepath.Join(tt.sb.Dir, "ended.jsonl"))
+	if !strings.Contains(string(data), `"reason":"clear"`) {
+		t.Errorf("SessionEnd hook input = %q, want reason clear", data)
+	}
+
+	tt.prompt("/resume")
+	tt.waitFor("Resume a conversation", "first question")
+	tt.typeText("first")
+	tt.keys("Enter")
+	tt.waitFor("Resumed: first question")
+	tt.prompt("third question")
+	tt.waitFor("resumed")
+	if h := messageTexts(tt.requests(3)[2]); !strings.Contains(h, "CONTEXT-AFTER-RESUME") || !strings.Contains(h, "first question") {
+		t.Fatalf("after /resume the request is:\n%s", h)
+	}
+}

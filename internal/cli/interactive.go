@@ -13,6 +13,7 @@ import (
 
 	"reins/internal/command"
 	"reins/internal/engine"
+	"reins/internal/llm"
 	"reins/internal/permission"
 	"reins/internal/session"
 	"reins/internal/trust"
@@ -175,10 +176,24 @@ func (u *uiSessions) writerFor(id string) *session.Writer {
 	return w
 }
 
-// fresh starts a new session for /clear.
+// fresh starts a new session for /clear: SessionEnd hooks run for the
+// old session with reason "clear", then SessionStart hooks with source
+// "clear", whose context opens the new conversation.
 func (u *uiSessions) fresh() (*engine.Session, error) {
+	u.a.sessionEnd("clear")
 	id := uuid.NewString()
-	return u.build(id, u.writerFor(id)), nil
+	s := u.build(id, u.writerFor(id))
+	// Each hook is bounded by its own timeout.
+	u.startHooks(context.Background(), s, "clear")
+	return s, nil
+}
+
+// startHooks runs the SessionStart hooks for source and adds their
+// context to s.
+func (u *uiSessions) startHooks(ctx context.Context, s *engine.Session, source string) {
+	if text := u.a.sessionStartContext(ctx, source); text != "" {
+		s.AppendMessage(llm.NewUserText(text), true)
+	}
 }
 
 // List returns the project's sessions, newest first.
@@ -207,6 +222,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 		}
 		s.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
 	}
+	u.startHooks(ctx, s, "resume")
 	return s, nil
 }
 
