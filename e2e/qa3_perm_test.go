@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,48 @@ func TestQAPermsSessionStartHooksRunAgainAfterCompaction(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(sb.Dir, "precompact.json"))
 	if err != nil || !strings.Contains(string(data), `"trigger":"auto"`) {
 		t.Errorf("PreCompact hook input = %q (%v), want trigger auto", data, err)
+	}
+}
+
+// A PermissionRequest hook sees permission_suggestions in Claude Code's
+// shape (rules as {toolName, ruleContent}) and may answer with
+// updatedPermissions in that shape: the call runs and the rule is saved
+// to .claude/settings.local.json.
+func TestQAPermsPermissionRequestHookSavesClaudeCodeShapedRules(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "touch made.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command",
+  "command": "cat > \"$CLAUDE_PROJECT_DIR/request.json\"; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"allow\", \"updatedPermissions\": [{\"type\": \"addRules\", \"rules\": [{\"toolName\": \"Bash\", \"ruleContent\": \"touch:*\"}], \"behavior\": \"allow\", \"destination\": \"localSettings\"}]}}}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "make a file")
+	if r.Code != 0 || strings.Contains(r.Stderr, "warning") {
+		t.Fatalf("code %d stderr %q", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made.txt")); err != nil {
+		t.Errorf("the allowed command did not run: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "request.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in struct {
+		Suggestions []struct {
+			Type  string `json:"type"`
+			Rules []struct {
+				ToolName    string `json:"toolName"`
+				RuleContent string `json:"ruleContent"`
+			} `json:"rules"`
+		} `json:"permission_suggestions"`
+	}
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatalf("hook input %s: %v", data, err)
+	}
+	if len(in.Suggestions) == 0 || len(in.Suggestions[0].Rules) == 0 || in.Suggestions[0].Rules[0].ToolName != "Bash" || in.Suggestions[0].Rules[0].RuleContent == "" {
+		t.Errorf("permission_suggestions = %s", data)
+	}
+	local, err := os.ReadFile(filepath.Join(sb.Dir, ".claude", "settings.local.json"))
+	if err != nil || !strings.Contains(string(local), `"Bash(touch:*)"`) {
+		t.Errorf("settings.local.json = %q (%v), want the rule Bash(touch:*)", local, err)
 	}
 }

@@ -221,8 +221,9 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 	if g.has(hooks.PermissionRequest) {
 		in := g.hookInput(hooks.PermissionRequest, c)
 		in.ToolName, in.ToolInput, in.ToolUseID = name, input, c.ID
-		if len(suggestions) > 0 {
-			in.PermissionSuggestions = suggestions
+		if len(d.Suggestions) > 0 {
+			// Claude Code's shape: rules as {toolName, ruleContent}.
+			in.PermissionSuggestions = d.Suggestions
 		}
 		r := g.cfg.Hooks.Run(ctx, in)
 		g.report(r)
