@@ -14,8 +14,10 @@ type Output struct {
 	// id.
 	Name     string
 	ExitCode int
-	Stdout   string
-	Stderr   string
+	// Signal names the signal that killed the hook ("" when it exited).
+	Signal string
+	Stdout string
+	Stderr string
 	// TimedOut is set when the hook ran past its timeout and was killed.
 	TimedOut bool
 	// Err is set when the hook could not be run at all.
@@ -137,6 +139,12 @@ func Aggregate(ev Event, outs []Output) Result {
 				msg = fmt.Sprintf("%s hook %q blocked this (exit 2) without a message", ev, o.Name)
 			}
 			blocks = append(blocks, msg)
+		case o.Signal != "":
+			msg := ""
+			if s := strings.TrimSpace(o.Stderr); s != "" {
+				msg = ": " + s
+			}
+			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q was killed by a signal (%s)%s", ev, o.Name, o.Signal, msg))
 		case o.ExitCode != 0:
 			msg := strings.TrimSpace(o.Stderr)
 			if msg == "" {

@@ -309,6 +309,10 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 		}
 	case errors.As(err, &exit):
 		out.ExitCode = exit.ExitCode()
+		if out.ExitCode == -1 {
+			// Killed by a signal rather than exiting.
+			out.Signal = strings.TrimPrefix(exit.Error(), "signal: ")
+		}
 	case err != nil:
 		out.ExitCode = -1
 		out.Err = err
