@@ -135,3 +135,39 @@ func TestQAPermsPermissionRequestHookSavesClaudeCodeShapedRules(t *testing.T) {
 		t.Errorf("settings.local.json = %q (%v), want the rule Bash(touch:*)", local, err)
 	}
 }
+
+// Read-deny rules keep their files out of Grep and Glob searches of the
+// folders around them, as they keep them from Read: a search of the
+// whole project does not show the secret, even when its glob names the
+// denied file; files no rule denies are still found.
+func TestQAPermsReadDenyRulesHideFilesFromGrepAndGlob(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Grep", map[string]string{"pattern": "API_KEY", "output_mode": "content"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Grep", map[string]string{"pattern": "API_KEY", "glob": ".env", "output_mode": "content"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Glob", map[string]string{"pattern": "**/*"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./secrets/**)", "Read(./.env)"]}}`)
+	sb.Write(t, "secrets/key", "API_KEY=TOPSECRET\n")
+	sb.Write(t, ".env", "API_KEY=ENVSECRET\n")
+	sb.Write(t, "src/app.txt", "API_KEY=placeholder\n")
+	r := sb.Run(t, "", "-p", "find the api keys")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	for i, want := range []string{"src/app.txt:1:API_KEY=placeholder", "No matches", "src/app.txt"} {
+		got := reqs[i+1].LastUserText()
+		if !strings.Contains(got, want) {
+			t.Errorf("result %d = %q, want it to contain %q", i+1, got, want)
+		}
+		for _, leak := range []string{"TOPSECRET", "ENVSECRET", "secrets/key", ".env"} {
+			if strings.Contains(got, leak) {
+				t.Errorf("result %d = %q shows %q, which a deny rule covers", i+1, got, leak)
+			}
+		}
+	}
+}

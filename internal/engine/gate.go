@@ -181,6 +181,7 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 		if changed {
 			v.Input = input
 		}
+		c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
 		return v
 	case permission.Deny:
 		return denied(d.Reason)
@@ -208,6 +209,7 @@ func hookDenyReason(name, why string) string {
 // then the Asker.
 func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, input json.RawMessage, changed bool, d permission.Decision, extra []string) tool.Verdict {
 	allow := func(in json.RawMessage) tool.Verdict {
+		c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
 		v := tool.Verdict{Allow: true, Context: extra}
 		switch {
 		case in != nil:

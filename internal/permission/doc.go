@@ -24,7 +24,10 @@
 //     relative to the working folder. Edit rules cover every editing tool
 //     (Edit, MultiEdit, Write, NotebookEdit) and redirections of Bash;
 //     Read rules cover every reading tool (Read, Grep, Glob, LS). Paths are
-//     checked as given and with symlinks resolved; deny wins.
+//     checked as given and with symlinks resolved; deny wins. A search
+//     of a folder that is not denied runs, but the files and folders
+//     Read deny rules cover inside it are left out
+//     (Checker.ReadDenyFilter).
 //   - WebFetch(domain:example.com), with "*.example.com" for subdomains.
 //   - mcp__server, mcp__server__* and mcp__server__tool.
 //   - Agent(type), also written with the older name Task.
