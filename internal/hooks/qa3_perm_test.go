@@ -22,3 +22,17 @@ func TestQAPermsHookKilledBySignalIsNamed(t *testing.T) {
 		t.Errorf("errors = %q", res.Errors)
 	}
 }
+
+// A hook that starts a background process (which keeps its output open)
+// and prints a deny decision still denies: its exit and output count.
+func TestQAPermsHookThatLeavesABackgroundProcessStillDecides(t *testing.T) {
+	dir := t.TempDir()
+	r := New(Config{ProjectDir: dir, Hooks: map[string][]settings.HookMatcher{
+		"PreToolUse": {{Matcher: "Bash", Hooks: []settings.HookSpec{{Type: "command",
+			Command: `sleep 4 & echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"frozen branch"}}'`}}}},
+	}})
+	res := r.Run(context.Background(), Input{Event: PreToolUse, ToolName: "Bash"})
+	if res.Decision != DecisionDeny || res.DecisionReason != "frozen branch" || len(res.Errors) > 0 {
+		t.Errorf("result = decision %q reason %q errors %q, want the hook's deny", res.Decision, res.DecisionReason, res.Errors)
+	}
+}

@@ -313,6 +313,11 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 			// Killed by a signal rather than exiting.
 			out.Signal = strings.TrimPrefix(exit.Error(), "signal: ")
 		}
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The hook exited 0 but left a process (a server or watcher it
+		// started in the background) holding its output open: what it
+		// printed counts, a decision included.
+		out.ExitCode = 0
 	case err != nil:
 		out.ExitCode = -1
 		out.Err = err
