@@ -294,6 +294,11 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 			}
 			for _, m := range ms {
 				m.Source, m.File = f.source, f.path
+				if len(m.Hooks) == 0 {
+					warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+						Message: fmt.Sprintf(`a %s entry has no "hooks" list, so it runs nothing; write {"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}`, ev)})
+					continue
+				}
 				var kept []HookSpec
 				for _, h := range m.Hooks {
 					switch {

@@ -73,3 +73,17 @@ func TestQAPermsOneBadFieldKeepsTheRestOfTheKey(t *testing.T) {
 		}
 	}
 }
+
+// A hook entry written without the nested "hooks" list (the command
+// straight in the matcher entry) runs nothing, and says so.
+func TestQAPermsHookEntryWithoutHooksListIsWarned(t *testing.T) {
+	e := newEnv(t)
+	e.write(filepath.Join(e.project, ".claude", "settings.json"), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "type": "command", "command": "guard.sh"}]}}`)
+	s, w := e.load(e.opts())
+	if len(s.Hooks["PreToolUse"]) != 0 {
+		t.Errorf("hooks = %+v", s.Hooks)
+	}
+	if len(w) != 1 || !strings.Contains(w[0].Message, `PreToolUse entry has no "hooks" list`) {
+		t.Errorf("warnings = %v", w)
+	}
+}
