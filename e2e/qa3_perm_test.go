@@ -24,14 +24,16 @@ func TestQAPermsMistypedAllowListDoesNotDropDenyRules(t *testing.T) {
   "permissions": {
     "deny": ["Read(./secrets/**)"],
     "allow": "Bash(npm test)",
-    "defaultMode": "acceptEdit"
+    "defaultMode": "acceptEdit",
+    "ask": ["Bash(git push"]
   }
 }`)
 	r := sb.Run(t, "", "-p", "show me the key")
 	if r.Code != 0 {
 		t.Fatalf("code %d: %s", r.Code, r.Stderr)
 	}
-	for _, want := range []string{file + ":4:14: setting permissions.allow", file + `:5:20: setting permissions.defaultMode: unknown mode "acceptEdit"`} {
+	for _, want := range []string{file + ":4:14: setting permissions.allow", file + `:5:20: setting permissions.defaultMode: unknown mode "acceptEdit"`,
+		file + `:6:13: permission rule "Bash(git push": missing closing parenthesis; rule ignored`} {
 		if !strings.Contains(r.Stderr, want) {
 			t.Errorf("stderr %q does not contain %q", r.Stderr, want)
 		}

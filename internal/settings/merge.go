@@ -192,6 +192,7 @@ func collectRules(files []loaded, managedOnly bool) []Rule {
 		if json.Unmarshal(raw, &p) != nil {
 			continue
 		}
+		at := rulePositions(f.data)
 		for _, list := range []struct {
 			b     Behavior
 			rules []string
@@ -206,7 +207,8 @@ func collectRules(files []loaded, managedOnly bool) []Rule {
 					continue
 				}
 				seen[key] = true
-				out = append(out, Rule{Behavior: list.b, Text: text, Source: f.source, File: f.path, Root: f.root})
+				pos := at[string(list.b)+"\x00"+text]
+				out = append(out, Rule{Behavior: list.b, Text: text, Source: f.source, File: f.path, Root: f.root, Line: pos[0], Column: pos[1]})
 			}
 		}
 	}

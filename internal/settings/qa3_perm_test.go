@@ -87,3 +87,30 @@ func TestQAPermsHookEntryWithoutHooksListIsWarned(t *testing.T) {
 		t.Errorf("warnings = %v", w)
 	}
 }
+
+// Each permission rule knows where it is written, so that a rule that
+// does not parse (or never matches) can be reported at its line and
+// column, also in a permissions object that had to be repaired.
+func TestQAPermsRulesCarryTheirPosition(t *testing.T) {
+	e := newEnv(t)
+	e.write(filepath.Join(e.project, ".claude", "settings.json"), `{
+  "permissions": {
+    "allow": [
+      "Bash(npm test)",
+      "Bash(ls"
+    ],
+    "deny": [3, "Read(./.env)"]
+  }
+}`)
+	s, _ := e.load(e.opts())
+	got := map[string]string{}
+	for _, r := range s.Rules {
+		got[r.Text] = fmt.Sprintf("%d:%d", r.Line, r.Column)
+	}
+	want := map[string]string{"Bash(npm test)": "4:7", "Bash(ls": "5:7", "Read(./.env)": "7:17"}
+	for text, pos := range want {
+		if got[text] != pos {
+			t.Errorf("rule %s at %s, want %s", text, got[text], pos)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // problem is a shape problem at an offset within a key's value.
@@ -225,4 +226,38 @@ func kindOf(raw json.RawMessage) string {
 	var v any
 	_ = json.Unmarshal(raw, &v)
 	return jsonKind(v)
+}
+
+// rulePositions finds where each permission rule of a file is written:
+// "behavior\x00rule text" to its line and column. It reads the file's
+// own text, so it holds for values sanitizeKey rewrote too.
+func rulePositions(fd *fileData) map[string][2]int {
+	out := map[string][2]int{}
+	start, ok := fd.pos["permissions"]
+	if !ok || fd.src == nil || start >= len(fd.src) {
+		return out
+	}
+	var raw json.RawMessage
+	if json.NewDecoder(bytes.NewReader(fd.src[start:])).Decode(&raw) != nil {
+		return out
+	}
+	fields, _ := members(raw)
+	for _, f := range fields {
+		if f.key != "allow" && f.key != "ask" && f.key != "deny" {
+			continue
+		}
+		elems, _ := members(f.raw)
+		for _, e := range elems {
+			var text string
+			if json.Unmarshal(e.raw, &text) != nil {
+				continue
+			}
+			key := f.key + "\x00" + strings.TrimSpace(text)
+			if _, dup := out[key]; !dup {
+				line, col := position(fd.src, start+f.off+e.off)
+				out[key] = [2]int{line, col}
+			}
+		}
+	}
+	return out
 }
