@@ -130,21 +130,23 @@ func sanitizePermissions(raw json.RawMessage) (json.RawMessage, []problem) {
 	var probs []problem
 	for _, m := range ms {
 		field := "permissions." + m.key
-		switch m.key {
-		case "allow", "ask", "deny", "additionalDirectories":
-			v, ps := stringList(field, m, m.key == "deny" || m.key == "ask")
+		// Decoding matches field names without regard to case, so the
+		// checks do too.
+		switch strings.ToLower(m.key) {
+		case "allow", "ask", "deny", "additionaldirectories":
+			v, ps := stringList(field, m, strings.EqualFold(m.key, "deny") || strings.EqualFold(m.key, "ask"))
 			probs = append(probs, ps...)
 			if v == nil {
 				continue
 			}
 			m.raw = v
-		case "defaultMode", "disableBypassPermissionsMode":
+		case "defaultmode", "disablebypasspermissionsmode":
 			var s string
 			if json.Unmarshal(m.raw, &s) != nil {
 				probs = append(probs, problem{fmt.Sprintf("setting %s: expected a string, found %s; ignored", field, kindOf(m.raw)), m.off})
 				continue
 			}
-			if m.key == "defaultMode" && s != "" && !knownModes[s] {
+			if strings.EqualFold(m.key, "defaultMode") && s != "" && !knownModes[s] {
 				probs = append(probs, problem{fmt.Sprintf("setting permissions.defaultMode: unknown mode %q (want default, acceptEdits, plan, bypassPermissions or dontAsk); ignored, the other permissions still apply", s), m.off})
 				continue
 			}
