@@ -173,3 +173,32 @@ func TestQAPermsReadDenyRulesHideFilesFromGrepAndGlob(t *testing.T) {
 		}
 	}
 }
+
+// apiKeyHelper runs with the settings' env applied (as Claude Code
+// applies env at start): a helper that reads a variable set in
+// settings.json produces the key the requests carry.
+func TestQAPermsAPIKeyHelperSeesSettingsEnv(t *testing.T) {
+	srv := server(t, llmtest.Reply("hello"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	var env []string
+	for _, e := range sb.Env {
+		if !strings.HasPrefix(e, "ANTHROPIC_API_KEY=") {
+			env = append(env, e)
+		}
+	}
+	sb.Env = env
+	settings := filepath.Join(sb.Home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(`{"env": {"TEAM_KEY": "sk-team-123"}, "apiKeyHelper": "printf %s \"$TEAM_KEY\""}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[0].Header.Get("X-Api-Key"); got != "sk-team-123" {
+		t.Errorf("x-api-key = %q, want the key the helper printed from the settings env", got)
+	}
+}

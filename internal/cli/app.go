@@ -513,9 +513,11 @@ func (a *app) newProvider(ctx context.Context) error {
 	case token != "":
 		a.keySource = "ANTHROPIC_AUTH_TOKEN"
 	case helper != nil:
+		// The helper sees the settings' env, as hooks and tools do.
+		helper.Env = a.environ()
 		k, err := helper.Key(ctx)
 		if err != nil {
-			return fmt.Errorf("apiKeyHelper: %w", err)
+			return err
 		}
 		key, a.keySource = k, "apiKeyHelper"
 	case a.front == frontServe:
