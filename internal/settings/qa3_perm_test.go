@@ -2,6 +2,7 @@ package settings
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -112,5 +113,35 @@ func TestQAPermsRulesCarryTheirPosition(t *testing.T) {
 		if got[text] != pos {
 			t.Errorf("rule %s at %s, want %s", text, got[text], pos)
 		}
+	}
+}
+
+// A settings file that is a symlink (into a dotfiles repository) is
+// updated where it points; the link is kept.
+func TestQAPermsAddRulesWritesThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "dotfiles", "settings.local.json")
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(real, []byte(`{"model": "opus"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "proj", ".claude", "settings.local.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddRules(link, Allow, []string{"Bash(make *)"}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the symlink was replaced: %v %v", st.Mode(), err)
+	}
+	data, err := os.ReadFile(real)
+	if err != nil || !strings.Contains(string(data), `"Bash(make *)"`) || !strings.Contains(string(data), `"opus"`) {
+		t.Errorf("linked file = %s (%v)", data, err)
 	}
 }

@@ -10,13 +10,19 @@ import (
 	"path/filepath"
 )
 
-// UpdateFile rewrites the file at path through fn, atomically and under an
-// exclusive lock on its folder, so concurrent writers (two reins processes
+// UpdateFile rewrites the file at path (the file a symlink points to,
+// when path is one) through fn, atomically and under an exclusive lock on
+// its folder, so concurrent writers (two reins processes
 // answering "don't ask again") do not lose each other's changes; no lock
 // file is left beside it.
 // fn receives the current content (nil when the file does not exist) and
 // returns the new content. Missing folders are created.
 func UpdateFile(path string, perm fs.FileMode, fn func(old []byte) ([]byte, error)) error {
+	// A settings file kept elsewhere (a dotfiles repository) and linked
+	// into place is updated where it lives; the link stays a link.
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("update %s: %w", path, err)
