@@ -145,3 +145,39 @@ func TestQAPermsAddRulesWritesThroughASymlink(t *testing.T) {
 		t.Errorf("linked file = %s (%v)", data, err)
 	}
 }
+
+// Saving a rule keeps the rest of the file as the user wrote it: the
+// keys' order, and commands with && and > unescaped.
+func TestQAPermsAddRulesKeepsOrderAndText(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.local.json")
+	if err := os.WriteFile(path, []byte(`{
+  "$schema": "https://json.schemastore.org/claude-code-settings.json",
+  "model": "opus",
+  "hooks": {"PostToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "cd \"$CLAUDE_PROJECT_DIR\" && make fmt > /dev/null"}]}]},
+  "permissions": {"deny": ["Read(./.env)"], "allow": ["Bash(npm test)"]}
+}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := AddRules(path, Allow, []string{"Bash(make lint && make test)"}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	got := string(data)
+	if strings.Contains(got, `\u0026`) || strings.Contains(got, `\u003e`) {
+		t.Errorf("the file was escaped:\n%s", got)
+	}
+	for _, want := range []string{`make fmt > /dev/null`, `"Bash(make lint && make test)"`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("file lacks %s:\n%s", want, got)
+		}
+	}
+	order := []string{`"$schema"`, `"model"`, `"hooks"`, `"permissions"`, `"deny"`, `"allow"`, `"Bash(npm test)"`, `"Bash(make lint`}
+	last := -1
+	for _, k := range order {
+		i := strings.Index(got, k)
+		if i < last {
+			t.Errorf("%s moved:\n%s", k, got)
+		}
+		last = i
+	}
+}

@@ -88,7 +88,7 @@ func objectFrom(ms []member) json.RawMessage {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(mustMarshal(m.key))
+		b.Write(encodeJSON(m.key))
 		b.WriteByte(':')
 		b.Write(m.raw)
 	}
