@@ -34,6 +34,12 @@
 // are killed (their whole process group) after their timeout (default 60
 // seconds) or when the context ends.
 //
+// Where events fire (outside this package): SessionStart at start
+// ("startup" or "resume"), after /clear ("clear") and after a compaction
+// ("compact", its context following the summary); SessionEnd at exit and
+// on /clear; Notification ("permission_prompt") when the terminal UI
+// asks the user for a permission.
+//
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the
 // engine's gate, the front ends).

@@ -15,7 +15,10 @@
 //     substitution, eval of computed text, and variables in command
 //     position always ask. Leading VAR=value assignments and wrappers
 //     (timeout, nice, env …) are looked through; commands run by xargs,
-//     find -exec or sudo must match too. A bare "Bash" rule, like
+//     find -exec or sudo must match too. Files a command names (operands
+//     of file commands, redirections) are checked like Read and Edit
+//     calls; a glob is checked for the folder it expands in and for the
+//     files it matches on disk (Request.Resolve). A bare "Bash" rule, like
 //     bypassPermissions, allows any command (deny and ask rules still
 //     apply).
 //   - Read and Edit: gitignore-style paths. "//abs/path" is absolute,
