@@ -22,9 +22,11 @@ func decodeAny(raw json.RawMessage) any {
 
 // mergeValue merges a higher-precedence value over a lower one: objects key
 // by key, arrays concatenated (higher first) without duplicates, anything
-// else replaced.
+// else replaced. A null never replaces what a lower source set.
 func mergeValue(low, high any) any {
 	switch h := high.(type) {
+	case nil:
+		return low
 	case map[string]any:
 		l, ok := low.(map[string]any)
 		if !ok {

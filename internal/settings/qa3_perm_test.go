@@ -181,3 +181,19 @@ func TestQAPermsAddRulesKeepsOrderAndText(t *testing.T) {
 		last = i
 	}
 }
+
+// A null in a higher source does not wipe what lower sources set: the
+// user's env, model and defaultMode survive a project file that writes
+// null for them, and the top-level nulls are warned about.
+func TestQAPermsNullDoesNotWipeLowerSources(t *testing.T) {
+	e := newEnv(t)
+	e.write(filepath.Join(e.claude, "settings.json"), `{"env": {"A": "1"}, "model": "opus", "permissions": {"defaultMode": "acceptEdits"}}`)
+	e.write(filepath.Join(e.project, ".claude", "settings.json"), `{"env": null, "model": null, "permissions": {"defaultMode": null}}`)
+	s, w := e.load(e.opts())
+	if s.Env["A"] != "1" || s.Model != "opus" || s.DefaultMode != "acceptEdits" {
+		t.Errorf("env %v model %q defaultMode %q; want the user's", s.Env, s.Model, s.DefaultMode)
+	}
+	if len(w) != 2 || !strings.Contains(w[0].Message, "setting env is null") || !strings.Contains(w[1].Message, "setting model is null") {
+		t.Errorf("warnings = %v", w)
+	}
+}

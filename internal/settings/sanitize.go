@@ -19,6 +19,11 @@ type problem struct {
 // with it: a mistyped allow list or defaultMode must not also drop the
 // deny rules beside it. Other keys are kept or dropped whole.
 func sanitizeKey(key string, raw json.RawMessage) (json.RawMessage, []problem) {
+	if string(bytes.TrimSpace(raw)) == "null" {
+		// null would wipe what lower sources set; leaving the key out
+		// is how a setting is left unset.
+		return nil, []problem{{fmt.Sprintf("setting %s is null; ignored (leave the key out instead)", key), 0}}
+	}
 	if msg, off := validateKey(key, raw); msg == "" {
 		return raw, nil
 	} else if !isJSONObject(raw) || (key != "permissions" && key != "hooks" && key != "env") {
