@@ -37,8 +37,9 @@
 // Where events fire (outside this package): SessionStart at start
 // ("startup" or "resume"), after /clear ("clear") and after a compaction
 // ("compact", its context following the summary); SessionEnd at exit and
-// on /clear; Notification ("permission_prompt") when the terminal UI
-// asks the user for a permission.
+// on /clear; Notification when the terminal UI asks the user for a
+// permission ("permission_prompt") and when it has waited 60 seconds for
+// input after a turn ("idle_prompt").
 //
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the
