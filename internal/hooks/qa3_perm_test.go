@@ -8,6 +8,29 @@ import (
 	"reins/internal/settings"
 )
 
+// A matcher that is not a plain name or list of names is a regular
+// expression matched anywhere in the name, as in Claude Code: "^Bash"
+// selects BashOutput, "Output$" selects BashOutput, a partial MCP name
+// selects the tools it begins.
+func TestQAPermsRegexMatchersAreUnanchored(t *testing.T) {
+	for _, tt := range []struct {
+		matcher, value string
+		want           bool
+	}{
+		{"^Bash", "BashOutput", true},
+		{"Output$", "BashOutput", true},
+		{"mcp__github__(create|update)", "mcp__github__create_issue", true},
+		{"mcp__github__(create|update)", "mcp__github__get_issue", false},
+		{"^Write$", "TodoWrite", false},
+		{"Bash", "BashOutput", false},
+		{"Edit|Write", "MultiEdit", false},
+	} {
+		if got := Matches(tt.matcher, tt.value); got != tt.want {
+			t.Errorf("Matches(%q, %q) = %v, want %v", tt.matcher, tt.value, got, tt.want)
+		}
+	}
+}
+
 // A hook that crashes (killed by a signal) is reported as such, not as
 // "exit code -1: no message".
 func TestQAPermsHookKilledBySignalIsNamed(t *testing.T) {

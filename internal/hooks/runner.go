@@ -244,8 +244,10 @@ func matchesOldAgentName(in *Input, matcher string) bool {
 
 // Matches reports whether a hook matcher selects value: an empty matcher
 // or "*" selects everything; a matcher made of names joined by "|" selects
-// exactly those names; anything else is a regular expression that must
-// match the whole value. An invalid expression selects nothing.
+// exactly those names; anything else is a regular expression that selects
+// the values it matches anywhere, as Claude Code's RegExp.test does
+// ("^Bash" selects BashOutput too; anchor with ^ and $ for the whole
+// name). An invalid expression selects nothing.
 func Matches(matcher, value string) bool {
 	matcher = strings.TrimSpace(matcher)
 	if matcher == "" || matcher == "*" {
@@ -259,7 +261,7 @@ func Matches(matcher, value string) bool {
 		}
 		return false
 	}
-	re, err := regexp.Compile("^(?:" + matcher + ")$")
+	re, err := regexp.Compile(matcher)
 	return err == nil && re.MatchString(value)
 }
 
