@@ -202,3 +202,22 @@ func TestQAPermsAPIKeyHelperSeesSettingsEnv(t *testing.T) {
 		t.Errorf("x-api-key = %q, want the key the helper printed from the settings env", got)
 	}
 }
+
+// A PreToolUse hook's updatedInput changes the fields it names and keeps
+// the others, as the hooks reference's {"field_to_modify": ...} example
+// reads: a hook that only raises the timeout does not drop the command.
+func TestQAPermsPreToolUseUpdatedInputKeepsOtherFields(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "echo original", "description": "say it"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"allow": ["Bash(echo:*)"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+  "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \"updatedInput\": {\"timeout\": 60000}}}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "say it")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[1].LastUserText(); strings.TrimSpace(got) != "original" {
+		t.Errorf("tool result = %q, want the command to run with the hook's timeout", got)
+	}
+}

@@ -146,7 +146,7 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 			return denied(hookDenyReason(name, pre.DecisionReason))
 		}
 		if pre.UpdatedInput != nil {
-			input, changed = pre.UpdatedInput, true
+			input, changed = hooks.MergeInput(input, pre.UpdatedInput), true
 		}
 		v.Context = pre.AdditionalContext
 	}
