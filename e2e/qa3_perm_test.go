@@ -221,3 +221,22 @@ func TestQAPermsPreToolUseUpdatedInputKeepsOtherFields(t *testing.T) {
 		t.Errorf("tool result = %q, want the command to run with the hook's timeout", got)
 	}
 }
+
+// A SessionStart hook may export variables for the session's Bash
+// commands by appending to $CLAUDE_ENV_FILE; the hook runs without errors
+// and a later command sees them.
+func TestQAPermsSessionStartHookExportsEnvThroughClaudeEnvFile(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo \"$GREETING/$NODE_ENV\""})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"allow": ["Bash(echo:*)"]}, "hooks": {"SessionStart": [{"matcher": "startup", "hooks": [{"type": "command",
+  "command": "echo 'export GREETING=hello-from-hook' >> \"$CLAUDE_ENV_FILE\" && echo 'export NODE_ENV=test' >> \"$CLAUDE_ENV_FILE\""}]}]}}`)
+	r := sb.Run(t, "", "-p", "greet", "--verbose")
+	if r.Code != 0 || strings.Contains(r.Stderr, "warning") {
+		t.Fatalf("code %d stderr %q", r.Code, r.Stderr)
+	}
+	if got := strings.TrimSpace(srv.Requests()[1].LastUserText()); got != "hello-from-hook/test" {
+		t.Errorf("command output = %q, want the variables the hook exported", got)
+	}
+}

@@ -31,6 +31,7 @@ import (
 	"reins/internal/settings"
 	"reins/internal/task"
 	"reins/internal/tool"
+	"reins/internal/tools/bash"
 	"reins/internal/tools/todo"
 	"reins/internal/toolsearch"
 	"reins/internal/trust"
@@ -86,6 +87,10 @@ type app struct {
 	warnMu   sync.Mutex // guards warnings: the start-up loaders add to it concurrently
 	warnings []string
 	setEnv   map[string]string // settings env, applied over the process's
+
+	shellMu  sync.Mutex // guards shell and shellEnv
+	shell    *bash.Tool // the main thread's Bash tool
+	shellEnv []string   // NAME=value exported by SessionStart hooks through CLAUDE_ENV_FILE, for Bash commands only
 
 	models    *llm.Models
 	model     string

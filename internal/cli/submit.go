@@ -118,8 +118,18 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 	if !a.hookRun.Has(hooks.SessionStart) {
 		return ""
 	}
-	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) { h.Source = source; h.Model = a.model }))
+	envFile, cleanup := a.hookEnvFile()
+	defer cleanup()
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) {
+		h.Source, h.Model = source, a.model
+		if envFile != "" {
+			h.Env = []string{"CLAUDE_ENV_FILE=" + envFile}
+		}
+	}))
 	a.reportHooks(r)
+	if envFile != "" {
+		a.applyHookEnv(ctx, envFile)
+	}
 	if len(r.AdditionalContext) == 0 {
 		return ""
 	}

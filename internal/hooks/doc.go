@@ -30,7 +30,9 @@
 // additionalContext, and for PermissionRequest a decision object.
 //
 // Command hooks run with bash -c in the session's folder, with
-// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder, and
+// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder (and
+// what Input.Env adds: SessionStart hooks get CLAUDE_ENV_FILE, a file
+// whose "export NAME=value" lines reach the session's Bash commands), and
 // are killed (their whole process group) after their timeout (default 60
 // seconds) or when the context ends.
 //

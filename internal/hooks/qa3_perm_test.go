@@ -59,3 +59,19 @@ func TestQAPermsHookThatLeavesABackgroundProcessStillDecides(t *testing.T) {
 		t.Errorf("result = decision %q reason %q errors %q, want the hook's deny", res.Decision, res.DecisionReason, res.Errors)
 	}
 }
+
+// Input.Env reaches the run's command hooks as environment variables and
+// is not part of the JSON on stdin.
+func TestQAPermsInputEnvReachesCommandHooksOnly(t *testing.T) {
+	r := New(Config{ProjectDir: t.TempDir(), Hooks: map[string][]settings.HookMatcher{
+		"SessionStart": {{Hooks: []settings.HookSpec{{Type: "command", Command: `input=$(cat); case "$input" in *EXTRA_ONE*) echo leaked;; *) echo "$EXTRA_ONE";; esac`}}}},
+	}})
+	res := r.Run(context.Background(), Input{Event: SessionStart, Source: "startup", Env: []string{"EXTRA_ONE=seen"}})
+	if len(res.AdditionalContext) != 1 || res.AdditionalContext[0] != "seen" {
+		t.Errorf("context = %q, want the variable seen and not sent on stdin", res.AdditionalContext)
+	}
+	res = r.Run(context.Background(), Input{Event: SessionStart, Source: "startup"})
+	if len(res.AdditionalContext) != 0 {
+		t.Errorf("a later run without Env still saw it: %q", res.AdditionalContext)
+	}
+}

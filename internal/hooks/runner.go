@@ -198,6 +198,9 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 		return Result{Event: in.Event}
 	}
 	input := in.JSON()
+	if len(in.Env) > 0 {
+		ctx = context.WithValue(ctx, extraEnvKey{}, in.Env)
+	}
 	outs := make([]Output, len(hooks))
 	var wg sync.WaitGroup
 	for i, h := range hooks {
@@ -274,6 +277,9 @@ func simpleMatcher(m string) bool {
 	return true
 }
 
+// extraEnvKey carries Input.Env from Run to the command hooks it starts.
+type extraEnvKey struct{}
+
 // Command is a command hook run with a shell's -c.
 type Command struct {
 	Command string
@@ -295,6 +301,13 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 	cmd := exec.CommandContext(ctx, shell, "-c", c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
+	if extra, _ := ctx.Value(extraEnvKey{}).([]string); len(extra) > 0 {
+		base := c.Env
+		if base == nil {
+			base = os.Environ()
+		}
+		cmd.Env = append(append([]string(nil), base...), extra...)
+	}
 	cmd.Stdin = bytes.NewReader(input)
 	stdout, stderr := &capped{max: maxOutput}, &capped{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
