@@ -264,7 +264,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		var t tool.Tool
 		switch name {
 		case "Bash":
-			sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs})
+			sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs})
 			a.onClose(func() { sh.Close() })
 			t = sh
 		case "Read":

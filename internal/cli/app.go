@@ -31,6 +31,7 @@ import (
 	"reins/internal/settings"
 	"reins/internal/task"
 	"reins/internal/tool"
+	"reins/internal/tools/bash"
 	"reins/internal/tools/todo"
 	"reins/internal/toolsearch"
 	"reins/internal/trust"
@@ -86,6 +87,10 @@ type app struct {
 	warnMu   sync.Mutex // guards warnings: the start-up loaders add to it concurrently
 	warnings []string
 	setEnv   map[string]string // settings env, applied over the process's
+
+	shellMu  sync.Mutex // guards shell and shellEnv
+	shell    *bash.Tool // the main thread's Bash tool
+	shellEnv []string   // NAME=value exported by SessionStart hooks through CLAUDE_ENV_FILE, for Bash commands only
 
 	models    *llm.Models
 	model     string
@@ -279,11 +284,14 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 			a.close()
 		}
 	}()
-	if h.Asker != nil {
+	switch {
+	case h.Asker != nil && fe == frontTUI:
+		a.asker.set(notifyingAsker{Asker: h.Asker, a: a})
+	case h.Asker != nil:
 		a.asker.set(h.Asker)
-	} else if t := o.PromptTool; t != "" && t != "stdio" && fe == frontPrint {
+	case o.PromptTool != "" && o.PromptTool != "stdio" && fe == frontPrint:
 		// --permission-prompt-tool <mcp tool>: that tool answers.
-		a.asker.set(&sdk.ToolAsker{Name: t, Lookup: a.lookupTool})
+		a.asker.set(&sdk.ToolAsker{Name: o.PromptTool, Lookup: a.lookupTool})
 	}
 	if err := a.paths(); err != nil {
 		return nil, err
@@ -510,9 +518,11 @@ func (a *app) newProvider(ctx context.Context) error {
 	case token != "":
 		a.keySource = "ANTHROPIC_AUTH_TOKEN"
 	case helper != nil:
+		// The helper sees the settings' env, as hooks and tools do.
+		helper.Env = a.environ()
 		k, err := helper.Key(ctx)
 		if err != nil {
-			return fmt.Errorf("apiKeyHelper: %w", err)
+			return err
 		}
 		key, a.keySource = k, "apiKeyHelper"
 	case a.front == frontServe:

@@ -93,6 +93,14 @@ func (a *app) newCompactor() *compact.Compactor {
 		Files:        a.files,
 		Todos:        a.todoText,
 		PreCompact:   a.preCompact,
+		// SessionStart hooks run again with source "compact"; what they
+		// add follows the summary.
+		Restore: func(ctx context.Context) []string {
+			if text := a.sessionStartContext(ctx, "compact"); text != "" {
+				return []string{text}
+			}
+			return nil
+		},
 		OnCompact: func() {
 			if a.memory != nil {
 				a.memory.ForgetNested()

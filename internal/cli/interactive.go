@@ -13,6 +13,7 @@ import (
 
 	"reins/internal/command"
 	"reins/internal/engine"
+	"reins/internal/llm"
 	"reins/internal/permission"
 	"reins/internal/session"
 	"reins/internal/trust"
@@ -66,14 +67,17 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
-		Notices:      a.startupWarnings(),
-		Prompt:       strings.Join(o.Args, " "),
-		Cwd:          a.cwd,
-		Version:      Version,
-		KeySource:    a.keySource,
-		HistoryFile:  filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
-		StatusLine:   statusLineCommand(a.settings.Raw["statusLine"]),
-		Notify:       notifyChannel(a.settings.Raw["preferredNotifChannel"]),
+		Notices:     a.startupWarnings(),
+		Prompt:      strings.Join(o.Args, " "),
+		Cwd:         a.cwd,
+		Version:     Version,
+		KeySource:   a.keySource,
+		HistoryFile: filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
+		StatusLine:  statusLineCommand(a.settings.Raw["statusLine"]),
+		Notify:      notifyChannel(a.settings.Raw["preferredNotifChannel"]),
+		OnIdle: func() {
+			a.notification(ctx, "idle_prompt", "reins is waiting for your input")
+		},
 		NoColor:      a.getenv("NO_COLOR") != "",
 		ColorProfile: colors,
 		Getenv:       a.getenv,
@@ -175,10 +179,24 @@ func (u *uiSessions) writerFor(id string) *session.Writer {
 	return w
 }
 
-// fresh starts a new session for /clear.
+// fresh starts a new session for /clear: SessionEnd hooks run for the
+// old session with reason "clear", then SessionStart hooks with source
+// "clear", whose context opens the new conversation.
 func (u *uiSessions) fresh() (*engine.Session, error) {
+	u.a.sessionEnd("clear")
 	id := uuid.NewString()
-	return u.build(id, u.writerFor(id)), nil
+	s := u.build(id, u.writerFor(id))
+	// Each hook is bounded by its own timeout.
+	u.startHooks(context.Background(), s, "clear")
+	return s, nil
+}
+
+// startHooks runs the SessionStart hooks for source and adds their
+// context to s.
+func (u *uiSessions) startHooks(ctx context.Context, s *engine.Session, source string) {
+	if text := u.a.sessionStartContext(ctx, source); text != "" {
+		s.AppendMessage(llm.NewUserText(text), true)
+	}
 }
 
 // List returns the project's sessions, newest first.
@@ -207,6 +225,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 		}
 		s.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
 	}
+	u.startHooks(ctx, s, "resume")
 	return s, nil
 }
 

@@ -106,15 +106,34 @@ func (a *app) sessionStart(ctx context.Context) {
 // sessionStartAs runs SessionStart hooks with the source given
 // ("startup", "resume" or "clear").
 func (a *app) sessionStartAs(ctx context.Context, source string) {
-	if !a.hookRun.Has(hooks.SessionStart) {
-		return
-	}
-	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) { h.Source = source; h.Model = a.model }))
-	a.reportHooks(r)
-	if len(r.AdditionalContext) > 0 {
-		text := "<system-reminder>\nSessionStart hook context:\n" + strings.Join(r.AdditionalContext, "\n") + "\n</system-reminder>"
+	if text := a.sessionStartContext(ctx, source); text != "" {
 		a.sess.AppendMessage(llm.NewUserText(text), true)
 	}
+}
+
+// sessionStartContext runs SessionStart hooks with the source given and
+// returns the context they add, as a reminder for the model ("" for
+// none).
+func (a *app) sessionStartContext(ctx context.Context, source string) string {
+	if !a.hookRun.Has(hooks.SessionStart) {
+		return ""
+	}
+	envFile, cleanup := a.hookEnvFile()
+	defer cleanup()
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) {
+		h.Source, h.Model = source, a.model
+		if envFile != "" {
+			h.Env = []string{"CLAUDE_ENV_FILE=" + envFile}
+		}
+	}))
+	a.reportHooks(r)
+	if envFile != "" {
+		a.applyHookEnv(ctx, envFile)
+	}
+	if len(r.AdditionalContext) == 0 {
+		return ""
+	}
+	return "<system-reminder>\nSessionStart hook context:\n" + strings.Join(r.AdditionalContext, "\n") + "\n</system-reminder>"
 }
 
 // hooksEndTimeout bounds SessionEnd hooks at exit.

@@ -55,6 +55,10 @@ func (a *app) builtinTools() []tool.Tool {
 	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
 		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
+	a.shellMu.Lock()
+	a.shell = sh
+	sh.Setenv(a.shellEnv...)
+	a.shellMu.Unlock()
 	all := []tool.Tool{
 		sh,
 		&memoryRead{Tool: read.New(a.files), app: a},

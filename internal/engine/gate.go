@@ -146,7 +146,7 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 			return denied(hookDenyReason(name, pre.DecisionReason))
 		}
 		if pre.UpdatedInput != nil {
-			input, changed = pre.UpdatedInput, true
+			input, changed = hooks.MergeInput(input, pre.UpdatedInput), true
 		}
 		v.Context = pre.AdditionalContext
 	}
@@ -181,6 +181,7 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 		if changed {
 			v.Input = input
 		}
+		c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
 		return v
 	case permission.Deny:
 		return denied(d.Reason)
@@ -208,6 +209,7 @@ func hookDenyReason(name, why string) string {
 // then the Asker.
 func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, input json.RawMessage, changed bool, d permission.Decision, extra []string) tool.Verdict {
 	allow := func(in json.RawMessage) tool.Verdict {
+		c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
 		v := tool.Verdict{Allow: true, Context: extra}
 		switch {
 		case in != nil:
@@ -221,8 +223,9 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 	if g.has(hooks.PermissionRequest) {
 		in := g.hookInput(hooks.PermissionRequest, c)
 		in.ToolName, in.ToolInput, in.ToolUseID = name, input, c.ID
-		if len(suggestions) > 0 {
-			in.PermissionSuggestions = suggestions
+		if len(d.Suggestions) > 0 {
+			// Claude Code's shape: rules as {toolName, ruleContent}.
+			in.PermissionSuggestions = d.Suggestions
 		}
 		r := g.cfg.Hooks.Run(ctx, in)
 		g.report(r)

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -156,10 +157,10 @@ echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision
 	if out.IsError {
 		t.Fatalf("call failed: %s", resultOf(out))
 	}
-	if got := bash.inputs(); len(got) != 1 || got[0] != `{"command": "ls -la"}` {
+	if got := bash.inputs(); len(got) != 1 || compactJSON(got[0]) != `{"command":"ls -la"}` {
 		t.Errorf("tool received %v, want the hook's updated input", got)
 	}
-	if string(out.Input) != `{"command": "ls -la"}` {
+	if compactJSON(string(out.Input)) != `{"command":"ls -la"}` {
 		t.Errorf("outcome input = %s", out.Input)
 	}
 	if !strings.Contains(resultOf(out), "rewritten by policy") {
@@ -575,4 +576,13 @@ func TestGateWithTheRealBashTool(t *testing.T) {
 	if !out.Denied || !strings.Contains(out.DenyReason, outside) {
 		t.Errorf("a read from the shell's folder outside the project should need approval: %s", out.DenyReason)
 	}
+}
+
+// compactJSON returns s with the blanks between JSON tokens removed.
+func compactJSON(s string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		return s
+	}
+	return b.String()
 }

@@ -14,8 +14,10 @@ type Output struct {
 	// id.
 	Name     string
 	ExitCode int
-	Stdout   string
-	Stderr   string
+	// Signal names the signal that killed the hook ("" when it exited).
+	Signal string
+	Stdout string
+	Stderr string
 	// TimedOut is set when the hook ran past its timeout and was killed.
 	TimedOut bool
 	// Err is set when the hook could not be run at all.
@@ -78,8 +80,9 @@ type Result struct {
 	// beats allow) and DecisionReason its explanation.
 	Decision       Decision
 	DecisionReason string
-	// UpdatedInput replaces the tool input (PreToolUse), merged key by
-	// key in configuration order when several hooks give one.
+	// UpdatedInput changes the tool input (PreToolUse): the keys it holds
+	// replace the input's (see MergeInput), merged key by key in
+	// configuration order when several hooks give one.
 	UpdatedInput json.RawMessage
 	// Permission is a PermissionRequest hook's answer (deny beats allow);
 	// nil when no hook answered.
@@ -137,6 +140,12 @@ func Aggregate(ev Event, outs []Output) Result {
 				msg = fmt.Sprintf("%s hook %q blocked this (exit 2) without a message", ev, o.Name)
 			}
 			blocks = append(blocks, msg)
+		case o.Signal != "":
+			msg := ""
+			if s := strings.TrimSpace(o.Stderr); s != "" {
+				msg = ": " + s
+			}
+			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q was killed by a signal (%s)%s", ev, o.Name, o.Signal, msg))
 		case o.ExitCode != 0:
 			msg := strings.TrimSpace(o.Stderr)
 			if msg == "" {
@@ -285,4 +294,16 @@ func mergeObjects(a, b json.RawMessage) json.RawMessage {
 		return b
 	}
 	return out
+}
+
+// MergeInput applies a PreToolUse hook's updatedInput to a tool input:
+// the keys updated holds replace or add to those of input, and the others
+// are kept, so a hook that changes one field ({"timeout": 60000}) does not
+// drop the command. When either is not a JSON object, updated is used as
+// it is.
+func MergeInput(input, updated json.RawMessage) json.RawMessage {
+	if !isObject(input) || !isObject(updated) {
+		return updated
+	}
+	return mergeObjects(input, updated)
 }

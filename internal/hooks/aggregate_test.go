@@ -106,7 +106,7 @@ func TestMatches(t *testing.T) {
 		{"Edit|Write", "Write", true},
 		{"Edit|Write", "MultiEdit", false},
 		{"Notebook.*", "NotebookEdit", true},
-		{"Notebook.*", "XNotebookEdit", false},
+		{"^Notebook.*", "XNotebookEdit", false},
 		{"mcp__memory__.*", "mcp__memory__create", true},
 		{"mcp__memory__.*", "mcp__github__x", false},
 		{"startup|resume", "resume", true},

@@ -30,9 +30,18 @@
 // additionalContext, and for PermissionRequest a decision object.
 //
 // Command hooks run with bash -c in the session's folder, with
-// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder, and
+// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder (and
+// what Input.Env adds: SessionStart hooks get CLAUDE_ENV_FILE, a file
+// whose "export NAME=value" lines reach the session's Bash commands), and
 // are killed (their whole process group) after their timeout (default 60
 // seconds) or when the context ends.
+//
+// Where events fire (outside this package): SessionStart at start
+// ("startup" or "resume"), after /clear ("clear") and after a compaction
+// ("compact", its context following the summary); SessionEnd at exit and
+// on /clear; Notification when the terminal UI asks the user for a
+// permission ("permission_prompt") and when it has waited 60 seconds for
+// input after a turn ("idle_prompt").
 //
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the

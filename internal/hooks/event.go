@@ -92,6 +92,10 @@ type Input struct {
 	// Reason says why the session ended (SessionEnd): "clear", "logout",
 	// "prompt_input_exit", "other".
 	Reason string
+
+	// Env are NAME=value pairs added to the environment of this run's
+	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
+	Env []string
 }
 
 // MatchValue is what an event's matchers are matched against: the tool

@@ -198,6 +198,9 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 		return Result{Event: in.Event}
 	}
 	input := in.JSON()
+	if len(in.Env) > 0 {
+		ctx = context.WithValue(ctx, extraEnvKey{}, in.Env)
+	}
 	outs := make([]Output, len(hooks))
 	var wg sync.WaitGroup
 	for i, h := range hooks {
@@ -244,8 +247,10 @@ func matchesOldAgentName(in *Input, matcher string) bool {
 
 // Matches reports whether a hook matcher selects value: an empty matcher
 // or "*" selects everything; a matcher made of names joined by "|" selects
-// exactly those names; anything else is a regular expression that must
-// match the whole value. An invalid expression selects nothing.
+// exactly those names; anything else is a regular expression that selects
+// the values it matches anywhere, as Claude Code's RegExp.test does
+// ("^Bash" selects BashOutput too; anchor with ^ and $ for the whole
+// name). An invalid expression selects nothing.
 func Matches(matcher, value string) bool {
 	matcher = strings.TrimSpace(matcher)
 	if matcher == "" || matcher == "*" {
@@ -259,7 +264,7 @@ func Matches(matcher, value string) bool {
 		}
 		return false
 	}
-	re, err := regexp.Compile("^(?:" + matcher + ")$")
+	re, err := regexp.Compile(matcher)
 	return err == nil && re.MatchString(value)
 }
 
@@ -271,6 +276,9 @@ func simpleMatcher(m string) bool {
 	}
 	return true
 }
+
+// extraEnvKey carries Input.Env from Run to the command hooks it starts.
+type extraEnvKey struct{}
 
 // Command is a command hook run with a shell's -c.
 type Command struct {
@@ -293,6 +301,13 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 	cmd := exec.CommandContext(ctx, shell, "-c", c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = c.Env
+	if extra, _ := ctx.Value(extraEnvKey{}).([]string); len(extra) > 0 {
+		base := c.Env
+		if base == nil {
+			base = os.Environ()
+		}
+		cmd.Env = append(append([]string(nil), base...), extra...)
+	}
 	cmd.Stdin = bytes.NewReader(input)
 	stdout, stderr := &capped{max: maxOutput}, &capped{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -309,6 +324,15 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 		}
 	case errors.As(err, &exit):
 		out.ExitCode = exit.ExitCode()
+		if out.ExitCode == -1 {
+			// Killed by a signal rather than exiting.
+			out.Signal = strings.TrimPrefix(exit.Error(), "signal: ")
+		}
+	case errors.Is(err, exec.ErrWaitDelay):
+		// The hook exited 0 but left a process (a server or watcher it
+		// started in the background) holding its output open: what it
+		// printed counts, a decision included.
+		out.ExitCode = 0
 	case err != nil:
 		out.ExitCode = -1
 		out.Err = err

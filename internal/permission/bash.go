@@ -70,6 +70,9 @@ type access struct {
 	// operand of a file command), not only path-looking.
 	known bool
 	cmd   string // the command text, for reasons
+	// glob is the absolute pattern of a glob word; path is then the
+	// folder it expands in. Request.Resolve lists what it matches.
+	glob string
 }
 
 // cmdInfo is what the analysis knows about one simple command.
@@ -156,6 +159,11 @@ func redirectAccess(r shell.Redirect, dir, home, text string) (access, bool) {
 			return access{}, false
 		}
 		a.path = absPath(v, dir, home)
+		if r.Target.Pattern {
+			// bash expands a glob that names one file; a glob that
+			// matches nothing is used as written.
+			a.glob = a.path
+		}
 	}
 	return a, true
 }
@@ -260,8 +268,10 @@ func fileAccess(w shell.Word, write, known bool, dir, home, text string) access 
 	if w.Static && !w.Pattern {
 		a.path = absPath(w.Value, dir, home)
 	} else if w.Static {
-		// A glob: judge the folder it expands in.
+		// A glob: judge the folder it expands in, and the files it
+		// matches (Request.Globs).
 		a.path = absPath(globBase(w.Value), dir, home)
+		a.glob = absPath(w.Value, dir, home)
 	}
 	return a
 }
@@ -323,12 +333,7 @@ func shortCmd(s string) string {
 
 // decideBash decides a Bash call.
 func decideBash(p *Policy, r Request) Decision {
-	real := func(a string) string {
-		if x := r.Real[a]; x != "" {
-			return x
-		}
-		return a
-	}
+	forms := r.accessForms
 	dir := r.Dir
 	if dir == "" {
 		dir = p.Cwd
@@ -337,16 +342,16 @@ func decideBash(p *Policy, r Request) Decision {
 	if err != nil {
 		return decideUnparsed(p, r.Command, err)
 	}
-	if d, ok := bashRules(p, bp, Deny, real); ok {
+	if d, ok := bashRules(p, bp, Deny, forms); ok {
 		return d
 	}
 	if rule := p.whole(Ask, "Bash"); rule != nil {
 		return byRule(Ask, rule, fmt.Sprintf("The command `%s` needs approval: the %s covers every command.", shortCmd(r.Command), rule.Describe()))
 	}
-	if d, ok := bashRules(p, bp, Ask, real); ok {
+	if d, ok := bashRules(p, bp, Ask, forms); ok {
 		return d
 	}
-	if d, ok := protectedWrites(bp, real); ok {
+	if d, ok := protectedWrites(bp, forms); ok {
 		return d
 	}
 	if rule := p.whole(Allow, "Bash"); rule != nil {
@@ -366,7 +371,7 @@ func decideBash(p *Policy, r Request) Decision {
 			return Decision{Behavior: Deny, Reason: fmt.Sprintf("Plan mode allows read-only commands only; `%s` is not (%s). Present the plan with ExitPlanMode first.", shortCmd(r.Command), why)}
 		}
 	}
-	return bashAllow(p, bp, r.Command, real)
+	return bashAllow(p, bp, r.Command, forms)
 }
 
 // decideUnparsed handles a command the shell parser rejects: deny rules
@@ -397,8 +402,8 @@ func decideUnparsed(p *Policy, command string, err error) Decision {
 
 // bashRules looks for a rule with behaviour b that matches any part of
 // the command: a simple command, a command it runs, or a file it reads
-// or writes.
-func bashRules(p *Policy, bp *bashPlan, b Behavior, real func(string) string) (Decision, bool) {
+// or writes (each in the forms forms gives).
+func bashRules(p *Policy, bp *bashPlan, b Behavior, forms func(access) []string) (Decision, bool) {
 	rules := p.rules(b, "Bash")
 	for _, ci := range bp.cmds {
 		for _, rule := range rules {
@@ -429,13 +434,13 @@ func bashRules(p *Policy, bp *bashPlan, b Behavior, real func(string) string) (D
 		if a.write {
 			tool = "Edit"
 		}
-		for _, f := range []string{a.path, real(a.path)} {
+		for _, f := range forms(a) {
 			if rule := p.firstPathRule(p.pathRules(b, tool, a.write), f); rule != nil {
 				act := "reads"
 				if a.write {
 					act = "writes"
 				}
-				return byRule(b, rule, fmt.Sprintf("The command `%s` %s %s, which %s by the %s.", shortCmd(a.cmd), act, a.path, verb(b), rule.Describe())), true
+				return byRule(b, rule, fmt.Sprintf("The command `%s` %s %s, which %s by the %s.", shortCmd(a.cmd), act, f, verb(b), rule.Describe())), true
 			}
 		}
 	}
@@ -443,7 +448,7 @@ func bashRules(p *Policy, bp *bashPlan, b Behavior, real func(string) string) (D
 }
 
 // protectedWrites asks when a command writes a protected file.
-func protectedWrites(bp *bashPlan, real func(string) string) (Decision, bool) {
+func protectedWrites(bp *bashPlan, forms func(access) []string) (Decision, bool) {
 	all := append([]access{}, bp.redirects...)
 	for _, ci := range bp.cmds {
 		all = append(all, ci.files...)
@@ -452,7 +457,7 @@ func protectedWrites(bp *bashPlan, real func(string) string) (Decision, bool) {
 		if !a.write || a.path == "" {
 			continue
 		}
-		for _, f := range []string{a.path, real(a.path)} {
+		for _, f := range forms(a) {
 			if prot, why := protectedPath(f); prot {
 				return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("The command `%s` writes %s, which needs approval: %s.", shortCmd(a.cmd), f, why)}, true
 			}
@@ -488,7 +493,7 @@ func dynamicReason(s *shell.Script) string {
 // command must be allowed by a rule, be read-only, or be a file command
 // acceptEdits allows; every file it touches must be inside the working
 // folders.
-func bashAllow(p *Policy, bp *bashPlan, command string, real func(string) string) Decision {
+func bashAllow(p *Policy, bp *bashPlan, command string, forms func(access) []string) Decision {
 	allows := p.rules(Allow, "Bash")
 	matched := func(text string) *Rule {
 		for _, rule := range allows {
@@ -541,7 +546,7 @@ func bashAllow(p *Policy, bp *bashPlan, command string, real func(string) string
 		return Decision{Behavior: Ask, Suggestions: bashSuggestions(unmatched),
 			Reason: fmt.Sprintf("The command needs approval: no allow rule matches %s.", strings.Join(parts, ", "))}
 	}
-	if d, ok := bashFilesOutside(p, bp, real); ok {
+	if d, ok := bashFilesOutside(p, bp, forms); ok {
 		return d
 	}
 	switch {
@@ -594,7 +599,7 @@ func readOnlyCommand(c *shell.Command) bool {
 
 // bashFilesOutside asks when a command reads or writes outside the
 // working folders, or a file whose name is computed.
-func bashFilesOutside(p *Policy, bp *bashPlan, real func(string) string) (Decision, bool) {
+func bashFilesOutside(p *Policy, bp *bashPlan, forms func(access) []string) (Decision, bool) {
 	all := append([]access{}, bp.redirects...)
 	for _, ci := range bp.cmds {
 		all = append(all, ci.files...)
@@ -606,7 +611,7 @@ func bashFilesOutside(p *Policy, bp *bashPlan, real func(string) string) (Decisi
 			}
 			continue
 		}
-		for _, f := range []string{a.path, real(a.path)} {
+		for _, f := range forms(a) {
 			ok := p.readable(f)
 			if a.write {
 				ok = p.inWorkDirs(f)
@@ -654,4 +659,22 @@ func bashSuggestions(cmds []*shell.Command) []Update {
 		return nil
 	}
 	return []Update{{Type: UpdateAddRules, Rules: rules, Behavior: Allow, Destination: DestLocal}}
+}
+
+// accessForms are the paths an access stands for: its path as given and
+// resolved, and for a glob every file it matches, as given and resolved.
+func (r *Request) accessForms(a access) []string {
+	real := func(x string) string {
+		if y := r.Real[x]; y != "" {
+			return y
+		}
+		return x
+	}
+	out := []string{a.path, real(a.path)}
+	if a.glob != "" {
+		for _, m := range r.Globs[a.glob] {
+			out = append(out, m, real(m))
+		}
+	}
+	return out
 }

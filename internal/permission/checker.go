@@ -251,3 +251,33 @@ func FilterTools(p *Policy, names []string) []string {
 	}
 	return out
 }
+
+// ReadDenyFilter returns what a call of tool that reads many files (Grep
+// and Glob over a folder) must leave out: the paths its read-deny rules
+// cover, given absolute. It returns nil when no such rule applies. The
+// call itself is allowed by Check, since its folder is not denied; the
+// filter keeps denied files inside it from being read.
+func (c *Checker) ReadDenyFilter(tool string) func(abs string) bool {
+	p := c.Policy()
+	rules := p.pathRules(Deny, canonical(tool), false)
+	if len(rules) == 0 {
+		return nil
+	}
+	var pats []pathPattern
+	for _, r := range rules {
+		if pp, err := compilePath(r.Content, r.Root, p.Cwd, p.Home); err == nil {
+			pats = append(pats, pp)
+		}
+	}
+	if len(pats) == 0 {
+		return nil
+	}
+	return func(abs string) bool {
+		for _, pp := range pats {
+			if pp.match(abs) {
+				return true
+			}
+		}
+		return false
+	}
+}

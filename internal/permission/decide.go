@@ -31,6 +31,9 @@ type Request struct {
 	// Real maps a path (of Paths, or named in Command) to its
 	// symlink-resolved form. Missing entries mean "same as given".
 	Real map[string]string
+	// Globs maps a glob named in Command (made absolute) to the paths it
+	// matches on disk, at most maxGlobMatches of them.
+	Globs map[string][]string
 }
 
 // Decision is the answer for one call.

@@ -15,7 +15,10 @@
 //     substitution, eval of computed text, and variables in command
 //     position always ask. Leading VAR=value assignments and wrappers
 //     (timeout, nice, env …) are looked through; commands run by xargs,
-//     find -exec or sudo must match too. A bare "Bash" rule, like
+//     find -exec or sudo must match too. Files a command names (operands
+//     of file commands, redirections) are checked like Read and Edit
+//     calls; a glob is checked for the folder it expands in and for the
+//     files it matches on disk (Request.Resolve). A bare "Bash" rule, like
 //     bypassPermissions, allows any command (deny and ask rules still
 //     apply).
 //   - Read and Edit: gitignore-style paths. "//abs/path" is absolute,
@@ -24,7 +27,10 @@
 //     relative to the working folder. Edit rules cover every editing tool
 //     (Edit, MultiEdit, Write, NotebookEdit) and redirections of Bash;
 //     Read rules cover every reading tool (Read, Grep, Glob, LS). Paths are
-//     checked as given and with symlinks resolved; deny wins.
+//     checked as given and with symlinks resolved; deny wins. A search
+//     of a folder that is not denied runs, but the files and folders
+//     Read deny rules cover inside it are left out
+//     (Checker.ReadDenyFilter).
 //   - WebFetch(domain:example.com), with "*.example.com" for subdomains.
 //   - mcp__server, mcp__server__* and mcp__server__tool.
 //   - Agent(type), also written with the older name Task.

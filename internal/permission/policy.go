@@ -95,9 +95,10 @@ func NewPolicy(cfg Config) (*Policy, []settings.Warning, error) {
 	for _, r := range s.Rules {
 		rule, err := ruleFrom(r.Text, r.Behavior, r.Source, r.File, r.Root)
 		if err != nil {
-			warns = append(warns, settings.Warning{File: r.File, Message: err.Error() + "; rule ignored"})
+			warns = append(warns, settings.Warning{File: r.File, Line: r.Line, Column: r.Column, Message: err.Error() + "; rule ignored"})
 			continue
 		}
+		rule.Line, rule.Column = r.Line, r.Column
 		p.Rules = append(p.Rules, rule)
 	}
 	for _, list := range []struct {
@@ -115,7 +116,7 @@ func NewPolicy(cfg Config) (*Policy, []settings.Warning, error) {
 	}
 	for _, w := range p.Rules {
 		if msg := checkSpecifier(w, p); msg != "" {
-			warns = append(warns, settings.Warning{File: w.File, Message: msg})
+			warns = append(warns, settings.Warning{File: w.File, Line: w.Line, Column: w.Column, Message: msg})
 		}
 	}
 	dirs := []string{p.Cwd}

@@ -3,8 +3,12 @@ package permission
 import (
 	"encoding/json"
 	"net/url"
+	"path/filepath"
 	"strings"
 )
+
+// maxGlobMatches bounds the files of one glob that Resolve lists.
+const maxGlobMatches = 10000
 
 // NewRequest builds the request for a call of tool with input: the Bash
 // command, the paths file tools read or write (absolute against cwd), or
@@ -95,13 +99,55 @@ func (r *Request) Resolve(cwd, home string) {
 		if err != nil {
 			return
 		}
-		for _, a := range bp.redirects {
-			add(a.path)
-		}
+		all := append([]access{}, bp.redirects...)
 		for _, ci := range bp.cmds {
-			for _, a := range ci.files {
-				add(a.path)
+			all = append(all, ci.files...)
+		}
+		for _, a := range all {
+			add(a.path)
+			if a.glob == "" {
+				continue
+			}
+			if r.Globs == nil {
+				r.Globs = map[string][]string{}
+			}
+			if _, done := r.Globs[a.glob]; done {
+				continue
+			}
+			matches := bashGlob(a.glob)
+			if len(matches) > maxGlobMatches {
+				matches = matches[:maxGlobMatches]
+			}
+			r.Globs[a.glob] = matches
+			for _, m := range matches {
+				add(m)
 			}
 		}
 	}
+}
+
+// bashGlob expands an absolute glob as bash does by default: a wildcard
+// does not match a leading dot unless the pattern's segment starts with
+// one.
+func bashGlob(pattern string) []string {
+	matches, err := filepath.Glob(pattern)
+	if err != nil {
+		return nil
+	}
+	segs := strings.Split(pattern, "/")
+	out := matches[:0]
+	for _, m := range matches {
+		ms := strings.Split(m, "/")
+		hidden := false
+		for i := 0; i < len(segs) && i < len(ms); i++ {
+			if strings.HasPrefix(ms[i], ".") && !strings.HasPrefix(segs[i], ".") {
+				hidden = true
+				break
+			}
+		}
+		if !hidden {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -33,6 +33,8 @@ type Rule struct {
 	Root string
 	// Text is the rule as written.
 	Text string
+	// Line and Column locate the rule in File (0 when unknown).
+	Line, Column int
 }
 
 // String is the rule as written.

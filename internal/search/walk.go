@@ -31,6 +31,11 @@ type WalkOptions struct {
 	Types []string
 	// Threads is the number of walking goroutines; 0 means GOMAXPROCS.
 	Threads int
+	// Skip, when set, leaves out every file and folder for whose absolute
+	// path it reports true (a folder left out is not entered), whatever
+	// the globs say: paths the user's read-deny rules keep from the
+	// model. It is called from several goroutines at once.
+	Skip func(abs string) bool
 }
 
 // Version-control folders, never entered.
@@ -66,6 +71,8 @@ type filter struct {
 	// prefix, when set, limits the walk to directories whose relative
 	// path leads to it or lies below it.
 	prefix string
+	// deny is WalkOptions.Skip.
+	deny func(abs string) bool
 }
 
 // needRel reports whether skip needs entries' relative paths.
@@ -89,13 +96,16 @@ func newFilter(o WalkOptions) (*filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &filter{hidden: o.Hidden, noIgnore: o.NoIgnore, ov: ov, types: tf}, nil
+	return &filter{hidden: o.Hidden, noIgnore: o.NoIgnore, ov: ov, types: tf, deny: o.Skip}, nil
 }
 
 // skip decides whether the walk leaves out an entry. dir is the absolute
 // directory holding it, rel its path relative to the walk's base.
 func (f *filter) skip(node *ignoreNode, dir, rel, name string, isDir bool) bool {
 	if isDir && (isVCSDir(name) || f.prefix != "" && !onPrefixPath(rel, f.prefix)) {
+		return true
+	}
+	if f.deny != nil && f.deny(joinPath(dir, name)) {
 		return true
 	}
 	if f.ov != nil {

@@ -16,6 +16,7 @@ func FuzzParseFile(f *testing.F) {
 		`{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x", "timeout": 5}]}]}}`,
 		`{"env": {"A": 1, "B": true, "C": null}}`, `[1]`, `{"a":`, "\xef\xbb\xbf{}", `{"a": 1} {"b": 2}`,
 		`{"permissions": {"defaultMode": "nope"}}`, `{"models": {"m": {"contextWindow": "big"}}}`,
+		`{"permissions": {"deny": ["x", 3], "ask": "y", "allow": {}, "defaultMode": 5}, "hooks": {"Stop": {}, "PreToolUse": [{"hooks": "x"}, {"hooks": []}]}, "env": {"A": [1], "B": "2"}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -22,9 +22,11 @@ func decodeAny(raw json.RawMessage) any {
 
 // mergeValue merges a higher-precedence value over a lower one: objects key
 // by key, arrays concatenated (higher first) without duplicates, anything
-// else replaced.
+// else replaced. A null never replaces what a lower source set.
 func mergeValue(low, high any) any {
 	switch h := high.(type) {
+	case nil:
+		return low
 	case map[string]any:
 		l, ok := low.(map[string]any)
 		if !ok {
@@ -192,6 +194,7 @@ func collectRules(files []loaded, managedOnly bool) []Rule {
 		if json.Unmarshal(raw, &p) != nil {
 			continue
 		}
+		at := rulePositions(f.data)
 		for _, list := range []struct {
 			b     Behavior
 			rules []string
@@ -206,7 +209,8 @@ func collectRules(files []loaded, managedOnly bool) []Rule {
 					continue
 				}
 				seen[key] = true
-				out = append(out, Rule{Behavior: list.b, Text: text, Source: f.source, File: f.path, Root: f.root})
+				pos := at[string(list.b)+"\x00"+text]
+				out = append(out, Rule{Behavior: list.b, Text: text, Source: f.source, File: f.path, Root: f.root, Line: pos[0], Column: pos[1]})
 			}
 		}
 	}
@@ -294,6 +298,11 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 			}
 			for _, m := range ms {
 				m.Source, m.File = f.source, f.path
+				if len(m.Hooks) == 0 {
+					warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+						Message: fmt.Sprintf(`a %s entry has no "hooks" list, so it runs nothing; write {"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}`, ev)})
+					continue
+				}
 				var kept []HookSpec
 				for _, h := range m.Hooks {
 					switch {

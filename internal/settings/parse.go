@@ -95,10 +95,15 @@ func parseFile(path string, data []byte) (*fileData, []Warning) {
 	}
 	var warns []Warning
 	for _, key := range fd.order {
-		if msg, off := validateKey(key, fd.values[key]); msg != "" {
-			line, col := position(data, fd.pos[key]+off)
-			warns = append(warns, Warning{File: path, Line: line, Column: col, Message: msg})
+		kept, probs := sanitizeKey(key, fd.values[key])
+		for _, pr := range probs {
+			line, col := position(data, fd.pos[key]+pr.off)
+			warns = append(warns, Warning{File: path, Line: line, Column: col, Message: pr.msg})
+		}
+		if kept == nil {
 			delete(fd.values, key)
+		} else {
+			fd.values[key] = kept
 		}
 	}
 	return fd, warns

@@ -81,6 +81,8 @@ type Rule struct {
 	// relative to: the project folder for project and local files, the
 	// config folder for user files, the working folder otherwise.
 	Root string
+	// Line and Column locate the rule in File, from 1; 0 when unknown.
+	Line, Column int
 }
 
 // Dir is an additional working folder with its origin.

@@ -10,13 +10,19 @@ import (
 	"path/filepath"
 )
 
-// UpdateFile rewrites the file at path through fn, atomically and under an
-// exclusive lock on its folder, so concurrent writers (two reins processes
+// UpdateFile rewrites the file at path (the file a symlink points to,
+// when path is one) through fn, atomically and under an exclusive lock on
+// its folder, so concurrent writers (two reins processes
 // answering "don't ask again") do not lose each other's changes; no lock
 // file is left beside it.
 // fn receives the current content (nil when the file does not exist) and
 // returns the new content. Missing folders are created.
 func UpdateFile(path string, perm fs.FileMode, fn func(old []byte) ([]byte, error)) error {
+	// A settings file kept elsewhere (a dotfiles repository) and linked
+	// into place is updated where it lives; the link stays a link.
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("update %s: %w", path, err)
@@ -65,25 +71,34 @@ func UpdateFile(path string, perm fs.FileMode, fn func(old []byte) ([]byte, erro
 
 // AddRules adds permission rules with behaviour b to the settings file at
 // path (permissions.allow, .ask or .deny), keeping every other key and
-// skipping rules already present. A file that is not a valid JSON object
-// is left alone and reported.
+// skipping rules already present. The file keeps its keys' order and its
+// values as written (no "&" turned into "\u0026"); it is re-indented with
+// two spaces. A file that is not a valid JSON object is left alone and
+// reported.
 func AddRules(path string, b Behavior, rules []string) error {
 	return UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
-		root := map[string]json.RawMessage{}
+		old = bytes.TrimPrefix(old, []byte("\xef\xbb\xbf"))
+		var root []member
 		if len(bytes.TrimSpace(old)) > 0 {
-			if err := json.Unmarshal(old, &root); err != nil {
+			var probe map[string]json.RawMessage
+			if err := json.Unmarshal(old, &probe); err != nil {
 				return nil, fmt.Errorf("not a JSON object, not changed: %w", err)
 			}
+			root, _ = members(old)
 		}
-		perms := map[string]json.RawMessage{}
-		if raw, ok := root["permissions"]; ok {
-			if err := json.Unmarshal(raw, &perms); err != nil {
+		pi := lastMember(root, "permissions")
+		var perms []member
+		if pi >= 0 {
+			var probe map[string]json.RawMessage
+			if err := json.Unmarshal(root[pi].raw, &probe); err != nil {
 				return nil, fmt.Errorf("permissions is not an object, not changed: %w", err)
 			}
+			perms, _ = members(root[pi].raw)
 		}
+		li := lastMember(perms, string(b))
 		var list []string
-		if raw, ok := perms[string(b)]; ok {
-			if err := json.Unmarshal(raw, &list); err != nil {
+		if li >= 0 {
+			if err := json.Unmarshal(perms[li].raw, &list); err != nil {
 				return nil, fmt.Errorf("permissions.%s is not a list of strings, not changed: %w", b, err)
 			}
 		}
@@ -97,12 +112,47 @@ func AddRules(path string, b Behavior, rules []string) error {
 				list = append(list, r)
 			}
 		}
-		perms[string(b)] = mustMarshal(list)
-		root["permissions"] = mustMarshal(perms)
-		out, err := json.MarshalIndent(root, "", "  ")
-		if err != nil {
+		perms = setMember(perms, li, string(b), encodeJSON(list))
+		root = setMember(root, pi, "permissions", objectFrom(perms))
+		var out bytes.Buffer
+		if err := json.Indent(&out, objectFrom(root), "", "  "); err != nil {
 			return nil, err
 		}
-		return append(out, '\n'), nil
+		out.WriteByte('\n')
+		return out.Bytes(), nil
 	})
+}
+
+// lastMember returns the index of the last member named key (the one a
+// decoder keeps), or -1.
+func lastMember(ms []member, key string) int {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// setMember sets the value of member i, or appends a member key when i is
+// -1.
+func setMember(ms []member, i int, key string, raw json.RawMessage) []member {
+	if i < 0 {
+		return append(ms, member{key: key, raw: raw})
+	}
+	ms[i].raw = raw
+	return ms
+}
+
+// encodeJSON encodes v without escaping <, > and &, so that commands and
+// rules read as written.
+func encodeJSON(v any) json.RawMessage {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Values here are strings and lists of strings, which encode.
+		panic("settings: encoding a value: " + err.Error())
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

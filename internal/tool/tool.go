@@ -97,6 +97,10 @@ type Call struct {
 	// ParentToolUseID is the tool_use id of the Agent call this call runs
 	// under, "" on the main thread.
 	ParentToolUseID string
+	// ReadDenied, when set (by the permission gate's Before), reports the
+	// absolute paths the user's read-deny rules keep from this call: tools
+	// that read many files at once (Grep, Glob) leave them out.
+	ReadDenied func(abs string) bool
 }
 
 // Progress is an update from a running call, passed to front ends as is.

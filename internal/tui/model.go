@@ -54,6 +54,10 @@ type Model struct {
 	hint               string
 	hintUntil          time.Time
 
+	// idleSeq counts turn ends and key presses; an idle timer whose
+	// number is no longer current was overtaken by one of them.
+	idleSeq int
+
 	started    time.Time
 	statusText string // the statusLine command's output
 	transcript *transcriptView
@@ -73,6 +77,9 @@ type printedMsg struct{}
 // tickMsg animates the spinner while a turn runs.
 type tickMsg struct{}
 
+// idleMsg: IdleAfter passed since the turn end numbered seq.
+type idleMsg struct{ seq int }
+
 // asyncMsg carries the result of background work as a function applied
 // to the model in Update (the work itself ran in a tea.Cmd).
 type asyncMsg struct{ apply func(m *Model) tea.Cmd }
@@ -89,6 +96,9 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 	}
 	if o.LongTurn == 0 {
 		o.LongTurn = 15 * time.Second
+	}
+	if o.IdleAfter == 0 {
+		o.IdleAfter = 60 * time.Second
 	}
 	if o.Cwd == "" {
 		o.Cwd, _ = os.Getwd()
@@ -129,8 +139,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		cmd = m.resize(msg)
 	case tea.KeyPressMsg:
+		m.idleSeq++
 		cmd = m.onKey(msg)
 	case tea.PasteMsg:
+		m.idleSeq++
 		cmd = m.onPaste(msg.Content)
 	case tea.InterruptMsg:
 		cmd = m.onCtrlC()
@@ -142,6 +154,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onAsk(msg)
 	case tickMsg:
 		cmd = m.onTick()
+	case idleMsg:
+		if msg.seq == m.idleSeq && !m.running && m.dialog == nil && m.o.OnIdle != nil {
+			go m.o.OnIdle()
+		}
 	case printedMsg:
 		m.printing = false
 	case filesMsg:
@@ -266,6 +282,10 @@ func (m *Model) onTurnDone(gen int) tea.Cmd {
 	if len(m.queued) > 0 {
 		m.queued = m.queued[:0]
 		cmds = append(cmds, m.startTurn(engine.Input{}))
+	} else if m.o.OnIdle != nil {
+		m.idleSeq++
+		seq := m.idleSeq
+		cmds = append(cmds, tea.Tick(m.o.IdleAfter, func(time.Time) tea.Msg { return idleMsg{seq} }))
 	}
 	return tea.Batch(cmds...)
 }

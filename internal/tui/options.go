@@ -142,6 +142,11 @@ type Options struct {
 	// LongTurn is how long a turn must take before its end notifies
 	// (default 15s).
 	LongTurn time.Duration
+	// OnIdle, when set, is called (on its own goroutine) when a turn has
+	// ended and nothing was typed for IdleAfter (default 60s) since: the
+	// Notification hooks' "idle_prompt".
+	OnIdle    func()
+	IdleAfter time.Duration
 	// NoColor turns colours off (NO_COLOR).
 	NoColor bool
 	// ColorProfile, when set, gives the terminal's colour profile

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -208,6 +209,21 @@ func (t *Tool) Cwd() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.cwd
+}
+
+// Setenv sets NAME=value pairs in the environment the next command
+// starts with (variables a SessionStart hook exported through
+// CLAUDE_ENV_FILE).
+func (t *Tool) Setenv(kvs ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	env := append([]string(nil), t.env...)
+	for _, kv := range kvs {
+		name, _, _ := strings.Cut(kv, "=")
+		env = slices.DeleteFunc(env, func(x string) bool { return strings.HasPrefix(x, name+"=") })
+		env = append(env, kv)
+	}
+	t.env = env
 }
 
 // Env returns a copy of the environment the next command starts with.

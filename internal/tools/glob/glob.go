@@ -193,7 +193,11 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	if err != nil {
 		return nil, err
 	}
-	files, _, err := search.Glob(ctx, root, pattern, search.WalkOptions{Hidden: true})
+	walk := search.WalkOptions{Hidden: true}
+	if c != nil {
+		walk.Skip = c.ReadDenied
+	}
+	files, _, err := search.Glob(ctx, root, pattern, walk)
 	if err != nil {
 		return nil, fmt.Errorf("glob %s: %w", pattern, err)
 	}

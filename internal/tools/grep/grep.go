@@ -283,6 +283,9 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 		return nil, err
 	}
 	opts := search.Options{Walk: q.walk, ModTime: q.mode == ModeFiles}
+	if c != nil {
+		opts.Walk.Skip = c.ReadDenied
+	}
 	switch q.mode {
 	case ModeContent:
 		opts.Mode, opts.Before, opts.After = search.Content, q.before, q.after
