@@ -266,7 +266,7 @@ func (a *app) loadCommands() {
 	for _, err := range errs {
 		a.note(err.Error())
 	}
-	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}}
+	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())

@@ -27,7 +27,7 @@
 // <root>/skills/<name>/SKILL.md for the user roots (~/.claude, ~/.reins),
 // then the project roots (.claude, .reins), later roots overriding
 // earlier ones. Frontmatter fields: description, argument-hint,
-// allowed-tools, model ("inherit" means the session's), when_to_use,
+// arguments, allowed-tools, model ("inherit" means the session's), when_to_use,
 // disable-model-invocation, user-invocable, context ("fork") and agent.
 // The body, trimmed of surrounding white space, is the template.
 //
@@ -38,10 +38,17 @@
 // argument or a command's output puts in is never scanned again):
 //
 //   - "$ARGUMENTS" becomes the arguments, white space trimmed at both ends.
-//   - "$1" to "$9" (not followed by another digit) become the arguments'
-//     words as SplitArgs splits them (quotes respected); a missing word is
-//     empty.
-//   - In a skill, "${CLAUDE_SKILL_DIR}" becomes the skill's folder.
+//   - "$ARGUMENTS[N]" and its shorthand "$N" (digits not followed by a
+//     letter, digit or '_') become word N of the arguments as SplitArgs
+//     splits them (quotes respected), counting from 0 as Claude Code does:
+//     "$0" is the first word, "$1" the second. A word past the last one
+//     leaves the placeholder as written.
+//   - Names declared in the arguments: frontmatter (a YAML list or a
+//     space-separated string) map to positions in order: "$issue" becomes
+//     the word at the position of "issue" (not when followed by a letter,
+//     digit, '_' or '['; the longest declared name wins).
+//   - In a skill, "${CLAUDE_SKILL_DIR}" becomes the skill's folder. In any
+//     command, "${CLAUDE_SESSION_ID}" becomes the session's id.
 //   - "!`cmd`", where '!' starts the text or follows white space or '(',
 //     and cmd is non-empty on one line, runs cmd (placeholders replaced
 //     first) in the working folder when the command's allowed-tools permit

@@ -1,0 +1,28 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// A command written for Claude Code counts positional arguments from 0
+// ($0, $ARGUMENTS[1]), may name them in frontmatter, and may ask for the
+// session id; reins expands it the same way.
+func TestQA3CommandArgumentsExpandAsInClaudeCode(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/commands/migrate.md", "---\narguments: [component, from, to]\n---\n"+
+		"Migrate $0 from $1 to $ARGUMENTS[2]; named: $component/$from/$to; missing: $3; session ${CLAUDE_SESSION_ID}.\n")
+	r := sb.Run(t, "", "-p", "--session-id", "5f1d7a4e-2b7c-4c55-9a51-0c9b8e3d2a10", `/migrate "Search Bar" React Vue`)
+	if r.Code != 0 {
+		t.Fatalf("code %d stderr %q", r.Code, r.Stderr)
+	}
+	got := srv.Requests()[0].LastUserText()
+	want := "Migrate Search Bar from React to Vue; named: Search Bar/React/Vue; missing: $3; session 5f1d7a4e-2b7c-4c55-9a51-0c9b8e3d2a10."
+	if !strings.Contains(got, want) {
+		t.Errorf("expanded prompt = %q, want it to contain %q", got, want)
+	}
+}
