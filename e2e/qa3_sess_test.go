@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -24,5 +25,36 @@ func TestQA3CommandArgumentsExpandAsInClaudeCode(t *testing.T) {
 	want := "Migrate Search Bar from React to Vue; named: Search Bar/React/Vue; missing: $3; session 5f1d7a4e-2b7c-4c55-9a51-0c9b8e3d2a10."
 	if !strings.Contains(got, want) {
 		t.Errorf("expanded prompt = %q, want it to contain %q", got, want)
+	}
+}
+
+// Started in a sub-folder of a repository, reins finds the commands,
+// skills and agents of the repository's .claude folder, as Claude Code
+// does; a .claude folder above the repository is not read.
+func TestQA3ExtensionsOfTheRepositoryRootLoadFromASubFolder(t *testing.T) {
+	srv := server(t,
+		llmtest.Reply("ok"),
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "repo/.git/HEAD", "ref: refs/heads/main\n")
+	sb.Write(t, "repo/.claude/commands/greet.md", "Say hello to $ARGUMENTS.\n")
+	sb.Write(t, "repo/.claude/skills/deploy/SKILL.md", "---\ndescription: Deploy the service\n---\nDeploy.\n")
+	sb.Write(t, "repo/.claude/agents/checker.md", "---\nname: checker\ndescription: Checks things\n---\nCheck.\n")
+	sb.Write(t, ".claude/commands/outside.md", "---\ndescription: Outside the repository\n---\nNo.\n")
+	sb.Write(t, "repo/backend/api/main.go", "package main\n")
+	sb.Dir = filepath.Join(sb.Dir, "repo", "backend", "api")
+	r := sb.Run(t, "", "-p", "/greet the team")
+	if r.Code != 0 {
+		t.Fatalf("code %d stderr %q", r.Code, r.Stderr)
+	}
+	req := srv.Requests()[0]
+	all := strings.Join(historyTexts(req), "\n")
+	for _, want := range []string{"Say hello to the team.", "- deploy: Deploy the service", "- checker: Checks things"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the request lacks %q", want)
+		}
+	}
+	if strings.Contains(all, "outside") {
+		t.Error("a command from above the repository was offered")
 	}
 }
