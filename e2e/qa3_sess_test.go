@@ -58,3 +58,27 @@ func TestQA3ExtensionsOfTheRepositoryRootLoadFromASubFolder(t *testing.T) {
 		t.Error("a command from above the repository was offered")
 	}
 }
+
+// A skill run before /compact still guides the model after it: its text
+// is given back with the summary, in the session resumed afterwards too.
+func TestQA3SkillTextSurvivesCompaction(t *testing.T) {
+	srv := server(t,
+		llmtest.Reply("deployed"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>The user deployed to prod.</summary>")}, Side: true},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("all good")}, ResetPrefix: true},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/skills/deploy/SKILL.md", "---\ndescription: Deploy the service\n---\nDEPLOY-STEPS for $0: build, push, verify.\n")
+	for _, args := range [][]string{{"-p", "/deploy prod"}, {"-p", "--continue", "/compact"}, {"-p", "--continue", "is it done?"}} {
+		if r := sb.Run(t, "", args...); r.Code != 0 {
+			t.Fatalf("%q: code %d stderr %q", args, r.Code, r.Stderr)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if !carries(reqs[2], "DEPLOY-STEPS for prod: build, push, verify.") {
+		t.Errorf("the request after the compaction lacks the skill's text:\n%q", historyTexts(reqs[2]))
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"reins/internal/command"
 	"reins/internal/compact"
 	"reins/internal/hooks"
 	"reins/internal/llm"
@@ -92,6 +93,7 @@ func (a *app) newCompactor() *compact.Compactor {
 		AutoDisabled: !auto,
 		Files:        a.files,
 		Todos:        a.todoText,
+		Skill:        a.restoresSkill,
 		PreCompact:   a.preCompact,
 		OnCompact: func() {
 			if a.memory != nil {
@@ -100,6 +102,14 @@ func (a *app) newCompactor() *compact.Compactor {
 		},
 		Logger: a.logger,
 	})
+}
+
+// restoresSkill reports whether the text of an invoked prompt command is
+// given back after a compaction: skills and custom commands are, builtins
+// are not.
+func (a *app) restoresSkill(name string) bool {
+	c, ok := a.commands.Lookup(name)
+	return !ok || c.Source != command.SourceBuiltin
 }
 
 // todoText renders the main thread's todo list for after a compaction.
