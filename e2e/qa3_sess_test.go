@@ -82,3 +82,33 @@ func TestQA3SkillTextSurvivesCompaction(t *testing.T) {
 		t.Errorf("the request after the compaction lacks the skill's text:\n%q", historyTexts(reqs[2]))
 	}
 }
+
+// SessionStart hooks with the "compact" matcher run after a compaction,
+// and what they print joins the conversation after the summary, as in
+// Claude Code; the "startup" ones do not run again.
+func TestQA3SessionStartHooksRunAfterCompaction(t *testing.T) {
+	srv := server(t,
+		llmtest.Reply("first"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>s</summary>")}, Side: true},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("second")}, ResetPrefix: true},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks":{"SessionStart":[`+
+		`{"matcher":"compact","hooks":[{"type":"command","command":"grep -q '\"source\":\"compact\"' && echo REMEMBER-THE-FREEZE"}]},`+
+		`{"matcher":"startup","hooks":[{"type":"command","command":"echo STARTUP-CONTEXT"}]}]}}`)
+	for _, args := range [][]string{{"-p", "hello"}, {"-p", "--continue", "/compact"}, {"-p", "--continue", "and now?"}} {
+		if r := sb.Run(t, "", args...); r.Code != 0 {
+			t.Fatalf("%q: code %d stderr %q", args, r.Code, r.Stderr)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if !carries(reqs[2], "REMEMBER-THE-FREEZE") {
+		t.Errorf("the compact hook's context is missing after the compaction:\n%q", historyTexts(reqs[2]))
+	}
+	if carries(reqs[0], "REMEMBER-THE-FREEZE") || !carries(reqs[0], "STARTUP-CONTEXT") {
+		t.Errorf("the first request ran the wrong SessionStart hooks:\n%q", historyTexts(reqs[0]))
+	}
+}

@@ -94,6 +94,7 @@ func (a *app) newCompactor() *compact.Compactor {
 		Files:        a.files,
 		Todos:        a.todoText,
 		Skill:        a.restoresSkill,
+		Restore:      a.afterCompact,
 		PreCompact:   a.preCompact,
 		OnCompact: func() {
 			if a.memory != nil {

@@ -104,7 +104,7 @@ func (a *app) sessionStart(ctx context.Context) {
 }
 
 // sessionStartAs runs SessionStart hooks with the source given
-// ("startup", "resume" or "clear").
+// ("startup", "resume" or "clear"; "compact" is afterCompact's).
 func (a *app) sessionStartAs(ctx context.Context, source string) {
 	if !a.hookRun.Has(hooks.SessionStart) {
 		return
@@ -115,6 +115,21 @@ func (a *app) sessionStartAs(ctx context.Context, source string) {
 		text := "<system-reminder>\nSessionStart hook context:\n" + strings.Join(r.AdditionalContext, "\n") + "\n</system-reminder>"
 		a.sess.AppendMessage(llm.NewUserText(text), true)
 	}
+}
+
+// afterCompact runs SessionStart hooks with source "compact" once a
+// compaction has replaced the history; their context goes into the new
+// history, after the summary.
+func (a *app) afterCompact(ctx context.Context) []string {
+	if !a.hookRun.Has(hooks.SessionStart) {
+		return nil
+	}
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) { h.Source = "compact"; h.Model = a.model }))
+	a.reportHooks(r)
+	if len(r.AdditionalContext) == 0 {
+		return nil
+	}
+	return []string{"<system-reminder>\nSessionStart hook context:\n" + strings.Join(r.AdditionalContext, "\n") + "\n</system-reminder>"}
 }
 
 // hooksEndTimeout bounds SessionEnd hooks at exit.
