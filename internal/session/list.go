@@ -197,14 +197,19 @@ func scanHead(info *Info, head []byte) bool {
 		if info.FirstPrompt != "" || e.Type != TypeUser || e.IsMeta || e.IsCompactSummary || e.Message == nil {
 			continue
 		}
+		invoked := false // this message invokes a command
 		for _, text := range promptTexts(e.Message.Content) {
 			text = strings.Join(strings.Fields(text), " ")
 			switch {
 			case text == "":
 			case strings.Contains(text, "<command-name>"):
+				invoked = true
 				if command == "" {
 					command = between(text, "<command-name>", "</command-name>")
 				}
+			case invoked:
+				// The expanded text of the command (reins records it
+				// beside the invocation): not typed by the user.
 			case skippedPrompt(text):
 			default:
 				if info.FirstPrompt == "" {
@@ -257,7 +262,7 @@ func scanTail(info *Info, tail []byte) {
 	case summary != "":
 		info.Title = summary
 	case last != "":
-		info.Title = cutRunes(strings.Join(strings.Fields(last), " "), 200)
+		info.Title = cutRunes(strings.Join(strings.Fields(typedPrompt(last)), " "), 200)
 	}
 }
 
@@ -295,6 +300,20 @@ func skippedPrompt(text string) bool {
 		}
 	}
 	return false
+}
+
+// typedPrompt is what the user typed for a recorded prompt: "/name args"
+// for a command invocation recorded with its header (and its expanded
+// text), the text itself otherwise.
+func typedPrompt(text string) string {
+	if !strings.HasPrefix(strings.TrimSpace(text), "<command-message>") || !strings.Contains(text, "<command-name>") {
+		return text
+	}
+	name := between(text, "<command-name>", "</command-name>")
+	if args := between(text, "<command-args>", "</command-args>"); args != "" {
+		return name + " " + args
+	}
+	return name
 }
 
 func between(s, open, close string) string {

@@ -254,7 +254,7 @@ func (ld *loader) apply(e *loadEntry, err error, n int, complete bool) {
 			ld.t.Title = e.CustomTitle
 		}
 	case TypeLastPrompt:
-		ld.t.LastPrompt = e.LastPrompt
+		ld.t.LastPrompt = typedPrompt(e.LastPrompt)
 	}
 }
 
