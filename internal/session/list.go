@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,11 @@ func (i Info) Name() string {
 
 // liteBytes is how much of each end of a file List reads.
 const liteBytes = 64 << 10
+
+// maxFirstLine bounds how far Stat reads to complete a line the head cut
+// when no message came before it (a first prompt of pasted text can be
+// longer than the head).
+const maxFirstLine = 64 << 20
 
 // List returns the sessions recorded for cwd, newest first. Files without
 // any message (nothing was ever said) and sub-agent transcripts are left
@@ -136,10 +142,39 @@ func Stat(path string) (info Info, ok bool) {
 		}
 	}
 	if !scanHead(&info, head) {
-		return Info{}, false
+		// The head may hold no whole message line: read on to the end
+		// of the line it cut, and look again.
+		if int64(len(head)) == st.Size() {
+			return Info{}, false
+		}
+		rest, err := readLine(f, int64(len(head)), maxFirstLine)
+		if err != nil {
+			return Info{}, false
+		}
+		info.Cwd, info.GitBranch, info.FirstPrompt = "", "", ""
+		if !scanHead(&info, append(head, rest...)) {
+			return Info{}, false
+		}
 	}
 	scanTail(&info, tail)
 	return info, true
+}
+
+// readLine reads f from off to the end of the line there (the newline
+// included), at most max bytes.
+func readLine(f *os.File, off, max int64) ([]byte, error) {
+	br := bufio.NewReader(io.NewSectionReader(f, off, max))
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		switch {
+		case err == nil, errors.Is(err, io.EOF):
+			return out, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return nil, err
+		}
+	}
 }
 
 // liteEntry is what Stat reads of a line.

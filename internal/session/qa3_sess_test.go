@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -31,5 +32,30 @@ func TestListNamesASessionBegunWithACommandByTheCommand(t *testing.T) {
 	}
 	if tr.LastPrompt != "/deploy prod now" {
 		t.Errorf("Transcript.LastPrompt = %q, want /deploy prod now", tr.LastPrompt)
+	}
+}
+
+// A session whose first prompt is longer than the part of the file List
+// reads (a pasted log, say) is still listed, found and continued.
+func TestListFindsASessionWhoseFirstPromptIsHuge(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	cwd := "/work/proj"
+	huge := strings.Repeat("log line\n", liteBytes/4)
+	session(t, s, cwd, "eeee-1111", time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC), func(r *recorder) {
+		r.msg(user(huge))
+		r.msg(&llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llm.TextBlock("read it")}})
+	})
+	infos, err := s.List(cwd)
+	if err != nil || len(infos) != 1 {
+		t.Fatalf("List = %v, %v; want the session", infos, err)
+	}
+	if !strings.HasPrefix(infos[0].FirstPrompt, "log line log line") || infos[0].Cwd == "" {
+		t.Errorf("FirstPrompt = %.40q…, Cwd = %q", infos[0].FirstPrompt, infos[0].Cwd)
+	}
+	if latest, err := s.Latest(cwd); err != nil || latest.ID != "eeee-1111" {
+		t.Errorf("Latest = %q, %v", latest.ID, err)
+	}
+	if _, err := s.Find("eeee-1111", cwd); err != nil {
+		t.Errorf("Find: %v", err)
 	}
 }
