@@ -396,17 +396,30 @@ func (s Store) Find(id, cwd string) (Info, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return Info{}, fmt.Errorf("resume %q: not a session id", id)
 	}
+	var empty string // a transcript of that id holding no message
 	if cwd != "" {
-		if info, ok := Stat(s.TranscriptPath(cwd, id)); ok {
+		p := s.TranscriptPath(cwd, id)
+		if info, ok := Stat(p); ok {
 			return info, nil
+		}
+		if _, err := os.Stat(p); err == nil {
+			empty = p
 		}
 	}
 	roots := append([]string{s.Root}, s.Also...)
 	var matches []string
 	for _, root := range roots {
 		exact, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+".jsonl"))
-		if len(exact) > 0 {
-			matches = exact[:1]
+		for _, p := range exact {
+			if _, ok := Stat(p); ok {
+				matches = []string{p}
+				break
+			}
+			if empty == "" {
+				empty = p
+			}
+		}
+		if len(matches) > 0 {
 			break
 		}
 		pre, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+"*.jsonl"))
@@ -420,6 +433,9 @@ func (s Store) Find(id, cwd string) (Info, error) {
 	}
 	switch len(found) {
 	case 0:
+		if empty != "" {
+			return Info{}, fmt.Errorf("resume %s: %s holds no message that can be read (it is empty, unreadable or a sub-agent's transcript): %w", id, empty, ErrNotFound)
+		}
 		return Info{}, fmt.Errorf("resume %s: %w", id, ErrNotFound)
 	case 1:
 		return found[0], nil

@@ -1,6 +1,9 @@
 package session
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,5 +60,25 @@ func TestListFindsASessionWhoseFirstPromptIsHuge(t *testing.T) {
 	}
 	if _, err := s.Find("eeee-1111", cwd); err != nil {
 		t.Errorf("Find: %v", err)
+	}
+}
+
+// Resuming a transcript that exists but holds no readable message says
+// so, naming the file, instead of claiming there is no such session.
+func TestFindNamesATranscriptWithoutMessages(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	cwd := "/work/proj"
+	p := s.TranscriptPath(cwd, "ffff-1111")
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("\x00\x00garbage\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{cwd, "/elsewhere"} {
+		_, err := s.Find("ffff-1111", dir)
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "no message") {
+			t.Errorf("Find from %s: %v; want ErrNotFound naming %s", dir, err, p)
+		}
 	}
 }
