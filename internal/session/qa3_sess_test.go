@@ -82,3 +82,34 @@ func TestFindNamesATranscriptWithoutMessages(t *testing.T) {
 		}
 	}
 }
+
+// A session that stopped during a compaction (its boundary recorded, its
+// summary not) resumes with the history it was compacting, which the file
+// still holds, and goes on from there; nothing is lost on a later resume.
+func TestLoadAfterACompactionThatNeverFinished(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	r := newRecorder(t, path, "s")
+	r.msg(user("hello"))
+	last := r.msg(&llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{llm.TextBlock("hi")}})
+	b := &Entry{Type: TypeSystem, Subtype: SubtypeCompactBoundary, UUID: r.uuid(), LogicalParentUUID: last,
+		CompactMetadata: &CompactMetadata{Trigger: "auto", PreTokens: 100}}
+	r.meta(b) // parentUuid null, as Claude Code writes it
+	tr, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Items) != 2 || tr.Boundary != nil || tr.Leaf != last || len(tr.Warnings) != 1 || tr.Warnings[0].Line != 3 {
+		t.Fatalf("Items=%d Boundary=%v Leaf=%s Warnings=%v; want both messages, no boundary, leaf %s, one warning on line 3",
+			len(tr.Items), tr.Boundary, tr.Leaf, tr.Warnings, last)
+	}
+	r.last = tr.Leaf
+	r.msg(user("go on"))
+	r.w.Close()
+	tr, err = Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Items) != 3 {
+		t.Errorf("after going on: %d items, want 3", len(tr.Items))
+	}
+}
