@@ -112,3 +112,48 @@ func TestQA3SessionStartHooksRunAfterCompaction(t *testing.T) {
 		t.Errorf("the first request ran the wrong SessionStart hooks:\n%q", historyTexts(reqs[0]))
 	}
 }
+
+// A sub-agent that reads a file in a sub-folder is given that folder's
+// CLAUDE.md, as the main conversation is; each conversation is told once.
+func TestQA3SubagentGetsTheMemoryOfFoldersItReads(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	f := sb.Write(t, "pkg/api/handler.go", "package api\n")
+	sb.Write(t, "pkg/api/CLAUDE.md", "API-FOLDER-RULES: handlers return errors, never panic.\n")
+	lastHas := func(s string) func(*llmtest.Request) bool {
+		return func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), s) }
+	}
+	srv.Add(
+		llmtest.Turn{Match: lastHas("look at the handler"), Blocks: []llmtest.Block{llmtest.ToolUse("a1", "Agent",
+			map[string]any{"subagent_type": "general-purpose", "description": "read handler", "prompt": "SUB-TASK read " + f})}},
+		llmtest.Turn{Match: lastHas("SUB-TASK"), Blocks: []llmtest.Block{llmtest.ToolUse("r1", "Read", map[string]any{"file_path": f})}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) > 0 && r.ToolResults()[0].ToolUseID == "r1" },
+			Blocks: []llmtest.Block{llmtest.Text("sub-agent done")}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) > 0 && r.ToolResults()[0].ToolUseID == "a1" },
+			Blocks: []llmtest.Block{llmtest.ToolUse("r2", "Read", map[string]any{"file_path": f})}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) > 0 && r.ToolResults()[0].ToolUseID == "r2" },
+			Blocks: []llmtest.Block{llmtest.Text("all done")}},
+	)
+	r := sb.Run(t, "", "-p", "look at the handler")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "all done" {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	var sub, main *llmtest.Request
+	for _, req := range srv.Requests() {
+		if res := req.ToolResults(); len(res) > 0 && res[0].ToolUseID == "r1" {
+			sub = req
+		}
+		if res := req.ToolResults(); len(res) > 0 && res[0].ToolUseID == "r2" {
+			main = req
+		}
+	}
+	if sub == nil || main == nil {
+		t.Fatalf("missing requests: sub %v main %v", sub != nil, main != nil)
+	}
+	if !carries(sub, "API-FOLDER-RULES") {
+		t.Errorf("the sub-agent was not given pkg/api/CLAUDE.md:\n%q", historyTexts(sub))
+	}
+	if !carries(main, "API-FOLDER-RULES") {
+		t.Errorf("the main conversation was not given pkg/api/CLAUDE.md:\n%q", historyTexts(main))
+	}
+}

@@ -268,7 +268,11 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			a.onClose(func() { sh.Close() })
 			t = sh
 		case "Read":
-			t = read.New(files)
+			var mem *prompt.Memory
+			if a.memory != nil {
+				mem = a.memory.Fork()
+			}
+			t = &memoryRead{Tool: read.New(files), memory: func() *prompt.Memory { return mem }}
 		case "Write":
 			t = write.New(files)
 		case "Edit":

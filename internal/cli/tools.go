@@ -15,6 +15,7 @@ import (
 	"reins/internal/llm"
 	"reins/internal/mcp"
 	"reins/internal/permission"
+	"reins/internal/prompt"
 	"reins/internal/tool"
 	"reins/internal/tools/askuser"
 	"reins/internal/tools/bash"
@@ -47,7 +48,7 @@ func (a *app) builtinTools() []tool.Tool {
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	all := []tool.Tool{
 		sh,
-		&memoryRead{Tool: read.New(a.files), app: a},
+		&memoryRead{Tool: read.New(a.files), memory: func() *prompt.Memory { return a.memory }},
 		write.New(a.files),
 		edit.New(a.files),
 		edit.NewMulti(a.files),
@@ -275,23 +276,26 @@ func (a *app) loadCommands() {
 }
 
 // memoryRead is the Read tool that also brings in memory files of the
-// folders the model reaches (nested CLAUDE.md, rules with paths).
+// folders the model reaches (nested CLAUDE.md, rules with paths). Each
+// conversation (the main one, each sub-agent) has its own memory, so each
+// is told of a folder's files the first time it reads there.
 type memoryRead struct {
 	tool.Tool
-	app *app
+	memory func() *prompt.Memory // nil result: no memory files
 }
 
 // Call reads, then adds newly relevant memory for the file read.
 func (m *memoryRead) Call(ctx context.Context, c *tool.Call, input json.RawMessage, progress func(tool.Progress)) (*tool.Result, error) {
 	res, err := m.Tool.Call(ctx, c, input, progress)
-	if err != nil || res == nil || res.IsError || m.app.memory == nil {
+	mem := m.memory()
+	if err != nil || res == nil || res.IsError || mem == nil {
 		return res, err
 	}
 	var in struct {
 		FilePath string `json:"file_path"`
 	}
 	if json.Unmarshal(input, &in) == nil && in.FilePath != "" {
-		if text := m.app.memory.Touch(in.FilePath); text != "" {
+		if text := mem.Touch(in.FilePath); text != "" {
 			res.Messages = append(res.Messages, llm.TextBlock(text))
 		}
 	}

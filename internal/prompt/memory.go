@@ -171,6 +171,18 @@ func (m *Memory) ForgetNested() {
 	m.pending = slices.Clone(m.startPending)
 }
 
+// Fork returns a Memory for another conversation of the session (a
+// sub-agent): the same files loaded at start, and none of those Touch has
+// loaded since, so the new conversation gets the memory of the folders it
+// reaches itself.
+func (m *Memory) Fork() *Memory {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return &Memory{opts: m.opts, files: m.files,
+		seen: maps.Clone(m.startSeen), scanned: maps.Clone(m.startScanned), pending: slices.Clone(m.startPending),
+		startSeen: m.startSeen, startScanned: m.startScanned, startPending: m.startPending}
+}
+
 // ancestors returns the folders from just below the filesystem root (or
 // top) down to dir.
 func ancestors(dir, top string) []string {
