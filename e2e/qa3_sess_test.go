@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -155,5 +156,33 @@ func TestQA3SubagentGetsTheMemoryOfFoldersItReads(t *testing.T) {
 	}
 	if !carries(main, "API-FOLDER-RULES") {
 		t.Errorf("the main conversation was not given pkg/api/CLAUDE.md:\n%q", historyTexts(main))
+	}
+}
+
+// A command's !`cmd` lines run under the session's permission rules with
+// the command's allowed-tools added, as in Claude Code: a deny rule in
+// the settings wins over allowed-tools, and an allow rule in the settings
+// lets a line run in a command that lists no tools.
+func TestQA3CommandShellLinesFollowTheSessionsPermissionRules(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"), llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions":{"deny":["Bash(rm:*)"],"allow":["Bash(echo:*)"]}}`)
+	victim := sb.Write(t, "victim.txt", "keep me\n")
+	sb.Write(t, ".claude/commands/clean.md", "---\nallowed-tools: Bash\n---\nCleaned: !`rm -f victim.txt`\n")
+	sb.Write(t, ".claude/commands/hello.md", "Said: !`echo FROM-SETTINGS`\n")
+	if r := sb.Run(t, "", "-p", "/clean"); r.Code != 0 {
+		t.Fatalf("/clean: code %d stderr %q", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(victim); err != nil {
+		t.Errorf("a !`rm` line ran although the settings deny Bash(rm:*): %v", err)
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "not run") {
+		t.Errorf("/clean expanded to %q; want a not-run note", got)
+	}
+	if r := sb.Run(t, "", "-p", "/hello"); r.Code != 0 {
+		t.Fatalf("/hello: code %d stderr %q", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[1].LastUserText(); !strings.Contains(got, "Said: FROM-SETTINGS") {
+		t.Errorf("/hello expanded to %q; want the echo's output", got)
 	}
 }

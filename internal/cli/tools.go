@@ -267,12 +267,33 @@ func (a *app) loadCommands() {
 	for _, err := range errs {
 		a.note(err.Error())
 	}
-	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID}
+	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
+		AllowBash: a.allowCommandShell}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())
 	}
 	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
+}
+
+// allowCommandShell decides whether a !`cmd` line of a custom command or
+// skill runs, as Claude Code decides it: the session's permission rules
+// and mode, with the command's allowed-tools added, must allow the Bash
+// call outright. A deny rule wins over allowed-tools; a call that would
+// ask does not run.
+func (a *app) allowCommandShell(allowedTools []string, cmd string) bool {
+	if a.checker == nil {
+		return command.AllowedBash(allowedTools, cmd)
+	}
+	chk := a.checker.Clone()
+	if len(allowedTools) > 0 {
+		chk.Grant(allowedTools) // rules that do not parse are left out
+	}
+	input, err := json.Marshal(map[string]string{"command": cmd})
+	if err != nil {
+		return false
+	}
+	return chk.Check("Bash", input, false).Behavior == permission.Allow
 }
 
 // memoryRead is the Read tool that also brings in memory files of the

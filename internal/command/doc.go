@@ -57,7 +57,7 @@
 //     newline, then "[exit status N]" on its own line when N is not 0;
 //     output past the limit ends with "[output truncated: N more bytes]".
 //     A command that may not or cannot run is replaced by a note:
-//     "[!`cmd` not run: this command's allowed-tools do not permit it]",
+//     "[!`cmd` not run: neither this command's allowed-tools nor the permission rules allow it]",
 //     "[!`cmd` not run: shell commands are not available here]" or
 //     "[!`cmd` failed: reason]".
 //   - "@path" or "@\"a path\"", where '@' starts the text or follows white

@@ -297,7 +297,7 @@ func (x *expansion) run(ctx context.Context, command string) (string, error) {
 		allow = AllowedBash
 	}
 	if !allow(x.c.AllowedTools, command) {
-		return "[!`" + command + "` not run: this command's allowed-tools do not permit it]", nil
+		return "[!`" + command + "` not run: neither this command's allowed-tools nor the permission rules allow it]", nil
 	}
 	if e.Runner == nil {
 		return "[!`" + command + "` not run: shell commands are not available here]", nil

@@ -70,8 +70,8 @@ func TestExpandShellLines(t *testing.T) {
 		{"failure shows exit status", "!`false`", "", []string{"Bash"}, run, "[exit status 1]"},
 		{"failure after output", "!`make lint`", "", []string{"Bash(make lint)"}, run, "bad\n[exit status 2]"},
 		{"placeholders inside the command", "!`git show $0`", "v1", []string{"Bash(git show:*)"}, run, "v1 notes"},
-		{"not permitted", "!`echo hi`", "", []string{"Read"}, run, "[!`echo hi` not run: this command's allowed-tools do not permit it]"},
-		{"no allowed-tools", "!`echo hi`", "", nil, run, "[!`echo hi` not run: this command's allowed-tools do not permit it]"},
+		{"not permitted", "!`echo hi`", "", []string{"Read"}, run, "[!`echo hi` not run: neither this command's allowed-tools nor the permission rules allow it]"},
+		{"no allowed-tools", "!`echo hi`", "", nil, run, "[!`echo hi` not run: neither this command's allowed-tools nor the permission rules allow it]"},
 		{"no runner", "!`echo hi`", "", []string{"Bash"}, nil, "[!`echo hi` not run: shell commands are not available here]"},
 		{"runner error", "!`unknown`", "", []string{"Bash"}, run, "[!`unknown` failed: fake runner: unexpected command \"unknown\"]"},
 		{"bang inside a word is text", "Hello!`echo hi`", "", []string{"Bash"}, run, "Hello!`echo hi`"},
@@ -105,7 +105,7 @@ func TestExpandUsesThePluggedChecker(t *testing.T) {
 		},
 	}
 	got := expandBody(t, e, &Command{Name: "x", Body: "!`ls` !`rm -rf x`", AllowedTools: []string{"Bash(ls)"}}, "")
-	if want := "a [!`rm -rf x` not run: this command's allowed-tools do not permit it]"; got != want {
+	if want := "a [!`rm -rf x` not run: neither this command's allowed-tools nor the permission rules allow it]"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if want := "Bash(ls)|ls Bash(ls)|rm -rf x"; strings.Join(asked, " ") != want {
