@@ -186,3 +186,24 @@ func TestQA3CommandShellLinesFollowTheSessionsPermissionRules(t *testing.T) {
 		t.Errorf("/hello expanded to %q; want the echo's output", got)
 	}
 }
+
+// An @file of a command is not included when the settings deny reading
+// it: a command cannot carry a denied file to the model.
+func TestQA3CommandFileMentionRespectsReadDenyRules(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions":{"deny":["Read(./.env)"]}}`)
+	sb.Write(t, ".env", "API_TOKEN=SECRET-VALUE-123\n")
+	sb.Write(t, "notes.md", "PUBLIC-NOTES\n")
+	sb.Write(t, ".claude/commands/ctx.md", "Context: @.env and @notes.md\n")
+	if r := sb.Run(t, "", "-p", "/ctx"); r.Code != 0 {
+		t.Fatalf("code %d stderr %q", r.Code, r.Stderr)
+	}
+	got := srv.Requests()[0].LastUserText()
+	if strings.Contains(got, "SECRET-VALUE-123") {
+		t.Errorf("a file the settings deny reading reached the model: %q", got)
+	}
+	if !strings.Contains(got, "PUBLIC-NOTES") || !strings.Contains(got, "[@.env not included: a permission rule denies reading it]") {
+		t.Errorf("expansion = %q", got)
+	}
+}

@@ -268,7 +268,7 @@ func (a *app) loadCommands() {
 		a.note(err.Error())
 	}
 	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
-		AllowBash: a.allowCommandShell}
+		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())
@@ -294,6 +294,19 @@ func (a *app) allowCommandShell(allowedTools []string, cmd string) bool {
 		return false
 	}
 	return chk.Check("Bash", input, false).Behavior == permission.Allow
+}
+
+// denyCommandRead reports an @file of a custom command or skill that the
+// session's permission rules forbid reading (Read(./.env) in deny, say).
+func (a *app) denyCommandRead(path string) bool {
+	if a.checker == nil {
+		return false
+	}
+	input, err := json.Marshal(map[string]string{"file_path": path})
+	if err != nil {
+		return true
+	}
+	return a.checker.Check("Read", input, true).Behavior == permission.Deny
 }
 
 // memoryRead is the Read tool that also brings in memory files of the

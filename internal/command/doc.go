@@ -75,7 +75,8 @@
 //     for a folder (sorted names, folders with a trailing '/'), or as a note
 //     "[@p not included: reason]" for a missing, unreadable, binary or
 //     disallowed path (by default only paths inside the working folder or
-//     the skill's own folder may be included).
+//     the skill's own folder may be included, and never one a permission
+//     rule denies reading: Expander.DenyRead).
 //   - A skill's prompt starts with a line naming its folder, so the model
 //     can read the skill's other files, and a blank line.
 //

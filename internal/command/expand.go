@@ -29,6 +29,10 @@ type Expander struct {
 	// be included. nil allows paths inside Dir and inside a skill's own
 	// folder, symbolic links resolved.
 	AllowRead func(path string) bool
+	// DenyRead, when set, reports an @file (an absolute, cleaned path)
+	// that a permission rule forbids reading: it is not included, wherever
+	// it lies.
+	DenyRead func(path string) bool
 	// SessionID returns the id of the current session, which replaces
 	// "${CLAUDE_SESSION_ID}" (nil leaves it).
 	SessionID func() string

@@ -63,3 +63,18 @@ func TestLoadReadsArgumentNames(t *testing.T) {
 		t.Errorf("errors = %v, want one naming 9lives and the file", errs)
 	}
 }
+
+func TestExpandLeavesOutFilesDenyReadRefuses(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"secret.txt": "S3CRET", "open.txt": "OPEN"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &Expander{Dir: dir, DenyRead: func(p string) bool { return filepath.Base(p) == "secret.txt" }}
+	got := expandBody(t, e, &Command{Name: "x", Body: "@secret.txt @open.txt"}, "")
+	want := "@secret.txt @open.txt\n\n[@secret.txt not included: a permission rule denies reading it]\n\n<file path=\"open.txt\">\nOPEN\n</file>"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
