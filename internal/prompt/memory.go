@@ -110,8 +110,10 @@ type Memory struct {
 }
 
 // LoadMemory finds and reads the memory files for o, in order: managed,
-// user, each folder from below the filesystem root down to Cwd, the local
-// files of those folders, then the AddDirs folders. A file reached twice
+// user, each folder from below the filesystem root down to Cwd (its
+// project files, then its CLAUDE.local.md, as Claude Code orders them, so
+// a folder nearer to Cwd comes later and takes precedence), then the
+// AddDirs folders. A file reached twice
 // (a link, an import of a file already loaded) is loaded once. Problems
 // with single files (unreadable, too large, an import cycle) are
 // warnings, not errors.
@@ -142,13 +144,10 @@ func LoadMemory(o MemoryOptions) *Memory {
 	out = m.load(out, filepath.Join(o.ConfigDir, "AGENTS.md"), KindUser, "")
 	out = m.load(out, filepath.Join(o.ConfigDir, "CLAUDE.md"), KindUser, "")
 	out = m.rules(out, filepath.Join(o.ConfigDir, "rules"), KindUser, o.Cwd)
-	dirs := ancestors(o.Cwd, o.TopDir)
-	for _, d := range dirs {
+	for _, d := range ancestors(o.Cwd, o.TopDir) {
 		out = m.projectFiles(out, d, KindProject)
-		m.scanned[d] = true
-	}
-	for _, d := range dirs {
 		out = m.load(out, filepath.Join(d, "CLAUDE.local.md"), KindLocal, "")
+		m.scanned[d] = true
 	}
 	for _, d := range o.AddDirs {
 		d = filepath.Clean(d)

@@ -36,3 +36,25 @@ func TestForkedMemoryLoadsNestedFilesOnItsOwn(t *testing.T) {
 		t.Errorf("main Touch of other after the fork's = %q; want the memory (the fork's state is its own)", got)
 	}
 }
+
+// Each folder's CLAUDE.local.md comes right after that folder's project
+// files, as in Claude Code: a folder nearer to the working folder comes
+// later (and so takes precedence), local file or not.
+func TestLocalMemoryLoadsWithItsFolder(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"outer/CLAUDE.md":         "outer project",
+		"outer/CLAUDE.local.md":   "outer local",
+		"outer/p/CLAUDE.md":       "inner project",
+		"outer/p/CLAUDE.local.md": "inner local",
+	})
+	m := LoadMemory(MemoryOptions{Cwd: filepath.Join(root, "outer/p"), Home: filepath.Join(root, "h"), ManagedDirs: []string{}, TopDir: root})
+	var got []string
+	for _, f := range m.Files() {
+		got = append(got, f.Content)
+	}
+	want := "outer project|outer local|inner project|inner local"
+	if strings.Join(got, "|") != want {
+		t.Errorf("order %q, want %q", strings.Join(got, "|"), want)
+	}
+}
