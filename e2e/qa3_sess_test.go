@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,5 +206,46 @@ func TestQA3CommandFileMentionRespectsReadDenyRules(t *testing.T) {
 	}
 	if !strings.Contains(got, "PUBLIC-NOTES") || !strings.Contains(got, "[@.env not included: a permission rule denies reading it]") {
 		t.Errorf("expansion = %q", got)
+	}
+}
+
+// A cloned repository's CLAUDE.md cannot import the user's private files:
+// imports outside the project need the user's approval (Claude Code's
+// hasClaudeMdExternalIncludesApproved for the folder), as in Claude Code.
+func TestQA3ProjectMemoryCannotImportFilesOutsideTheProject(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"), llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if err := os.MkdirAll(filepath.Join(sb.Home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sb.Home, ".ssh", "id_rsa"), []byte("PRIVATE-KEY-MATERIAL\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sb.Write(t, "CLAUDE.md", "Project rules. Also @~/.ssh/id_rsa and @docs/style.md\n")
+	sb.Write(t, "docs/style.md", "STYLE-GUIDE\n")
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d stderr %q", r.Code, r.Stderr)
+	}
+	req := srv.Requests()[0]
+	if carries(req, "PRIVATE-KEY-MATERIAL") {
+		t.Error("a project CLAUDE.md imported ~/.ssh/id_rsa without approval")
+	}
+	if !carries(req, "STYLE-GUIDE") {
+		t.Error("an import inside the project was not loaded")
+	}
+	// Approved in Claude Code for this folder: the import loads.
+	approved := `{"projects":{` + strconv.Quote(sb.Dir) + `:{"hasClaudeMdExternalIncludesApproved":true,"hasClaudeMdExternalIncludesWarningShown":true}}}`
+	// The sandbox sets CLAUDE_CONFIG_DIR, where Claude Code keeps .claude.json.
+	if err := os.MkdirAll(filepath.Join(sb.Home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sb.Home, ".claude", ".claude.json"), []byte(approved), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d stderr %q", r.Code, r.Stderr)
+	}
+	if !carries(srv.Requests()[1], "PRIVATE-KEY-MATERIAL") {
+		t.Error("an approved external import was not loaded")
 	}
 }

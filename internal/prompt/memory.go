@@ -72,6 +72,13 @@ type MemoryOptions struct {
 	AddDirs []string
 	// MaxImportDepth bounds @path imports (default DefaultImportDepth).
 	MaxImportDepth int
+	// ExternalImports lets project, local and additional memory files
+	// import files outside the working folder and the AddDirs folders (a
+	// cloned repository's CLAUDE.md importing @~/.ssh/id_rsa, say).
+	// Claude Code follows such imports only once the user has approved
+	// them for the project; without approval they are left out with a
+	// warning. User and managed memory files import from anywhere.
+	ExternalImports bool
 	// TopDir, when set, is the folder where the walk up from Cwd stops
 	// (excluded, like the filesystem root it stands in for). Tests use it
 	// to keep to a fixture tree.
@@ -319,9 +326,32 @@ func (m *Memory) imports(out []File, f File, stack []string) []File {
 			}
 			continue
 		}
+		if !m.opts.ExternalImports && f.Kind != KindUser && f.Kind != KindManaged && !m.inProject(p) {
+			m.warn("memory file %s: @%s (%s) is outside the project and was not imported; external imports need the user's approval", f.Path, ref, p)
+			continue
+		}
 		out = m.loadAt(out, p, f.Kind, f.Path, stack)
 	}
 	return out
+}
+
+// inProject reports whether p lies in the working folder or an AddDirs
+// folder, symbolic links resolved.
+func (m *Memory) inProject(p string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		real = p
+	}
+	for _, root := range append([]string{m.opts.Cwd}, m.opts.AddDirs...) {
+		r, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			r = filepath.Clean(root)
+		}
+		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve turns an import reference into an existing file's path:

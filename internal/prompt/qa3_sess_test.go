@@ -58,3 +58,39 @@ func TestLocalMemoryLoadsWithItsFolder(t *testing.T) {
 		t.Errorf("order %q, want %q", strings.Join(got, "|"), want)
 	}
 }
+
+// A project's CLAUDE.md cannot pull files from outside the project into
+// the prompt (a cloned repository importing @~/.ssh/id_rsa) unless the
+// user approved external imports; the user's own memory can.
+func TestProjectMemoryImportsStayInsideTheProject(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"h/.ssh/id_rsa":       "PRIVATE-KEY",
+		"h/notes.md":          "USER-NOTES",
+		"h/.claude/CLAUDE.md": "mine: @~/notes.md",
+		"outside.md":          "OUTSIDE",
+		"p/CLAUDE.md":         "see @~/.ssh/id_rsa and @../outside.md and @docs/in.md",
+		"p/docs/in.md":        "INSIDE",
+	})
+	load := func(external bool) (string, string) {
+		m := LoadMemory(MemoryOptions{Cwd: filepath.Join(root, "p"), Home: filepath.Join(root, "h"), ManagedDirs: []string{}, TopDir: root, ExternalImports: external})
+		var got []string
+		for _, f := range m.Files() {
+			got = append(got, f.Content)
+		}
+		return strings.Join(got, "|"), strings.Join(m.Warnings(), "\n")
+	}
+	got, warns := load(false)
+	if strings.Contains(got, "PRIVATE-KEY") || strings.Contains(got, "OUTSIDE") {
+		t.Errorf("external files were imported without approval: %q", got)
+	}
+	if !strings.Contains(got, "INSIDE") || !strings.Contains(got, "USER-NOTES") {
+		t.Errorf("imports inside the project or from user memory are missing: %q", got)
+	}
+	if !strings.Contains(warns, "id_rsa") || !strings.Contains(warns, "outside the project") {
+		t.Errorf("warnings = %q", warns)
+	}
+	if got, _ := load(true); !strings.Contains(got, "PRIVATE-KEY") || !strings.Contains(got, "OUTSIDE") {
+		t.Errorf("approved external imports were not loaded: %q", got)
+	}
+}
