@@ -133,7 +133,7 @@ func parseDefinition(data []byte, path string, src Source) (d *Definition, probl
 	f := doc.Fields
 	d = &Definition{
 		Name:            strings.TrimSpace(f.String("name")),
-		Description:     strings.TrimSpace(f.String("description")),
+		Description:     agentDescription(f.String("description")),
 		Prompt:          strings.TrimSpace(doc.Body),
 		Tools:           f.List("tools"),
 		DisallowedTools: firstList(f, "disallowedTools", "disallowed-tools"),
@@ -186,6 +186,14 @@ func parseDefinition(data []byte, path string, src Source) (d *Definition, probl
 	}
 	sort.Slice(problems, func(i, j int) bool { return problems[i].Error() < problems[j].Error() })
 	return d, problems, nil
+}
+
+// agentDescription is a description as the file gives it, trimmed, with
+// each literal "\n" turned into a line break: agent files (those Claude
+// Code's agent generator writes among them) keep a multi-line description,
+// examples included, on one YAML line that way.
+func agentDescription(s string) string {
+	return strings.TrimSpace(strings.ReplaceAll(s, `\n`, "\n"))
 }
 
 func firstList(f frontmatter.Fields, keys ...string) []string {

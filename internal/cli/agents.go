@@ -230,7 +230,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		Betas:              base.Betas,
 		CacheTTL:           base.CacheTTL,
 		NoCache:            base.NoCache,
-		Compactor:          compact.New(compact.Config{Getenv: a.getenv, Files: c.files, Logger: a.logger}),
+		Compactor:          compact.New(compact.Config{Getenv: a.getenv, Files: c.files, Skill: a.restoresSkill, Logger: a.logger}),
 		AgentID:            spec.AgentID,
 		ParentToolUseID:    spec.ParentToolUseID,
 		IsSidechain:        true,
@@ -268,7 +268,11 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			a.onClose(func() { sh.Close() })
 			t = sh
 		case "Read":
-			t = read.New(files)
+			var mem *prompt.Memory
+			if a.memory != nil {
+				mem = a.memory.Fork()
+			}
+			t = &memoryRead{Tool: read.New(files), memory: func() *prompt.Memory { return mem }}
 		case "Write":
 			t = write.New(files)
 		case "Edit":

@@ -6,23 +6,60 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"reins/internal/command"
 	"reins/internal/compact"
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/prompt"
+	"reins/internal/trust"
 )
 
 // loadMemory finds the memory files (CLAUDE.md, AGENTS.md, rules).
 func (a *app) loadMemory() {
 	a.memory = prompt.LoadMemory(prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
-		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs})
+		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
+		ExternalImports: a.externalImportsApproved()})
 	for _, w := range a.memory.Warnings() {
 		a.note("memory: " + w)
 	}
+}
+
+// externalImportsApproved reports whether the project's memory files may
+// import files outside the project: the user approved it in Claude Code
+// (hasClaudeMdExternalIncludesApproved for this folder or one above it in
+// ~/.claude.json), or, short of an answer there, trusted the folder.
+func (a *app) externalImportsApproved() bool {
+	if data, err := os.ReadFile(trust.ClaudeJSONPath(a.env.Getenv, a.home)); err == nil {
+		var cfg struct {
+			Projects map[string]struct {
+				Approved *bool `json:"hasClaudeMdExternalIncludesApproved"`
+				Shown    bool  `json:"hasClaudeMdExternalIncludesWarningShown"`
+			} `json:"projects"`
+		}
+		if json.Unmarshal(data, &cfg) == nil {
+			best := ""
+			for p, v := range cfg.Projects {
+				if v.Approved == nil || (!*v.Approved && !v.Shown) {
+					continue // no answer recorded
+				}
+				rel, err := filepath.Rel(filepath.Clean(p), a.cwd)
+				if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || len(p) <= len(best) {
+					continue
+				}
+				best = p
+			}
+			if best != "" {
+				return *cfg.Projects[best].Approved
+			}
+		}
+	}
+	trusted, _ := a.trust.IsTrusted(a.cwd)
+	return trusted
 }
 
 // sessionDate is the date fixed at session start.
@@ -92,15 +129,9 @@ func (a *app) newCompactor() *compact.Compactor {
 		AutoDisabled: !auto,
 		Files:        a.files,
 		Todos:        a.todoText,
+		Skill:        a.restoresSkill,
+		Restore:      a.afterCompact,
 		PreCompact:   a.preCompact,
-		// SessionStart hooks run again with source "compact"; what they
-		// add follows the summary.
-		Restore: func(ctx context.Context) []string {
-			if text := a.sessionStartContext(ctx, "compact"); text != "" {
-				return []string{text}
-			}
-			return nil
-		},
 		OnCompact: func() {
 			if a.memory != nil {
 				a.memory.ForgetNested()
@@ -108,6 +139,14 @@ func (a *app) newCompactor() *compact.Compactor {
 		},
 		Logger: a.logger,
 	})
+}
+
+// restoresSkill reports whether the text of an invoked prompt command is
+// given back after a compaction: skills and custom commands are, builtins
+// are not.
+func (a *app) restoresSkill(name string) bool {
+	c, ok := a.commands.Lookup(name)
+	return !ok || c.Source != command.SourceBuiltin
 }
 
 // todoText renders the main thread's todo list for after a compaction.

@@ -104,7 +104,7 @@ func (a *app) sessionStart(ctx context.Context) {
 }
 
 // sessionStartAs runs SessionStart hooks with the source given
-// ("startup", "resume" or "clear").
+// ("startup", "resume" or "clear"; "compact" is afterCompact's).
 func (a *app) sessionStartAs(ctx context.Context, source string) {
 	if text := a.sessionStartContext(ctx, source); text != "" {
 		a.sess.AppendMessage(llm.NewUserText(text), true)
@@ -134,6 +134,16 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 		return ""
 	}
 	return "<system-reminder>\nSessionStart hook context:\n" + strings.Join(r.AdditionalContext, "\n") + "\n</system-reminder>"
+}
+
+// afterCompact runs SessionStart hooks with source "compact" once a
+// compaction has replaced the history; their context goes into the new
+// history, after the summary.
+func (a *app) afterCompact(ctx context.Context) []string {
+	if text := a.sessionStartContext(ctx, "compact"); text != "" {
+		return []string{text}
+	}
+	return nil
 }
 
 // hooksEndTimeout bounds SessionEnd hooks at exit.

@@ -15,6 +15,7 @@ import (
 	"reins/internal/llm"
 	"reins/internal/mcp"
 	"reins/internal/permission"
+	"reins/internal/prompt"
 	"reins/internal/tool"
 	"reins/internal/tools/askuser"
 	"reins/internal/tools/bash"
@@ -61,7 +62,7 @@ func (a *app) builtinTools() []tool.Tool {
 	a.shellMu.Unlock()
 	all := []tool.Tool{
 		sh,
-		&memoryRead{Tool: read.New(a.files), app: a},
+		&memoryRead{Tool: read.New(a.files), memory: func() *prompt.Memory { return a.memory }},
 		write.New(a.files),
 		edit.New(a.files),
 		edit.NewMulti(a.files),
@@ -280,7 +281,8 @@ func (a *app) loadCommands() {
 	for _, err := range errs {
 		a.note(err.Error())
 	}
-	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}}
+	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
+		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())
@@ -288,24 +290,60 @@ func (a *app) loadCommands() {
 	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
 }
 
+// allowCommandShell decides whether a !`cmd` line of a custom command or
+// skill runs, as Claude Code decides it: the session's permission rules
+// and mode, with the command's allowed-tools added, must allow the Bash
+// call outright. A deny rule wins over allowed-tools; a call that would
+// ask does not run.
+func (a *app) allowCommandShell(allowedTools []string, cmd string) bool {
+	if a.checker == nil {
+		return command.AllowedBash(allowedTools, cmd)
+	}
+	chk := a.checker.Clone()
+	if len(allowedTools) > 0 {
+		chk.Grant(allowedTools) // rules that do not parse are left out
+	}
+	input, err := json.Marshal(map[string]string{"command": cmd})
+	if err != nil {
+		return false
+	}
+	return chk.Check("Bash", input, false).Behavior == permission.Allow
+}
+
+// denyCommandRead reports an @file of a custom command or skill that the
+// session's permission rules forbid reading (Read(./.env) in deny, say).
+func (a *app) denyCommandRead(path string) bool {
+	if a.checker == nil {
+		return false
+	}
+	input, err := json.Marshal(map[string]string{"file_path": path})
+	if err != nil {
+		return true
+	}
+	return a.checker.Check("Read", input, true).Behavior == permission.Deny
+}
+
 // memoryRead is the Read tool that also brings in memory files of the
-// folders the model reaches (nested CLAUDE.md, rules with paths).
+// folders the model reaches (nested CLAUDE.md, rules with paths). Each
+// conversation (the main one, each sub-agent) has its own memory, so each
+// is told of a folder's files the first time it reads there.
 type memoryRead struct {
 	tool.Tool
-	app *app
+	memory func() *prompt.Memory // nil result: no memory files
 }
 
 // Call reads, then adds newly relevant memory for the file read.
 func (m *memoryRead) Call(ctx context.Context, c *tool.Call, input json.RawMessage, progress func(tool.Progress)) (*tool.Result, error) {
 	res, err := m.Tool.Call(ctx, c, input, progress)
-	if err != nil || res == nil || res.IsError || m.app.memory == nil {
+	mem := m.memory()
+	if err != nil || res == nil || res.IsError || mem == nil {
 		return res, err
 	}
 	var in struct {
 		FilePath string `json:"file_path"`
 	}
 	if json.Unmarshal(input, &in) == nil && in.FilePath != "" {
-		if text := m.app.memory.Touch(in.FilePath); text != "" {
+		if text := mem.Touch(in.FilePath); text != "" {
 			res.Messages = append(res.Messages, llm.TextBlock(text))
 		}
 	}

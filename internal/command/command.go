@@ -61,6 +61,9 @@ type Command struct {
 	ArgumentHint string
 	// WhenToUse tells the model when to load the command by itself.
 	WhenToUse string
+	// ArgumentNames name the arguments by position (frontmatter
+	// arguments:): "$name" in the body is the word at that position.
+	ArgumentNames []string
 
 	Kind   Kind
 	Source Source

@@ -27,7 +27,7 @@
 // <root>/skills/<name>/SKILL.md for the user roots (~/.claude, ~/.reins),
 // then the project roots (.claude, .reins), later roots overriding
 // earlier ones. Frontmatter fields: description, argument-hint,
-// allowed-tools, model ("inherit" means the session's), when_to_use,
+// arguments, allowed-tools, model ("inherit" means the session's), when_to_use,
 // disable-model-invocation, user-invocable, context ("fork") and agent.
 // The body, trimmed of surrounding white space, is the template.
 //
@@ -38,10 +38,17 @@
 // argument or a command's output puts in is never scanned again):
 //
 //   - "$ARGUMENTS" becomes the arguments, white space trimmed at both ends.
-//   - "$1" to "$9" (not followed by another digit) become the arguments'
-//     words as SplitArgs splits them (quotes respected); a missing word is
-//     empty.
-//   - In a skill, "${CLAUDE_SKILL_DIR}" becomes the skill's folder.
+//   - "$ARGUMENTS[N]" and its shorthand "$N" (digits not followed by a
+//     letter, digit or '_') become word N of the arguments as SplitArgs
+//     splits them (quotes respected), counting from 0 as Claude Code does:
+//     "$0" is the first word, "$1" the second. A word past the last one
+//     leaves the placeholder as written.
+//   - Names declared in the arguments: frontmatter (a YAML list or a
+//     space-separated string) map to positions in order: "$issue" becomes
+//     the word at the position of "issue" (not when followed by a letter,
+//     digit, '_' or '['; the longest declared name wins).
+//   - In a skill, "${CLAUDE_SKILL_DIR}" becomes the skill's folder. In any
+//     command, "${CLAUDE_SESSION_ID}" becomes the session's id.
 //   - "!`cmd`", where '!' starts the text or follows white space or '(',
 //     and cmd is non-empty on one line, runs cmd (placeholders replaced
 //     first) in the working folder when the command's allowed-tools permit
@@ -50,7 +57,7 @@
 //     newline, then "[exit status N]" on its own line when N is not 0;
 //     output past the limit ends with "[output truncated: N more bytes]".
 //     A command that may not or cannot run is replaced by a note:
-//     "[!`cmd` not run: this command's allowed-tools do not permit it]",
+//     "[!`cmd` not run: neither this command's allowed-tools nor the permission rules allow it]",
 //     "[!`cmd` not run: shell commands are not available here]" or
 //     "[!`cmd` failed: reason]".
 //   - "@path" or "@\"a path\"", where '@' starts the text or follows white
@@ -68,7 +75,8 @@
 //     for a folder (sorted names, folders with a trailing '/'), or as a note
 //     "[@p not included: reason]" for a missing, unreadable, binary or
 //     disallowed path (by default only paths inside the working folder or
-//     the skill's own folder may be included).
+//     the skill's own folder may be included, and never one a permission
+//     rule denies reading: Expander.DenyRead).
 //   - A skill's prompt starts with a line naming its folder, so the model
 //     can read the skill's other files, and a blank line.
 //

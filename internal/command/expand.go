@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"reins/internal/llm"
@@ -28,6 +29,13 @@ type Expander struct {
 	// be included. nil allows paths inside Dir and inside a skill's own
 	// folder, symbolic links resolved.
 	AllowRead func(path string) bool
+	// DenyRead, when set, reports an @file (an absolute, cleaned path)
+	// that a permission rule forbids reading: it is not included, wherever
+	// it lies.
+	DenyRead func(path string) bool
+	// SessionID returns the id of the current session, which replaces
+	// "${CLAUDE_SESSION_ID}" (nil leaves it).
+	SessionID func() string
 	// MaxFileChars caps an included file (0: 50,000 bytes).
 	MaxFileChars int
 	// MaxOutputChars caps the output of a !`cmd` line (0: 30,000 bytes).
@@ -154,27 +162,82 @@ func (e *Expander) template(ctx context.Context, c *Command, args string) (strin
 }
 
 // placeholder reports the length of an argument placeholder at the start
-// of s and its replacement; 0 when there is none.
+// of s and its replacement; 0 when there is none. Positions count from 0,
+// as in Claude Code: $0 and $ARGUMENTS[0] are the first word. A position
+// past the last word is left as written.
 func (x *expansion) placeholder(s string) (int, string) {
 	if len(s) < 2 || s[0] != '$' {
 		return 0, ""
 	}
 	if strings.HasPrefix(s, "$ARGUMENTS") {
 		x.used = true
+		if n, i, ok := indexSuffix(s[len("$ARGUMENTS"):]); ok {
+			return len("$ARGUMENTS") + n, x.word(i, s[:len("$ARGUMENTS")+n])
+		}
 		return len("$ARGUMENTS"), x.args
 	}
-	if s[1] >= '1' && s[1] <= '9' && (len(s) == 2 || s[2] < '0' || s[2] > '9') {
-		x.used = true
-		n := int(s[1] - '0')
-		if n <= len(x.words) {
-			return 2, x.words[n-1]
+	if s[1] >= '0' && s[1] <= '9' {
+		n := 2
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
 		}
-		return 2, ""
+		if n < len(s) && isWordByte(s[n]) {
+			return 0, ""
+		}
+		x.used = true
+		i, err := strconv.Atoi(s[1:n])
+		if err != nil {
+			i = -1
+		}
+		return n, x.word(i, s[:n])
 	}
 	if x.c.Skill && strings.HasPrefix(s, "${CLAUDE_SKILL_DIR}") {
 		return len("${CLAUDE_SKILL_DIR}"), x.c.Dir
 	}
+	if x.e.SessionID != nil && strings.HasPrefix(s, "${CLAUDE_SESSION_ID}") {
+		return len("${CLAUDE_SESSION_ID}"), x.e.SessionID()
+	}
+	best, at := 0, -1 // the longest declared name that matches
+	for i, name := range x.c.ArgumentNames {
+		n := 1 + len(name)
+		if n > best && strings.HasPrefix(s[1:], name) && (n == len(s) || (!isWordByte(s[n]) && s[n] != '[')) {
+			best, at = n, i
+		}
+	}
+	if at >= 0 {
+		x.used = true
+		return best, x.word(at, s[:best])
+	}
 	return 0, ""
+}
+
+// indexSuffix reads "[N]" at the start of s: its length and N.
+func indexSuffix(s string) (n, i int, ok bool) {
+	if len(s) < 3 || s[0] != '[' {
+		return 0, 0, false
+	}
+	end := strings.IndexByte(s, ']')
+	if end < 2 {
+		return 0, 0, false
+	}
+	i, err := strconv.Atoi(s[1:end])
+	if err != nil || i < 0 || strings.IndexFunc(s[1:end], func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return 0, 0, false
+	}
+	return end + 1, i, true
+}
+
+// word returns argument word i, or literal when there is no such word.
+func (x *expansion) word(i int, literal string) string {
+	if i >= 0 && i < len(x.words) {
+		return x.words[i]
+	}
+	return literal
+}
+
+// isWordByte reports whether c continues a placeholder name.
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // substitute replaces the placeholders in s.
@@ -238,7 +301,7 @@ func (x *expansion) run(ctx context.Context, command string) (string, error) {
 		allow = AllowedBash
 	}
 	if !allow(x.c.AllowedTools, command) {
-		return "[!`" + command + "` not run: this command's allowed-tools do not permit it]", nil
+		return "[!`" + command + "` not run: neither this command's allowed-tools nor the permission rules allow it]", nil
 	}
 	if e.Runner == nil {
 		return "[!`" + command + "` not run: shell commands are not available here]", nil

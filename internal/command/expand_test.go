@@ -26,13 +26,18 @@ func TestExpandPlaceholders(t *testing.T) {
 		name, body, args, want string
 	}{
 		{"arguments", "Do $ARGUMENTS now", "  the thing  ", "Do the thing now"},
-		{"positional", "$2-$1-$3", "a 'b c'", "b c-a-"},
-		{"two digits stay", "$10 $1", "x", "$10 x"},
-		{"dollar alone", "cost $ and $0 and $", "x", "cost $ and $0 and $\n\nARGUMENTS: x"},
+		{"positions count from zero", "$1-$0", "a 'b c'", "b c-a"},
+		{"a missing position stays as written", "$0 [$2] [$ARGUMENTS[5]]", "a b", "a [$2] [$ARGUMENTS[5]]"},
+		{"indexed arguments", "$ARGUMENTS[1]/$ARGUMENTS[0]", "a 'b c'", "b c/a"},
+		{"two digits", "$10 $0", "x", "$10 x"},
+		{"a digit followed by a letter is not a placeholder", "cost $0x and $", "x", "cost $0x and $\n\nARGUMENTS: x"},
+		{"dollar alone", "cost $ and $", "x", "cost $ and $\n\nARGUMENTS: x"},
+		{"bad index is the whole arguments", "$ARGUMENTS[x]", "a b", "a b[x]"},
 		{"no placeholder appends", "Body", "a b", "Body\n\nARGUMENTS: a b"},
 		{"no placeholder, no args", "Body", "", "Body"},
 		{"placeholder with empty args", "[$ARGUMENTS]", "", "[]"},
 		{"argument text is not rescanned", "$ARGUMENTS", "$1 !`rm x` @secret", "$1 !`rm x` @secret"},
+		{"word text is not rescanned", "$0", "'$1 $ARGUMENTS'", "$1 $ARGUMENTS"},
 		{"skill dir only in skills", "${CLAUDE_SKILL_DIR}", "", "${CLAUDE_SKILL_DIR}"},
 	}
 	for _, tt := range tests {
@@ -64,9 +69,9 @@ func TestExpandShellLines(t *testing.T) {
 		{"stderr follows stdout", "!`git log -1`", "", []string{"Bash(git log:*)"}, run, "commit abc\nwarn"},
 		{"failure shows exit status", "!`false`", "", []string{"Bash"}, run, "[exit status 1]"},
 		{"failure after output", "!`make lint`", "", []string{"Bash(make lint)"}, run, "bad\n[exit status 2]"},
-		{"placeholders inside the command", "!`git show $1`", "v1", []string{"Bash(git show:*)"}, run, "v1 notes"},
-		{"not permitted", "!`echo hi`", "", []string{"Read"}, run, "[!`echo hi` not run: this command's allowed-tools do not permit it]"},
-		{"no allowed-tools", "!`echo hi`", "", nil, run, "[!`echo hi` not run: this command's allowed-tools do not permit it]"},
+		{"placeholders inside the command", "!`git show $0`", "v1", []string{"Bash(git show:*)"}, run, "v1 notes"},
+		{"not permitted", "!`echo hi`", "", []string{"Read"}, run, "[!`echo hi` not run: neither this command's allowed-tools nor the permission rules allow it]"},
+		{"no allowed-tools", "!`echo hi`", "", nil, run, "[!`echo hi` not run: neither this command's allowed-tools nor the permission rules allow it]"},
 		{"no runner", "!`echo hi`", "", []string{"Bash"}, nil, "[!`echo hi` not run: shell commands are not available here]"},
 		{"runner error", "!`unknown`", "", []string{"Bash"}, run, "[!`unknown` failed: fake runner: unexpected command \"unknown\"]"},
 		{"bang inside a word is text", "Hello!`echo hi`", "", []string{"Bash"}, run, "Hello!`echo hi`"},
@@ -100,7 +105,7 @@ func TestExpandUsesThePluggedChecker(t *testing.T) {
 		},
 	}
 	got := expandBody(t, e, &Command{Name: "x", Body: "!`ls` !`rm -rf x`", AllowedTools: []string{"Bash(ls)"}}, "")
-	if want := "a [!`rm -rf x` not run: this command's allowed-tools do not permit it]"; got != want {
+	if want := "a [!`rm -rf x` not run: neither this command's allowed-tools nor the permission rules allow it]"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if want := "Bash(ls)|ls Bash(ls)|rm -rf x"; strings.Join(asked, " ") != want {
@@ -147,8 +152,8 @@ func TestExpandFileMentions(t *testing.T) {
 	}{
 		{"file with trailing punctuation", "Read @a.txt.", "", "Read @a.txt.\n\n<file path=\"a.txt\">\nalpha\n</file>"},
 		{"quoted path", `See @"my notes.md"`, "", "See @\"my notes.md\"\n\n<file path=\"my notes.md\">\nspaced\n</file>"},
-		{"placeholder in path", "Open @$1", "a.txt", "Open @a.txt\n\n<file path=\"a.txt\">\nalpha\n</file>"},
-		{"empty placeholder leaves @", "Open @$1 now", "", "Open @ now"},
+		{"placeholder in path", "Open @$0", "a.txt", "Open @a.txt\n\n<file path=\"a.txt\">\nalpha\n</file>"},
+		{"empty arguments placeholder leaves @", "Open @$ARGUMENTS now", "", "Open @ now"},
 		{"missing", "@nope.md", "", "@nope.md\n\n[@nope.md not included: no such file or folder]"},
 		{"folder", "@sub", "", "@sub\n\n<folder path=\"sub\">\nb.txt\n</folder>"},
 		{"empty file", "@sub/b.txt", "", "@sub/b.txt\n\n<file path=\"sub/b.txt\">\n</file>"},

@@ -21,6 +21,9 @@ func (e *Expander) include(c *Command, shown string) string {
 	if allowed == nil {
 		allowed = func(p string) bool { return e.insideDefault(c, p) }
 	}
+	if e.DenyRead != nil && e.DenyRead(abs) {
+		return note("a permission rule denies reading it")
+	}
 	if !allowed(abs) {
 		return note("it is outside the working folder")
 	}

@@ -203,6 +203,13 @@ func (l *loader) parse(path, name string, src Source) (*Command, error) {
 		c.Description = firstLine(c.Body)
 	}
 	bad := func(err error) { l.errs = append(l.errs, fmt.Errorf("load %s: %w (ignored)", path, err)) }
+	for _, n := range f.List("arguments") {
+		if !validArgumentName(n) {
+			bad(fmt.Errorf("arguments: %q cannot be written as $%s in the body (use a letter or '_' first, then letters, digits, '_' or '-')", n, n))
+			continue
+		}
+		c.ArgumentNames = append(c.ArgumentNames, n)
+	}
 	if c.DisableModelInvocation, err = f.Bool("disable-model-invocation"); err != nil {
 		bad(err)
 	}
@@ -215,6 +222,21 @@ func (l *loader) parse(path, name string, src Source) (*Command, error) {
 		}
 	}
 	return c, nil
+}
+
+// validArgumentName reports whether a declared argument name can appear
+// after a "$" in a template: a letter or '_' first, then letters, digits,
+// '_' and '-'.
+func validArgumentName(n string) bool {
+	if n == "" || (n[0] >= '0' && n[0] <= '9') || n[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if !isWordByte(n[i]) && n[i] != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 func firstString(f frontmatter.Fields, keys ...string) string {

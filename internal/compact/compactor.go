@@ -48,9 +48,13 @@ type Config struct {
 	Todos func() string
 	Plan  func() string
 	// Restore, when set, returns more context to add after a compaction,
-	// each text as its own meta message (invoked skills, SessionStart
-	// hook output).
+	// each text as its own meta message (SessionStart hook output, say).
 	Restore func(ctx context.Context) []string
+	// Skill, when set, says which invoked prompt commands have their text
+	// restored after a compaction (skills and custom commands, say, not
+	// builtins); nil restores every invocation found in the compacted
+	// messages.
+	Skill func(name string) bool
 
 	// Instructions are standing instructions for every summary (the
 	// "Compact Instructions" of memory files).
@@ -293,7 +297,7 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 	for _, it := range tail {
 		next = append(next, engine.HistoryItem{UUID: uuid.NewString(), Message: it.Message, Meta: it.Meta})
 	}
-	for _, m := range c.restored(ctx, tailMsgs) {
+	for _, m := range c.restored(ctx, items[:len(items)-len(tail)], tailMsgs) {
 		next = append(next, engine.HistoryItem{UUID: uuid.NewString(), Message: m, Meta: true})
 	}
 
@@ -374,8 +378,9 @@ func summaryMessage(summary string, tail bool, trigger string) *llm.Message {
 }
 
 // restored is the context given back after a compaction: recent files,
-// todos, plan, and the caller's extra context.
-func (c *Compactor) restored(ctx context.Context, tail []*llm.Message) []*llm.Message {
+// todos, plan, the skills invoked in the summarised part (gone), and the
+// caller's extra context.
+func (c *Compactor) restored(ctx context.Context, gone []engine.HistoryItem, tail []*llm.Message) []*llm.Message {
 	out := restoreFiles(c.cfg.Files, c.cfg.SkipRestore, readPaths(tail))
 	if c.cfg.Todos != nil {
 		if t := strings.TrimSpace(c.cfg.Todos()); t != "" {
@@ -387,6 +392,7 @@ func (c *Compactor) restored(ctx context.Context, tail []*llm.Message) []*llm.Me
 			out = append(out, reminder("The current plan:\n\n"+p))
 		}
 	}
+	out = append(out, restoreSkills(invokedSkills(gone, c.cfg.Skill), tail)...)
 	if c.cfg.Restore != nil {
 		for _, t := range c.cfg.Restore(ctx) {
 			if strings.TrimSpace(t) != "" {

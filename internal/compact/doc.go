@@ -14,7 +14,10 @@
 //     history is summarised by the model and replaced: a compaction
 //     boundary, the summary, the last API round kept verbatim, and
 //     restored context (the files read most recently, re-read from disk,
-//     the todo list, the plan). Three failures in a row turn
+//     the todo list, the plan, and the text of the skills and custom
+//     commands run in the summarised part, most recent first, each cut to
+//     MaxTokensPerSkill and all within RestoredSkillsBudget). Three
+//     failures in a row turn
 //     autocompaction off for the session; /compact still works.
 //
 // The summary call reuses the conversation's system prompt, tools and

@@ -18,7 +18,8 @@
 // with each file's path and kind. Memory files in folders below the
 // working folder, and rules whose paths: frontmatter matches, are loaded
 // later, when the model first touches a file they apply to
-// (Memory.Touch).
+// (Memory.Touch); each conversation of a session (a sub-agent's through
+// Memory.Fork) is told of them on its own.
 //
 // The prompt texts are our own, kept as embedded files in text/.
 //

@@ -72,6 +72,13 @@ type MemoryOptions struct {
 	AddDirs []string
 	// MaxImportDepth bounds @path imports (default DefaultImportDepth).
 	MaxImportDepth int
+	// ExternalImports lets project, local and additional memory files
+	// import files outside the working folder and the AddDirs folders (a
+	// cloned repository's CLAUDE.md importing @~/.ssh/id_rsa, say).
+	// Claude Code follows such imports only once the user has approved
+	// them for the project; without approval they are left out with a
+	// warning. User and managed memory files import from anywhere.
+	ExternalImports bool
 	// TopDir, when set, is the folder where the walk up from Cwd stops
 	// (excluded, like the filesystem root it stands in for). Tests use it
 	// to keep to a fixture tree.
@@ -110,8 +117,10 @@ type Memory struct {
 }
 
 // LoadMemory finds and reads the memory files for o, in order: managed,
-// user, each folder from below the filesystem root down to Cwd, the local
-// files of those folders, then the AddDirs folders. A file reached twice
+// user, each folder from below the filesystem root down to Cwd (its
+// project files, then its CLAUDE.local.md, as Claude Code orders them, so
+// a folder nearer to Cwd comes later and takes precedence), then the
+// AddDirs folders. A file reached twice
 // (a link, an import of a file already loaded) is loaded once. Problems
 // with single files (unreadable, too large, an import cycle) are
 // warnings, not errors.
@@ -142,13 +151,10 @@ func LoadMemory(o MemoryOptions) *Memory {
 	out = m.load(out, filepath.Join(o.ConfigDir, "AGENTS.md"), KindUser, "")
 	out = m.load(out, filepath.Join(o.ConfigDir, "CLAUDE.md"), KindUser, "")
 	out = m.rules(out, filepath.Join(o.ConfigDir, "rules"), KindUser, o.Cwd)
-	dirs := ancestors(o.Cwd, o.TopDir)
-	for _, d := range dirs {
+	for _, d := range ancestors(o.Cwd, o.TopDir) {
 		out = m.projectFiles(out, d, KindProject)
-		m.scanned[d] = true
-	}
-	for _, d := range dirs {
 		out = m.load(out, filepath.Join(d, "CLAUDE.local.md"), KindLocal, "")
+		m.scanned[d] = true
 	}
 	for _, d := range o.AddDirs {
 		d = filepath.Clean(d)
@@ -169,6 +175,18 @@ func (m *Memory) ForgetNested() {
 	defer m.mu.Unlock()
 	m.seen, m.scanned = maps.Clone(m.startSeen), maps.Clone(m.startScanned)
 	m.pending = slices.Clone(m.startPending)
+}
+
+// Fork returns a Memory for another conversation of the session (a
+// sub-agent): the same files loaded at start, and none of those Touch has
+// loaded since, so the new conversation gets the memory of the folders it
+// reaches itself.
+func (m *Memory) Fork() *Memory {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return &Memory{opts: m.opts, files: m.files,
+		seen: maps.Clone(m.startSeen), scanned: maps.Clone(m.startScanned), pending: slices.Clone(m.startPending),
+		startSeen: m.startSeen, startScanned: m.startScanned, startPending: m.startPending}
 }
 
 // ancestors returns the folders from just below the filesystem root (or
@@ -308,9 +326,32 @@ func (m *Memory) imports(out []File, f File, stack []string) []File {
 			}
 			continue
 		}
+		if !m.opts.ExternalImports && f.Kind != KindUser && f.Kind != KindManaged && !m.inProject(p) {
+			m.warn("memory file %s: @%s (%s) is outside the project and was not imported; external imports need the user's approval", f.Path, ref, p)
+			continue
+		}
 		out = m.loadAt(out, p, f.Kind, f.Path, stack)
 	}
 	return out
+}
+
+// inProject reports whether p lies in the working folder or an AddDirs
+// folder, symbolic links resolved.
+func (m *Memory) inProject(p string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		real = p
+	}
+	for _, root := range append([]string{m.opts.Cwd}, m.opts.AddDirs...) {
+		r, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			r = filepath.Clean(root)
+		}
+		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve turns an import reference into an existing file's path:

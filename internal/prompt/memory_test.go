@@ -216,7 +216,7 @@ func TestImportResolution(t *testing.T) {
 		"abs.md":               "absolute",
 		"p/.claude/rules/a.md": "---\npaths: [\"src/**\"\n---\nbroken frontmatter",
 	})
-	m := LoadMemory(MemoryOptions{Cwd: filepath.Join(root, "p"), Home: filepath.Join(root, "h"), ManagedDirs: []string{}, TopDir: root})
+	m := LoadMemory(MemoryOptions{Cwd: filepath.Join(root, "p"), Home: filepath.Join(root, "h"), ManagedDirs: []string{}, TopDir: root, ExternalImports: true})
 	var got []string
 	for _, f := range m.Files() {
 		got = append(got, f.Content)

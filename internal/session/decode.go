@@ -24,6 +24,7 @@ type fastEntry struct {
 	Type             string           `json:"type"`
 	UUID             string           `json:"uuid"`
 	ParentUUID       *string          `json:"parentUuid"`
+	LogicalParent    string           `json:"logicalParentUuid"`
 	IsSidechain      bool             `json:"isSidechain"`
 	SessionID        string           `json:"sessionId"`
 	Timestamp        string           `json:"timestamp"`
@@ -102,7 +103,7 @@ func decodeEntry(line []byte) (loadEntry, error) {
 }
 
 func (f *fastEntry) entry() (loadEntry, bool) {
-	e := loadEntry{Type: f.Type, UUID: f.UUID, ParentUUID: f.ParentUUID, IsSidechain: f.IsSidechain,
+	e := loadEntry{Type: f.Type, UUID: f.UUID, ParentUUID: f.ParentUUID, LogicalParent: f.LogicalParent, IsSidechain: f.IsSidechain,
 		SessionID: f.SessionID, Timestamp: f.Timestamp, Cwd: f.Cwd, GitBranch: f.GitBranch,
 		IsMeta: f.IsMeta, IsCompactSummary: f.IsCompactSummary, Subtype: f.Subtype,
 		CompactMetadata: f.CompactMetadata, Todos: f.Todos, Replacements: f.Replacements,

@@ -20,7 +20,10 @@
 // missing link is skipped or bridged and reported as a Warning with its
 // line number. Tool calls left without a result get a synthetic error
 // result (DESIGN invariant 2); when they were the last thing recorded,
-// Transcript.Repairs holds the entry to append so the file matches.
+// Transcript.Repairs holds the entry to append so the file matches. A
+// compaction boundary with nothing after it (the session stopped before
+// the summary was recorded) is set aside: the history it was compacting is
+// resumed instead.
 // Load also returns the recorded state: todos, tool-result budget
 // decisions, files read, last usage, title.
 //

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,11 @@ func (i Info) Name() string {
 
 // liteBytes is how much of each end of a file List reads.
 const liteBytes = 64 << 10
+
+// maxFirstLine bounds how far Stat reads to complete a line the head cut
+// when no message came before it (a first prompt of pasted text can be
+// longer than the head).
+const maxFirstLine = 64 << 20
 
 // List returns the sessions recorded for cwd, newest first. Files without
 // any message (nothing was ever said) and sub-agent transcripts are left
@@ -136,10 +142,39 @@ func Stat(path string) (info Info, ok bool) {
 		}
 	}
 	if !scanHead(&info, head) {
-		return Info{}, false
+		// The head may hold no whole message line: read on to the end
+		// of the line it cut, and look again.
+		if int64(len(head)) == st.Size() {
+			return Info{}, false
+		}
+		rest, err := readLine(f, int64(len(head)), maxFirstLine)
+		if err != nil {
+			return Info{}, false
+		}
+		info.Cwd, info.GitBranch, info.FirstPrompt = "", "", ""
+		if !scanHead(&info, append(head, rest...)) {
+			return Info{}, false
+		}
 	}
 	scanTail(&info, tail)
 	return info, true
+}
+
+// readLine reads f from off to the end of the line there (the newline
+// included), at most max bytes.
+func readLine(f *os.File, off, max int64) ([]byte, error) {
+	br := bufio.NewReader(io.NewSectionReader(f, off, max))
+	var out []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		out = append(out, chunk...)
+		switch {
+		case err == nil, errors.Is(err, io.EOF):
+			return out, nil
+		case !errors.Is(err, bufio.ErrBufferFull):
+			return nil, err
+		}
+	}
 }
 
 // liteEntry is what Stat reads of a line.
@@ -197,14 +232,19 @@ func scanHead(info *Info, head []byte) bool {
 		if info.FirstPrompt != "" || e.Type != TypeUser || e.IsMeta || e.IsCompactSummary || e.Message == nil {
 			continue
 		}
+		invoked := false // this message invokes a command
 		for _, text := range promptTexts(e.Message.Content) {
 			text = strings.Join(strings.Fields(text), " ")
 			switch {
 			case text == "":
 			case strings.Contains(text, "<command-name>"):
+				invoked = true
 				if command == "" {
 					command = between(text, "<command-name>", "</command-name>")
 				}
+			case invoked:
+				// The expanded text of the command (reins records it
+				// beside the invocation): not typed by the user.
 			case skippedPrompt(text):
 			default:
 				if info.FirstPrompt == "" {
@@ -257,7 +297,7 @@ func scanTail(info *Info, tail []byte) {
 	case summary != "":
 		info.Title = summary
 	case last != "":
-		info.Title = cutRunes(strings.Join(strings.Fields(last), " "), 200)
+		info.Title = cutRunes(strings.Join(strings.Fields(typedPrompt(last)), " "), 200)
 	}
 }
 
@@ -295,6 +335,20 @@ func skippedPrompt(text string) bool {
 		}
 	}
 	return false
+}
+
+// typedPrompt is what the user typed for a recorded prompt: "/name args"
+// for a command invocation recorded with its header (and its expanded
+// text), the text itself otherwise.
+func typedPrompt(text string) string {
+	if !strings.HasPrefix(strings.TrimSpace(text), "<command-message>") || !strings.Contains(text, "<command-name>") {
+		return text
+	}
+	name := between(text, "<command-name>", "</command-name>")
+	if args := between(text, "<command-args>", "</command-args>"); args != "" {
+		return name + " " + args
+	}
+	return name
 }
 
 func between(s, open, close string) string {
@@ -342,17 +396,30 @@ func (s Store) Find(id, cwd string) (Info, error) {
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return Info{}, fmt.Errorf("resume %q: not a session id", id)
 	}
+	var empty string // a transcript of that id holding no message
 	if cwd != "" {
-		if info, ok := Stat(s.TranscriptPath(cwd, id)); ok {
+		p := s.TranscriptPath(cwd, id)
+		if info, ok := Stat(p); ok {
 			return info, nil
+		}
+		if _, err := os.Stat(p); err == nil {
+			empty = p
 		}
 	}
 	roots := append([]string{s.Root}, s.Also...)
 	var matches []string
 	for _, root := range roots {
 		exact, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+".jsonl"))
-		if len(exact) > 0 {
-			matches = exact[:1]
+		for _, p := range exact {
+			if _, ok := Stat(p); ok {
+				matches = []string{p}
+				break
+			}
+			if empty == "" {
+				empty = p
+			}
+		}
+		if len(matches) > 0 {
 			break
 		}
 		pre, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+"*.jsonl"))
@@ -366,6 +433,9 @@ func (s Store) Find(id, cwd string) (Info, error) {
 	}
 	switch len(found) {
 	case 0:
+		if empty != "" {
+			return Info{}, fmt.Errorf("resume %s: %s holds no message that can be read (it is empty, unreadable or a sub-agent's transcript): %w", id, empty, ErrNotFound)
+		}
 		return Info{}, fmt.Errorf("resume %s: %w", id, ErrNotFound)
 	case 1:
 		return found[0], nil

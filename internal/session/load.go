@@ -88,6 +88,7 @@ type Transcript struct {
 type node struct {
 	uuid      string
 	parent    string // "" when none
+	logical   string // a compaction boundary's logicalParentUuid
 	line      int
 	sidechain bool
 	meta      bool
@@ -107,6 +108,7 @@ type loadEntry struct {
 	Type             string           `json:"type"`
 	UUID             string           `json:"uuid"`
 	ParentUUID       *string          `json:"parentUuid"`
+	LogicalParent    string           `json:"logicalParentUuid"`
 	IsSidechain      bool             `json:"isSidechain"`
 	SessionID        string           `json:"sessionId"`
 	Timestamp        string           `json:"timestamp"`
@@ -254,7 +256,7 @@ func (ld *loader) apply(e *loadEntry, err error, n int, complete bool) {
 			ld.t.Title = e.CustomTitle
 		}
 	case TypeLastPrompt:
-		ld.t.LastPrompt = e.LastPrompt
+		ld.t.LastPrompt = typedPrompt(e.LastPrompt)
 	}
 }
 
@@ -284,6 +286,7 @@ func (ld *loader) link(e *loadEntry, n int) {
 	if e.ParentUUID != nil {
 		nd.parent = *e.ParentUUID
 	}
+	nd.logical = e.LogicalParent
 	switch e.Type {
 	case TypeUser, TypeAssistant:
 		if e.Message == nil {
@@ -332,6 +335,23 @@ func (ld *loader) finish() {
 			if td.line < ld.nodes[leaf].line {
 				t.Todos = td.todos
 			}
+		}
+	}
+	if nd := &ld.nodes[leaf]; nd.boundary != nil {
+		// The session stopped during a compaction, after its boundary and
+		// before its summary: go on with the history it was compacting,
+		// which the file still holds, and leave the boundary aside.
+		p := nd.logical
+		if p == "" {
+			p = nd.parent
+		}
+		next, ok := ld.index[p]
+		if !ok {
+			next = nd.prevFile
+		}
+		if next >= 0 {
+			ld.warn(nd.line, "the compaction begun here has no summary after it (the session stopped during it); resuming with the history before it")
+			leaf = next
 		}
 	}
 	chain := ld.chain(leaf)
