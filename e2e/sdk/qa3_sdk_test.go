@@ -1,0 +1,59 @@
+package sdk_test
+
+import (
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm"
+)
+
+// errorResult is the result line answering a user line that could not
+// start a turn; its one error contains text.
+func errorResult(text string) string {
+	return `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":0,"duration_api_ms":0,"num_turns":0,` +
+		`"stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>","usage":{"input_tokens":0,"cache_creation_input_tokens":0,` +
+		`"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},` +
+		`"service_tier":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":"<any>",` +
+		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,"errors":["<~` + text + `>"],"uuid":"<uuid>"}`
+}
+
+// A blank user message (an empty or white-space prompt string, or only
+// blank text blocks) gets an error result and never reaches the model:
+// the API refuses blank text blocks, and one kept in the conversation
+// would make every later turn fail as well. The session goes on, and the
+// next request holds no blank text.
+func TestQA3BlankUserMessageGetsAnErrorAndTheSessionGoesOn(t *testing.T) {
+	srv := server(t, reply("Hello back.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	c.user("")
+	c.expect(errorResult("input line 1: user message: message content is blank"))
+	c.user(" \n ")
+	c.expect(errorResult("input line 2: user message: message content is blank"))
+	c.send(`{"type":"user","session_id":"","message":{"role":"user","content":[{"type":"text","text":""}]},"parent_tool_use_id":null}`)
+	c.expect(errorResult("input line 3: user message: message content is blank"))
+
+	c.user("Hello?")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))
+	c.expect(assistantLine("msg_001", opus, textBlock("Hello back."), 100))
+	c.expect(resultLine(resultSpec{result: "Hello back.", stop: "end_turn", turns: 1, in: 100, out: 10, terminal: "completed"}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || len(reqs[0].Messages) != 1 {
+		t.Fatalf("%d requests; want one with one message", len(reqs))
+	}
+	for _, b := range reqs[0].Messages[0].Content {
+		if b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "" {
+			t.Errorf("the request holds a blank text block: %+v", reqs[0].Messages[0].Content)
+		}
+	}
+	if got := reqs[0].LastUserText(); !strings.Contains(got, "Hello?") {
+		t.Errorf("last user text = %q", got)
+	}
+}
