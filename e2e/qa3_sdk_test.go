@@ -1,0 +1,43 @@
+package e2e
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// `--mcp-config a.json b.json '{…}'` loads every configuration, as Claude
+// Code's variadic flag does; before, only the first was read and the rest
+// became part of the prompt.
+func TestQA3MCPConfigTakesSeveralConfigurations(t *testing.T) {
+	srv := server(t, llmtest.Reply("three servers"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	self := func(name string) string {
+		// reins's own server, run through sh so each has a command line
+		// of its own (servers running the same command are one server).
+		b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{name: map[string]any{
+			"command": "sh", "args": []string{"-c", `exec "$1" mcp serve`, name, e2etest.Binary(t)}}}})
+		return string(b)
+	}
+	a := sb.Write(t, "a.json", self("one"))
+	b := sb.Write(t, "b.json", self("two"))
+	r := sb.Run(t, "", "-p", "--output-format", "stream-json", "--verbose", "--mcp-config", a, b, self("three"), "list the servers")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	lines := decodeLines(t, r.Stdout)
+	var names []string
+	for _, s := range lines[0]["mcp_servers"].([]any) {
+		names = append(names, s.(map[string]any)["name"].(string))
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"one", "three", "two"}) {
+		t.Errorf("init mcp_servers = %v, want one, two and three", names)
+	}
+	if got := userPrompt(srv.Requests()[0]); got != "list the servers" {
+		t.Errorf("prompt = %q, want %q", got, "list the servers")
+	}
+}

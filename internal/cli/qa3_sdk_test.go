@@ -1,0 +1,36 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// --mcp-config takes several configurations after one flag, as Claude
+// Code's does (`--mcp-config a.json b.json`): JSON objects and files that
+// exist; anything else after them stays the prompt.
+func TestQA3NormaliseArgsTakesSeveralMCPConfigs(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.json")
+	b := filepath.Join(dir, "b.json")
+	for _, p := range []string{a, b} {
+		if err := os.WriteFile(p, []byte(`{"mcpServers":{}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inline := `{"mcpServers":{"x":{"command":"x"}}}`
+	cases := []struct{ in, want string }{
+		{`--mcp-config|` + a + `|` + b + `|-p|hi`, `--mcp-config|` + a + `|--mcp-config=` + b + `|-p|hi`},
+		{`-p|--mcp-config|` + a + `|` + inline + `|list the servers`, `-p|--mcp-config|` + a + `|--mcp-config=` + inline + `|list the servers`},
+		{`--mcp-config|` + inline + `|fix the bug`, `--mcp-config|` + inline + `|fix the bug`},
+		{`--mcp-config|` + a + `|` + filepath.Join(dir, "missing.json"), `--mcp-config|` + a + `|` + filepath.Join(dir, "missing.json")},
+		{`--mcp-config|` + a + `|` + dir, `--mcp-config|` + a + `|` + dir},
+	}
+	for _, tc := range cases {
+		got := strings.Join(normaliseArgs(strings.Split(tc.in, "|")), "|")
+		if got != tc.want {
+			t.Errorf("normaliseArgs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
