@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"reins/internal/e2etest"
@@ -39,5 +40,33 @@ func TestQA3MCPConfigTakesSeveralConfigurations(t *testing.T) {
 	}
 	if got := userPrompt(srv.Requests()[0]); got != "list the servers" {
 		t.Errorf("prompt = %q, want %q", got, "list the servers")
+	}
+}
+
+// A --permission-prompt-tool that names no tool once the MCP servers are
+// up stops the run before the model is called, naming the flag, the tool
+// and the MCP tools there are, as Claude Code does; before, the run went
+// on and every tool call that needed asking was denied, while the result
+// still said success. A name that is there runs as before.
+func TestQA3MissingPermissionPromptToolStopsTheRun(t *testing.T) {
+	srv := server(t, llmtest.Reply("ran"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"self": map[string]any{
+		"command": e2etest.Binary(t), "args": []string{"mcp", "serve"}}}})
+	r := sb.Run(t, "", "-p", "touch a file", "--mcp-config", string(cfg), "--permission-prompt-tool", "mcp__self__aprove")
+	if r.Code != 1 {
+		t.Errorf("code %d, want 1; stdout %q", r.Code, r.Stdout)
+	}
+	for _, want := range []string{"--permission-prompt-tool", "mcp__self__aprove", "mcp__self__Bash"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr %q does not name %s", r.Stderr, want)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the model was called %d times", n)
+	}
+	r = sb.Run(t, "", "-p", "touch a file", "--mcp-config", string(cfg), "--permission-prompt-tool", "mcp__self__Read")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "ran" {
+		t.Errorf("with a tool that is there: code %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
 	}
 }

@@ -66,6 +66,9 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	defer a.close()
 	w.SetSessionID(a.sessionID)
 	a.waitMCP(ctx)
+	if err := a.checkPromptTool(); err != nil {
+		return err
+	}
 	a.sessionStart(ctx)
 	defer a.sessionEnd("other")
 	prep, err := a.prepare(ctx, prompt, command.Print)
@@ -148,6 +151,31 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		return exitError{1}
 	}
 	return nil
+}
+
+// checkPromptTool makes sure the tool --permission-prompt-tool names is
+// there once the MCP servers are up, as Claude Code does: with a misspelt
+// name every tool call that needs asking would be denied, and the run
+// would still end as a success.
+func (a *app) checkPromptTool() error {
+	name := a.opts.PromptTool
+	if name == "" || name == "stdio" {
+		return nil
+	}
+	if _, ok := a.lookupTool(name); ok {
+		return nil
+	}
+	var names []string
+	for _, t := range a.pool() {
+		if strings.HasPrefix(t.Name(), "mcp__") {
+			names = append(names, t.Name())
+		}
+	}
+	avail := "none"
+	if len(names) > 0 {
+		avail = strings.Join(names, ", ")
+	}
+	return fmt.Errorf("--permission-prompt-tool: no tool named %s (MCP tools available: %s)", name, avail)
 }
 
 func oneLine(errs []string) string {
