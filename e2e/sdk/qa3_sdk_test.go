@@ -57,3 +57,36 @@ func TestQA3BlankUserMessageGetsAnErrorAndTheSessionGoesOn(t *testing.T) {
 		t.Errorf("last user text = %q", got)
 	}
 }
+
+// When a PostToolUse hook callback adds context to the result of a
+// command without output, the model is still told the command printed
+// nothing, and gets the context after that; before, the context took the
+// placeholder's place and read as the command's output.
+func TestQA3HookContextFollowsTheNoOutputPlaceholder(t *testing.T) {
+	srv := server(t, call("toolu_1", "Bash", `{"command":"touch made","description":"make a file"}`, 100, 10), reply("Made.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil, "--allowedTools", "Bash(touch *)")
+	c.request("init-1", `{"subtype":"initialize","hooks":{"PostToolUse":[{"matcher":"Bash","hookCallbackIds":["post_0"]}]}}`)
+	c.expect(controlOK("init-1", initResponse("default")))
+	c.user("Make the file.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))
+	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", "Bash", `{"command":"touch made","description":"make a file"}`), 100))
+	c.expect(`{"type":"control_request","request_id":"<$hook>","request":{"subtype":"hook_callback","callback_id":"post_0","input":"<any>","tool_use_id":"toolu_1"}}`)
+	c.answer(c.get("hook"), `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"REMEMBER-THE-STYLE-GUIDE"}}`)
+	c.expect(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[` +
+		`{"type":"text","text":"(Bash completed with no output)"},{"type":"text","text":"REMEMBER-THE-STYLE-GUIDE"}]}]},` +
+		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>","tool_use_result":"<any>"}`)
+	c.expect(assistantLine("msg_002", opus, textBlock("Made."), 120))
+	c.expect(resultLine(resultSpec{result: "Made.", stop: "end_turn", turns: 2, in: 220, out: 15, terminal: "completed"}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	res := srv.Requests()[1].ToolResults()
+	if len(res) != 1 || !strings.HasPrefix(res[0].ResultText(), "(Bash completed with no output)") ||
+		!strings.Contains(res[0].ResultText(), "REMEMBER-THE-STYLE-GUIDE") {
+		t.Errorf("tool results sent = %+v", res)
+	}
+}
