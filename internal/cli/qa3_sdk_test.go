@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,5 +34,23 @@ func TestQA3NormaliseArgsTakesSeveralMCPConfigs(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("normaliseArgs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// A bad --setting-sources value is a usage error that names the flag once.
+func TestQA3BadSettingSourcesNamesTheFlagOnce(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("REINS_CONFIG_DIR", filepath.Join(home, ".reins"))
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, ".claude"))
+	t.Setenv("ANTHROPIC_API_KEY", "sk-test")
+	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")
+	var stderr strings.Builder
+	code := Main(context.Background(), []string{"-p", "hi", "--setting-sources", "user,team"}, strings.NewReader(""), io.Discard, &stderr)
+	if code != 2 {
+		t.Errorf("code %d, want 2", code)
+	}
+	if got := stderr.String(); strings.Count(got, "--setting-sources") != 1 || !strings.Contains(got, `"team"`) {
+		t.Errorf("stderr %q: want the flag named once and the bad source", got)
 	}
 }
