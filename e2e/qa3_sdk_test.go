@@ -70,3 +70,42 @@ func TestQA3MissingPermissionPromptToolStopsTheRun(t *testing.T) {
 		t.Errorf("with a tool that is there: code %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
 	}
 }
+
+// The result of a slash command answered without the model (/cost, an
+// unknown command) has the shape of every other result line: a uuid, the
+// usage objects, terminal_reason; before, its uuid was "" and its usage
+// had null server_tool_use and cache_creation and an empty service_tier.
+func TestQA3LocalCommandResultHasTheResultShape(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	for _, tc := range []struct {
+		prompt  string
+		code    int
+		subtype string
+	}{{"/cost", 0, "success"}, {"/nosuchcommand", 1, "error_during_execution"}} {
+		r := sb.Run(t, "", "-p", tc.prompt, "--output-format", "json")
+		if r.Code != tc.code {
+			t.Errorf("%s: code %d, want %d: %s", tc.prompt, r.Code, tc.code, r.Stderr)
+		}
+		var res map[string]any
+		if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+			t.Fatalf("%s: result %q: %v", tc.prompt, r.Stdout, err)
+		}
+		if res["subtype"] != tc.subtype || res["session_id"] == "" {
+			t.Errorf("%s: subtype %v session %v", tc.prompt, res["subtype"], res["session_id"])
+		}
+		if id, _ := res["uuid"].(string); len(id) != 36 {
+			t.Errorf("%s: uuid %q is not a UUID", tc.prompt, res["uuid"])
+		}
+		if _, ok := res["terminal_reason"].(string); !ok {
+			t.Errorf("%s: no terminal_reason", tc.prompt)
+		}
+		u, _ := res["usage"].(map[string]any)
+		if _, ok := u["server_tool_use"].(map[string]any); !ok || u["service_tier"] != "standard" {
+			t.Errorf("%s: usage %v", tc.prompt, u)
+		}
+		if _, ok := u["cache_creation"].(map[string]any); !ok {
+			t.Errorf("%s: usage.cache_creation %v", tc.prompt, u["cache_creation"])
+		}
+	}
+}

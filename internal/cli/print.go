@@ -218,14 +218,13 @@ func (a *app) printLocal(o *Options, p prepared) error {
 		fmt.Fprintln(a.env.Stdout, p.Output)
 		return nil
 	}
-	res := &streamjson.Result{Type: "result", Subtype: streamjson.SubtypeSuccess, IsError: p.IsError,
-		SessionID: a.sessionID, PermissionDenials: []engine.Denial{}, ModelUsage: map[string]streamjson.ModelUsage{}}
-	text := p.Output
-	res.Result = &text
+	// The result line has the shape of a model turn's (a uuid, the usage
+	// objects, terminal_reason), as the SDK front end's has.
+	end := &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: a.sess.Totals()}
 	if p.IsError {
-		res.Subtype = streamjson.SubtypeDuringExec
-		res.Errors = []string{p.Output}
+		end.Reason, end.Err = engine.ReasonError, errors.New(p.Output)
 	}
+	res := streamjson.NewResult(a.sessionID, end, a.models)
 	w := streamjson.NewWriter(a.env.Stdout, streamjson.Options{SessionID: a.sessionID})
 	if o.OutputFormat == "stream-json" {
 		w.Line(a.initMessage())
