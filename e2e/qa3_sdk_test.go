@@ -109,3 +109,22 @@ func TestQA3LocalCommandResultHasTheResultShape(t *testing.T) {
 		}
 	}
 }
+
+// With --input-format stream-json the prompts come on stdin; a prompt
+// argument given as well is not sent, and reins says so on stderr instead
+// of dropping it without a word.
+func TestQA3PromptArgumentWithStreamJSONInputIsReported(t *testing.T) {
+	srv := server(t, llmtest.Reply("answered"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	in := `{"type":"user","session_id":"","message":{"role":"user","content":"from stdin"},"parent_tool_use_id":null}` + "\n"
+	r := sb.Run(t, in, "-p", "from the argument", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, `ignoring the prompt argument "from the argument"`) {
+		t.Errorf("stderr %q does not report the ignored argument", r.Stderr)
+	}
+	if got := userPrompt(srv.Requests()[0]); got != "from stdin" {
+		t.Errorf("prompt = %q, want the stdin message", got)
+	}
+}

@@ -33,6 +33,12 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	if o.OutputFormat != "stream-json" {
 		return usageError{"--input-format stream-json needs --output-format stream-json"}
 	}
+	if len(o.Args) > 0 {
+		// Not an error: an SDK's extra argument reins does not know may
+		// leave a stray word here.
+		fmt.Fprintf(env.Stderr, "reins: warning: ignoring the prompt argument %q: with --input-format stream-json, prompts come as user messages on stdin\n",
+			strings.Join(o.Args, " "))
+	}
 	var schema json.RawMessage
 	if strings.TrimSpace(o.JSONSchema) != "" {
 		schema = json.RawMessage(o.JSONSchema)
