@@ -128,3 +128,28 @@ func TestQA3PromptArgumentWithStreamJSONInputIsReported(t *testing.T) {
 		t.Errorf("prompt = %q, want the stdin message", got)
 	}
 }
+
+// --tools takes the sub-agent tool under its older name Task (the name
+// Claude Code's own init line lists, and the one rules accept), and says
+// which names match no built-in tool instead of dropping them silently.
+func TestQA3ToolsFlagTakesTaskAndReportsUnknownNames(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "hi", "--tools", "Task,Read,LS", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var got []string
+	for _, n := range decodeLines(t, r.Stdout)[0]["tools"].([]any) {
+		got = append(got, n.(string))
+	}
+	if !slices.Equal(got, []string{"Agent", "Read"}) {
+		t.Errorf("init tools = %v, want [Agent Read]", got)
+	}
+	if !strings.Contains(r.Stderr, `--tools: there is no built-in tool named "LS"`) || strings.Contains(r.Stderr, `"Task"`) {
+		t.Errorf("stderr %q: want a warning about LS only", r.Stderr)
+	}
+	if names := srv.Requests()[0].ToolNames(); !slices.Contains(names, "Agent") {
+		t.Errorf("the request's tools %v lack Agent", names)
+	}
+}
