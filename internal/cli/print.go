@@ -17,16 +17,28 @@ import (
 	"reins/internal/tool"
 )
 
+// maxStdinPrompt bounds the prompt read from stdin.
+const maxStdinPrompt = 64 << 20
+
 // readPrompt returns the prompt from the arguments and, when stdin is not a
 // terminal, from stdin (stdin first, then the argument).
 func readPrompt(env *Env, o *Options) (string, error) {
+	return readPromptLimit(env, o, maxStdinPrompt)
+}
+
+// readPromptLimit is readPrompt with stdin bounded to limit bytes: more
+// is an error rather than a prompt cut short without a word.
+func readPromptLimit(env *Env, o *Options, limit int64) (string, error) {
 	arg := strings.Join(o.Args, " ")
 	if env.isTerminal(env.Stdin) || env.Stdin == nil {
 		return arg, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(env.Stdin, limit+1))
 	if err != nil {
 		return "", fmt.Errorf("read prompt from stdin: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return "", fmt.Errorf("read prompt from stdin: it is larger than %d MiB; give the model a file to read instead", limit>>20)
 	}
 	in := strings.TrimSpace(string(data))
 	switch {

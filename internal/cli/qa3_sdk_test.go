@@ -54,3 +54,19 @@ func TestQA3BadSettingSourcesNamesTheFlagOnce(t *testing.T) {
 		t.Errorf("stderr %q: want the flag named once and the bad source", got)
 	}
 }
+
+// A prompt on stdin larger than the limit is refused with an error that
+// says so, instead of being cut at the limit and sent without a word.
+func TestQA3OversizedStdinPromptIsRefused(t *testing.T) {
+	const limit = 1 << 20
+	o := &Options{Args: []string{"summarise"}}
+	env := &Env{Stdin: strings.NewReader(strings.Repeat("x", limit+1))}
+	if _, err := readPromptLimit(env, o, limit); err == nil || !strings.Contains(err.Error(), "larger than 1 MiB") {
+		t.Errorf("err = %v, want the prompt refused as too large", err)
+	}
+	env.Stdin = strings.NewReader(strings.Repeat("x", limit))
+	got, err := readPromptLimit(env, o, limit)
+	if err != nil || len(got) != limit+len("\n\nsummarise") {
+		t.Errorf("a prompt of exactly the limit: %d bytes, %v", len(got), err)
+	}
+}
