@@ -153,3 +153,32 @@ func TestQA3ToolsFlagTakesTaskAndReportsUnknownNames(t *testing.T) {
 		t.Errorf("the request's tools %v lack Agent", names)
 	}
 }
+
+// num_turns counts what Claude Code's counts: the prompt and each tool
+// result, so two parallel reads count two (spec/captures/print-json.json:
+// parallel Reads, then Bash, then the answer is num_turns 4), in json and
+// stream-json output alike. --max-turns still bounds model responses.
+func TestQA3NumTurnsCountsThePromptAndEachToolResult(t *testing.T) {
+	for _, format := range []string{"json", "stream-json"} {
+		t.Run(format, func(t *testing.T) {
+			srv := server(t)
+			sb := e2etest.NewSandbox(t, srv.URL)
+			a := sb.Write(t, "request.go", "package x\n")
+			b := sb.Write(t, "client.go", "package x\n")
+			srv.Add(
+				llmtest.Calls(llmtest.ToolUse("toolu_000_0", "Read", map[string]any{"file_path": a}),
+					llmtest.ToolUse("toolu_000_1", "Read", map[string]any{"file_path": b})),
+				llmtest.Calls(llmtest.ToolUse("toolu_001_0", "Bash", map[string]any{"command": "touch count.txt", "description": "count"})),
+				llmtest.Reply("Counted."))
+			r := sb.Run(t, "", "-p", "count", "--output-format", format, "--verbose=false", "--allowedTools", "Bash(touch *)", "--max-turns", "3")
+			if r.Code != 0 {
+				t.Fatalf("code %d: %s", r.Code, r.Stderr)
+			}
+			lines := decodeLines(t, r.Stdout)
+			res := lines[len(lines)-1]
+			if res["subtype"] != "success" || res["num_turns"] != 4.0 {
+				t.Errorf("result subtype %v num_turns %v, want success and 4", res["subtype"], res["num_turns"])
+			}
+		})
+	}
+}

@@ -102,9 +102,14 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if o.OutputFormat == "json" && o.Verbose {
 		verbose = append(verbose, a.initMessage())
 	}
+	var turns streamjson.Turns
 	run := func(in engine.Input) *engine.TurnEnd {
+		if in.Meta {
+			turns.Reminder() // a structured output reminder
+		}
 		var end *engine.TurnEnd
 		for ev := range a.sess.Run(ctx, in) {
+			turns.Add(ev)
 			switch o.OutputFormat {
 			case "stream-json":
 				w.Event(ev)
@@ -127,6 +132,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		end = structured.Complete(end, run)
 	}
 	res := streamjson.NewResult(a.sessionID, end, a.models)
+	turns.Apply(res)
 	if structured != nil {
 		structured.Apply(res)
 	}
