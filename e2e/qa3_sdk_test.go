@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -180,5 +181,55 @@ func TestQA3NumTurnsCountsThePromptAndEachToolResult(t *testing.T) {
 				t.Errorf("result subtype %v num_turns %v, want success and 4", res["subtype"], res["num_turns"])
 			}
 		})
+	}
+}
+
+// Each assistant line of stream-json has a uuid of its own, as Claude
+// Code's do, also when one model message has several blocks (before, every
+// block line of a message repeated its uuid, so a client keying messages
+// by uuid lost all but one); the first is the uuid the message is recorded
+// under, and --resume-session-at takes any of them.
+func TestQA3EachAssistantBlockLineHasItsOwnUUID(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("Part one."), llmtest.Text("Part two.")}},
+		llmtest.Reply("answer two"), llmtest.Reply("answer three"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "question one", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	var uuids []string
+	var id string
+	for _, l := range decodeLines(t, r.Stdout) {
+		if l["type"] == "assistant" {
+			uuids = append(uuids, l["uuid"].(string))
+			id = l["session_id"].(string)
+		}
+	}
+	if len(uuids) != 2 || uuids[0] == uuids[1] || len(uuids[1]) != 36 {
+		t.Fatalf("assistant line uuids %q, want two different UUIDs", uuids)
+	}
+	transcript, err := os.ReadFile(sb.Transcripts(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(transcript), `"uuid":"`+uuids[0]+`"`) {
+		t.Errorf("the first block's uuid %s is not the recorded message's", uuids[0])
+	}
+	for i, at := range uuids {
+		r := sb.Run(t, "", "-p", "question again", "--resume", id, "--resume-session-at", at)
+		if r.Code != 0 {
+			t.Fatalf("resume at block %d's uuid: code %d: %s", i, r.Code, r.Stderr)
+		}
+	}
+	reqs := srv.Requests()
+	for _, req := range reqs[1:] {
+		var got []string
+		for _, m := range historyTexts(req) {
+			got = append(got, withoutReminders(m))
+		}
+		if want := "question one|Part one.Part two.|question again"; strings.Join(got, "|") != want {
+			t.Errorf("resumed request carried %q, want %q", got, want)
+		}
 	}
 }
