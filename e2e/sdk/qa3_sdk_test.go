@@ -3,9 +3,11 @@ package sdk_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
 )
 
 // errorResult is the result line answering a user line that could not
@@ -88,5 +90,43 @@ func TestQA3HookContextFollowsTheNoOutputPlaceholder(t *testing.T) {
 	if len(res) != 1 || !strings.HasPrefix(res[0].ResultText(), "(Bash completed with no output)") ||
 		!strings.Contains(res[0].ResultText(), "REMEMBER-THE-STYLE-GUIDE") {
 		t.Errorf("tool results sent = %+v", res)
+	}
+}
+
+// An initialize that sets the system prompt after a turn has started is
+// refused with an error naming the fields; before, the session was rebuilt
+// under the running turn and the next turn's request lost the first
+// turn's answer.
+func TestQA3SystemPromptAfterTheFirstTurnIsRefusedAndNothingIsLost(t *testing.T) {
+	slow := reply("First answer.", 100, 10)
+	slow.Delay = llmtest.Duration(50 * time.Millisecond)
+	srv := server(t, slow, reply("Second answer.", 150, 20))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	c.user("One.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))
+	c.request("init-1", `{"subtype":"initialize","hooks":null,"systemPrompt":"You are LATE-PROMPT."}`)
+	c.expectAnyOrder(
+		controlErr("init-1", "initialize: systemPrompt and appendSystemPrompt must come before the first user message"),
+		assistantLine("msg_001", opus, textBlock("First answer."), 100))
+	c.expect(resultLine(resultSpec{result: "First answer.", stop: "end_turn", turns: 1, in: 100, out: 10, terminal: "completed"}))
+	c.expect(stateLine("idle"))
+	c.user("Two.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))
+	c.expect(assistantLine("msg_002", opus, textBlock("Second answer."), 150))
+	c.expect(resultLine(resultSpec{result: "Second answer.", stop: "end_turn", turns: 1, in: 150, out: 20, modelIn: 250, modelOut: 30, terminal: "completed"}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || len(reqs[1].Messages) != 3 {
+		t.Fatalf("the second request must carry the first turn: %d requests, %d messages", len(reqs), len(reqs[len(reqs)-1].Messages))
+	}
+	if strings.Contains(reqs[1].SystemText(), "LATE-PROMPT") {
+		t.Errorf("the refused system prompt was used")
 	}
 }
