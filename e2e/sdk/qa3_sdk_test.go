@@ -130,3 +130,28 @@ func TestQA3SystemPromptAfterTheFirstTurnIsRefusedAndNothingIsLost(t *testing.T)
 		t.Errorf("the refused system prompt was used")
 	}
 }
+
+// A can_use_tool denial with interrupt:true ends the turn with an error
+// that says so; before, the result's only error read "aborted_tools".
+func TestQA3DenialWithInterruptSaysWhyTheTurnStopped(t *testing.T) {
+	srv := server(t, call("toolu_1", "Bash", `{"command":"touch made","description":"make"}`, 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil, "--permission-prompt-tool", "stdio")
+	c.user("Make it.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))
+	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", "Bash", `{"command":"touch made","description":"make"}`), 100))
+	c.expect(stateLine("requires_action"))
+	c.expect(`{"type":"control_request","request_id":"<$ask>","request":"<any>"}`)
+	c.answer(c.get("ask"), `{"behavior":"deny","message":"Stop right there.","interrupt":true}`)
+	c.expect(stateLine("running"))
+	c.expect(toolResultLine("toolu_1", "Stop right there.", true, `"<string>"`))
+	c.expect(resultLine(resultSpec{subtype: "error_during_execution", stop: "tool_use", turns: 2, in: 100, out: 10, terminal: "aborted_tools",
+		denials: `[{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"command":"touch made","description":"make"}}]`,
+		errors:  `["interrupted: a tool call was denied with a request to stop"]`}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}

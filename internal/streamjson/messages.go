@@ -236,8 +236,12 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 	}
 	if r.IsError {
 		msg := string(end.Reason)
-		if end.Err != nil {
+		switch {
+		case end.Err != nil:
 			msg = end.Err.Error()
+		case end.Reason == engine.ReasonAbortedTools:
+			// Without a cause, the stop came from a permission answer.
+			msg = "interrupted: a tool call was denied with a request to stop"
 		}
 		r.Errors = []string{msg}
 		var ae *llm.APIError
