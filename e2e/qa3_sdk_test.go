@@ -233,3 +233,18 @@ func TestQA3EachAssistantBlockLineHasItsOwnUUID(t *testing.T) {
 		}
 	}
 }
+
+// --permission-prompt-tool stdio in print mode, where no client answers
+// on stdin, is warned about: every tool call that needs permission will
+// be denied.
+func TestQA3StdioPromptToolInPrintModeIsWarnedAbout(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "hi", "--permission-prompt-tool", "stdio")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "ok" {
+		t.Fatalf("code %d stdout %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "--permission-prompt-tool stdio") || !strings.Contains(r.Stderr, "--input-format stream-json") {
+		t.Errorf("stderr %q: want a warning that stdio needs --input-format stream-json", r.Stderr)
+	}
+}

@@ -174,10 +174,17 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 // checkPromptTool makes sure the tool --permission-prompt-tool names is
 // there once the MCP servers are up, as Claude Code does: with a misspelt
 // name every tool call that needs asking would be denied, and the run
-// would still end as a success.
+// would still end as a success. stdio, which print mode cannot serve, is
+// warned about.
 func (a *app) checkPromptTool() error {
 	name := a.opts.PromptTool
-	if name == "" || name == "stdio" {
+	switch name {
+	case "":
+		return nil
+	case "stdio":
+		// Print mode reads no client answers: nobody can answer.
+		a.warn("--permission-prompt-tool stdio asks the client over stdin, which needs --input-format stream-json; " +
+			"tool calls that need permission will be denied")
 		return nil
 	}
 	if _, ok := a.lookupTool(name); ok {
