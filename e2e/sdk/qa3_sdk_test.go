@@ -155,3 +155,28 @@ func TestQA3DenialWithInterruptSaysWhyTheTurnStopped(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// A client's cache_control on its message blocks does not reach the API
+// beside reins's own breakpoints: the request keeps to the API's limit of
+// four.
+func TestQA3ClientCacheControlKeepsTheRequestWithinFourBreakpoints(t *testing.T) {
+	srv := server(t, reply("A.", 100, 10), reply("B.", 120, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	for i, want := range []string{"A.", "B."} {
+		c.send(`{"type":"user","session_id":"","message":{"role":"user","content":[{"type":"text","text":"one","cache_control":{"type":"ephemeral"}},` +
+			`{"type":"text","text":"two","cache_control":{"type":"ephemeral"}}]},"parent_tool_use_id":null}`)
+		c.expectSkipping([]string{"system", "assistant"}, `{"type":"result","subtype":"success","result":`+q(want)+`,"is_error":false,`+
+			`"duration_ms":"<number>","duration_api_ms":"<number>","num_turns":1,"stop_reason":"end_turn","session_id":"<session>",`+
+			`"total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"completed",`+
+			`"api_error_status":null,"uuid":"<uuid>"}`)
+		c.expect(stateLine("idle"))
+		if n := strings.Count(string(srv.Requests()[i].Body), `"cache_control"`); n > 4 {
+			t.Errorf("request %d has %d cache_control breakpoints; the API allows 4", i+1, n)
+		}
+	}
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}

@@ -35,3 +35,22 @@ func TestQA3DecodeRefusesBlankUserMessages(t *testing.T) {
 		t.Errorf("content = %+v, want the image and the question", c)
 	}
 }
+
+// cache_control on a user message's blocks is dropped: reins places the
+// prompt-cache breakpoints, and the client's on top of them would pass the
+// API's limit of four breakpoints and fail every request.
+func TestQA3DecodeDropsTheClientsCacheControl(t *testing.T) {
+	m, err := Decode([]byte(`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"a","cache_control":{"type":"ephemeral"}},`+
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"},"cache_control":{"type":"ephemeral","ttl":"1h"}}]}}`), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range m.User.Content {
+		if b.CacheControl != nil {
+			t.Errorf("block %d keeps cache_control %+v", i, b.CacheControl)
+		}
+	}
+	if len(m.User.Content) != 2 || m.User.Content[0].Text != "a" || m.User.Content[1].Source == nil {
+		t.Errorf("content %+v", m.User.Content)
+	}
+}

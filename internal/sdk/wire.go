@@ -200,6 +200,10 @@ func decodeUser(env *envelope) (*UserInput, error) {
 		default:
 			return nil, fmt.Errorf("content block %d: type %q cannot start a turn (text, image or document)", i, b.Type)
 		}
+		// reins places the prompt-cache breakpoints itself; the client's,
+		// added to them, would pass the API's limit of four and fail
+		// every request.
+		b.CacheControl = nil
 		kept = append(kept, b)
 	}
 	if len(kept) == 0 {
