@@ -554,8 +554,9 @@ func TestInterruptWithdrawsAPendingPermissionQuestion(t *testing.T) {
 		toolResultLine("toolu_1", "<string>", true, `"<string>"`))
 	c.expect(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>","duration_api_ms":"<number>",` +
 		// The question can come before the response finished streaming, so
-		// the stop reason may not have arrived yet.
-		`"num_turns":1,"stop_reason":"<any>","session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
+		// the stop reason may not have arrived yet. num_turns counts the
+		// prompt and the interrupted call's result.
+		`"num_turns":2,"stop_reason":"<any>","session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
 		`"permission_denials":"<array>","terminal_reason":"aborted_tools","api_error_status":null,"errors":["interrupted by user"],"uuid":"<uuid>"}`)
 	c.expect(stateLine("idle"))
 	// A late answer to the withdrawn question changes nothing.
@@ -607,7 +608,9 @@ func TestMaxTurnsEndsTheTurnWithErrorMaxTurns(t *testing.T) {
 	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"a"}`), 100))
 	c.expect(toolResultLine("toolu_1", "echo: a", false, `[{"type":"text","text":"echo: a"}]`))
-	c.expect(resultLine(resultSpec{subtype: "error_max_turns", stop: "tool_use", turns: 1, in: 100, out: 10, terminal: "max_turns",
+	// One model response, but num_turns counts the prompt and the tool
+	// result, as Claude Code's does.
+	c.expect(resultLine(resultSpec{subtype: "error_max_turns", stop: "tool_use", turns: 2, in: 100, out: 10, terminal: "max_turns",
 		errors: `["<string>"]`}))
 	c.expect(stateLine("idle"))
 	c.closeInput()

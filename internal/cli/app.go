@@ -404,7 +404,7 @@ func (a *app) loadSettings(ctx context.Context) error {
 	if a.opts.SourcesSet {
 		srcs, err := settings.ParseSources(a.opts.SettingSources)
 		if err != nil {
-			return usageError{"--setting-sources: " + err.Error()}
+			return usageError{err.Error()} // it names the flag
 		}
 		opts.Sources = srcs
 	}

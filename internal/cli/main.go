@@ -103,7 +103,8 @@ func (e *Env) isTerminal(r any) bool {
 // (the flag also works without a value, which opens the picker), and gives
 // the rule-list flags every following argument that reads as tool rules,
 // as Claude Code's variadic options take them: --allowedTools "Bash(git
-// log *)" Read is two rules, not a rule and a word of the prompt.
+// log *)" Read is two rules, not a rule and a word of the prompt. --add-dir
+// and --mcp-config take several values the same way.
 func normaliseArgs(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
@@ -119,6 +120,11 @@ func normaliseArgs(args []string) []string {
 			// the first count when they are folders that exist, so a
 			// prompt after them is still the prompt.
 			out, i = appendRepeated(out, args, i, isExistingDir)
+			continue
+		case a == "--mcp-config" && i+1 < len(args):
+			// So does --mcp-config: the values after the first count when
+			// they are JSON objects or files that exist.
+			out, i = appendRepeated(out, args, i, isMCPConfigArg)
 			continue
 		case isRuleListFlag(a) && i+1 < len(args):
 			out, i = appendRepeated(out, args, i, looksLikeRules)
@@ -150,6 +156,19 @@ func isExistingDir(s string) bool {
 	}
 	fi, err := os.Stat(s)
 	return err == nil && fi.IsDir()
+}
+
+// isMCPConfigArg reports whether s is an MCP configuration: a JSON
+// object, or a file that exists (and is not a flag).
+func isMCPConfigArg(s string) bool {
+	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") {
+		return true
+	}
+	if s == "" || strings.HasPrefix(s, "-") {
+		return false
+	}
+	fi, err := os.Stat(s)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // isRuleListFlag reports whether a is a flag that takes tool rules.

@@ -18,16 +18,28 @@ import (
 	"reins/internal/tool"
 )
 
+// maxStdinPrompt bounds the prompt read from stdin.
+const maxStdinPrompt = 64 << 20
+
 // readPrompt returns the prompt from the arguments and, when stdin is not a
 // terminal, from stdin (stdin first, then the argument).
 func readPrompt(env *Env, o *Options) (string, error) {
+	return readPromptLimit(env, o, maxStdinPrompt)
+}
+
+// readPromptLimit is readPrompt with stdin bounded to limit bytes: more
+// is an error rather than a prompt cut short without a word.
+func readPromptLimit(env *Env, o *Options, limit int64) (string, error) {
 	arg := strings.Join(o.Args, " ")
 	if env.isTerminal(env.Stdin) || env.Stdin == nil {
 		return arg, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, 64<<20))
+	data, err := io.ReadAll(io.LimitReader(env.Stdin, limit+1))
 	if err != nil {
 		return "", fmt.Errorf("read prompt from stdin: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return "", fmt.Errorf("read prompt from stdin: it is larger than %d MiB; give the model a file to read instead", limit>>20)
 	}
 	in := strings.TrimSpace(string(data))
 	switch {
@@ -67,6 +79,9 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	defer a.close()
 	w.SetSessionID(a.sessionID)
 	a.waitMCP(ctx)
+	if err := a.checkPromptTool(); err != nil {
+		return err
+	}
 	a.sessionStart(ctx)
 	defer a.sessionEnd("other")
 	prep, err := a.prepare(ctx, prompt, command.Print)
@@ -88,9 +103,14 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if o.OutputFormat == "json" && o.Verbose {
 		verbose = append(verbose, a.initMessage())
 	}
+	var turns streamjson.Turns
 	run := func(in engine.Input) *engine.TurnEnd {
+		if in.Meta {
+			turns.Reminder() // a structured output reminder
+		}
 		var end *engine.TurnEnd
 		for ev := range a.sess.Run(ctx, in) {
+			turns.Add(ev)
 			switch o.OutputFormat {
 			case "stream-json":
 				w.Event(ev)
@@ -113,6 +133,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		end = structured.Complete(end, run)
 	}
 	res := streamjson.NewResult(a.sessionID, end, a.models)
+	turns.Apply(res)
 	if structured != nil {
 		structured.Apply(res)
 	}
@@ -166,6 +187,38 @@ func (a *app) errorHint(err error) string {
 	return ""
 }
 
+// checkPromptTool makes sure the tool --permission-prompt-tool names is
+// there once the MCP servers are up, as Claude Code does: with a misspelt
+// name every tool call that needs asking would be denied, and the run
+// would still end as a success. stdio, which print mode cannot serve, is
+// warned about.
+func (a *app) checkPromptTool() error {
+	name := a.opts.PromptTool
+	switch name {
+	case "":
+		return nil
+	case "stdio":
+		// Print mode reads no client answers: nobody can answer.
+		a.warn("--permission-prompt-tool stdio asks the client over stdin, which needs --input-format stream-json; " +
+			"tool calls that need permission will be denied")
+		return nil
+	}
+	if _, ok := a.lookupTool(name); ok {
+		return nil
+	}
+	var names []string
+	for _, t := range a.pool() {
+		if strings.HasPrefix(t.Name(), "mcp__") {
+			names = append(names, t.Name())
+		}
+	}
+	avail := "none"
+	if len(names) > 0 {
+		avail = strings.Join(names, ", ")
+	}
+	return fmt.Errorf("--permission-prompt-tool: no tool named %s (MCP tools available: %s)", name, avail)
+}
+
 func oneLine(errs []string) string {
 	s := strings.Join(errs, "; ")
 	return strings.ReplaceAll(s, "\n", " ")
@@ -206,14 +259,13 @@ func (a *app) printLocal(o *Options, p prepared) error {
 		fmt.Fprintln(a.env.Stdout, p.Output)
 		return nil
 	}
-	res := &streamjson.Result{Type: "result", Subtype: streamjson.SubtypeSuccess, IsError: p.IsError,
-		SessionID: a.sessionID, PermissionDenials: []engine.Denial{}, ModelUsage: map[string]streamjson.ModelUsage{}}
-	text := p.Output
-	res.Result = &text
+	// The result line has the shape of a model turn's (a uuid, the usage
+	// objects, terminal_reason), as the SDK front end's has.
+	end := &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: a.sess.Totals()}
 	if p.IsError {
-		res.Subtype = streamjson.SubtypeDuringExec
-		res.Errors = []string{p.Output}
+		end.Reason, end.Err = engine.ReasonError, errors.New(p.Output)
 	}
+	res := streamjson.NewResult(a.sessionID, end, a.models)
 	w := streamjson.NewWriter(a.env.Stdout, streamjson.Options{SessionID: a.sessionID})
 	if o.OutputFormat == "stream-json" {
 		w.Line(a.initMessage())

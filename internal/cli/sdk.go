@@ -33,6 +33,12 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	if o.OutputFormat != "stream-json" {
 		return usageError{"--input-format stream-json needs --output-format stream-json"}
 	}
+	if len(o.Args) > 0 {
+		// Not an error: an SDK's extra argument reins does not know may
+		// leave a stray word here.
+		fmt.Fprintf(env.Stderr, "reins: warning: ignoring the prompt argument %q: with --input-format stream-json, prompts come as user messages on stdin\n",
+			strings.Join(o.Args, " "))
+	}
 	var schema json.RawMessage
 	if strings.TrimSpace(o.JSONSchema) != "" {
 		schema = json.RawMessage(o.JSONSchema)
@@ -103,8 +109,9 @@ type sdkFront struct {
 	srv *sdk.Server
 	out *streamjson.Writer
 
-	mu   sync.Mutex // guards sess
-	sess *engine.Session
+	mu      sync.Mutex // guards sess and started
+	sess    *engine.Session
+	started bool // a turn has started: the session can no longer be rebuilt
 }
 
 // hookForward registers the client's callback hooks with the session's
@@ -141,6 +148,9 @@ func (f *sdkFront) setMode(mode string) error {
 // beforeTurn waits (bounded) for MCP servers still connecting, so their
 // tools are in the turn.
 func (f *sdkFront) beforeTurn(ctx context.Context) {
+	f.mu.Lock()
+	f.started = true
+	f.mu.Unlock()
 	if f.a.mcp == nil {
 		return
 	}
@@ -240,26 +250,9 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 	}
 	text, set, _ := req.SystemPromptText()
 	if set || req.AppendSystemPrompt != nil {
-		cfg := f.session().Config()
-		var sys []llm.SystemBlock
-		if set {
-			if strings.TrimSpace(text) != "" {
-				sys = append(sys, llm.SystemBlock{Text: text, Cache: true})
-			}
-		} else {
-			sys = append(sys, cfg.System...)
+		if err := f.setSystem(text, set, req.AppendSystemPrompt); err != nil {
+			return nil, err
 		}
-		if req.AppendSystemPrompt != nil && strings.TrimSpace(*req.AppendSystemPrompt) != "" {
-			sys = append(sys, llm.SystemBlock{Text: *req.AppendSystemPrompt, Cache: true})
-		}
-		cfg.System = sys
-		old := f.session()
-		s := engine.New(cfg)
-		// A resumed conversation carries over into the rebuilt session.
-		s.SetHistory(old.History())
-		s.SetLastUUID(old.LastUUID())
-		f.a.sess = s // no turn has run yet: everything that asks the app for its session gets this one
-		f.setSession(s)
 	}
 	resp := &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
@@ -279,6 +272,43 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		}
 	}
 	return resp, nil
+}
+
+// setSystem rebuilds the session with the system prompt initialize gave
+// (replaced when set, appendix added), before the first turn. The check
+// and the rebuild hold mu, which beforeTurn takes before a turn gets its
+// session: a turn runs wholly on the old session or on the new one.
+func (f *sdkFront) setSystem(text string, set bool, appendix *string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.started {
+		// Rebuilt now, the session would lose what the turn running on
+		// the old one adds, and the cost and model so far.
+		return errors.New("systemPrompt and appendSystemPrompt must come before the first user message")
+	}
+	old := f.sess
+	cfg := old.Config()
+	var sys []llm.SystemBlock
+	if set {
+		if strings.TrimSpace(text) != "" {
+			sys = append(sys, llm.SystemBlock{Text: text, Cache: true})
+		}
+	} else {
+		sys = append(sys, cfg.System...)
+	}
+	if appendix != nil && strings.TrimSpace(*appendix) != "" {
+		sys = append(sys, llm.SystemBlock{Text: *appendix, Cache: true})
+	}
+	cfg.System = sys
+	s := engine.New(cfg)
+	// A resumed conversation carries over into the rebuilt session.
+	s.SetHistory(old.History())
+	s.SetLastUUID(old.LastUUID())
+	f.a.mu.Lock()
+	f.a.sess = s // no turn has run yet: everything that asks the app for its session gets this one
+	f.a.mu.Unlock()
+	f.sess = s
+	return nil
 }
 
 // rewindFiles answers rewind_files from the session's checkpoints.

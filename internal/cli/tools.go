@@ -77,13 +77,24 @@ func (a *app) builtinTools() []tool.Tool {
 		skill.New(a.commands, a.expander),
 		a.agentTool(),
 	}
+	// Tools that need someone to answer them.
+	answered := []tool.Tool{askuser.New(), plan.NewEnter(mode), plan.NewExit(mode)}
 	if a.front != frontPrint {
-		// Tools that need someone to answer them.
-		all = append(all, askuser.New(), plan.NewEnter(mode), plan.NewExit(mode))
+		all = append(all, answered...)
 	}
 	if a.opts.ToolsSet {
+		known := map[string]bool{"default": true}
+		for _, t := range append(all, answered...) {
+			known[t.Name()] = true
+		}
 		keep := map[string]bool{}
 		for _, n := range permission.SplitToolList(a.opts.Tools...) {
+			if n == "Task" {
+				n = "Agent" // the sub-agent tool's older name, as rules take it
+			}
+			if !known[n] {
+				a.warn(fmt.Sprintf("--tools: there is no built-in tool named %q; ignored", n))
+			}
 			keep[n] = true
 		}
 		if !keep["default"] {

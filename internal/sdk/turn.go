@@ -43,18 +43,20 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		out.reset()
 	}
 	var end *engine.TurnEnd
+	var turns streamjson.Turns
 	ran := false // a model turn ran (not a local command or a refusal)
 	if b := s.cfg.MaxBudgetUSD; b > 0 && sess.Totals().Cost >= b {
 		end = &engine.TurnEnd{Reason: engine.ReasonBudget, Total: sess.Totals(),
 			Err: fmt.Errorf("the session already reached its maximum budget ($%s)", strconv.FormatFloat(b, 'f', -1, 64))}
 	} else {
-		end, ran = s.prepareAndRun(tctx, sess, engine.Input{Content: it.in.Content, UUID: it.in.UUID})
+		end, ran = s.prepareAndRun(tctx, sess, engine.Input{Content: it.in.Content, UUID: it.in.UUID}, &turns)
 	}
 	var structured any
 	if out != nil && ran {
 		v, ok := out.take()
 		for retry := 0; !ok && end.Reason == engine.ReasonCompleted && retry < s.cfg.MaxStructuredRetries; retry++ {
-			more := s.run(tctx, sess, engine.Input{Content: []llm.ContentBlock{llm.TextBlock(strings.TrimSpace(structuredReminder))}, Meta: true})
+			turns.Reminder()
+			more := s.run(tctx, sess, engine.Input{Content: []llm.ContentBlock{llm.TextBlock(strings.TrimSpace(structuredReminder))}, Meta: true}, &turns)
 			end = mergeEnds(end, more)
 			v, ok = out.take()
 		}
@@ -63,6 +65,7 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		}
 	}
 	res := streamjson.NewResult(w.SessionID(), end, s.cfg.Models)
+	turns.Apply(res)
 	if structured != nil {
 		res.StructuredOutput = structured
 	} else if out != nil && ran && end.Reason == engine.ReasonCompleted {
@@ -92,9 +95,9 @@ var errInterruptedQueued = fmt.Errorf("interrupted before it started")
 
 // prepareAndRun runs Config.Prepare on a user message, then its turn, or
 // answers it without one; ran reports whether a model turn ran.
-func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in engine.Input) (end *engine.TurnEnd, ran bool) {
+func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in engine.Input, turns *streamjson.Turns) (end *engine.TurnEnd, ran bool) {
 	if s.cfg.Prepare == nil {
-		return s.run(ctx, sess, in), true
+		return s.run(ctx, sess, in, turns), true
 	}
 	p, err := s.cfg.Prepare(ctx, in)
 	switch {
@@ -108,13 +111,15 @@ func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in eng
 	case !p.Run:
 		return &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: sess.Totals()}, false
 	}
-	return s.run(ctx, sess, p.Input), true
+	return s.run(ctx, sess, p.Input, turns), true
 }
 
-// run runs one engine turn, writing its events, and returns its end.
-func (s *Server) run(ctx context.Context, sess *engine.Session, in engine.Input) *engine.TurnEnd {
+// run runs one engine turn, writing its events and counting them in
+// turns, and returns its end.
+func (s *Server) run(ctx context.Context, sess *engine.Session, in engine.Input, turns *streamjson.Turns) *engine.TurnEnd {
 	var end *engine.TurnEnd
 	for ev := range sess.Run(ctx, in) {
+		turns.Add(ev)
 		switch e := ev.(type) {
 		case *engine.TurnEnd:
 			end = e

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"reins/internal/llm"
 )
@@ -180,9 +181,16 @@ func decodeUser(env *envelope) (*UserInput, error) {
 	if len(msg.Content) == 0 {
 		return nil, errors.New("message content is empty")
 	}
+	// The API refuses empty and whitespace-only text blocks; sent, one
+	// would stay in the conversation and fail every later turn too. They
+	// are left out, and a message with nothing else is refused.
+	kept := msg.Content[:0:0]
 	for i, b := range msg.Content {
 		switch b.Type {
 		case llm.BlockText:
+			if strings.TrimSpace(b.Text) == "" {
+				continue
+			}
 		case llm.BlockImage, llm.BlockDocument:
 			if b.Source == nil {
 				return nil, fmt.Errorf("content block %d (%s) has no source", i, b.Type)
@@ -192,8 +200,16 @@ func decodeUser(env *envelope) (*UserInput, error) {
 		default:
 			return nil, fmt.Errorf("content block %d: type %q cannot start a turn (text, image or document)", i, b.Type)
 		}
+		// reins places the prompt-cache breakpoints itself; the client's,
+		// added to them, would pass the API's limit of four and fail
+		// every request.
+		b.CacheControl = nil
+		kept = append(kept, b)
 	}
-	u := &UserInput{Content: msg.Content}
+	if len(kept) == 0 {
+		return nil, errors.New("message content is blank (no text, image or document to send)")
+	}
+	u := &UserInput{Content: kept}
 	u.UUID = optString(env.UUID)
 	u.ParentToolUseID = optString(env.ParentToolUseID)
 	u.Priority = optString(env.Priority)

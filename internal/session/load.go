@@ -184,6 +184,12 @@ func readAt(r io.Reader, parallel bool, at string) (*Transcript, error) {
 	}
 	if at != "" {
 		i, ok := ld.index[at]
+		if !ok {
+			// A later block of a message, as stream-json showed it.
+			if i, ok = ld.blockNode(at); ok {
+				ld.at = ld.nodes[i].uuid
+			}
+		}
 		if !ok || ld.nodes[i].msg == nil {
 			return nil, fmt.Errorf("no message with uuid %s in the session", at)
 		}

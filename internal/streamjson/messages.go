@@ -236,8 +236,12 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 	}
 	if r.IsError {
 		msg := string(end.Reason)
-		if end.Err != nil {
+		switch {
+		case end.Err != nil:
 			msg = end.Err.Error()
+		case end.Reason == engine.ReasonAbortedTools:
+			// Without a cause, the stop came from a permission answer.
+			msg = "interrupted: a tool call was denied with a request to stop"
 		}
 		r.Errors = []string{msg}
 		var ae *llm.APIError
@@ -247,6 +251,42 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 		}
 	}
 	return r
+}
+
+// Turns counts a turn the way Claude Code's num_turns does: one for each
+// user-role message of the main conversation, that is the prompt, each
+// tool result (parallel calls count one each) and each reminder sent to
+// go on with the turn; a sub-agent's messages, and the reminders reins
+// adds as context, do not count. --max-turns still bounds model
+// responses. Feed it every event of the turn.
+type Turns struct{ messages int }
+
+// Add counts ev when it is a tool result or a message the user sent in
+// the main conversation.
+func (c *Turns) Add(ev engine.Event) {
+	if engine.From(ev).ParentToolUseID != "" {
+		return
+	}
+	switch e := ev.(type) {
+	case *engine.ToolResult:
+		c.messages++
+	case *engine.UserMessage:
+		if !e.Meta {
+			c.messages++
+		}
+	}
+}
+
+// Reminder counts a message the front end sends to go on with a turn
+// (a structured output reminder).
+func (c *Turns) Reminder() { c.messages++ }
+
+// Apply sets r's num_turns from the count, when the model answered at
+// all (a turn that never reached it stays at 0).
+func (c *Turns) Apply(r *Result) {
+	if r.NumTurns > 0 {
+		r.NumTurns = max(c.messages, 1)
+	}
 }
 
 // assistantMessage renders one content block of an assistant message as

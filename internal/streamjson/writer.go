@@ -12,6 +12,7 @@ import (
 
 	"reins/internal/engine"
 	"reins/internal/llm"
+	"reins/internal/session"
 )
 
 // Options select what a Writer emits.
@@ -100,9 +101,11 @@ func (w *Writer) Messages(ev engine.Event) []any {
 		}
 		return []any{StreamEvent{Type: "stream_event", Event: e.Event.Raw, ParentToolUseID: parent(o), SessionID: sid, UUID: uuid.NewString()}}
 	case *engine.AssistantBlock:
-		id := e.UUID // the recorded message's: --resume-session-at can name it
-		if id == "" {
-			id = uuid.NewString()
+		// Derived from the recorded message's uuid, one per block:
+		// --resume-session-at can name any of them.
+		id := uuid.NewString()
+		if e.UUID != "" {
+			id = session.BlockUUID(e.UUID, blockIndex(e.Message, e.Block))
 		}
 		return []any{Assistant{Type: "assistant", Message: assistantMessage(e.Message, e.Block),
 			ParentToolUseID: parent(o), SessionID: sid, UUID: id, Timestamp: now}}
@@ -131,6 +134,21 @@ func (w *Writer) Messages(ev engine.Event) []any {
 			Fields: map[string]any{"attempt": e.Attempt, "max_retries": e.Max, "retry_delay_ms": e.Delay.Milliseconds(), "error": errText(e.Err)}}}
 	}
 	return nil
+}
+
+// blockIndex is the position of b, just completed, in the message
+// streamed so far: the last block like it.
+func blockIndex(m *llm.Message, b llm.ContentBlock) int {
+	if m == nil {
+		return 0
+	}
+	for i := len(m.Content) - 1; i >= 0; i-- {
+		c := m.Content[i]
+		if c.Type == b.Type && c.ID == b.ID && c.Text == b.Text && c.Thinking == b.Thinking {
+			return i
+		}
+	}
+	return max(len(m.Content)-1, 0)
 }
 
 func errText(err error) string {

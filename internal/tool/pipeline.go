@@ -144,12 +144,19 @@ func (p *Pipeline) gated(ctx context.Context, c *Call, t Tool, input json.RawMes
 	if res == nil {
 		res = &Result{}
 	}
+	empty := emptyContent(res.Content)
 	gate.After(ctx, c, t, input, res)
 	if res.StopTurn && !out.StopTurn {
 		out.StopTurn, out.StopReason = true, res.StopReason
 	}
 	for _, s := range v.Context {
 		res.Content = append(res.Content, llm.TextBlock(s))
+	}
+	if empty && !emptyContent(res.Content) {
+		// Hooks added context to a result without output: the
+		// placeholder still says so, or their text would read as the
+		// tool's output.
+		res.Content = withEmptyPlaceholder(t.Name(), res.Content)
 	}
 	out.Data, out.IsError, out.Messages = res.Data, res.IsError, res.Messages
 	out.Block = llm.ToolResultBlock(c.ID, limitResult(p.Store, t, c.ID, res.Content), res.IsError)
@@ -176,9 +183,27 @@ func (r *Result) dataOrNil() any {
 	return r.Data
 }
 
+// emptyContent reports whether a result's content says nothing: no
+// blocks, or only empty text.
+func emptyContent(content []llm.ContentBlock) bool {
+	return len(content) == 0 || (textSize(content) == 0 && onlyText(content))
+}
+
+// withEmptyPlaceholder puts the empty-result placeholder first and drops
+// empty text blocks.
+func withEmptyPlaceholder(toolName string, content []llm.ContentBlock) []llm.ContentBlock {
+	out := []llm.ContentBlock{llm.TextBlock(EmptyResult(toolName))}
+	for _, b := range content {
+		if b.Type != llm.BlockText || b.Text != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // limitResult applies the empty-result placeholder and the size threshold.
 func limitResult(store *ResultStore, t Tool, id string, content []llm.ContentBlock) []llm.ContentBlock {
-	if len(content) == 0 || (textSize(content) == 0 && onlyText(content)) {
+	if emptyContent(content) {
 		return []llm.ContentBlock{llm.TextBlock(EmptyResult(t.Name()))}
 	}
 	th := Threshold(t)
