@@ -204,13 +204,8 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 // startMCP loads the MCP configuration and connects the servers in the
 // background. A --mcp-config value that cannot be used is an error.
 func (a *app) startMCP() error {
-	raw := a.settings.Raw
-	var appr mcp.Approval
-	json.Unmarshal(raw["enableAllProjectMcpServers"], &appr.EnableAll)
-	json.Unmarshal(raw["enabledMcpjsonServers"], &appr.Enabled)
-	json.Unmarshal(raw["disabledMcpjsonServers"], &appr.Disabled)
-	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir,
-		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: appr})
+	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
+		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: mcpApproval(a.settings.Raw)})
 	if err != nil {
 		return err
 	}
@@ -229,6 +224,15 @@ func (a *app) startMCP() error {
 		a.onClose(a.watchMCP()) // stops before the servers close
 	}
 	return nil
+}
+
+// mcpApproval reads what merged settings say about .mcp.json servers.
+func mcpApproval(raw map[string]json.RawMessage) mcp.Approval {
+	var appr mcp.Approval
+	json.Unmarshal(raw["enableAllProjectMcpServers"], &appr.EnableAll)
+	json.Unmarshal(raw["enabledMcpjsonServers"], &appr.Enabled)
+	json.Unmarshal(raw["disabledMcpjsonServers"], &appr.Disabled)
+	return appr
 }
 
 // waitMCP waits, bounded, for configured servers to connect (print and

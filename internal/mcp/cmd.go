@@ -16,10 +16,14 @@ import (
 
 // CommandOptions is what the `reins mcp` subcommands need from the CLI.
 type CommandOptions struct {
-	Cwd       string // the project folder
-	Home      string // for ~/.claude.json
-	ConfigDir string // reins's user config folder
-	Approval  Approval
+	Cwd        string // the project folder
+	Home       string // for ~/.claude.json
+	ClaudeJSON string // Claude Code's global config when not ~/.claude.json
+	ConfigDir  string // reins's user config folder
+	// Approval is what settings say about .mcp.json servers; nil means
+	// none approved. It is a function so that only list and get, which
+	// need it, read the settings.
+	Approval func() Approval
 	// MCPConfig and Strict are the root command's --mcp-config and
 	// --strict-mcp-config, when the CLI passes them down.
 	MCPConfig []string
@@ -177,7 +181,12 @@ func removeCommand(opts CommandOptions) *cobra.Command {
 
 // load reads the configuration for list and get.
 func load(opts CommandOptions) (*Config, error) {
-	return Load(LoadOptions{Cwd: opts.Cwd, Home: opts.Home, ConfigDir: opts.ConfigDir, MCPConfig: opts.MCPConfig, Strict: opts.Strict, Approval: opts.Approval})
+	var appr Approval
+	if opts.Approval != nil {
+		appr = opts.Approval()
+	}
+	return Load(LoadOptions{Cwd: opts.Cwd, Home: opts.Home, ClaudeJSON: opts.ClaudeJSON, ConfigDir: opts.ConfigDir,
+		MCPConfig: opts.MCPConfig, Strict: opts.Strict, Approval: appr})
 }
 
 // check connects to servers and reports their status.

@@ -4,9 +4,10 @@
 // # Configuration
 //
 // Load merges the servers of every source: user scope (Claude Code's
-// ~/.claude.json "mcpServers", then reins's <config dir>/mcp.json), the
-// project's .mcp.json (each server started only once approved: see
-// Approval), local scope (the "projects"[<path>]["mcpServers"] of the same
+// ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json, "mcpServers", then
+// reins's <config dir>/mcp.json), the project's .mcp.json (each server
+// started only once approved: see Approval; the answers Claude Code keeps
+// in its file's project entry count too), local scope (the "projects"[<path>]["mcpServers"] of the same
 // two files), then --mcp-config values; --strict-mcp-config keeps only the
 // latter. ${VAR} and ${VAR:-default} are expanded in commands, args, env
 // values, URLs and header values when a server starts. AddServer and

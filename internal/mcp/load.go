@@ -27,16 +27,35 @@ type Approval struct {
 }
 
 // LoadOptions says where configurations are read from. Zero fields are
-// skipped: no Home means no ~/.claude.json, no ConfigDir no reins file.
+// skipped: no ClaudeJSON and no Home means no Claude Code file, no
+// ConfigDir no reins file.
 type LoadOptions struct {
-	Cwd       string // the project folder
-	Home      string // the user's home, for Claude Code's ~/.claude.json
-	ConfigDir string // reins's user config folder (~/.reins or REINS_CONFIG_DIR)
+	Cwd  string // the project folder
+	Home string // the user's home: Claude Code's file is ~/.claude.json unless ClaudeJSON says otherwise
+	// ClaudeJSON is Claude Code's global config file when it is not
+	// ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json when that is set).
+	ClaudeJSON string
+	ConfigDir  string // reins's user config folder (~/.reins or REINS_CONFIG_DIR)
 	// MCPConfig are the --mcp-config values: a file path or a JSON object.
 	MCPConfig []string
 	// Strict (--strict-mcp-config) uses only MCPConfig.
-	Strict   bool
+	Strict bool
+	// Approval is what settings say about project servers. The approvals
+	// Claude Code keeps in its global config for this project
+	// (projects[<path>].enabledMcpjsonServers and the like) are added to
+	// it: they are the user's own answers, not the repository's.
 	Approval Approval
+}
+
+// claudeJSON is the path of Claude Code's global config, "" for none.
+func (o LoadOptions) claudeJSON() string {
+	switch {
+	case o.ClaudeJSON != "":
+		return o.ClaudeJSON
+	case o.Home != "":
+		return filepath.Join(o.Home, ".claude.json")
+	}
+	return ""
 }
 
 // Config is the merged server list.
@@ -60,23 +79,29 @@ func Load(opts LoadOptions) (*Config, error) {
 	var layers [][]Server
 	if !opts.Strict {
 		var claudeUser, claudeLocal, reinsUser, reinsLocal []Server
-		var err error
-		if opts.Home != "" {
-			if claudeUser, claudeLocal, err = readUserFile(filepath.Join(opts.Home, ".claude.json"), opts.Cwd); err != nil {
+		appr := opts.Approval
+		if path := opts.claudeJSON(); path != "" {
+			f, err := readUserFile(path, opts.Cwd)
+			if err != nil {
 				cfg.Warnings = append(cfg.Warnings, err.Error())
 			}
+			claudeUser, claudeLocal = f.user, f.local
+			appr = appr.with(f.approval)
 		}
 		if opts.ConfigDir != "" {
-			if reinsUser, reinsLocal, err = readUserFile(UserFile(opts.ConfigDir), opts.Cwd); err != nil {
+			f, err := readUserFile(UserFile(opts.ConfigDir), opts.Cwd)
+			if err != nil {
 				cfg.Warnings = append(cfg.Warnings, err.Error())
 			}
+			reinsUser, reinsLocal = f.user, f.local
+			appr = appr.with(f.approval)
 		}
 		project, err := readProject(opts.Cwd)
 		if err != nil {
 			cfg.Warnings = append(cfg.Warnings, err.Error())
 		}
 		for i := range project {
-			project[i].Disabled = approvalState(project[i].Name, opts.Approval)
+			project[i].Disabled = approvalState(project[i].Name, appr)
 		}
 		layers = append(layers, claudeUser, reinsUser, project, claudeLocal, reinsLocal)
 	}
@@ -115,6 +140,15 @@ func readProject(cwd string) ([]Server, error) {
 		return nil, fmt.Errorf("read MCP servers from %s: %w", path, err)
 	}
 	return ParseServers(data, ScopeProject, path)
+}
+
+// with adds the approvals of b to a.
+func (a Approval) with(b Approval) Approval {
+	return Approval{
+		EnableAll: a.EnableAll || b.EnableAll,
+		Enabled:   dedupe(append(slices.Clone(a.Enabled), b.Enabled...)),
+		Disabled:  dedupe(append(slices.Clone(a.Disabled), b.Disabled...)),
+	}
 }
 
 // approvalState is why a project server is not started, "" when approved.

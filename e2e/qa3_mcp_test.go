@@ -1,0 +1,100 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+)
+
+// everythingEntry is a server entry running server-everything; extra
+// arguments make entries that are not duplicates of each other.
+func everythingEntry(t *testing.T, extra ...string) map[string]any {
+	node, modules := npmPeer(t, "@modelcontextprotocol/server-everything")
+	args := append([]string{filepath.Join(modules, "@modelcontextprotocol/server-everything/dist/index.js")}, extra...)
+	return map[string]any{"command": node, "args": args}
+}
+
+func writeJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listLine returns the line of `reins mcp list` output about name.
+func listLine(out, name string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, name+": ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// A Claude Code user with CLAUDE_CONFIG_DIR set keeps user servers, and
+// the approvals of a project's .mcp.json servers, in
+// $CLAUDE_CONFIG_DIR/.claude.json; reins mcp list and a print run see
+// both.
+func TestQA3MCPClaudeConfigDirServersAndApprovalsAreUsed(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	writeJSON(t, filepath.Join(sb.Home, ".claude", ".claude.json"), map[string]any{
+		"numStartups": 4,
+		"mcpServers":  map[string]any{"ccuser": everythingEntry(t, "stdio")},
+		"projects": map[string]any{sb.Dir: map[string]any{
+			"allowedTools": []string{}, "enabledMcpjsonServers": []string{"team"}, "disabledMcpjsonServers": []string{"old"},
+		}},
+	})
+	writeJSON(t, filepath.Join(sb.Dir, ".mcp.json"), map[string]any{"mcpServers": map[string]any{
+		"team":  everythingEntry(t),
+		"old":   map[string]any{"command": "/nonexistent/old-server"},
+		"fresh": map[string]any{"command": "/nonexistent/fresh-server"},
+	}})
+	r := sb.Run(t, "", "mcp", "list")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	for name, want := range map[string]string{"ccuser": "connected", "team": "connected", "old": "disabledMcpjsonServers", "fresh": "not approved"} {
+		if l := listLine(r.Stdout, name); !strings.Contains(l, want) {
+			t.Errorf("%s: want %q in its line, got %q\n%s", name, want, l, r.Stdout)
+		}
+	}
+}
+
+// reins mcp list and get follow the approvals in settings, as a session
+// does: the user's settings always, the project's own settings files only
+// once the folder is trusted (a cloned repository cannot approve its own
+// servers).
+func TestQA3MCPListFollowsSettingsApprovals(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	writeJSON(t, filepath.Join(sb.Home, ".claude", "settings.json"), map[string]any{"enabledMcpjsonServers": []string{"team"}})
+	writeJSON(t, filepath.Join(sb.Dir, ".claude", "settings.json"), map[string]any{"enabledMcpjsonServers": []string{"sneaky"}})
+	writeJSON(t, filepath.Join(sb.Dir, ".mcp.json"), map[string]any{"mcpServers": map[string]any{
+		"team":   everythingEntry(t),
+		"sneaky": map[string]any{"command": "/nonexistent/sneaky-server"},
+	}})
+	r := sb.Run(t, "", "mcp", "list")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if l := listLine(r.Stdout, "team"); !strings.Contains(l, "connected") {
+		t.Errorf("team, approved in the user's settings: %q\n%s", l, r.Stdout)
+	}
+	if l := listLine(r.Stdout, "sneaky"); !strings.Contains(l, "not approved") {
+		t.Errorf("sneaky, approved only by the untrusted project's settings: %q\n%s", l, r.Stdout)
+	}
+	g := sb.Run(t, "", "mcp", "get", "team")
+	if g.Code != 0 || !strings.Contains(g.Stdout, "Status: ✓ connected") {
+		t.Errorf("mcp get team: code %d\n%s%s", g.Code, g.Stdout, g.Stderr)
+	}
+}
