@@ -222,6 +222,9 @@ func (a *app) startMCP() error {
 	a.onClose(func() { a.mcp.Close() })
 	if a.front == frontTUI {
 		a.onClose(a.watchMCP()) // stops before the servers close
+		if names := cfg.NeedsApproval(); len(names) > 0 {
+			a.notify("info", fmt.Sprintf("MCP servers from .mcp.json wait for your approval: %s. Approve one with /mcp enable NAME.", strings.Join(names, ", ")))
+		}
 	}
 	return nil
 }

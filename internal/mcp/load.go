@@ -159,7 +159,7 @@ func approvalState(name string, a Approval) string {
 	case a.EnableAll || slices.Contains(a.Enabled, name):
 		return ""
 	}
-	return "not approved: servers from .mcp.json start only once you approve them (/mcp, or enabledMcpjsonServers / enableAllProjectMcpServers in settings)"
+	return "not approved: servers from .mcp.json start only once you approve them (/mcp enable " + name + " in the terminal UI, or enabledMcpjsonServers / enableAllProjectMcpServers in settings)"
 }
 
 // NeedsApproval lists the project servers waiting for the user's approval.
