@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -49,5 +51,15 @@ func TestLoadToleratesOddApprovalFieldsInClaudeJSON(t *testing.T) {
 	cfg, err := Load(LoadOptions{Cwd: proj, Home: home})
 	if err != nil || len(cfg.Servers) != 1 || len(cfg.Warnings) != 0 {
 		t.Fatalf("servers %+v warnings %v err %v", cfg.Servers, cfg.Warnings, err)
+	}
+}
+
+// The timeout error states the tool timeout as set: a sub-second or
+// fractional MCP_TOOL_TIMEOUT was rounded to whole seconds ("within 0s").
+func TestToolTimeoutErrorStatesTheTimeout(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}, ToolTimeout: 300 * time.Millisecond})
+	_, err := callTool(t, findTool(m.Snapshot(), "mcp__self__sleep"), `{}`)
+	if err == nil || !strings.Contains(err.Error(), "within 300ms (MCP_TOOL_TIMEOUT)") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -187,7 +187,7 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case errors.Is(cctx.Err(), context.DeadlineExceeded):
-			return nil, fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", t.srv.name, t.remote, timeout.Round(time.Second))
+			return nil, fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", t.srv.name, t.remote, timeout.Round(time.Millisecond))
 		}
 		return nil, fmt.Errorf("MCP server %q: %s failed: %w", t.srv.name, t.remote, err)
 	}
