@@ -1,11 +1,15 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 )
@@ -96,5 +100,44 @@ func TestQA3MCPListFollowsSettingsApprovals(t *testing.T) {
 	g := sb.Run(t, "", "mcp", "get", "team")
 	if g.Code != 0 || !strings.Contains(g.Stdout, "Status: ✓ connected") {
 		t.Errorf("mcp get team: code %d\n%s%s", g.Code, g.Stdout, g.Stderr)
+	}
+}
+
+// reins mcp serve offers the built-in tools only; it must not start the
+// MCP servers the user configured for sessions (they were spawned, their
+// failures printed on the client's stderr, and never used).
+func TestQA3MCPServeDoesNotStartTheUsersServers(t *testing.T) {
+	node, modules := npmPeer(t, "@modelcontextprotocol/sdk")
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	file := sb.Write(t, "notes.txt", "served by reins\n")
+	marker := filepath.Join(t.TempDir(), "started")
+	writeJSON(t, filepath.Join(sb.ConfigDir, "mcp.json"), map[string]any{"mcpServers": map[string]any{
+		"mine": map[string]any{"command": "sh", "args": []string{"-c", "touch " + marker + "; exit 3"}},
+	}})
+	dir := t.TempDir()
+	script, _ := os.ReadFile("testdata/mcp_serve_client.mjs")
+	os.WriteFile(filepath.Join(dir, "client.mjs"), script, 0o644)
+	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "client.mjs"), e2etest.Binary(t), file, "mcp", "serve")
+	cmd.Dir = sb.Dir
+	cmd.Env = sb.Env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client: %v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(string(out), "served by reins") {
+		t.Errorf("report: %s", out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("mcp serve started the user's MCP server")
+	}
+	if strings.Contains(stderr.String(), `MCP server "mine"`) {
+		t.Errorf("mcp serve reported on the user's server:\n%s", stderr.String())
 	}
 }
