@@ -136,13 +136,19 @@ func addJSONCommand(opts CommandOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var cfg ServerConfig
+			// Unknown fields are refused (a misspelt "args" would be lost
+			// silently); Claude Code's fields reins does not use are kept.
+			var entry struct {
+				ServerConfig
+				OAuth json.RawMessage `json:"oauth"` // Claude Code's pre-registered OAuth client
+			}
 			dec := json.NewDecoder(strings.NewReader(args[1]))
 			dec.DisallowUnknownFields()
-			if err := dec.Decode(&cfg); err != nil {
+			if err := dec.Decode(&entry); err != nil {
 				return fmt.Errorf("server entry for %s: %w", args[0], err)
 			}
-			if err := files(opts).AddServer(sc, args[0], cfg); err != nil {
+			cfg := entry.ServerConfig
+			if err := files(opts).AddServerJSON(sc, args[0], json.RawMessage(args[1])); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Added %s MCP server %s (%s scope)\n", cfg.Transport(), args[0], sc)

@@ -1,6 +1,10 @@
 package mcp
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,5 +65,38 @@ func TestToolTimeoutErrorStatesTheTimeout(t *testing.T) {
 	_, err := callTool(t, findTool(m.Snapshot(), "mcp__self__sleep"), `{}`)
 	if err == nil || !strings.Contains(err.Error(), "within 300ms (MCP_TOOL_TIMEOUT)") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// add-json takes an entry as Claude Code writes it, oauth block included,
+// and keeps that block in the file (a shared .mcp.json is read by
+// teammates' Claude Code too); misspelt fields are still refused.
+func TestAddJSONKeepsClaudeCodeOAuthField(t *testing.T) {
+	cfgDir, proj := t.TempDir(), t.TempDir()
+	run := func(args ...string) (string, error) {
+		cmd := NewCommand(CommandOptions{Cwd: proj, ConfigDir: cfgDir})
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetArgs(args)
+		err := cmd.ExecuteContext(context.Background())
+		return out.String(), err
+	}
+	entry := `{"type":"http","url":"https://mcp.example.com/mcp","oauth":{"clientId":"abc","callbackPort":8080}}`
+	if out, err := run("add-json", "-s", "project", "slack", entry); err != nil {
+		t.Fatalf("add-json: %v\n%s", err, out)
+	}
+	var f ServersFile
+	data, _ := os.ReadFile(filepath.Join(proj, ProjectFile))
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	json.Unmarshal(f.MCPServers["slack"], &got)
+	if oauth, _ := got["oauth"].(map[string]any); oauth["clientId"] != "abc" || got["url"] != "https://mcp.example.com/mcp" {
+		t.Errorf(".mcp.json entry = %s", f.MCPServers["slack"])
+	}
+	if _, err := run("add-json", "typo", `{"command":"x","arg":["1"]}`); err == nil || !strings.Contains(err.Error(), "unknown field") {
+		t.Errorf("misspelt field: err = %v", err)
 	}
 }
