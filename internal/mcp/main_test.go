@@ -28,6 +28,12 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "qa3":
+		if err := runQA3Server(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "serve":
 		if err := Serve(context.Background(), serveTestTools(), denyGate{deny: "Write"}, os.Stdin, os.Stdout, &ServeOptions{Version: "test"}); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Claude Code keeps its global config in $CLAUDE_CONFIG_DIR/.claude.json
@@ -98,5 +99,85 @@ func TestAddJSONKeepsClaudeCodeOAuthField(t *testing.T) {
 	}
 	if _, err := run("add-json", "typo", `{"command":"x","arg":["1"]}`); err == nil || !strings.Contains(err.Error(), "unknown field") {
 		t.Errorf("misspelt field: err = %v", err)
+	}
+}
+
+// runQA3Server is a stdio server whose resource "qa3://hang" and prompt
+// "stuck" never answer, with a text resource sent as a blob and a binary
+// one.
+func runQA3Server() error {
+	s := sdk.NewServer(&sdk.Implementation{Name: "qa3-server", Version: "1.0"}, nil)
+	hang := func(ctx context.Context) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	s.AddResource(&sdk.Resource{URI: "qa3://hang", Name: "hang", MIMEType: "text/plain"},
+		func(ctx context.Context, _ *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return nil, hang(ctx)
+		})
+	s.AddResource(&sdk.Resource{URI: "qa3://textblob", Name: "textblob", MIMEType: "application/json"},
+		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "qa3://textblob", MIMEType: "application/json", Blob: []byte(`{"answer":42}`)}}}, nil
+		})
+	s.AddResource(&sdk.Resource{URI: "qa3://bin", Name: "bin", MIMEType: "application/octet-stream"},
+		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "qa3://bin", MIMEType: "application/octet-stream", Blob: []byte{0, 1, 2, 0xff}}}}, nil
+		})
+	s.AddPrompt(&sdk.Prompt{Name: "stuck", Description: "Never answers."},
+		func(ctx context.Context, _ *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			return nil, hang(ctx)
+		})
+	return s.Run(context.Background(), &sdk.StdioTransport{})
+}
+
+func qa3Server(t *testing.T, name string) Server {
+	t.Helper()
+	s := selfServer(t, name)
+	s.Config.Env = map[string]string{"REINS_MCP_TEST_PEER": "qa3"}
+	return s
+}
+
+// Resource reads, resource lists and prompts are bounded by the tool
+// timeout like tool calls: a server that never answered a resources/read
+// held a print-mode run forever.
+func TestResourceReadsAndPromptsAreBoundedByTheToolTimeout(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{qa3Server(t, "q")}, ToolTimeout: 300 * time.Millisecond})
+	snap := m.Snapshot()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := callTool(t, findTool(snap, ReadResourceName), `{"server":"q","uri":"qa3://hang"}`)
+		if err == nil || !strings.Contains(err.Error(), "MCP_TOOL_TIMEOUT") {
+			t.Errorf("ReadMcpResource of a resource that never answers: err = %v", err)
+		}
+		if len(snap.Prompts) != 1 {
+			t.Errorf("prompts = %+v", snap.Prompts)
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := snap.Prompts[0].Get(ctx, nil); err == nil || !strings.Contains(err.Error(), "MCP_TOOL_TIMEOUT") {
+			t.Errorf("a prompt that never answers: err = %v", err)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the requests were not bounded by the tool timeout")
+	}
+}
+
+// A text resource sent as a blob (application/json here) reaches the
+// model as text; a binary one is described.
+func TestTextBlobResourcesAreShownAsText(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{qa3Server(t, "q")}})
+	read := findTool(m.Snapshot(), ReadResourceName)
+	res, err := callTool(t, read, `{"server":"q","uri":"qa3://textblob"}`)
+	if err != nil || !strings.Contains(resultText(res), `{"answer":42}`) {
+		t.Errorf("text blob: %q, %v", resultText(res), err)
+	}
+	res, err = callTool(t, read, `{"server":"q","uri":"qa3://bin"}`)
+	if err != nil || !strings.Contains(resultText(res), "4 bytes of binary data") {
+		t.Errorf("binary blob: %q, %v", resultText(res), err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -178,20 +179,34 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 			return nil, fmt.Errorf("%s: input is not a JSON object: %w", t.name, err)
 		}
 	}
-	timeout := t.srv.m.toolTimeout
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+	var res *sdk.CallToolResult
+	err = t.srv.bounded(ctx, t.remote, func(ctx context.Context) (err error) {
+		res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+		return err
+	})
 	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case errors.Is(cctx.Err(), context.DeadlineExceeded):
-			return nil, fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", t.srv.name, t.remote, timeout.Round(time.Millisecond))
-		}
-		return nil, fmt.Errorf("MCP server %q: %s failed: %w", t.srv.name, t.remote, err)
+		return nil, err
 	}
 	return MapResult(res), nil
+}
+
+// bounded runs one request to the server (a tool call, a resource read, a
+// prompt), bounded by the tool timeout. what names the request in errors.
+// The caller's cancellation comes back as ctx.Err().
+func (s *server) bounded(ctx context.Context, what string, fn func(context.Context) error) error {
+	timeout := s.m.toolTimeout
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := fn(cctx)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(cctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", s.name, what, timeout.Round(time.Millisecond))
+	}
+	return fmt.Errorf("MCP server %q: %s failed: %w", s.name, what, err)
 }
 
 // MapResult turns a tools/call result into a tool result: text and images
@@ -255,8 +270,8 @@ func imageBlock(mime string, data []byte) llm.ContentBlock {
 	return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, in a format that cannot be shown]", mime, len(data)))
 }
 
-// resourceBlock renders resource contents: text as text, images as
-// images, other binaries described.
+// resourceBlock renders resource contents: text as text (also text sent
+// as a blob), images as images, other binaries described.
 func resourceBlock(r *sdk.ResourceContents) llm.ContentBlock {
 	switch {
 	case r.Blob == nil:
@@ -266,6 +281,25 @@ func resourceBlock(r *sdk.ResourceContents) llm.ContentBlock {
 		return llm.TextBlock(fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text))
 	case strings.HasPrefix(r.MIMEType, "image/"):
 		return imageBlock(r.MIMEType, r.Blob)
+	case textMIME(r.MIMEType) && utf8.Valid(r.Blob):
+		return llm.TextBlock(fmt.Sprintf("[resource %s]\n%s", r.URI, r.Blob))
 	}
 	return llm.TextBlock(fmt.Sprintf("[resource %s: %s, %d bytes of binary data, not shown]", r.URI, r.MIMEType, len(r.Blob)))
+}
+
+// textMIME reports whether a MIME type names text: text/*, JSON, XML,
+// YAML and the like.
+func textMIME(mime string) bool {
+	mime, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(mime)), ";")
+	switch {
+	case strings.HasPrefix(mime, "text/"):
+		return true
+	case strings.HasSuffix(mime, "+json"), strings.HasSuffix(mime, "+xml"), strings.HasSuffix(mime, "+yaml"):
+		return true
+	}
+	switch mime {
+	case "application/json", "application/xml", "application/yaml", "application/x-yaml", "application/javascript", "application/toml", "application/x-sh":
+		return true
+	}
+	return false
 }
