@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
 )
 
 // everythingEntry is a server entry running server-everything; extra
@@ -139,5 +140,29 @@ func TestQA3MCPServeDoesNotStartTheUsersServers(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), `MCP server "mine"`) {
 		t.Errorf("mcp serve reported on the user's server:\n%s", stderr.String())
+	}
+}
+
+// --mcp-config a.json b.json (several values after one flag, as Claude
+// Code takes them) loads both files, and the prompt stays the prompt.
+func TestQA3MCPConfigFlagTakesSeveralFiles(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.json", `{"mcpServers":{"first":{"command":"/nonexistent/first"}}}`)
+	sb.Write(t, "b.json", `{"mcpServers":{"second":{"command":"/nonexistent/second"}}}`)
+	r := sb.Run(t, "", "--mcp-config", "a.json", "b.json", "-p", "hello there", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	init := decodeLines(t, r.Stdout)[0]
+	var names []string
+	for _, s := range init["mcp_servers"].([]any) {
+		names = append(names, s.(map[string]any)["name"].(string))
+	}
+	if strings.Join(names, ",") != "first,second" {
+		t.Errorf("init mcp_servers = %v", init["mcp_servers"])
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "hello there") || strings.Contains(got, "b.json") {
+		t.Errorf("prompt sent = %q", got)
 	}
 }

@@ -123,6 +123,12 @@ func normaliseArgs(args []string) []string {
 		case isRuleListFlag(a) && i+1 < len(args):
 			out, i = appendRepeated(out, args, i, looksLikeRules)
 			continue
+		case a == "--mcp-config" && i+1 < len(args):
+			// Claude Code's --mcp-config takes several files or JSON
+			// strings; the ones after the first count when they are JSON
+			// objects or existing .json files.
+			out, i = appendRepeated(out, args, i, looksLikeMCPConfig)
+			continue
 		}
 		out = append(out, a)
 	}
@@ -150,6 +156,20 @@ func isExistingDir(s string) bool {
 	}
 	fi, err := os.Stat(s)
 	return err == nil && fi.IsDir()
+}
+
+// looksLikeMCPConfig reports whether s is an --mcp-config value rather
+// than a prompt or a flag: a JSON object, or an existing .json file.
+func looksLikeMCPConfig(s string) bool {
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, "{") {
+		return true
+	}
+	if !strings.HasSuffix(strings.ToLower(t), ".json") {
+		return false
+	}
+	fi, err := os.Stat(t)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // isRuleListFlag reports whether a is a flag that takes tool rules.

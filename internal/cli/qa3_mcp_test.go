@@ -132,3 +132,27 @@ func mustJSON(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// Claude Code's --mcp-config takes several files or JSON strings after
+// one flag; the second used to become the start of the prompt.
+func TestQA3NormaliseArgsTakesSeveralMCPConfigs(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, f := range []string{"a.json", "b.json"} {
+		os.WriteFile(filepath.Join(dir, f), []byte(`{"mcpServers":{}}`), 0o644)
+	}
+	obj := `{"mcpServers":{"x":{"command":"y"}}}`
+	cases := []struct{ in, want string }{
+		{`--mcp-config|a.json|b.json|-p|hi`, `--mcp-config|a.json|--mcp-config=b.json|-p|hi`},
+		{`--mcp-config|a.json|` + obj + `|summarise b.json`, `--mcp-config|a.json|--mcp-config=` + obj + `|summarise b.json`},
+		{`--mcp-config|a.json|missing.json`, `--mcp-config|a.json|missing.json`},
+		{`--mcp-config|a.json|fix the bug`, `--mcp-config|a.json|fix the bug`},
+		{`-p|hi|--mcp-config|a.json`, `-p|hi|--mcp-config|a.json`},
+	}
+	for _, tc := range cases {
+		got := strings.Join(normaliseArgs(strings.Split(tc.in, "|")), "|")
+		if got != tc.want {
+			t.Errorf("normaliseArgs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
