@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +128,12 @@ func runQA3Server() error {
 		func(ctx context.Context, _ *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 			return nil, hang(ctx)
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "die", Description: "Exit in the middle of the call."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "qa3 server: out of memory")
+			os.Exit(5)
+			return nil, nil, nil
+		})
 	return s.Run(context.Background(), &sdk.StdioTransport{})
 }
 
@@ -179,5 +186,19 @@ func TestTextBlobResourcesAreShownAsText(t *testing.T) {
 	res, err = callTool(t, read, `{"server":"q","uri":"qa3://bin"}`)
 	if err != nil || !strings.Contains(resultText(res), "4 bytes of binary data") {
 		t.Errorf("binary blob: %q, %v", resultText(res), err)
+	}
+}
+
+// A server that dies in the middle of a call is reported as stopped and
+// being restarted, not as a bare "calling tools/call: EOF". (What it wrote
+// to stderr is added when it has arrived; that is not asserted, the two
+// pipes race.)
+func TestServerDyingMidCallIsExplained(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{qa3Server(t, "q")}})
+	_, err := callTool(t, findTool(m.Snapshot(), "mcp__q__die"), `{}`)
+	for _, want := range []string{`MCP server "q" stopped while answering die`, "restarting"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v; want it to contain %q", err, want)
+		}
 	}
 }

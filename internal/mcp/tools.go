@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -205,6 +206,17 @@ func (s *server) bounded(ctx context.Context, what string, fn func(context.Conte
 		return ctx.Err()
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):
 		return fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", s.name, what, timeout.Round(time.Millisecond))
+	case errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		// The server went away mid-request (a stdio server crashed):
+		// say so, with what it last wrote to stderr.
+		msg := fmt.Sprintf("MCP server %q stopped while answering %s (%v)", s.name, what, err)
+		if tail := s.stderr.String(); tail != "" {
+			msg += "; stderr: " + tail
+		}
+		if s.m.opts.MaxReconnects >= 0 {
+			msg += "; reins is restarting it, so its tools return shortly"
+		}
+		return errors.New(msg)
 	}
 	return fmt.Errorf("MCP server %q: %s failed: %w", s.name, what, err)
 }
