@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
 )
@@ -164,5 +166,33 @@ func TestQA3MCPConfigFlagTakesSeveralFiles(t *testing.T) {
 	}
 	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "hello there") || strings.Contains(got, "b.json") {
 		t.Errorf("prompt sent = %q", got)
+	}
+}
+
+// reins mcp serve announces Bash as a tool that may write: its read-only
+// answer depends on the command, and the empty probe said read-only, so
+// MCP clients were told readOnlyHint true for Bash.
+func TestQA3MCPServeDoesNotAnnounceBashAsReadOnly(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "mcp", "serve")
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "qa3", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcpsdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	hints := map[string]bool{}
+	for tl, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		hints[tl.Name] = tl.Annotations != nil && tl.Annotations.ReadOnlyHint
+	}
+	for name, want := range map[string]bool{"Bash": false, "Write": false, "Edit": false, "Read": true, "Grep": true, "Glob": true} {
+		if got, ok := hints[name]; !ok || got != want {
+			t.Errorf("%s: readOnlyHint %v (listed %v), want %v", name, got, ok, want)
+		}
 	}
 }
