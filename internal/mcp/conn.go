@@ -7,6 +7,7 @@ import (
 	"golang.org/x/oauth2"
 	"net/http"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,11 +127,18 @@ func (s *server) run(ctx context.Context) {
 }
 
 // connectAndServe makes one connection and returns when it ends.
-func (s *server) connectAndServe(ctx context.Context) error {
+func (s *server) connectAndServe(ctx context.Context) (err error) {
 	s.set(ctx, StatePending, "")
 	cfg, missing := s.conf.Config.Expand(s.m.opts.Getenv)
 	if len(missing) > 0 {
 		s.m.log.Warn("MCP server config uses unset variables", "server", s.name, "vars", missing)
+		// An unset token or path is the likely cause of a failure: say so.
+		missing = slices.Sorted(slices.Values(missing))
+		defer func() {
+			if err != nil && ctx.Err() == nil {
+				err = fmt.Errorf("%w (its configuration uses unset environment variables: %s)", err, strings.Join(missing, ", "))
+			}
+		}()
 	}
 	tr, cleanup, err := s.transport(cfg)
 	if err != nil {

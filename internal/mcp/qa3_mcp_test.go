@@ -202,3 +202,16 @@ func TestServerDyingMidCallIsExplained(t *testing.T) {
 		}
 	}
 }
+
+// A server that fails while its configuration names unset variables
+// (a token in a header, a path in args) says which: the failure alone
+// ("401", "no such file") hid the cause.
+func TestFailureNamesUnsetVariables(t *testing.T) {
+	srv := Server{Name: "gh", Scope: ScopeLocal, Config: ServerConfig{Command: "/nonexistent/${QA3_UNSET_DIR}/server",
+		Env: map[string]string{"TOKEN": "${QA3_UNSET_TOKEN}", "MODE": "${QA3_UNSET_MODE:-fast}"}}}
+	m := startManager(t, Options{Servers: []Server{srv}, MaxReconnects: -1, Getenv: func(string) string { return "" }})
+	st := m.Status()[0]
+	if st.State != StateFailed || !strings.Contains(st.Err, "unset environment variables: QA3_UNSET_DIR, QA3_UNSET_TOKEN") || strings.Contains(st.Err, "QA3_UNSET_MODE") {
+		t.Errorf("status = %s: %s", st.State, st.Err)
+	}
+}
