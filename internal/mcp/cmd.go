@@ -117,6 +117,11 @@ func addCommand(opts CommandOptions) *cobra.Command {
 			return nil
 		},
 	}
+	// A server's own flags (npx -y ...) read as reins's unless they come
+	// after "--": say so rather than only "unknown flag".
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return fmt.Errorf("%w\nPut the server's command and its arguments after --, for example: reins mcp add NAME -- npx -y some-mcp-server", err)
+	})
 	scopeFlag(cmd, &scope, string(ScopeLocal))
 	cmd.Flags().StringVarP(&transport, "transport", "t", TransportStdio, "stdio, http or sse")
 	cmd.Flags().StringArrayVarP(&envs, "env", "e", nil, "environment variable for a stdio server, KEY=value (repeatable)")

@@ -215,3 +215,17 @@ func TestFailureNamesUnsetVariables(t *testing.T) {
 		t.Errorf("status = %s: %s", st.State, st.Err)
 	}
 }
+
+// reins mcp add NAME npx -y PKG (without "--") fails on the server's own
+// flag; the error says to put the command after "--".
+func TestAddWithoutDashDashExplainsTheFix(t *testing.T) {
+	cmd := NewCommand(CommandOptions{Cwd: t.TempDir(), ConfigDir: t.TempDir()})
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs([]string{"add", "fs", "npx", "-y", "@modelcontextprotocol/server-filesystem"})
+	err := cmd.ExecuteContext(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "after --") || !strings.Contains(err.Error(), "-y") {
+		t.Errorf("err = %v", err)
+	}
+}
