@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -128,6 +129,10 @@ func runQA3Server() error {
 		func(ctx context.Context, _ *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 			return nil, hang(ctx)
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: qa3LongTool, Description: "A tool with a long name."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "long one ran"}}}, nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "die", Description: "Exit in the middle of the call."},
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 			fmt.Fprintln(os.Stderr, "qa3 server: out of memory")
@@ -227,5 +232,57 @@ func TestAddWithoutDashDashExplainsTheFix(t *testing.T) {
 	err := cmd.ExecuteContext(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "after --") || !strings.Contains(err.Error(), "-y") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+const qa3LongTool = "fetch_the_complete_order_history_of_every_customer_in_the_warehouse"
+
+// Tool names the API would refuse (over 64 characters; one such tool made
+// every request of the session fail) are shortened, stay distinct and
+// valid, and short names are left alone.
+func TestLongToolNamesFitTheAPILimit(t *testing.T) {
+	valid := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+	cases := [][2]string{
+		{"github", "create_issue"},
+		{"warehouse", qa3LongTool},
+		{"warehouse", qa3LongTool + "_v2"},
+		{"enterprise-database-management-production", "sync"},
+		{"enterprise-database-management-production", qa3LongTool},
+		{"enterprise-database-management-staging", qa3LongTool},
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		got := ToolName(c[0], c[1])
+		if !valid.MatchString(got) || !strings.HasPrefix(got, "mcp__") || strings.Count(got, "__") < 2 {
+			t.Errorf("ToolName(%q, %q) = %q (%d chars)", c[0], c[1], got, len(got))
+		}
+		if seen[got] {
+			t.Errorf("ToolName(%q, %q) = %q collides", c[0], c[1], got)
+		}
+		seen[got] = true
+		if got != ToolName(c[0], c[1]) {
+			t.Errorf("ToolName(%q, %q) is not stable", c[0], c[1])
+		}
+	}
+	if got := ToolName("github", "create_issue"); got != "mcp__github__create_issue" {
+		t.Errorf("short name changed: %q", got)
+	}
+	if got := ToolName("enterprise-database-management-production", "sync"); got != "mcp__enterprise-database-management-production__sync" {
+		t.Errorf("a name within the limit changed: %q", got)
+	}
+}
+
+// A tool with a long name is offered under its shortened name and runs
+// the server's tool of the original name.
+func TestLongNamedToolIsCallable(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{qa3Server(t, "warehouse")}})
+	name := ToolName("warehouse", qa3LongTool)
+	tl := findTool(m.Snapshot(), name)
+	if tl == nil || len(name) > MaxToolNameLen {
+		t.Fatalf("%q (%d chars) not offered: %v", name, len(name), m.Status()[0].Tools)
+	}
+	res, err := callTool(t, tl, `{}`)
+	if err != nil || resultText(res) != "long one ran" {
+		t.Errorf("call = %q, %v", resultText(res), err)
 	}
 }

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,10 +27,41 @@ const MaxDescriptionChars = 2048
 // sent with its schema from the first turn rather than deferred.
 const MetaAlwaysLoad = "anthropic/alwaysLoad"
 
+// MaxToolNameLen is the longest tool name the Messages API accepts.
+const MaxToolNameLen = 64
+
+// maxServerPart is how much of a tool name a long server name may take,
+// so that the tool's own name keeps room.
+const maxServerPart = 24
+
 // ToolName is the name the model calls a server's tool by:
-// mcp__<server>__<tool>, each part normalised.
+// mcp__<server>__<tool>, each part normalised. A name longer than the API
+// accepts (MaxToolNameLen; one such tool would fail every request) is
+// shortened: a long server part, then the tool part, is cut and ends with
+// a hash of the original, so names stay distinct and stable.
 func ToolName(server, toolName string) string {
-	return "mcp__" + NormalizeName(server) + "__" + NormalizeName(toolName)
+	srv, tl := NormalizeName(server), NormalizeName(toolName)
+	name := "mcp__" + srv + "__" + tl
+	if len(name) <= MaxToolNameLen {
+		return name
+	}
+	if len(srv) > maxServerPart {
+		srv = shorten(srv, server, maxServerPart)
+	}
+	if room := MaxToolNameLen - len("mcp__"+srv+"__"); len(tl) > room {
+		tl = shorten(tl, server+"\x00"+toolName, room)
+	}
+	return "mcp__" + srv + "__" + tl
+}
+
+// shorten cuts s to n bytes, the last seven "_" and a hash of original.
+func shorten(s, original string, n int) string {
+	sum := sha256.Sum256([]byte(original))
+	tail := "_" + hex.EncodeToString(sum[:3])
+	if n <= len(tail) {
+		return tail[len(tail)-n:]
+	}
+	return s[:n-len(tail)] + tail
 }
 
 // NormalizeName replaces every character a tool name may not hold (the
