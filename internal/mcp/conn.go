@@ -312,7 +312,7 @@ func (s *server) transport(cfg ServerConfig) (sdk.Transport, func(), error) {
 		cmd.Stderr = &s.stderr
 		cmd.WaitDelay = time.Second // a helper holding stderr open cannot stall Wait
 		setProcessGroup(cmd)
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioTerminateWait}, func() { killProcessGroup(cmd) }, nil
+		return &stdioTransport{cmd: cmd, terminateWait: stdioTerminateWait, noise: &s.stderr}, func() { killProcessGroup(cmd) }, nil
 	case TransportHTTP, TransportSSE:
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		ht := &headerTransport{base: base, headers: cfg.Headers}

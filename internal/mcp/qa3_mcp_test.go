@@ -133,6 +133,11 @@ func runQA3Server() error {
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "long one ran"}}}, nil, nil
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "shout", Description: "Print a line on stdout outside the protocol, then answer."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			fmt.Println("debug: shout was called")
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "shouted"}}}, nil, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "die", Description: "Exit in the middle of the call."},
 		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 			fmt.Fprintln(os.Stderr, "qa3 server: out of memory")
@@ -284,5 +289,31 @@ func TestLongNamedToolIsCallable(t *testing.T) {
 	res, err := callTool(t, tl, `{}`)
 	if err != nil || resultText(res) != "long one ran" {
 		t.Errorf("call = %q, %v", resultText(res), err)
+	}
+}
+
+// A stdio server that prints other text on stdout (a banner at start, a
+// debug line during a call) keeps working, as with Claude Code's client;
+// the stray lines are kept for error reports. The first stray line used
+// to end the connection ("invalid character 'q' looking for beginning of
+// value").
+func TestStdioServerPrintingNonProtocolLinesKeepsWorking(t *testing.T) {
+	srv := qa3Server(t, "noisy")
+	srv.Config.Env = map[string]string{"REINS_MCP_TEST_PEER": "qa3-noisy"}
+	m := startManager(t, Options{Servers: []Server{srv}, MaxReconnects: -1})
+	if st := m.Status()[0]; st.State != StateConnected {
+		t.Fatalf("state %s: %s", st.State, st.Err)
+	}
+	for range 2 {
+		res, err := callTool(t, findTool(m.Snapshot(), "mcp__noisy__shout"), `{}`)
+		if err != nil || resultText(res) != "shouted" {
+			t.Fatalf("shout = %q, %v", resultText(res), err)
+		}
+	}
+	if st := m.Status()[0]; st.State != StateConnected {
+		t.Errorf("after stray stdout lines: %s: %s", st.State, st.Err)
+	}
+	if tail := m.servers[0].stderr.String(); !strings.Contains(tail, "(stdout) qa3 server 1.0 starting") || !strings.Contains(tail, "(stdout) debug: shout was called") {
+		t.Errorf("stray lines not kept: %q", tail)
 	}
 }
