@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"golang.org/x/oauth2"
 	"net/http"
+	"net/url"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -151,7 +153,7 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { s.refresh() },
 	})
 	if s.m.opts.Cwd != "" {
-		client.AddRoots(&sdk.Root{URI: "file://" + s.m.opts.Cwd, Name: "project"})
+		client.AddRoots(&sdk.Root{URI: fileURI(s.m.opts.Cwd), Name: "project"})
 	}
 	// Some transports (SSE) tie their stream to the context given to
 	// Connect, so it lives as long as the session; a timer bounds the
@@ -206,6 +208,16 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 		err = errors.New("the connection closed")
 	}
 	return s.describe(tr, fmt.Errorf("the server stopped: %w", err))
+}
+
+// fileURI is the file: URI of a folder, escaped (a space is %20) and with
+// forward slashes (C:\\work is file:///C:/work).
+func fileURI(dir string) string {
+	p := filepath.ToSlash(dir)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 // describe adds what a stdio server wrote to stderr, and marks a 401.

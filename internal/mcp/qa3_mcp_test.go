@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -315,5 +316,20 @@ func TestStdioServerPrintingNonProtocolLinesKeepsWorking(t *testing.T) {
 	}
 	if tail := m.servers[0].stderr.String(); !strings.Contains(tail, "(stdout) qa3 server 1.0 starting") || !strings.Contains(tail, "(stdout) debug: shout was called") {
 		t.Errorf("stray lines not kept: %q", tail)
+	}
+}
+
+// The project root offered to servers is a valid file: URI: a folder
+// with a space was sent as "file:///a b" (not a URI).
+func TestRootsAreEscapedFileURIs(t *testing.T) {
+	for _, dir := range []string{"/home/u/work", "/home/u/my project#1", "/tmp/100%"} {
+		got := fileURI(dir)
+		u, err := url.Parse(got)
+		if err != nil || u.Scheme != "file" || u.Path != dir || strings.ContainsAny(got, " #") {
+			t.Errorf("fileURI(%q) = %q (parsed %+v, %v)", dir, got, u, err)
+		}
+	}
+	if got := fileURI("/home/u/work"); got != "file:///home/u/work" {
+		t.Errorf("plain folder: %q", got)
 	}
 }
