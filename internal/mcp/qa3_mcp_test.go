@@ -3,8 +3,12 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
+	"math/rand/v2"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -15,6 +19,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"reins/internal/tools/read"
 )
 
 // Claude Code keeps its global config in $CLAUDE_CONFIG_DIR/.claude.json
@@ -331,5 +337,36 @@ func TestRootsAreEscapedFileURIs(t *testing.T) {
 	}
 	if got := fileURI("/home/u/work"); got != "file:///home/u/work" {
 		t.Errorf("plain folder: %q", got)
+	}
+}
+
+// An image result larger than the API takes (a full-page screenshot) is
+// scaled down as Read does; sent as is, it made every later request of
+// the session fail.
+func TestLargeImageResultsAreScaledDown(t *testing.T) {
+	img := image.NewNRGBA(image.Rect(0, 0, 1000, 1000))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range img.Pix {
+		img.Pix[i] = byte(rng.Uint32())
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() <= read.MaxImageBytes {
+		t.Fatalf("test image is only %d bytes", buf.Len())
+	}
+	res := MapResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: buf.Bytes()}}})
+	if len(res.Content) != 1 || res.Content[0].Source == nil {
+		t.Fatalf("content = %+v", res.Content)
+	}
+	src := res.Content[0].Source
+	data, err := base64.StdEncoding.DecodeString(src.Data)
+	if err != nil || len(data) > read.MaxImageBytes || src.MediaType != "image/jpeg" {
+		t.Errorf("image sent: %s, %d bytes (limit %d), %v", src.MediaType, len(data), read.MaxImageBytes, err)
+	}
+	small := MapResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: []byte("tiny")}}})
+	if s := small.Content[0].Source; s == nil || s.MediaType != "image/png" || s.Data != base64.StdEncoding.EncodeToString([]byte("tiny")) {
+		t.Errorf("a small image was changed: %+v", small.Content[0])
 	}
 }

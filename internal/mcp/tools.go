@@ -17,6 +17,7 @@ import (
 
 	"reins/internal/llm"
 	"reins/internal/tool"
+	"reins/internal/tools/read"
 )
 
 // MaxDescriptionChars bounds a server's tool description; longer ones are
@@ -306,10 +307,19 @@ func mapContent(cs []sdk.Content) []llm.ContentBlock {
 }
 
 // imageBlock is an image the model can see, or a note for a format it
-// cannot.
+// cannot. An image larger than the API takes (one would fail every later
+// request of the session) is scaled down as Read does, or replaced by a
+// note when it cannot be.
 func imageBlock(mime string, data []byte) llm.ContentBlock {
 	switch mime {
 	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		if len(data) > read.MaxImageBytes {
+			small, err := read.ShrinkImage(data, read.MaxImageBytes)
+			if err != nil {
+				return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, too large to show and could not be scaled down: %v]", mime, len(data), err))
+			}
+			mime, data = "image/jpeg", small
+		}
 		return llm.ContentBlock{Type: llm.BlockImage, Source: &llm.Source{Type: "base64", MediaType: mime, Data: base64.StdEncoding.EncodeToString(data)}}
 	}
 	return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, in a format that cannot be shown]", mime, len(data)))
