@@ -205,7 +205,7 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 // background. A --mcp-config value that cannot be used is an error.
 func (a *app) startMCP() error {
 	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
-		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: mcpApproval(a.settings.Raw)})
+		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,9 @@ type CommandOptions struct {
 	// none approved. It is a function so that only list and get, which
 	// need it, read the settings.
 	Approval func() Approval
+	// Managed are the managed MCP configuration files (see
+	// LoadOptions.Managed).
+	Managed []string
 	// MCPConfig and Strict are the root command's --mcp-config and
 	// --strict-mcp-config, when the CLI passes them down.
 	MCPConfig []string
@@ -197,7 +200,7 @@ func load(opts CommandOptions) (*Config, error) {
 		appr = opts.Approval()
 	}
 	return Load(LoadOptions{Cwd: opts.Cwd, Home: opts.Home, ClaudeJSON: opts.ClaudeJSON, ConfigDir: opts.ConfigDir,
-		MCPConfig: opts.MCPConfig, Strict: opts.Strict, Approval: appr})
+		MCPConfig: opts.MCPConfig, Strict: opts.Strict, Approval: appr, Managed: opts.Managed})
 }
 
 // check connects to servers and reports their status.

@@ -196,6 +196,7 @@ const (
 	ScopeProject Scope = "project" // .mcp.json, shared with the repository
 	ScopeLocal   Scope = "local"   // the user's config, this project only
 	ScopeDynamic Scope = "dynamic" // --mcp-config
+	ScopeManaged Scope = "managed" // the administrator's managed-mcp.json
 )
 
 func scopeRank(s Scope) int {
@@ -206,6 +207,8 @@ func scopeRank(s Scope) int {
 		return 1
 	case ScopeLocal:
 		return 2
+	case ScopeManaged:
+		return 4
 	}
 	return 3
 }

@@ -40,6 +40,11 @@ type LoadOptions struct {
 	MCPConfig []string
 	// Strict (--strict-mcp-config) uses only MCPConfig.
 	Strict bool
+	// Managed are the administrator's managed-mcp.json files, highest
+	// first (DefaultManagedFiles; nil means none). The first that exists
+	// is exclusive: its servers are the only ones, every other source and
+	// --mcp-config included is ignored, as in Claude Code.
+	Managed []string
 	// Approval is what settings say about project servers. The approvals
 	// Claude Code keeps in its global config for this project
 	// (projects[<path>].enabledMcpjsonServers and the like) are added to
@@ -73,9 +78,23 @@ func UserFile(configDir string) string { return filepath.Join(configDir, UserFil
 // Load reads and merges every source. Precedence, lowest first: user scope
 // (Claude Code's ~/.claude.json, then reins's file), project (.mcp.json),
 // local scope (Claude Code's, then reins's), then --mcp-config. A bad
-// --mcp-config value is an error; a bad file elsewhere is a warning.
+// --mcp-config value is an error; a bad file elsewhere is a warning. A
+// managed configuration (Managed) replaces all of them.
 func Load(opts LoadOptions) (*Config, error) {
 	cfg := &Config{}
+	if managed, path, err := readManaged(opts.Managed); err != nil || path != "" {
+		if err != nil {
+			// A policy file that cannot be read must not open the way
+			// to every other source: no server starts.
+			cfg.Warnings = append(cfg.Warnings, err.Error()+"; no MCP server is started")
+			return cfg, nil
+		}
+		if len(opts.MCPConfig) > 0 {
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("--mcp-config is ignored: the managed MCP configuration %s is in force", path))
+		}
+		cfg.Servers = managed
+		return cfg, nil
+	}
 	var layers [][]Server
 	if !opts.Strict {
 		var claudeUser, claudeLocal, reinsUser, reinsLocal []Server
@@ -124,6 +143,37 @@ func Load(opts LoadOptions) (*Config, error) {
 	sort.Slice(cfg.Servers, func(i, j int) bool { return cfg.Servers[i].Name < cfg.Servers[j].Name })
 	cfg.Servers, cfg.Warnings = dropDuplicates(cfg.Servers, cfg.Warnings)
 	return cfg, nil
+}
+
+// DefaultManagedFiles are the managed MCP configuration files an
+// administrator may install, highest first: reins's own, then Claude
+// Code's (Linux, then macOS).
+func DefaultManagedFiles() []string {
+	return []string{
+		"/etc/reins/managed-mcp.json",
+		"/etc/claude-code/managed-mcp.json",
+		"/Library/Application Support/ClaudeCode/managed-mcp.json",
+	}
+}
+
+// readManaged reads the first of paths that exists; its path is "" when
+// none does.
+func readManaged(paths []string) ([]Server, string, error) {
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, path, fmt.Errorf("read managed MCP servers from %s: %w", path, err)
+		}
+		servers, err := ParseServers(data, ScopeManaged, path)
+		if err != nil {
+			return nil, path, fmt.Errorf("managed MCP configuration: %w", err)
+		}
+		return servers, path, nil
+	}
+	return nil, "", nil
 }
 
 // readProject reads .mcp.json in cwd; a missing file gives nothing.

@@ -370,3 +370,34 @@ func TestLargeImageResultsAreScaledDown(t *testing.T) {
 		t.Errorf("a small image was changed: %+v", small.Content[0])
 	}
 }
+
+// An administrator's managed-mcp.json is exclusive, as in Claude Code:
+// its servers are the only ones (user, project, local and --mcp-config
+// ignored); a broken one starts no server rather than all the others.
+func TestManagedMCPFileIsExclusive(t *testing.T) {
+	home, proj, policy := t.TempDir(), t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"mine":{"command":"m"}}}`)
+	writeFile(t, filepath.Join(proj, ProjectFile), `{"mcpServers":{"team":{"command":"t"}}}`)
+	managed := filepath.Join(policy, "managed-mcp.json")
+	missing := filepath.Join(policy, "none", "managed-mcp.json")
+	opts := LoadOptions{Cwd: proj, Home: home, Approval: Approval{EnableAll: true},
+		MCPConfig: []string{`{"mcpServers":{"flag":{"command":"f"}}}`}, Managed: []string{missing, managed}}
+
+	cfg, err := Load(opts)
+	if err != nil || len(cfg.Servers) != 3 {
+		t.Fatalf("without a managed file: %+v, %v", cfg, err)
+	}
+	writeFile(t, managed, `{"mcpServers":{"corp":{"type":"http","url":"https://mcp.corp.example/mcp"}}}`)
+	cfg, err = Load(opts)
+	if err != nil || len(cfg.Servers) != 1 || cfg.Servers[0].Name != "corp" || cfg.Servers[0].Scope != ScopeManaged {
+		t.Fatalf("with a managed file: %+v, %v", cfg, err)
+	}
+	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], "--mcp-config is ignored") {
+		t.Errorf("warnings = %q", cfg.Warnings)
+	}
+	writeFile(t, managed, `{"mcpServers":`)
+	cfg, err = Load(opts)
+	if err != nil || len(cfg.Servers) != 0 || len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], managed) {
+		t.Errorf("with a broken managed file: %+v, %v", cfg, err)
+	}
+}
