@@ -30,8 +30,8 @@ type ServerConfig struct {
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
-	// HeadersHelper is a command whose JSON output adds headers (remote
-	// servers); it is recorded but not run by this package.
+	// HeadersHelper is a shell command whose JSON object output adds
+	// headers (remote servers), run before each connection.
 	HeadersHelper string `json:"headersHelper,omitempty"`
 	// Name is the SDK server's name (type "sdk").
 	Name string `json:"name,omitempty"`

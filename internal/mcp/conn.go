@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"golang.org/x/oauth2"
+	"maps"
 	"net/http"
 	"net/url"
 	"os/exec"
@@ -142,6 +145,16 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 			}
 		}()
 	}
+	if t := cfg.Transport(); cfg.HeadersHelper != "" && (t == TransportHTTP || t == TransportSSE) {
+		extra, err := s.runHeadersHelper(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		headers := make(map[string]string, len(cfg.Headers)+len(extra))
+		maps.Copy(headers, cfg.Headers)
+		maps.Copy(headers, extra) // the helper's fresh values win
+		cfg.Headers = headers
+	}
 	tr, cleanup, err := s.transport(cfg)
 	if err != nil {
 		return err
@@ -208,6 +221,40 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 		err = errors.New("the connection closed")
 	}
 	return s.describe(tr, fmt.Errorf("the server stopped: %w", err))
+}
+
+// headersHelperTimeout bounds a headersHelper command.
+const headersHelperTimeout = 10 * time.Second
+
+// runHeadersHelper runs a remote server's headersHelper command (in the
+// shell, in the project folder, told the server's name and URL in
+// CLAUDE_CODE_MCP_SERVER_NAME and CLAUDE_CODE_MCP_SERVER_URL, as Claude
+// Code does) and reads the JSON object of header names and values it
+// prints. It runs before each connection, so short-lived tokens are
+// fresh.
+func (s *server) runHeadersHelper(ctx context.Context, cfg ServerConfig) (map[string]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, headersHelperTimeout)
+	defer cancel()
+	cmd := shellCommand(ctx, cfg.HeadersHelper)
+	cmd.Env = append(s.m.opts.Environ(), "CLAUDE_CODE_MCP_SERVER_NAME="+s.name, "CLAUDE_CODE_MCP_SERVER_URL="+cfg.URL)
+	cmd.Dir = s.m.opts.Cwd
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("no answer within %s", headersHelperTimeout)
+		}
+		if tail := stderr.String(); tail != "" {
+			err = fmt.Errorf("%w; stderr: %s", err, tail)
+		}
+		return nil, fmt.Errorf("headersHelper %q: %w", cfg.HeadersHelper, err)
+	}
+	var headers map[string]string
+	if err := json.Unmarshal(bytes.TrimSpace(out), &headers); err != nil {
+		return nil, fmt.Errorf("headersHelper %q: its output must be a JSON object of header names and string values: %w", cfg.HeadersHelper, err)
+	}
+	return headers, nil
 }
 
 // fileURI is the file: URI of a folder, escaped (a space is %20) and with

@@ -401,3 +401,27 @@ func TestManagedMCPFileIsExclusive(t *testing.T) {
 		t.Errorf("with a broken managed file: %+v, %v", cfg, err)
 	}
 }
+
+// A remote server's headersHelper runs before it connects (told the
+// server's name and URL) and its JSON output adds headers, over the
+// static ones; it was recorded and never run, so servers that rely on it
+// refused reins. A helper that fails says why.
+func TestHeadersHelperSuppliesHeaders(t *testing.T) {
+	hs, _ := newHTTPServer(t, false, "Bearer from-helper remote")
+	helper := `printf '{"Authorization":"Bearer from-helper %s"}' "$CLAUDE_CODE_MCP_SERVER_NAME"`
+	cfg := ServerConfig{Type: "http", URL: hs.URL, Headers: map[string]string{"Authorization": "Bearer stale"}, HeadersHelper: helper}
+	m := startManager(t, Options{Servers: []Server{{Name: "remote", Scope: ScopeUser, Config: cfg}}, MaxReconnects: -1})
+	if st := m.Status()[0]; st.State != StateConnected {
+		t.Fatalf("status = %s: %s", st.State, st.Err)
+	}
+	res, err := callTool(t, findTool(m.Snapshot(), "mcp__remote__echo"), `{"text":"with helper"}`)
+	if err != nil || resultText(res) != "http: with helper" {
+		t.Fatalf("echo = %q, %v", resultText(res), err)
+	}
+
+	bad := ServerConfig{Type: "http", URL: hs.URL, HeadersHelper: `echo not json; echo oops >&2`}
+	m2 := startManager(t, Options{Servers: []Server{{Name: "bad", Scope: ScopeUser, Config: bad}}, MaxReconnects: -1})
+	if st := m2.Status()[0]; st.State != StateFailed || !strings.Contains(st.Err, "headersHelper") || !strings.Contains(st.Err, "JSON object") {
+		t.Errorf("bad helper: %s: %s", st.State, st.Err)
+	}
+}
