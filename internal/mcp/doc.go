@@ -24,7 +24,11 @@
 // lists. Snapshot returns the tools and prompts of the servers connected at
 // that moment; the engine takes one per turn, so a server connecting
 // mid-turn appears at the next (DESIGN invariant 3). Close ends every
-// process, connection and goroutine.
+// process, connection and goroutine. A stdio server's stdout lines that
+// are not JSON-RPC (banners, stray prints) are skipped and kept with its
+// stderr; a remote server's headersHelper runs before each connection.
+// A managed-mcp.json, when an administrator installed one, is the only
+// source.
 //
 // A remote server that answers 401 is needs-auth until Login (`reins mcp
 // login <name>`) runs the OAuth authorization code flow of the MCP
