@@ -196,3 +196,23 @@ func TestQA3MCPServeDoesNotAnnounceBashAsReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// A deferred call to a tool of a configured MCP server that is down is
+// answered with the server's state and reason, not "no deferred tool is
+// named", which sent the model searching for a tool that exists.
+func TestQA3MCPCallToADownServerSaysWhy(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_x", "ExecuteExtraTool", map[string]any{"tool_name": "mcp__down__lookup", "input": map[string]any{}})),
+		llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "MCP_STARTUP_WAIT_MS=2000")
+	cfg := `{"mcpServers":{"down":{"command":"/nonexistent/down-server"}}}`
+	r := sb.Run(t, "", "-p", "look it up", "--mcp-config", cfg, "--allowedTools", "mcp__down")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got := srv.Requests()[1].ToolResults()[0].ResultText()
+	if !strings.Contains(got, `MCP server "down" is failed`) || !strings.Contains(got, "/nonexistent/down-server") {
+		t.Errorf("result = %q", got)
+	}
+}

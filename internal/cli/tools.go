@@ -187,7 +187,13 @@ func (a *app) reminders(history []*llm.Message) []string {
 
 // toolSearchOptions reads the deferred-tool mode and weights.
 func (a *app) toolSearchOptions() toolsearch.Options {
-	o := toolsearch.Options{ContextWindow: a.models.Info(a.model).ContextWindow}
+	o := toolsearch.Options{ContextWindow: a.models.Info(a.model).ContextWindow,
+		Unavailable: func(name string) string {
+			if a.mcp == nil {
+				return ""
+			}
+			return a.mcp.Unavailable(name)
+		}}
 	if m, err := toolsearch.ModeFromEnv(a.getenv); err == nil {
 		o.Mode = m
 	} else {

@@ -425,3 +425,26 @@ func TestHeadersHelperSuppliesHeaders(t *testing.T) {
 		t.Errorf("bad helper: %s: %s", st.State, st.Err)
 	}
 }
+
+// Unavailable explains a tool name of a server that is not connected,
+// long server names (shortened in tool names) included, and says nothing
+// of connected servers or unknown names.
+func TestUnavailableNamesTheServerState(t *testing.T) {
+	long := "enterprise-database-management-production"
+	m := startManager(t, Options{MaxReconnects: -1, Servers: []Server{
+		selfServer(t, "up"),
+		{Name: "down", Scope: ScopeLocal, Config: ServerConfig{Command: "/nonexistent/down"}},
+		{Name: long, Scope: ScopeLocal, Config: ServerConfig{Command: "/nonexistent/long"}},
+	}})
+	if why := m.Unavailable("mcp__down__anything"); !strings.Contains(why, `MCP server "down" is failed`) || !strings.Contains(why, "/nonexistent/down") {
+		t.Errorf("down: %q", why)
+	}
+	if why := m.Unavailable(ToolName(long, qa3LongTool)); !strings.Contains(why, long) {
+		t.Errorf("long-named server: %q", why)
+	}
+	for _, name := range []string{"mcp__up__echo", "mcp__other__x", "Bash"} {
+		if why := m.Unavailable(name); why != "" {
+			t.Errorf("%s: %q", name, why)
+		}
+	}
+}
