@@ -338,8 +338,12 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	if err := a.permissions(); err != nil {
 		return nil, err
 	}
-	if err := a.startMCP(); err != nil {
-		return nil, err
+	// Serving tools over MCP offers the built-in tools only (as Claude
+	// Code's mcp serve does): the user's own servers are not started.
+	if fe != frontServe {
+		if err := a.startMCP(); err != nil {
+			return nil, err
+		}
 	}
 	wg.Wait()
 	a.builtins = a.builtinTools()

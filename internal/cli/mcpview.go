@@ -1,19 +1,28 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"reins/internal/command"
 	"reins/internal/mcp"
+	"reins/internal/settings"
 )
 
 // viewMCP shows the MCP servers (/mcp), reconnects one ("/mcp reconnect
-// NAME") or authorizes one with OAuth ("/mcp login NAME").
+// NAME"), authorizes one with OAuth ("/mcp login NAME"), or turns one on
+// or off ("/mcp enable|disable NAME").
 func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 	if a.mcp == nil {
 		return "No MCP servers are configured. Add one with: reins mcp add NAME -- COMMAND [ARGS...]", nil
+	}
+	if f := strings.Fields(args); len(f) == 2 && (f[0] == "enable" || f[0] == "disable") {
+		return a.toggleMCP(f[1], f[0] == "enable")
 	}
 	if f := strings.Fields(args); len(f) == 2 && f[0] == "reconnect" {
 		if !a.mcp.Reconnect(f[1]) {
@@ -52,8 +61,89 @@ func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 			fmt.Fprintf(&b, "  prompts: %s\n", strings.Join(s.Prompts, ", "))
 		}
 	}
-	b.WriteString("Reconnect a server with /mcp reconnect NAME; authorize one that needs authentication with /mcp login NAME.")
+	b.WriteString("Reconnect a server with /mcp reconnect NAME; authorize one that needs authentication with /mcp login NAME; " +
+		"approve a .mcp.json server (or turn one back on) with /mcp enable NAME, turn one off for this session with /mcp disable NAME.")
 	return b.String(), nil
+}
+
+// toggleMCP turns a server on or off. Turning on a .mcp.json server that
+// waits for approval (or that settings disable) also records the approval
+// in .claude/settings.local.json, as Claude Code's approval does, so later
+// sessions start it too; turning one off lasts for this session.
+func (a *app) toggleMCP(name string, on bool) (string, error) {
+	var st *mcp.ServerStatus
+	for _, s := range a.mcp.Status() {
+		if s.Name == name {
+			st = &s
+		}
+	}
+	if st == nil {
+		return "", fmt.Errorf("no MCP server named %q", name)
+	}
+	if !on {
+		if err := a.mcp.SetEnabled(name, false); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("Disabled %s for this session.", name), nil
+	}
+	if st.State != mcp.StateDisabled {
+		return fmt.Sprintf("%s is already enabled (%s).", name, st.State), nil
+	}
+	saved := ""
+	if st.Scope == mcp.ScopeProject {
+		path := filepath.Join(a.cwd, ".claude", "settings.local.json")
+		if err := approveMCPServer(path, name); err != nil {
+			return "", fmt.Errorf("approve MCP server %q: %w", name, err)
+		}
+		saved = " (approval saved in .claude/settings.local.json)"
+	}
+	if err := a.mcp.SetEnabled(name, true); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("Enabled %s%s; it is connecting.", name, saved), nil
+}
+
+// approveMCPServer adds name to enabledMcpjsonServers and drops it from
+// disabledMcpjsonServers in the settings file at path, keeping every other
+// key. A file that is not a JSON object is left alone and reported.
+func approveMCPServer(path, name string) error {
+	return settings.UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
+		root := map[string]json.RawMessage{}
+		if len(bytes.TrimSpace(old)) > 0 {
+			if err := json.Unmarshal(old, &root); err != nil {
+				return nil, fmt.Errorf("%s is not a JSON object, not changed: %w", path, err)
+			}
+		}
+		list := func(key string) ([]string, error) {
+			var l []string
+			if raw, ok := root[key]; ok && string(raw) != "null" {
+				if err := json.Unmarshal(raw, &l); err != nil {
+					return nil, fmt.Errorf("%s in %s is not a list of names, not changed: %w", key, path, err)
+				}
+			}
+			return l, nil
+		}
+		enabled, err := list("enabledMcpjsonServers")
+		if err != nil {
+			return nil, err
+		}
+		disabled, err := list("disabledMcpjsonServers")
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(enabled, name) {
+			enabled = append(enabled, name)
+		}
+		root["enabledMcpjsonServers"], _ = json.Marshal(enabled)
+		if _, ok := root["disabledMcpjsonServers"]; ok {
+			root["disabledMcpjsonServers"], _ = json.Marshal(slices.DeleteFunc(disabled, func(s string) bool { return s == name }))
+		}
+		out, err := json.MarshalIndent(root, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return append(out, '\n'), nil
+	})
 }
 
 // syncMCPPrompts makes the connected servers' prompts slash commands

@@ -14,6 +14,8 @@ import (
 	"reins/internal/llm"
 	"reins/internal/mcp"
 	"reins/internal/session"
+	"reins/internal/settings"
+	"reins/internal/trust"
 )
 
 // subcommands returns the subcommands mounted under the root.
@@ -27,11 +29,33 @@ func subcommands(env *Env) []*cobra.Command {
 		home = h
 	}
 	configDir := session.ConfigDir(env.Getenv, home)
+	claudeJSON := trust.ClaudeJSONPath(env.Getenv, home)
 	mcpCmd := mcp.NewCommand(mcp.CommandOptions{
-		Cwd: cwd, Home: home, ConfigDir: configDir, Getenv: env.Getenv, Version: Version,
-		Serve: func(ctx context.Context, in io.Reader, out io.Writer) error { return serveMCP(ctx, env, in, out) },
+		Cwd: cwd, Home: home, ClaudeJSON: claudeJSON, ConfigDir: configDir, Getenv: env.Getenv, Version: Version,
+		Managed:  mcp.DefaultManagedFiles(),
+		Approval: func() mcp.Approval { return subcommandMCPApproval(env, cwd, home, configDir, claudeJSON) },
+		Serve:    func(ctx context.Context, in io.Reader, out io.Writer) error { return serveMCP(ctx, env, in, out) },
 	})
 	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir)}
+}
+
+// subcommandMCPApproval reads the settings' answers about .mcp.json
+// servers for `reins mcp list|get`, as a session in cwd would see them:
+// the project's own settings files count only once the folder is trusted,
+// so a cloned repository cannot approve its own servers.
+func subcommandMCPApproval(env *Env, cwd, home, configDir, claudeJSON string) mcp.Approval {
+	ts := &trust.Store{ConfigDir: configDir, ClaudeJSON: claudeJSON, Home: home}
+	trusted, _ := ts.IsTrusted(cwd)
+	s, warns, err := settings.Load(context.Background(), settings.Options{Cwd: cwd, Home: home, ConfigDir: configDir,
+		ClaudeDir: settings.ClaudeConfigDir(env.Getenv, home), Trusted: trusted, Getenv: env.Getenv})
+	for _, w := range warns {
+		fmt.Fprintf(env.Stderr, "reins: warning: %s\n", w.String())
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "reins: warning: %v\n", err)
+		return mcp.Approval{}
+	}
+	return mcpApproval(s.Raw)
 }
 
 // serveMCP exposes the built-in tools over MCP on stdin/stdout, under the

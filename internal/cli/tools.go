@@ -213,7 +213,13 @@ func (a *app) reminders(history []*llm.Message) []string {
 
 // toolSearchOptions reads the deferred-tool mode and weights.
 func (a *app) toolSearchOptions() toolsearch.Options {
-	o := toolsearch.Options{ContextWindow: a.models.Info(a.model).ContextWindow}
+	o := toolsearch.Options{ContextWindow: a.models.Info(a.model).ContextWindow,
+		Unavailable: func(name string) string {
+			if a.mcp == nil {
+				return ""
+			}
+			return a.mcp.Unavailable(name)
+		}}
 	if m, err := toolsearch.ModeFromEnv(a.getenv); err == nil {
 		o.Mode = m
 	} else {
@@ -230,13 +236,8 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 // startMCP loads the MCP configuration and connects the servers in the
 // background. A --mcp-config value that cannot be used is an error.
 func (a *app) startMCP() error {
-	raw := a.settings.Raw
-	var appr mcp.Approval
-	json.Unmarshal(raw["enableAllProjectMcpServers"], &appr.EnableAll)
-	json.Unmarshal(raw["enabledMcpjsonServers"], &appr.Enabled)
-	json.Unmarshal(raw["disabledMcpjsonServers"], &appr.Disabled)
-	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir,
-		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: appr})
+	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
+		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
 	if err != nil {
 		return err
 	}
@@ -253,8 +254,20 @@ func (a *app) startMCP() error {
 	a.onClose(func() { a.mcp.Close() })
 	if a.front == frontTUI {
 		a.onClose(a.watchMCP()) // stops before the servers close
+		if names := cfg.NeedsApproval(); len(names) > 0 {
+			a.notify("info", fmt.Sprintf("MCP servers from .mcp.json wait for your approval: %s. Approve one with /mcp enable NAME.", strings.Join(names, ", ")))
+		}
 	}
 	return nil
+}
+
+// mcpApproval reads what merged settings say about .mcp.json servers.
+func mcpApproval(raw map[string]json.RawMessage) mcp.Approval {
+	var appr mcp.Approval
+	json.Unmarshal(raw["enableAllProjectMcpServers"], &appr.EnableAll)
+	json.Unmarshal(raw["enabledMcpjsonServers"], &appr.Enabled)
+	json.Unmarshal(raw["disabledMcpjsonServers"], &appr.Disabled)
+	return appr
 }
 
 // waitMCP waits, bounded, for configured servers to connect (print and

@@ -16,10 +16,17 @@ import (
 
 // CommandOptions is what the `reins mcp` subcommands need from the CLI.
 type CommandOptions struct {
-	Cwd       string // the project folder
-	Home      string // for ~/.claude.json
-	ConfigDir string // reins's user config folder
-	Approval  Approval
+	Cwd        string // the project folder
+	Home       string // for ~/.claude.json
+	ClaudeJSON string // Claude Code's global config when not ~/.claude.json
+	ConfigDir  string // reins's user config folder
+	// Approval is what settings say about .mcp.json servers; nil means
+	// none approved. It is a function so that only list and get, which
+	// need it, read the settings.
+	Approval func() Approval
+	// Managed are the managed MCP configuration files (see
+	// LoadOptions.Managed).
+	Managed []string
 	// MCPConfig and Strict are the root command's --mcp-config and
 	// --strict-mcp-config, when the CLI passes them down.
 	MCPConfig []string
@@ -113,6 +120,11 @@ func addCommand(opts CommandOptions) *cobra.Command {
 			return nil
 		},
 	}
+	// A server's own flags (npx -y ...) read as reins's unless they come
+	// after "--": say so rather than only "unknown flag".
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return fmt.Errorf("%w\nPut the server's command and its arguments after --, for example: reins mcp add NAME -- npx -y some-mcp-server", err)
+	})
 	scopeFlag(cmd, &scope, string(ScopeLocal))
 	cmd.Flags().StringVarP(&transport, "transport", "t", TransportStdio, "stdio, http or sse")
 	cmd.Flags().StringArrayVarP(&envs, "env", "e", nil, "environment variable for a stdio server, KEY=value (repeatable)")
@@ -132,13 +144,19 @@ func addJSONCommand(opts CommandOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var cfg ServerConfig
+			// Unknown fields are refused (a misspelt "args" would be lost
+			// silently); Claude Code's fields reins does not use are kept.
+			var entry struct {
+				ServerConfig
+				OAuth json.RawMessage `json:"oauth"` // Claude Code's pre-registered OAuth client
+			}
 			dec := json.NewDecoder(strings.NewReader(args[1]))
 			dec.DisallowUnknownFields()
-			if err := dec.Decode(&cfg); err != nil {
+			if err := dec.Decode(&entry); err != nil {
 				return fmt.Errorf("server entry for %s: %w", args[0], err)
 			}
-			if err := files(opts).AddServer(sc, args[0], cfg); err != nil {
+			cfg := entry.ServerConfig
+			if err := files(opts).AddServerJSON(sc, args[0], json.RawMessage(args[1])); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Added %s MCP server %s (%s scope)\n", cfg.Transport(), args[0], sc)
@@ -177,7 +195,12 @@ func removeCommand(opts CommandOptions) *cobra.Command {
 
 // load reads the configuration for list and get.
 func load(opts CommandOptions) (*Config, error) {
-	return Load(LoadOptions{Cwd: opts.Cwd, Home: opts.Home, ConfigDir: opts.ConfigDir, MCPConfig: opts.MCPConfig, Strict: opts.Strict, Approval: opts.Approval})
+	var appr Approval
+	if opts.Approval != nil {
+		appr = opts.Approval()
+	}
+	return Load(LoadOptions{Cwd: opts.Cwd, Home: opts.Home, ClaudeJSON: opts.ClaudeJSON, ConfigDir: opts.ConfigDir,
+		MCPConfig: opts.MCPConfig, Strict: opts.Strict, Approval: appr, Managed: opts.Managed})
 }
 
 // check connects to servers and reports their status.

@@ -30,8 +30,8 @@ type ServerConfig struct {
 	Env     map[string]string `json:"env,omitempty"`
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
-	// HeadersHelper is a command whose JSON output adds headers (remote
-	// servers); it is recorded but not run by this package.
+	// HeadersHelper is a shell command whose JSON object output adds
+	// headers (remote servers), run before each connection.
 	HeadersHelper string `json:"headersHelper,omitempty"`
 	// Name is the SDK server's name (type "sdk").
 	Name string `json:"name,omitempty"`
@@ -196,6 +196,7 @@ const (
 	ScopeProject Scope = "project" // .mcp.json, shared with the repository
 	ScopeLocal   Scope = "local"   // the user's config, this project only
 	ScopeDynamic Scope = "dynamic" // --mcp-config
+	ScopeManaged Scope = "managed" // the administrator's managed-mcp.json
 )
 
 func scopeRank(s Scope) int {
@@ -206,6 +207,8 @@ func scopeRank(s Scope) int {
 		return 1
 	case ScopeLocal:
 		return 2
+	case ScopeManaged:
+		return 4
 	}
 	return 3
 }
@@ -291,40 +294,67 @@ func validServerName(name string) error {
 }
 
 // userFile is the shape of reins's mcp.json and of Claude Code's
-// ~/.claude.json: user-scope servers at the top, local-scope servers per
-// project path.
+// ~/.claude.json: user-scope servers at the top; per project path its
+// local-scope servers and the user's answers about its .mcp.json servers.
 type userFile struct {
 	MCPServers map[string]json.RawMessage `json:"mcpServers"`
-	Projects   map[string]struct {
-		MCPServers map[string]json.RawMessage `json:"mcpServers"`
-	} `json:"projects"`
+	Projects   map[string]userProject     `json:"projects"`
+}
+
+// userProject is one entry of a user file's "projects". Fields of other
+// types than expected are ignored rather than failing the whole file
+// (Claude Code's file holds much else).
+type userProject struct {
+	MCPServers map[string]json.RawMessage `json:"mcpServers"`
+	EnableAll  json.RawMessage            `json:"enableAllProjectMcpServers"`
+	Enabled    json.RawMessage            `json:"enabledMcpjsonServers"`
+	Disabled   json.RawMessage            `json:"disabledMcpjsonServers"`
+}
+
+// userServers is what a user file holds for one project.
+type userServers struct {
+	user, local []Server
+	approval    Approval
 }
 
 // readUserFile returns the user and local servers of path for project
-// cwd; a missing file gives nothing.
-func readUserFile(path, cwd string) (user, local []Server, err error) {
+// cwd, with the approvals recorded for it; a missing file gives nothing.
+func readUserFile(path, cwd string) (userServers, error) {
+	var out userServers
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return out, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("read MCP servers from %s: %w", path, err)
+		return out, fmt.Errorf("read MCP servers from %s: %w", path, err)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil, nil
+		return out, nil
 	}
 	var f userFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, nil, fmt.Errorf("read MCP servers from %s: %w", path, err)
+		return out, fmt.Errorf("read MCP servers from %s: %w", path, err)
 	}
-	user = parseEntries(f.MCPServers, ScopeUser, path)
-	for p, proj := range f.Projects {
-		if samePath(p, cwd) {
-			local = append(local, parseEntries(proj.MCPServers, ScopeLocal, path+" (project "+p+")")...)
+	out.user = parseEntries(f.MCPServers, ScopeUser, path)
+	keys := make([]string, 0, len(f.Projects))
+	for p := range f.Projects {
+		keys = append(keys, p)
+	}
+	sort.Strings(keys)
+	for _, p := range keys {
+		if !samePath(p, cwd) {
+			continue
 		}
+		proj := f.Projects[p]
+		out.local = append(out.local, parseEntries(proj.MCPServers, ScopeLocal, path+" (project "+p+")")...)
+		var a Approval
+		_ = json.Unmarshal(proj.EnableAll, &a.EnableAll)
+		_ = json.Unmarshal(proj.Enabled, &a.Enabled)
+		_ = json.Unmarshal(proj.Disabled, &a.Disabled)
+		out.approval = out.approval.with(a)
 	}
-	return user, local, nil
+	return out, nil
 }
 
 func samePath(a, b string) bool {

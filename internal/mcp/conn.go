@@ -1,12 +1,18 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"golang.org/x/oauth2"
+	"maps"
 	"net/http"
+	"net/url"
 	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,11 +132,28 @@ func (s *server) run(ctx context.Context) {
 }
 
 // connectAndServe makes one connection and returns when it ends.
-func (s *server) connectAndServe(ctx context.Context) error {
+func (s *server) connectAndServe(ctx context.Context) (err error) {
 	s.set(ctx, StatePending, "")
 	cfg, missing := s.conf.Config.Expand(s.m.opts.Getenv)
 	if len(missing) > 0 {
 		s.m.log.Warn("MCP server config uses unset variables", "server", s.name, "vars", missing)
+		// An unset token or path is the likely cause of a failure: say so.
+		missing = slices.Sorted(slices.Values(missing))
+		defer func() {
+			if err != nil && ctx.Err() == nil {
+				err = fmt.Errorf("%w (its configuration uses unset environment variables: %s)", err, strings.Join(missing, ", "))
+			}
+		}()
+	}
+	if t := cfg.Transport(); cfg.HeadersHelper != "" && (t == TransportHTTP || t == TransportSSE) {
+		extra, err := s.runHeadersHelper(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		headers := make(map[string]string, len(cfg.Headers)+len(extra))
+		maps.Copy(headers, cfg.Headers)
+		maps.Copy(headers, extra) // the helper's fresh values win
+		cfg.Headers = headers
 	}
 	tr, cleanup, err := s.transport(cfg)
 	if err != nil {
@@ -143,7 +166,7 @@ func (s *server) connectAndServe(ctx context.Context) error {
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { s.refresh() },
 	})
 	if s.m.opts.Cwd != "" {
-		client.AddRoots(&sdk.Root{URI: "file://" + s.m.opts.Cwd, Name: "project"})
+		client.AddRoots(&sdk.Root{URI: fileURI(s.m.opts.Cwd), Name: "project"})
 	}
 	// Some transports (SSE) tie their stream to the context given to
 	// Connect, so it lives as long as the session; a timer bounds the
@@ -198,6 +221,50 @@ func (s *server) connectAndServe(ctx context.Context) error {
 		err = errors.New("the connection closed")
 	}
 	return s.describe(tr, fmt.Errorf("the server stopped: %w", err))
+}
+
+// headersHelperTimeout bounds a headersHelper command.
+const headersHelperTimeout = 10 * time.Second
+
+// runHeadersHelper runs a remote server's headersHelper command (in the
+// shell, in the project folder, told the server's name and URL in
+// CLAUDE_CODE_MCP_SERVER_NAME and CLAUDE_CODE_MCP_SERVER_URL, as Claude
+// Code does) and reads the JSON object of header names and values it
+// prints. It runs before each connection, so short-lived tokens are
+// fresh.
+func (s *server) runHeadersHelper(ctx context.Context, cfg ServerConfig) (map[string]string, error) {
+	ctx, cancel := context.WithTimeout(ctx, headersHelperTimeout)
+	defer cancel()
+	cmd := shellCommand(ctx, cfg.HeadersHelper)
+	cmd.Env = append(s.m.opts.Environ(), "CLAUDE_CODE_MCP_SERVER_NAME="+s.name, "CLAUDE_CODE_MCP_SERVER_URL="+cfg.URL)
+	cmd.Dir = s.m.opts.Cwd
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("no answer within %s", headersHelperTimeout)
+		}
+		if tail := stderr.String(); tail != "" {
+			err = fmt.Errorf("%w; stderr: %s", err, tail)
+		}
+		return nil, fmt.Errorf("headersHelper %q: %w", cfg.HeadersHelper, err)
+	}
+	var headers map[string]string
+	if err := json.Unmarshal(bytes.TrimSpace(out), &headers); err != nil {
+		return nil, fmt.Errorf("headersHelper %q: its output must be a JSON object of header names and string values: %w", cfg.HeadersHelper, err)
+	}
+	return headers, nil
+}
+
+// fileURI is the file: URI of a folder, escaped (a space is %20) and with
+// forward slashes (C:\\work is file:///C:/work).
+func fileURI(dir string) string {
+	p := filepath.ToSlash(dir)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 // describe adds what a stdio server wrote to stderr, and marks a 401.
@@ -304,7 +371,7 @@ func (s *server) transport(cfg ServerConfig) (sdk.Transport, func(), error) {
 		cmd.Stderr = &s.stderr
 		cmd.WaitDelay = time.Second // a helper holding stderr open cannot stall Wait
 		setProcessGroup(cmd)
-		return &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioTerminateWait}, func() { killProcessGroup(cmd) }, nil
+		return &stdioTransport{cmd: cmd, terminateWait: stdioTerminateWait, noise: &s.stderr}, func() { killProcessGroup(cmd) }, nil
 	case TransportHTTP, TransportSSE:
 		base := http.DefaultTransport.(*http.Transport).Clone()
 		ht := &headerTransport{base: base, headers: cfg.Headers}

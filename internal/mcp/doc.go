@@ -4,9 +4,10 @@
 // # Configuration
 //
 // Load merges the servers of every source: user scope (Claude Code's
-// ~/.claude.json "mcpServers", then reins's <config dir>/mcp.json), the
-// project's .mcp.json (each server started only once approved: see
-// Approval), local scope (the "projects"[<path>]["mcpServers"] of the same
+// ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json, "mcpServers", then
+// reins's <config dir>/mcp.json), the project's .mcp.json (each server
+// started only once approved: see Approval; the answers Claude Code keeps
+// in its file's project entry count too), local scope (the "projects"[<path>]["mcpServers"] of the same
 // two files), then --mcp-config values; --strict-mcp-config keeps only the
 // latter. ${VAR} and ${VAR:-default} are expanded in commands, args, env
 // values, URLs and header values when a server starts. AddServer and
@@ -23,7 +24,11 @@
 // lists. Snapshot returns the tools and prompts of the servers connected at
 // that moment; the engine takes one per turn, so a server connecting
 // mid-turn appears at the next (DESIGN invariant 3). Close ends every
-// process, connection and goroutine.
+// process, connection and goroutine. A stdio server's stdout lines that
+// are not JSON-RPC (banners, stray prints) are skipped and kept with its
+// stderr; a remote server's headersHelper runs before each connection.
+// A managed-mcp.json, when an administrator installed one, is the only
+// source.
 //
 // A remote server that answers 401 is needs-auth until Login (`reins mcp
 // login <name>`) runs the OAuth authorization code flow of the MCP

@@ -52,6 +52,32 @@ func (f Files) AddServer(scope Scope, name string, cfg ServerConfig) error {
 	if err != nil {
 		return fmt.Errorf("add MCP server %q: %w", name, err)
 	}
+	return f.addRaw(scope, name, raw)
+}
+
+// AddServerJSON writes a server entry given as JSON into the file of
+// scope, as written (fields reins does not use, such as Claude Code's
+// "oauth", are kept for the other tools that read the file). The entry
+// must decode as a ServerConfig and validate.
+func (f Files) AddServerJSON(scope Scope, name string, entry json.RawMessage) error {
+	if err := validServerName(name); err != nil {
+		return fmt.Errorf("add MCP server %q: %w", name, err)
+	}
+	var cfg ServerConfig
+	if err := json.Unmarshal(entry, &cfg); err != nil {
+		return fmt.Errorf("add MCP server %q: %w", name, err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("add MCP server %q: %w", name, err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, entry); err != nil {
+		return fmt.Errorf("add MCP server %q: %w", name, err)
+	}
+	return f.addRaw(scope, name, compact.Bytes())
+}
+
+func (f Files) addRaw(scope Scope, name string, raw json.RawMessage) error {
 	return f.edit(scope, func(servers map[string]json.RawMessage) error {
 		if _, ok := servers[name]; ok {
 			return fmt.Errorf("add MCP server %q (%s scope): %w", name, scope, ErrExists)

@@ -27,16 +27,40 @@ type Approval struct {
 }
 
 // LoadOptions says where configurations are read from. Zero fields are
-// skipped: no Home means no ~/.claude.json, no ConfigDir no reins file.
+// skipped: no ClaudeJSON and no Home means no Claude Code file, no
+// ConfigDir no reins file.
 type LoadOptions struct {
-	Cwd       string // the project folder
-	Home      string // the user's home, for Claude Code's ~/.claude.json
-	ConfigDir string // reins's user config folder (~/.reins or REINS_CONFIG_DIR)
+	Cwd  string // the project folder
+	Home string // the user's home: Claude Code's file is ~/.claude.json unless ClaudeJSON says otherwise
+	// ClaudeJSON is Claude Code's global config file when it is not
+	// ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json when that is set).
+	ClaudeJSON string
+	ConfigDir  string // reins's user config folder (~/.reins or REINS_CONFIG_DIR)
 	// MCPConfig are the --mcp-config values: a file path or a JSON object.
 	MCPConfig []string
 	// Strict (--strict-mcp-config) uses only MCPConfig.
-	Strict   bool
+	Strict bool
+	// Managed are the administrator's managed-mcp.json files, highest
+	// first (DefaultManagedFiles; nil means none). The first that exists
+	// is exclusive: its servers are the only ones, every other source and
+	// --mcp-config included is ignored, as in Claude Code.
+	Managed []string
+	// Approval is what settings say about project servers. The approvals
+	// Claude Code keeps in its global config for this project
+	// (projects[<path>].enabledMcpjsonServers and the like) are added to
+	// it: they are the user's own answers, not the repository's.
 	Approval Approval
+}
+
+// claudeJSON is the path of Claude Code's global config, "" for none.
+func (o LoadOptions) claudeJSON() string {
+	switch {
+	case o.ClaudeJSON != "":
+		return o.ClaudeJSON
+	case o.Home != "":
+		return filepath.Join(o.Home, ".claude.json")
+	}
+	return ""
 }
 
 // Config is the merged server list.
@@ -54,29 +78,49 @@ func UserFile(configDir string) string { return filepath.Join(configDir, UserFil
 // Load reads and merges every source. Precedence, lowest first: user scope
 // (Claude Code's ~/.claude.json, then reins's file), project (.mcp.json),
 // local scope (Claude Code's, then reins's), then --mcp-config. A bad
-// --mcp-config value is an error; a bad file elsewhere is a warning.
+// --mcp-config value is an error; a bad file elsewhere is a warning. A
+// managed configuration (Managed) replaces all of them.
 func Load(opts LoadOptions) (*Config, error) {
 	cfg := &Config{}
+	if managed, path, err := readManaged(opts.Managed); err != nil || path != "" {
+		if err != nil {
+			// A policy file that cannot be read must not open the way
+			// to every other source: no server starts.
+			cfg.Warnings = append(cfg.Warnings, err.Error()+"; no MCP server is started")
+			return cfg, nil
+		}
+		if len(opts.MCPConfig) > 0 {
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("--mcp-config is ignored: the managed MCP configuration %s is in force", path))
+		}
+		cfg.Servers = managed
+		return cfg, nil
+	}
 	var layers [][]Server
 	if !opts.Strict {
 		var claudeUser, claudeLocal, reinsUser, reinsLocal []Server
-		var err error
-		if opts.Home != "" {
-			if claudeUser, claudeLocal, err = readUserFile(filepath.Join(opts.Home, ".claude.json"), opts.Cwd); err != nil {
+		appr := opts.Approval
+		if path := opts.claudeJSON(); path != "" {
+			f, err := readUserFile(path, opts.Cwd)
+			if err != nil {
 				cfg.Warnings = append(cfg.Warnings, err.Error())
 			}
+			claudeUser, claudeLocal = f.user, f.local
+			appr = appr.with(f.approval)
 		}
 		if opts.ConfigDir != "" {
-			if reinsUser, reinsLocal, err = readUserFile(UserFile(opts.ConfigDir), opts.Cwd); err != nil {
+			f, err := readUserFile(UserFile(opts.ConfigDir), opts.Cwd)
+			if err != nil {
 				cfg.Warnings = append(cfg.Warnings, err.Error())
 			}
+			reinsUser, reinsLocal = f.user, f.local
+			appr = appr.with(f.approval)
 		}
 		project, err := readProject(opts.Cwd)
 		if err != nil {
 			cfg.Warnings = append(cfg.Warnings, err.Error())
 		}
 		for i := range project {
-			project[i].Disabled = approvalState(project[i].Name, opts.Approval)
+			project[i].Disabled = approvalState(project[i].Name, appr)
 		}
 		layers = append(layers, claudeUser, reinsUser, project, claudeLocal, reinsLocal)
 	}
@@ -101,6 +145,37 @@ func Load(opts LoadOptions) (*Config, error) {
 	return cfg, nil
 }
 
+// DefaultManagedFiles are the managed MCP configuration files an
+// administrator may install, highest first: reins's own, then Claude
+// Code's (Linux, then macOS).
+func DefaultManagedFiles() []string {
+	return []string{
+		"/etc/reins/managed-mcp.json",
+		"/etc/claude-code/managed-mcp.json",
+		"/Library/Application Support/ClaudeCode/managed-mcp.json",
+	}
+}
+
+// readManaged reads the first of paths that exists; its path is "" when
+// none does.
+func readManaged(paths []string) ([]Server, string, error) {
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, path, fmt.Errorf("read managed MCP servers from %s: %w", path, err)
+		}
+		servers, err := ParseServers(data, ScopeManaged, path)
+		if err != nil {
+			return nil, path, fmt.Errorf("managed MCP configuration: %w", err)
+		}
+		return servers, path, nil
+	}
+	return nil, "", nil
+}
+
 // readProject reads .mcp.json in cwd; a missing file gives nothing.
 func readProject(cwd string) ([]Server, error) {
 	if cwd == "" {
@@ -117,6 +192,15 @@ func readProject(cwd string) ([]Server, error) {
 	return ParseServers(data, ScopeProject, path)
 }
 
+// with adds the approvals of b to a.
+func (a Approval) with(b Approval) Approval {
+	return Approval{
+		EnableAll: a.EnableAll || b.EnableAll,
+		Enabled:   dedupe(append(slices.Clone(a.Enabled), b.Enabled...)),
+		Disabled:  dedupe(append(slices.Clone(a.Disabled), b.Disabled...)),
+	}
+}
+
 // approvalState is why a project server is not started, "" when approved.
 func approvalState(name string, a Approval) string {
 	switch {
@@ -125,7 +209,7 @@ func approvalState(name string, a Approval) string {
 	case a.EnableAll || slices.Contains(a.Enabled, name):
 		return ""
 	}
-	return "not approved: servers from .mcp.json start only once you approve them (/mcp, or enabledMcpjsonServers / enableAllProjectMcpServers in settings)"
+	return "not approved: servers from .mcp.json start only once you approve them (/mcp enable " + name + " in the terminal UI, or enabledMcpjsonServers / enableAllProjectMcpServers in settings)"
 }
 
 // NeedsApproval lists the project servers waiting for the user's approval.

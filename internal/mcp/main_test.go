@@ -28,6 +28,15 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "qa3", "qa3-noisy":
+		if os.Getenv("REINS_MCP_TEST_PEER") == "qa3-noisy" {
+			fmt.Println("qa3 server 1.0 starting (a banner on stdout)")
+		}
+		if err := runQA3Server(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "serve":
 		if err := Serve(context.Background(), serveTestTools(), denyGate{deny: "Write"}, os.Stdin, os.Stdout, &ServeOptions{Version: "test"}); err != nil {
 			fmt.Fprintln(os.Stderr, err)

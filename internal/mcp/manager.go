@@ -429,6 +429,35 @@ func (m *Manager) Close() error {
 	return nil
 }
 
+// Unavailable says why the tool name cannot be called now when it names
+// a tool of a configured server that is not connected (failed,
+// reconnecting, needing authorization, disabled); "" otherwise.
+func (m *Manager) Unavailable(name string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.servers {
+		if s.state == StateConnected || !hasServerPrefix(name, s.name) {
+			continue
+		}
+		why := fmt.Sprintf("MCP server %q is %s", s.name, s.state)
+		if s.err != "" {
+			why += " (" + s.err + ")"
+		}
+		return why
+	}
+	return ""
+}
+
+// hasServerPrefix reports whether name is a tool name of server, its
+// server part whole or shortened (see ToolName).
+func hasServerPrefix(name, server string) bool {
+	srv := NormalizeName(server)
+	if strings.HasPrefix(name, "mcp__"+srv+"__") {
+		return true
+	}
+	return len(srv) > maxServerPart && strings.HasPrefix(name, "mcp__"+shorten(srv, server, maxServerPart)+"__")
+}
+
 // findServer returns the connected server named name.
 func (m *Manager) findServer(name string) *server {
 	for _, s := range m.servers {

@@ -75,9 +75,13 @@ func (p Prompt) Get(ctx context.Context, args map[string]string) ([]*llm.Message
 	if err != nil {
 		return nil, err
 	}
-	res, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: p.RemoteName, Arguments: args})
+	var res *sdk.GetPromptResult
+	err = p.srv.bounded(ctx, "prompt "+p.RemoteName, func(ctx context.Context) (err error) {
+		res, err = cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: p.RemoteName, Arguments: args})
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("MCP server %q: prompt %s: %w", p.Server, p.RemoteName, err)
+		return nil, err
 	}
 	var out []*llm.Message
 	for _, m := range res.Messages {

@@ -95,13 +95,23 @@ func (t *listResourcesTool) Call(ctx context.Context, _ *tool.Call, input json.R
 			errs = append(errs, err.Error())
 			continue
 		}
-		for r, err := range cs.Resources(ctx, nil) {
-			if err != nil {
-				errs = append(errs, fmt.Sprintf("MCP server %q: list resources: %v", s.name, err))
-				break
+		var found []ResourceInfo
+		err = s.bounded(ctx, "resources/list", func(ctx context.Context) error {
+			for r, err := range cs.Resources(ctx, nil) {
+				if err != nil {
+					return err
+				}
+				found = append(found, ResourceInfo{URI: r.URI, Name: r.Name, MIMEType: r.MIMEType, Description: r.Description, Server: s.name})
 			}
-			list = append(list, ResourceInfo{URI: r.URI, Name: r.Name, MIMEType: r.MIMEType, Description: r.Description, Server: s.name})
+			return nil
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			errs = append(errs, err.Error())
 		}
+		list = append(list, found...)
 	}
 	b, _ := json.MarshalIndent(list, "", "  ")
 	text := string(b)
@@ -148,9 +158,13 @@ func (t *readResourceTool) Call(ctx context.Context, _ *tool.Call, input json.Ra
 	if err != nil {
 		return nil, err
 	}
-	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: in.URI})
+	var res *sdk.ReadResourceResult
+	err = servers[0].bounded(ctx, "read "+in.URI, func(ctx context.Context) (err error) {
+		res, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: in.URI})
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("MCP server %q: read %s: %w", in.Server, in.URI, err)
+		return nil, err
 	}
 	out := &tool.Result{Data: res}
 	for _, c := range res.Contents {

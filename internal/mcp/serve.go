@@ -101,7 +101,7 @@ func serverTool(t tool.Tool) (*sdk.Tool, error) {
 		return nil, fmt.Errorf("%s: input schema must have type \"object\"", t.Name())
 	}
 	delete(schema, "$schema")
-	readOnly := safeReadOnly(t)
+	readOnly := safeReadOnly(t, json.RawMessage(`{}`)) && safeReadOnly(t, probeInput(schema))
 	return &sdk.Tool{
 		Name:        t.Name(),
 		Description: t.Description(),
@@ -110,15 +110,38 @@ func serverTool(t tool.Tool) (*sdk.Tool, error) {
 	}, nil
 }
 
-// safeReadOnly asks whether t only reads, with no particular input; a
-// panicking tool says no.
-func safeReadOnly(t tool.Tool) (ro bool) {
+// safeReadOnly asks whether t only reads with input; a panicking tool
+// says no.
+func safeReadOnly(t tool.Tool, input json.RawMessage) (ro bool) {
 	defer func() {
 		if recover() != nil {
 			ro = false
 		}
 	}()
-	return t.IsReadOnly(json.RawMessage(`{}`))
+	return t.IsReadOnly(input)
+}
+
+// probeWrite is a string value that writes whatever reads it as a
+// command or a path list.
+const probeWrite = "touch reins-probe > reins-probe"
+
+// probeInput fills every string property of an input schema with a value
+// that writes, so that a tool whose read-only answer depends on its input
+// (Bash: an empty command reads nothing) is not announced read-only to
+// MCP clients, which may run such tools without asking.
+func probeInput(schema map[string]any) json.RawMessage {
+	props, _ := schema["properties"].(map[string]any)
+	in := map[string]any{}
+	for name, p := range props {
+		if ps, ok := p.(map[string]any); ok && ps["type"] == "string" {
+			in[name] = probeWrite
+		}
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return b
 }
 
 // toMCPContent turns result blocks into MCP content.

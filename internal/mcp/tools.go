@@ -2,17 +2,22 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"reins/internal/llm"
 	"reins/internal/tool"
+	"reins/internal/tools/read"
 )
 
 // MaxDescriptionChars bounds a server's tool description; longer ones are
@@ -23,10 +28,41 @@ const MaxDescriptionChars = 2048
 // sent with its schema from the first turn rather than deferred.
 const MetaAlwaysLoad = "anthropic/alwaysLoad"
 
+// MaxToolNameLen is the longest tool name the Messages API accepts.
+const MaxToolNameLen = 64
+
+// maxServerPart is how much of a tool name a long server name may take,
+// so that the tool's own name keeps room.
+const maxServerPart = 24
+
 // ToolName is the name the model calls a server's tool by:
-// mcp__<server>__<tool>, each part normalised.
+// mcp__<server>__<tool>, each part normalised. A name longer than the API
+// accepts (MaxToolNameLen; one such tool would fail every request) is
+// shortened: a long server part, then the tool part, is cut and ends with
+// a hash of the original, so names stay distinct and stable.
 func ToolName(server, toolName string) string {
-	return "mcp__" + NormalizeName(server) + "__" + NormalizeName(toolName)
+	srv, tl := NormalizeName(server), NormalizeName(toolName)
+	name := "mcp__" + srv + "__" + tl
+	if len(name) <= MaxToolNameLen {
+		return name
+	}
+	if len(srv) > maxServerPart {
+		srv = shorten(srv, server, maxServerPart)
+	}
+	if room := MaxToolNameLen - len("mcp__"+srv+"__"); len(tl) > room {
+		tl = shorten(tl, server+"\x00"+toolName, room)
+	}
+	return "mcp__" + srv + "__" + tl
+}
+
+// shorten cuts s to n bytes, the last seven "_" and a hash of original.
+func shorten(s, original string, n int) string {
+	sum := sha256.Sum256([]byte(original))
+	tail := "_" + hex.EncodeToString(sum[:3])
+	if n <= len(tail) {
+		return tail[len(tail)-n:]
+	}
+	return s[:n-len(tail)] + tail
 }
 
 // NormalizeName replaces every character a tool name may not hold (the
@@ -178,20 +214,45 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 			return nil, fmt.Errorf("%s: input is not a JSON object: %w", t.name, err)
 		}
 	}
-	timeout := t.srv.m.toolTimeout
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	res, err := cs.CallTool(cctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+	var res *sdk.CallToolResult
+	err = t.srv.bounded(ctx, t.remote, func(ctx context.Context) (err error) {
+		res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+		return err
+	})
 	if err != nil {
-		switch {
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case errors.Is(cctx.Err(), context.DeadlineExceeded):
-			return nil, fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", t.srv.name, t.remote, timeout.Round(time.Second))
-		}
-		return nil, fmt.Errorf("MCP server %q: %s failed: %w", t.srv.name, t.remote, err)
+		return nil, err
 	}
 	return MapResult(res), nil
+}
+
+// bounded runs one request to the server (a tool call, a resource read, a
+// prompt), bounded by the tool timeout. what names the request in errors.
+// The caller's cancellation comes back as ctx.Err().
+func (s *server) bounded(ctx context.Context, what string, fn func(context.Context) error) error {
+	timeout := s.m.toolTimeout
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	err := fn(cctx)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(cctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", s.name, what, timeout.Round(time.Millisecond))
+	case errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		// The server went away mid-request (a stdio server crashed):
+		// say so, with what it last wrote to stderr.
+		msg := fmt.Sprintf("MCP server %q stopped while answering %s (%v)", s.name, what, err)
+		if tail := s.stderr.String(); tail != "" {
+			msg += "; stderr: " + tail
+		}
+		if s.m.opts.MaxReconnects >= 0 {
+			msg += "; reins is restarting it, so its tools return shortly"
+		}
+		return errors.New(msg)
+	}
+	return fmt.Errorf("MCP server %q: %s failed: %w", s.name, what, err)
 }
 
 // MapResult turns a tools/call result into a tool result: text and images
@@ -246,17 +307,26 @@ func mapContent(cs []sdk.Content) []llm.ContentBlock {
 }
 
 // imageBlock is an image the model can see, or a note for a format it
-// cannot.
+// cannot. An image larger than the API takes (one would fail every later
+// request of the session) is scaled down as Read does, or replaced by a
+// note when it cannot be.
 func imageBlock(mime string, data []byte) llm.ContentBlock {
 	switch mime {
 	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		if len(data) > read.MaxImageBytes {
+			small, err := read.ShrinkImage(data, read.MaxImageBytes)
+			if err != nil {
+				return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, too large to show and could not be scaled down: %v]", mime, len(data), err))
+			}
+			mime, data = "image/jpeg", small
+		}
 		return llm.ContentBlock{Type: llm.BlockImage, Source: &llm.Source{Type: "base64", MediaType: mime, Data: base64.StdEncoding.EncodeToString(data)}}
 	}
 	return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, in a format that cannot be shown]", mime, len(data)))
 }
 
-// resourceBlock renders resource contents: text as text, images as
-// images, other binaries described.
+// resourceBlock renders resource contents: text as text (also text sent
+// as a blob), images as images, other binaries described.
 func resourceBlock(r *sdk.ResourceContents) llm.ContentBlock {
 	switch {
 	case r.Blob == nil:
@@ -266,6 +336,25 @@ func resourceBlock(r *sdk.ResourceContents) llm.ContentBlock {
 		return llm.TextBlock(fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text))
 	case strings.HasPrefix(r.MIMEType, "image/"):
 		return imageBlock(r.MIMEType, r.Blob)
+	case textMIME(r.MIMEType) && utf8.Valid(r.Blob):
+		return llm.TextBlock(fmt.Sprintf("[resource %s]\n%s", r.URI, r.Blob))
 	}
 	return llm.TextBlock(fmt.Sprintf("[resource %s: %s, %d bytes of binary data, not shown]", r.URI, r.MIMEType, len(r.Blob)))
+}
+
+// textMIME reports whether a MIME type names text: text/*, JSON, XML,
+// YAML and the like.
+func textMIME(mime string) bool {
+	mime, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(mime)), ";")
+	switch {
+	case strings.HasPrefix(mime, "text/"):
+		return true
+	case strings.HasSuffix(mime, "+json"), strings.HasSuffix(mime, "+xml"), strings.HasSuffix(mime, "+yaml"):
+		return true
+	}
+	switch mime {
+	case "application/json", "application/xml", "application/yaml", "application/x-yaml", "application/javascript", "application/toml", "application/x-sh":
+		return true
+	}
+	return false
 }

@@ -26,6 +26,11 @@ type Options struct {
 	// 3); PrefetchOff turns prefetch off.
 	PrefetchMax int
 	PrefetchOff bool
+	// Unavailable says why a tool of that name cannot be run right now
+	// (its MCP server is down, say), "" when it knows of no such tool.
+	// ExecuteExtraTool answers with it instead of "no deferred tool is
+	// named", which sent the model searching for a tool that exists.
+	Unavailable func(name string) string
 }
 
 // maxStrong bounds the candidates one prefetch search returns; those not
@@ -129,7 +134,7 @@ func (s *Session) ToolSet(all []tool.Tool) engine.ToolSet {
 	}
 	cat := s.catalog(all)
 	search := &searchTool{cat: cat, weights: s.opts.Weights, found: s.markRecommended}
-	exec := &executeTool{cat: cat}
+	exec := &executeTool{cat: cat, unavailable: s.opts.Unavailable}
 	var ts engine.ToolSet
 	sent := map[string]bool{SearchToolName: true, ExecuteToolName: true}
 	for _, t := range all {

@@ -124,7 +124,8 @@ func (s *searchTool) Call(_ context.Context, _ *tool.Call, input json.RawMessage
 // runs the target in its place (it is a tool.Proxy).
 type executeTool struct {
 	tool.Defaults
-	cat *catalog
+	cat         *catalog
+	unavailable func(name string) string // Options.Unavailable; may be nil
 }
 
 func (*executeTool) Name() string                 { return ExecuteToolName }
@@ -155,6 +156,11 @@ func (e *executeTool) Target(input json.RawMessage) (tool.Tool, json.RawMessage,
 	if ln, ok := e.cat.findLoaded(name); ok {
 		if t, ok := e.cat.loaded[ln]; ok && ln != ExecuteToolName {
 			return t, in.Input, nil
+		}
+	}
+	if e.unavailable != nil {
+		if why := e.unavailable(name); why != "" {
+			return nil, nil, fmt.Errorf("ExecuteExtraTool: %s cannot run right now: %s", name, why)
 		}
 	}
 	return nil, nil, fmt.Errorf("ExecuteExtraTool: no deferred tool is named %q. Find the right name with SearchExtraTools.", name)
