@@ -47,8 +47,11 @@ type Model struct {
 	dialog dialog
 	asks   []askMsg // questions waiting behind the open dialog
 
-	printing bool                 // a print is on its way to the terminal
-	profile  colorprofile.Profile // the terminal's colours, for prints
+	printing   bool                 // a print is on its way to the terminal
+	pending    []string             // printed lines not yet sent to the terminal
+	printRetry bool                 // a printRetryMsg is on its way
+	frames     frameHeights         // heights of recent views (print.go)
+	profile    colorprofile.Profile // the terminal's colours, for prints
 
 	lastCtrlC, lastEsc time.Time
 	hint               string
@@ -144,6 +147,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onTick()
 	case printedMsg:
 		m.printing = false
+	case printRetryMsg:
+		m.printRetry = false
 	case filesMsg:
 		m.files = msg.files
 		m.updateCompletion()
@@ -155,13 +160,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.profile = msg.Profile
 	}
 	if m.quitting {
+		if m.printing {
+			return m, nil // the print on its way comes back as printedMsg
+		}
 		return m, tea.Sequence(m.flush(), tea.Quit)
 	}
 	return m, tea.Batch(cmd, m.flush())
 }
 
 // flush prints the finished items at the head of the live area, in order,
-// one print at a time.
+// one print at a time (see print.go).
 func (m *Model) flush() tea.Cmd {
 	if m.printing {
 		return nil
@@ -172,12 +180,11 @@ func (m *Model) flush() tea.Cmd {
 		parts = append(parts, "\n"+m.r.item(c.items[c.printed], m.width, false))
 		c.printed++
 	}
-	if len(parts) == 0 {
-		return nil
+	if len(parts) > 0 {
+		text := m.downsample(strings.Join(parts, "\n"))
+		m.pending = append(m.pending, strings.Split(text, "\n")...)
 	}
-	m.printing = true
-	text := m.downsample(strings.Join(parts, "\n"))
-	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
+	return m.printPending()
 }
 
 // downsample converts colours of printed text to what the terminal

@@ -21,6 +21,7 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	if m.quitting {
+		m.frames.note(0, m.o.Now())
 		return tea.NewView("")
 	}
 	w := m.width
@@ -53,7 +54,9 @@ func (m *Model) View() tea.View {
 		}
 	}
 	parts = append(parts, m.footer(w))
-	v := tea.NewView(strings.Join(parts, "\n"))
+	content := strings.Join(parts, "\n")
+	m.frames.note(strings.Count(content, "\n")+1, m.o.Now())
+	v := tea.NewView(content)
 	v.Cursor = cursor
 	return v
 }
