@@ -37,3 +37,28 @@ func TestQA3LongReplyLeavesNoStaleFrameInTheScrollback(t *testing.T) {
 		t.Fatalf("the reply's first line is on screen %d times:\n%s", n, s)
 	}
 }
+
+// Ctrl+D on an empty input asks for a second press before exiting, as
+// Claude Code does; one press used to end the session at once, even in
+// the middle of a turn.
+func TestQA3CtrlDExitsOnlyWhenPressedTwice(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("s1", "Bash", map[string]any{"command": "sleep 30", "description": "wait"})),
+		llmtest.Reply("still running after ctrl+d"),
+	)
+	tt.sb.Write(t, ".claude/settings.json", `{"permissions":{"allow":["Bash(sleep *)"]}}`)
+	tt.start()
+	tt.ready()
+	tt.prompt("wait a while")
+	tt.waitFor("Bash(sleep 30)", "esc to interrupt")
+	tt.keys("C-d")
+	tt.waitFor("Press Ctrl+D again to exit")
+	if s := tt.screen(); strings.Contains(s, "[reins exited") {
+		t.Fatalf("one Ctrl+D ended reins:\n%s", s)
+	}
+	tt.keys("Escape")
+	tt.waitFor("Interrupted")
+	tt.keys("C-d")
+	tt.keys("C-d")
+	tt.waitFor("[reins exited 0]")
+}

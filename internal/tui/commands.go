@@ -210,6 +210,7 @@ const keysHelp = `Keys
   shift+enter, \⏎  new line
   esc              interrupt the turn · twice: rewind to an earlier prompt
   ctrl+c           clear the input · twice: exit
+  ctrl+d           twice on an empty input: exit
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+r           search input history

@@ -32,7 +32,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onCtrlC()
 	case "ctrl+d":
 		if m.ed.empty() {
-			return m.quit()
+			return m.onCtrlD()
 		}
 	case "esc":
 		return m.onEsc()
@@ -93,6 +93,18 @@ func (m *Model) onCtrlC() tea.Cmd {
 		return nil
 	}
 	m.setHint("Press Ctrl+C again to exit", doublePress)
+	return nil
+}
+
+// onCtrlD on an empty input exits when pressed twice, as Claude Code
+// does: one stray press must not end the session and its running turn.
+func (m *Model) onCtrlD() tea.Cmd {
+	now := m.o.Now()
+	if now.Sub(m.lastCtrlD) < doublePress {
+		return m.quit()
+	}
+	m.lastCtrlD = now
+	m.setHint("Press Ctrl+D again to exit", doublePress)
 	return nil
 }
 

@@ -53,9 +53,9 @@ type Model struct {
 	frames     frameHeights         // heights of recent views (print.go)
 	profile    colorprofile.Profile // the terminal's colours, for prints
 
-	lastCtrlC, lastEsc time.Time
-	hint               string
-	hintUntil          time.Time
+	lastCtrlC, lastCtrlD, lastEsc time.Time
+	hint                          string
+	hintUntil                     time.Time
 
 	started    time.Time
 	statusText string // the statusLine command's output
