@@ -62,3 +62,26 @@ func TestQA3CtrlDExitsOnlyWhenPressedTwice(t *testing.T) {
 	tt.keys("C-d")
 	tt.waitFor("[reins exited 0]")
 }
+
+// A finished sub-agent shows how much it did, as Claude Code does, not
+// the agentId and usage trailer its result carries for the model.
+func TestQA3SubAgentResultShowsDoneNotTheUsageTrailer(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.Text("Delegating."), llmtest.ToolUse("a1", "Agent", map[string]any{
+			"description": "explore the code", "prompt": "find the main file", "subagent_type": "general-purpose"})),
+		llmtest.Calls(llmtest.ToolUse("s1", "Glob", map[string]any{"pattern": "**/*.go"})),
+		llmtest.Calls(llmtest.ToolUse("s2", "Read", map[string]any{"file_path": "main.go"})),
+		llmtest.Reply("The main file is main.go"),
+		llmtest.Reply("The sub-agent found main.go."),
+	)
+	tt.sb.Write(t, "main.go", "package main\n")
+	tt.start()
+	tt.ready()
+	tt.prompt("delegate it")
+	s := tt.waitFor("Agent(explore the code)", "Done (2 tool uses · ", "The sub-agent found main.go.")
+	for _, bad := range []string{"<usage>", "agentId:", "total_tokens"} {
+		if strings.Contains(s, bad) {
+			t.Fatalf("the screen shows %q:\n%s", bad, s)
+		}
+	}
+}
