@@ -85,3 +85,22 @@ func TestQA3SubAgentResultShowsDoneNotTheUsageTrailer(t *testing.T) {
 		}
 	}
 }
+
+// /agents lists the sub-agents, built-in and from .claude/agents, with
+// where each comes from; it used to be an unknown command.
+func TestQA3AgentsCommandListsTheSubAgents(t *testing.T) {
+	tt := newTerm(t)
+	tt.sb.Write(t, ".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews code changes\ntools: Read, Grep\nmodel: sonnet\n---\nYou review code.\n")
+	tt.start()
+	tt.ready()
+	tt.typeText("/age")
+	tt.waitFor("/agents", "List the sub-agents")
+	tt.keys("Enter")
+	s := tt.waitFor("general-purpose  (built-in)", "reviewer  (project, .claude/agents/reviewer.md)", "Reviews code changes", "model: sonnet · tools: Read, Grep")
+	if strings.Contains(s, "Unknown command") {
+		t.Fatalf("/agents is unknown:\n%s", s)
+	}
+	if n := len(tt.srv.Requests()); n != 0 {
+		t.Fatalf("%d model requests for /agents", n)
+	}
+}

@@ -107,6 +107,8 @@ type Options struct {
 	Permissions, Hooks, Config Viewer
 	// MCP backs /mcp: the servers, their state and tools.
 	MCP Viewer
+	// Agents backs /agents: the sub-agents the Agent tool can start.
+	Agents Viewer
 	// Doctor adds checks to /doctor (settings files, tools...).
 	Doctor func(ctx context.Context) []Check
 
