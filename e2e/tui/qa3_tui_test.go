@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -102,5 +103,40 @@ func TestQA3AgentsCommandListsTheSubAgents(t *testing.T) {
 	}
 	if n := len(tt.srv.Requests()); n != 0 {
 		t.Fatalf("%d model requests for /agents", n)
+	}
+}
+
+// The permission dialog for a large Write fits a 30-row terminal: its
+// title and file name stay on screen (the diff is cut shorter), and
+// ctrl+o shows the whole diff, esc coming back to the question. The
+// dialog used to be taller than the terminal, its top cut off.
+func TestQA3LargeWriteDialogFitsTheTerminalAndCtrlOShowsAll(t *testing.T) {
+	tt := newTerm(t)
+	var content strings.Builder
+	for i := 1; i <= 100; i++ {
+		fmt.Fprintf(&content, "row %d of the new file\n", i)
+	}
+	target := tt.sb.Dir + "/big.txt"
+	tt.srv.Add(
+		llmtest.Calls(llmtest.Text("Writing it."), llmtest.ToolUse("w1", "Write", map[string]any{"file_path": target, "content": content.String()})),
+		llmtest.Reply("wrote the big file"),
+	)
+	tt.start()
+	tt.run("resize-window", "-t", "main", "-x", "100", "-y", "30")
+	tt.ready()
+	tt.prompt("write a big file")
+	tt.waitUntil("the whole dialog on screen", func(string) bool {
+		v := tt.visible()
+		return strings.Contains(v, "── Write file") && strings.Contains(v, "big.txt") &&
+			strings.Contains(v, "Do you want to proceed?") && strings.Contains(v, "4. No")
+	})
+	tt.keys("C-o")
+	tt.waitUntil("the whole diff", func(string) bool { return strings.Contains(tt.visible(), "row 100 of the new file") })
+	tt.keys("Escape")
+	tt.waitUntil("the question again", func(string) bool { return strings.Contains(tt.visible(), "Do you want to proceed?") })
+	tt.keys("1")
+	tt.waitFor("wrote the big file")
+	if data, err := os.ReadFile(target); err != nil || string(data) != content.String() {
+		t.Fatalf("big.txt = %d bytes (%v)", len(data), err)
 	}
 }

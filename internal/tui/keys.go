@@ -22,6 +22,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case m.transcript != nil:
 		return m.transcriptKey(k)
 	case m.dialog != nil:
+		if pd, ok := m.dialog.(*permissionDialog); ok && pd.full != "" && k.String() == "ctrl+o" {
+			m.openTranscript() // the whole diff; esc comes back to the question
+			return nil
+		}
 		return m.dialogKey(k)
 	case m.ed.search != nil:
 		m.ed.key(k)
