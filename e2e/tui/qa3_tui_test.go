@@ -140,3 +140,28 @@ func TestQA3LargeWriteDialogFitsTheTerminalAndCtrlOShowsAll(t *testing.T) {
 		t.Fatalf("big.txt = %d bytes (%v)", len(data), err)
 	}
 }
+
+// A resumed conversation longer than a screen is printed whole at start:
+// printing it in pieces before the first frame was drawn left only the
+// last piece on screen.
+func TestQA3ContinuePrintsTheWholeResumedConversation(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 45; i++ {
+		lines = append(lines, fmt.Sprintf("- entry %d end", i))
+	}
+	tt := newTerm(t, llmtest.Reply("First line of the answer.\n\n"+strings.Join(lines, "\n")+"\n\nLast line of the answer."))
+	tt.start()
+	tt.ready()
+	tt.prompt("make a long answer")
+	tt.waitFor("Last line of the answer.")
+	tt.keys("C-c", "C-c")
+	tt.waitFor("[reins exited 0]")
+
+	tt.start("--continue")
+	s := tt.waitFor("> make a long answer", "Last line of the answer.", `Try "explain this project"`)
+	for _, want := range []string{"First line of the answer.", "entry 1 end", "entry 23 end", "entry 45 end"} {
+		if n := count(s, want); n != 1 {
+			t.Fatalf("%q is on screen %d times, want once:\n%s", want, n, s)
+		}
+	}
+}

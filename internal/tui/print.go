@@ -35,7 +35,8 @@ const printMargin = 2
 // height of the frame Bubble Tea last drew. The queue is decreasing in
 // height from the front, so the front is the tallest.
 type frameHeights struct {
-	q []frameHeight
+	q     []frameHeight
+	first time.Time // when the first view was noted
 }
 
 type frameHeight struct {
@@ -45,6 +46,9 @@ type frameHeight struct {
 
 // note records the height of a view handed to Bubble Tea at now.
 func (f *frameHeights) note(h int, now time.Time) {
+	if f.first.IsZero() {
+		f.first = now
+	}
 	if n := len(f.q); n > 0 && f.q[n-1].until.IsZero() {
 		f.q[n-1].until = now
 	}
@@ -63,6 +67,15 @@ func (f *frameHeights) tallest(now time.Time) int {
 		return 0
 	}
 	return f.q[0].h
+}
+
+// starting reports whether Bubble Tea may not have drawn its first frame
+// yet. Until it does, it counts a blank frame as tall as the terminal, so
+// that every print lands at the top row: one print at a time then works
+// (the frame drawn after it starts below it), while a second print
+// would land on the first.
+func (f *frameHeights) starting(now time.Time) bool {
+	return f.first.IsZero() || now.Sub(f.first) <= frameWindow
 }
 
 // printRetryMsg asks for another try at printing, when the live area
@@ -106,6 +119,11 @@ func (m *Model) printPending() tea.Cmd {
 	now := m.o.Now()
 	m.View() // notes the height of the view about to be drawn
 	limit := m.height - m.frames.tallest(now) - printMargin
+	if m.frames.starting(now) {
+		// Everything printed so far goes out in one piece (the welcome,
+		// a resumed conversation).
+		limit = 1 << 30
+	}
 	if m.quitting {
 		limit = max(limit, 1)
 		var cmds []tea.Cmd
