@@ -3,8 +3,11 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // The tallest view stays counted until frameWindow after a later view
@@ -53,5 +56,28 @@ func TestQA3PrintsInOnePieceAtStartThenInPieces(t *testing.T) {
 	long()
 	if m.printPending() == nil || len(m.pending) == 0 || len(m.pending) >= 100 {
 		t.Fatalf("later: %d of 100 lines left for later prints, want some", len(m.pending))
+	}
+}
+
+// The slash menu's descriptions start in one column even when a label
+// with its argument hint is longer than 20 columns ("/compact
+// [instructions]" used to push its description out of line).
+func TestQA3SlashMenuDescriptionsLineUp(t *testing.T) {
+	m := newModel(context.Background(), Options{NoColor: true}, &bridge{})
+	m.comp = &completion{kind: '/', items: m.cmds.complete("co")}
+	m.comp.sel = -1 // no highlighted row
+	cols := map[string]int{}
+	for _, line := range strings.Split(xansi.Strip(m.completionView(100)), "\n") {
+		for _, desc := range []string{"Summarise the conversation", "View settings", "Show the session's cost"} {
+			if i := strings.Index(line, desc); i >= 0 {
+				cols[desc] = xansi.StringWidth(line[:i])
+			}
+		}
+	}
+	if len(cols) != 3 {
+		t.Fatalf("menu rows found: %v", cols)
+	}
+	if cols["Summarise the conversation"] != cols["View settings"] || cols["View settings"] != cols["Show the session's cost"] {
+		t.Fatalf("descriptions start at columns %v", cols)
 	}
 }

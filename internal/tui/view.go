@@ -116,13 +116,20 @@ func (m *Model) completionView(w int) string {
 	if c.sel >= completeMax {
 		first = c.sel - completeMax + 1
 	}
+	// The descriptions line up after the longest label shown (at least
+	// 20 columns, at most 32).
+	col := 20
+	for i := first; i < len(c.items) && i < first+completeMax; i++ {
+		col = max(col, min(32, xansi.StringWidth(c.items[i].label)))
+	}
 	var lines []string
 	for i := first; i < len(c.items) && i < first+completeMax; i++ {
 		it := c.items[i]
 		label := it.label
 		line := "  " + label
 		if it.desc != "" {
-			line = fmt.Sprintf("  %-20s %s", label, m.st.dim.Render(it.desc))
+			pad := max(1, col+1-xansi.StringWidth(label))
+			line = "  " + label + strings.Repeat(" ", pad) + m.st.dim.Render(it.desc)
 		}
 		line = cut(line, w)
 		if i == c.sel {
