@@ -165,3 +165,36 @@ func TestQA3ContinuePrintsTheWholeResumedConversation(t *testing.T) {
 		}
 	}
 }
+
+// A "!" command run while the model works shows its output and reaches
+// the model after the turn: it used to be queued as a user message,
+// which stopped the model's running Bash call and showed the command a
+// second time as a prompt.
+func TestQA3BangCommandDuringATurnDoesNotInterruptIt(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("s1", "Bash", map[string]any{"command": "sleep 3 && echo slept", "description": "wait"})),
+		llmtest.Reply("the wait is over"),
+		llmtest.Reply("saw the shell output"),
+	)
+	tt.sb.Write(t, ".claude/settings.json", `{"permissions":{"allow":["Bash(sleep *)"]}}`)
+	tt.start()
+	tt.ready()
+	tt.prompt("wait a bit")
+	tt.waitFor("Bash(sleep 3 && echo slept)", "esc to interrupt")
+	tt.prompt("!echo from the bang")
+	tt.waitFor("⎿  from the bang")
+	s := tt.waitFor("the wait is over")
+	if n := count(s, "echo from the bang"); n != 1 {
+		t.Fatalf("the ! command is on screen %d times, want once:\n%s", n, s)
+	}
+	res := tt.requests(2)[1].ToolResults()
+	if len(res) != 1 || res[0].IsError || !strings.Contains(res[0].ResultText(), "slept") {
+		t.Fatalf("the model's Bash call did not finish: %+v", res)
+	}
+	tt.prompt("what did I run?")
+	tt.waitFor("saw the shell output")
+	if h := messageTexts(tt.requests(3)[2]); !strings.Contains(h, "<bash-input>echo from the bang</bash-input>") ||
+		!strings.Contains(h, "<bash-stdout>from the bang</bash-stdout>") {
+		t.Fatalf("the shell run did not reach the model:\n%s", h)
+	}
+}

@@ -148,6 +148,7 @@ func (m *Model) busy(label string) {
 
 func (m *Model) idle() {
 	m.running, m.busyLabel, m.cancel = false, "", nil
+	m.releaseShell()
 }
 
 // commandOutput shows a command and what it printed.

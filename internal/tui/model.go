@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"reins/internal/engine"
+	"reins/internal/llm"
 )
 
 // errInterrupted is the cause of a turn the user interrupted.
@@ -40,7 +41,8 @@ type Model struct {
 	busyLabel string // what the spinner says instead of the default
 	cancel    context.CancelCauseFunc
 	turnStart time.Time
-	queued    []string // messages queued during the turn, not yet taken
+	queued    []string       // messages queued during the turn, not yet taken
+	heldShell []*llm.Message // "!" runs for the model, held while a turn runs
 	frame     int
 	ticking   bool
 
@@ -266,6 +268,7 @@ func (m *Model) onTurnDone(gen int) tea.Cmd {
 		m.cancel = nil
 	}
 	m.closeStaleDialogs()
+	m.releaseShell()
 	var cmds []tea.Cmd
 	if m.o.Now().Sub(m.turnStart) >= m.o.LongTurn {
 		cmds = append(cmds, m.notify("reins finished"))
