@@ -198,3 +198,34 @@ func TestQA3BangCommandDuringATurnDoesNotInterruptIt(t *testing.T) {
 		t.Fatalf("the shell run did not reach the model:\n%s", h)
 	}
 }
+
+// A plan taller than the terminal shows its beginning in the approval
+// dialog, says how much more there is, and ctrl+o shows it whole; the
+// dialog used to show only the plan's last lines, with no way to read
+// the start before approving.
+func TestQA3LongPlanShowsItsStartAndCtrlOShowsAll(t *testing.T) {
+	var steps []string
+	for i := 1; i <= 40; i++ {
+		steps = append(steps, fmt.Sprintf("%d. Step number %d", i, i))
+	}
+	plan := "Opening summary of the plan.\n\n" + strings.Join(steps, "\n") + "\n\nClosing line of the plan."
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("p1", "ExitPlanMode", map[string]any{"plan": plan})),
+		llmtest.Reply("plan approved, starting"),
+	)
+	tt.start("--permission-mode", "plan")
+	tt.run("resize-window", "-t", "main", "-x", "100", "-y", "30")
+	tt.ready()
+	tt.prompt("plan the work")
+	tt.waitUntil("the plan's start and the choices", func(string) bool {
+		v := tt.visible()
+		return strings.Contains(v, "Opening summary of the plan.") && strings.Contains(v, "ctrl+o to read the whole plan") &&
+			strings.Contains(v, "Would you like to proceed?") && strings.Contains(v, "3. No, keep planning")
+	})
+	tt.keys("C-o")
+	tt.waitUntil("the plan's end", func(string) bool { return strings.Contains(tt.visible(), "Closing line of the plan.") })
+	tt.keys("Escape")
+	tt.waitUntil("the choices again", func(string) bool { return strings.Contains(tt.visible(), "Would you like to proceed?") })
+	tt.keys("2")
+	tt.waitFor("plan approved, starting")
+}

@@ -197,3 +197,7 @@ func compactJSON(raw json.RawMessage) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// whole is the call's whole preview when the dialog cut it, for the
+// transcript view (ctrl+o).
+func (d *permissionDialog) whole(*Model, int) (title, body string) { return d.title, d.full }

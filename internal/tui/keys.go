@@ -22,9 +22,11 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case m.transcript != nil:
 		return m.transcriptKey(k)
 	case m.dialog != nil:
-		if pd, ok := m.dialog.(*permissionDialog); ok && pd.full != "" && k.String() == "ctrl+o" {
-			m.openTranscript() // the whole diff; esc comes back to the question
-			return nil
+		if wd, ok := m.dialog.(wholeDialog); ok && k.String() == "ctrl+o" {
+			if _, body := wd.whole(m, m.width); body != "" {
+				m.openTranscript() // all of it; esc comes back to the question
+				return nil
+			}
 		}
 		return m.dialogKey(k)
 	case m.ed.search != nil:

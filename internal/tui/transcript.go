@@ -49,9 +49,12 @@ func (t *transcriptView) view(m *Model) string {
 	}
 	need := h + t.up
 	var lines []string // bottom part, in order
-	if pd, ok := m.dialog.(*permissionDialog); ok && pd.full != "" {
-		// The call waiting for an answer, whole (its dialog cuts it short).
-		lines = append([]string{"", ruleLine(pd.title, w)}, strings.Split(pd.full, "\n")...)
+	if wd, ok := m.dialog.(wholeDialog); ok {
+		// The question waiting for an answer, whole (its dialog cuts it
+		// short).
+		if title, body := wd.whole(m, w); body != "" {
+			lines = append([]string{"", ruleLine(title, w)}, strings.Split(body, "\n")...)
+		}
 	}
 	items := m.conv.items
 	for i := len(items) - 1; i >= 0 && len(lines) < need; i-- {
