@@ -8,6 +8,10 @@ import (
 	"time"
 
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"reins/internal/llm/llmtest"
+	"reins/internal/tool"
+	"reins/internal/tools/askuser"
 )
 
 // The tallest view stays counted until frameWindow after a later view
@@ -79,5 +83,30 @@ func TestQA3SlashMenuDescriptionsLineUp(t *testing.T) {
 	}
 	if cols["Summarise the conversation"] != cols["View settings"] || cols["View settings"] != cols["Show the session's cost"] {
 		t.Fatalf("descriptions start at columns %v", cols)
+	}
+}
+
+// In a multi-select question, an answer typed under "Type something
+// else" is added to the options ticked; it used to replace them.
+func TestQA3MultiSelectKeepsTickedOptionsWithATypedAnswer(t *testing.T) {
+	input := map[string]any{"questions": []map[string]any{
+		{"question": "Which parts?", "header": "Scope", "multiSelect": true,
+			"options": []map[string]any{{"label": "API", "description": ""}, {"label": "UI", "description": ""}, {"label": "Docs", "description": ""}}},
+	}}
+	turns := []llmtest.Turn{llmtest.Calls(llmtest.ToolUse("q1", "AskUserQuestion", input)), llmtest.Reply("noted")}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{askuser.New()}})
+	h.typeText("plan it")
+	h.key("enter")
+	h.waitFor("Which parts?")
+	h.key("space") // API
+	h.key("down")
+	h.key("down")
+	h.key("space") // Docs
+	h.key("4")     // type something else
+	h.typeText("Chat")
+	h.key("enter")
+	h.waitFor("noted")
+	if text := h.requests(2)[1].ToolResults()[0].ResultText(); !strings.Contains(text, "Which parts? → API, Docs, Chat") {
+		t.Fatalf("result = %q", text)
 	}
 }
