@@ -229,3 +229,20 @@ func TestQA3LongPlanShowsItsStartAndCtrlOShowsAll(t *testing.T) {
 	tt.keys("2")
 	tt.waitFor("plan approved, starting")
 }
+
+// /compact shows what was typed, like every other command, so its notes
+// do not read as part of the reply above.
+func TestQA3CompactEchoesTheCommand(t *testing.T) {
+	summary := llmtest.Reply("<summary>The user asked; the assistant answered.</summary>")
+	summary.Side = true
+	tt := newTerm(t, llmtest.Reply("first answer"), summary)
+	tt.start()
+	tt.ready()
+	tt.prompt("first question")
+	tt.waitFor("● first answer")
+	tt.prompt("/compact keep the names")
+	s := tt.waitFor("Conversation compacted")
+	if !strings.Contains(s, "> /compact keep the names") {
+		t.Fatalf("the command is not shown:\n%s", s)
+	}
+}

@@ -357,6 +357,11 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 		m.commandOutput("/compact", "Nothing to compact yet.", false)
 		return nil
 	}
+	echo := "/compact"
+	if args != "" {
+		echo += " " + args
+	}
+	m.commandOutput(echo, "", false) // what was typed, above the compaction's notes
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Compacting conversation…")
 	m.cancel = cancel
