@@ -246,3 +246,26 @@ func TestQA3CompactEchoesTheCommand(t *testing.T) {
 		t.Fatalf("the command is not shown:\n%s", s)
 	}
 }
+
+// A "!" command run during a turn that ends with reins exiting is still
+// kept in the conversation's transcript.
+func TestQA3BangCommandDuringTheLastTurnIsKeptOnExit(t *testing.T) {
+	tt := newTerm(t, llmtest.Calls(llmtest.ToolUse("s1", "Bash", map[string]any{"command": "sleep 30", "description": "wait"})))
+	tt.sb.Write(t, ".claude/settings.json", `{"permissions":{"allow":["Bash(sleep *)"]}}`)
+	tt.start()
+	tt.ready()
+	tt.prompt("wait long")
+	tt.waitFor("Bash(sleep 30)", "esc to interrupt")
+	tt.prompt("!echo kept on exit")
+	tt.waitFor("⎿  kept on exit")
+	tt.keys("C-c", "C-c")
+	tt.waitFor("[reins exited 0]")
+	var all string
+	for _, f := range tt.sb.Transcripts(t) {
+		data, _ := os.ReadFile(f)
+		all += string(data)
+	}
+	if !strings.Contains(all, "<bash-input>echo kept on exit</bash-input>") {
+		t.Fatalf("the shell run is not in the transcript:\n%s", all)
+	}
+}
