@@ -269,3 +269,26 @@ func TestQA3BangCommandDuringTheLastTurnIsKeptOnExit(t *testing.T) {
 		t.Fatalf("the shell run is not in the transcript:\n%s", all)
 	}
 }
+
+// reins --resume without a session id opens the list of earlier
+// conversations, as Claude Code does; it used to start a new one.
+func TestQA3ResumeFlagWithoutIDOpensThePicker(t *testing.T) {
+	again := llmtest.Reply("continued where we left off")
+	tt := newTerm(t, llmtest.Reply("the first answer"), again)
+	tt.start()
+	tt.ready()
+	tt.prompt("the earlier question")
+	tt.waitFor("the first answer")
+	tt.keys("C-c", "C-c")
+	tt.waitFor("[reins exited 0]")
+
+	tt.start("--resume")
+	tt.waitFor("Resume a conversation", "the earlier question")
+	tt.keys("Enter")
+	tt.waitFor("Resumed: the earlier question")
+	tt.prompt("and now?")
+	tt.waitFor("continued where we left off")
+	if h := messageTexts(tt.requests(2)[1]); !strings.Contains(h, "the earlier question") || !strings.Contains(h, "the first answer") {
+		t.Fatalf("the resumed history did not reach the model:\n%s", h)
+	}
+}

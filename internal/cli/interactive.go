@@ -85,6 +85,8 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	if a.resumed != nil {
 		opts.Resumed = a.sess.History()
 	}
+	// --resume without a session id: choose one from the list.
+	opts.PickResume = o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue
 	res, err := tui.Run(ctx, opts)
 	if res != nil && res.Session != nil && len(res.Session.History()) > 0 && !o.NoPersist {
 		fmt.Fprintf(env.Stdout, "\nResume this conversation with: reins --resume %s\n", res.Session.ID())
