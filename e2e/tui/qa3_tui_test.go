@@ -292,3 +292,23 @@ func TestQA3ResumeFlagWithoutIDOpensThePicker(t *testing.T) {
 		t.Fatalf("the resumed history did not reach the model:\n%s", h)
 	}
 }
+
+// Esc while a slow UserPromptSubmit hook runs stops it and puts the
+// prompt back in the input; the spinner offered "esc to interrupt" but
+// Esc did nothing until the hook ended.
+func TestQA3EscStopsASlowPromptHook(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("sent after all"))
+	tt.sb.Write(t, ".claude/settings.json", `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"sleep 30"}]}]}}`)
+	tt.start()
+	tt.ready()
+	tt.prompt("a prompt held by the hook")
+	tt.waitFor("Sending…", "esc to interrupt")
+	tt.keys("Escape")
+	tt.waitUntil("the prompt back in the input", func(string) bool {
+		v := tt.visible()
+		return strings.Contains(v, "> a prompt held by the hook") && !strings.Contains(v, "Sending…")
+	})
+	if n := len(tt.srv.Requests()); n != 0 {
+		t.Fatalf("%d model requests for an interrupted prompt", n)
+	}
+}

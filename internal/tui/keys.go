@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -246,16 +248,26 @@ func (m *Model) submitText(text string) tea.Cmd {
 			TokenBudget: engine.ParseTokenBudget(text),
 		})
 	}
-	prepare, ctx, cwd := m.o.Prepare, m.ctx, m.o.Cwd
+	prepare, cwd := m.o.Prepare, m.o.Cwd
+	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Sending…")
+	m.cancel = cancel // esc stops a slow UserPromptSubmit hook
 	return func() tea.Msg {
 		in, refusal, err := prepare(ctx, text)
 		if err == nil && refusal == "" {
 			in.Content = append(in.Content, mentionBlocks(text, cwd)...)
 		}
+		interrupted := errors.Is(context.Cause(ctx), errInterrupted)
+		cancel(nil)
 		return asyncMsg{apply: func(m *Model) tea.Cmd {
 			m.idle()
 			switch {
+			case interrupted:
+				// Not sent: the prompt goes back into the input.
+				if m.ed.empty() {
+					m.ed.set(text)
+				}
+				m.setHint("Interrupted before sending; the prompt is back in the input", 3*time.Second)
 			case err != nil:
 				m.say(kError, err.Error())
 			case refusal != "":
