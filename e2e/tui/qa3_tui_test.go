@@ -312,3 +312,20 @@ func TestQA3EscStopsASlowPromptHook(t *testing.T) {
 		t.Fatalf("%d model requests for an interrupted prompt", n)
 	}
 }
+
+// Esc stops a custom command whose text runs a slow !`command`.
+func TestQA3EscStopsASlowCustomCommand(t *testing.T) {
+	tt := newTerm(t)
+	tt.sb.Write(t, ".claude/commands/slow.md", "---\nallowed-tools: Bash(sleep:*)\n---\nStatus: !`sleep 30`\n")
+	tt.start()
+	tt.ready()
+	tt.prompt("/slow")
+	tt.waitFor("Running /slow…", "esc to interrupt")
+	tt.keys("Escape")
+	tt.waitUntil("the command stopped", func(s string) bool {
+		return strings.Contains(s, "Interrupted") && !strings.Contains(tt.visible(), "Running /slow…")
+	})
+	if n := len(tt.srv.Requests()); n != 0 {
+		t.Fatalf("%d model requests for an interrupted command", n)
+	}
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -119,13 +120,19 @@ func (m *Model) runCommand(text string) tea.Cmd {
 		m.setHint("Commands run between turns; wait or press esc", 3*time.Second)
 		return nil
 	}
-	ext, ctx := m.cmds.ext, m.ctx
+	ext := m.cmds.ext
+	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Running /" + name + "…")
+	m.cancel = cancel // esc stops a slow !`command` in the command's text
 	return func() tea.Msg {
 		res, err := ext.Run(ctx, text)
+		interrupted := errors.Is(context.Cause(ctx), errInterrupted)
+		cancel(nil)
 		return asyncMsg{apply: func(m *Model) tea.Cmd {
 			m.idle()
 			switch {
+			case interrupted:
+				m.commandOutput(text, "Interrupted", true)
 			case err != nil:
 				m.commandOutput(text, err.Error(), true)
 			case !res.Handled:
