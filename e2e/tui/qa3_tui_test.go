@@ -329,3 +329,33 @@ func TestQA3EscStopsASlowCustomCommand(t *testing.T) {
 		t.Fatalf("%d model requests for an interrupted command", n)
 	}
 }
+
+// In a terminal too short for the live area (a permission dialog in 16
+// rows), the live area loses its top lines instead of scrolling the
+// terminal on each redraw, which left copies of the dialog in the
+// scrollback.
+func TestQA3TallLiveAreaInAShortTerminalLeavesNoCopies(t *testing.T) {
+	tt := newTerm(t)
+	var content strings.Builder
+	for i := 1; i <= 50; i++ {
+		fmt.Fprintf(&content, "row %d\n", i)
+	}
+	tt.srv.Add(
+		llmtest.Calls(llmtest.Text("Writing it."), llmtest.ToolUse("w1", "Write", map[string]any{"file_path": tt.sb.Dir + "/big.txt", "content": content.String()})),
+		llmtest.Reply("wrote the file"),
+	)
+	tt.start()
+	tt.run("resize-window", "-t", "main", "-x", "80", "-y", "16")
+	tt.ready()
+	tt.prompt("write it")
+	tt.waitFor("Do you want to proceed?", "4. No")
+	time.Sleep(1500 * time.Millisecond) // a dozen spinner redraws
+	if n := count(tt.screen(), "Do you want to proceed?"); n != 1 {
+		t.Fatalf("the dialog is on screen %d times, want once:\n%s", n, tt.screen())
+	}
+	tt.keys("1")
+	s := tt.waitFor("wrote the file")
+	if n := count(s, "Writing it."); n != 1 {
+		t.Fatalf("the reply's text is on screen %d times, want once:\n%s", n, s)
+	}
+}

@@ -55,6 +55,20 @@ func (m *Model) View() tea.View {
 	}
 	parts = append(parts, m.footer(w))
 	content := strings.Join(parts, "\n")
+	// A live area taller than the terminal loses its top lines here: drawn
+	// whole, it scrolled the terminal on every redraw, leaving copies of
+	// itself in the scrollback.
+	if n, room := strings.Count(content, "\n")+1, max(1, m.height-1); n > room {
+		drop := n - room
+		rows := strings.SplitN(content, "\n", drop+1)
+		content = rows[drop]
+		if cursor != nil {
+			cursor.Y -= drop
+			if cursor.Y < 0 {
+				cursor = nil
+			}
+		}
+	}
 	m.frames.note(strings.Count(content, "\n")+1, m.o.Now())
 	v := tea.NewView(content)
 	v.Cursor = cursor
