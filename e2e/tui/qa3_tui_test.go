@@ -359,3 +359,26 @@ func TestQA3TallLiveAreaInAShortTerminalLeavesNoCopies(t *testing.T) {
 		t.Fatalf("the reply's text is on screen %d times, want once:\n%s", n, s)
 	}
 }
+
+// Exiting while a reply streams leaves the part received on screen; the
+// live area was cleared on exit and the partial reply vanished.
+func TestQA3ExitMidStreamKeepsThePartialReply(t *testing.T) {
+	var lines []string
+	for i := 1; i <= 200; i++ {
+		lines = append(lines, fmt.Sprintf("- streamed item %d end", i))
+	}
+	reply := llmtest.Reply(strings.Join(lines, "\n"))
+	reply.Delay = llmtest.Duration(30 * time.Millisecond)
+	tt := newTerm(t, reply)
+	tt.start()
+	tt.ready()
+	tt.prompt("stream a lot")
+	tt.waitFor("streamed item 12 end", "esc to interrupt")
+	tt.keys("C-c", "C-c")
+	s := tt.waitFor("[reins exited 0]")
+	for _, want := range []string{"streamed item 1 end", "streamed item 12 end"} {
+		if n := count(s, want); n != 1 {
+			t.Fatalf("%q is on screen %d times after exit, want once:\n%s", want, n, s)
+		}
+	}
+}

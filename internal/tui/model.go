@@ -180,8 +180,15 @@ func (m *Model) flush() tea.Cmd {
 	}
 	var parts []string
 	c := m.conv
-	for c.printed < len(c.items) && c.items[c.printed].done {
-		parts = append(parts, "\n"+m.r.item(c.items[c.printed], m.width, false))
+	// When quitting, what is still streaming or running is printed as it
+	// stands: the live area is about to go, and with it the partial reply.
+	for c.printed < len(c.items) && (c.items[c.printed].done || m.quitting) {
+		it := c.items[c.printed]
+		s := m.r.item(it, m.width, false)
+		if !it.done && it.kind == kTool {
+			s = m.r.liveTool(it.tool, m.width, "○", m.o.Now())
+		}
+		parts = append(parts, "\n"+s)
 		c.printed++
 	}
 	if len(parts) > 0 {
