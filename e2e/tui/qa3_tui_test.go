@@ -382,3 +382,4 @@ func TestQA3ExitMidStreamKeepsThePartialReply(t *testing.T) {
 		}
 	}
 }
+

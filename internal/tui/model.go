@@ -49,11 +49,10 @@ type Model struct {
 	dialog dialog
 	asks   []askMsg // questions waiting behind the open dialog
 
-	printing   bool                 // a print is on its way to the terminal
-	pending    []string             // printed lines not yet sent to the terminal
-	printRetry bool                 // a printRetryMsg is on its way
-	frames     frameHeights         // heights of recent views (print.go)
-	profile    colorprofile.Profile // the terminal's colours, for prints
+	printing bool                 // a print is on its way to the terminal
+	pending  []string             // printed lines not yet sent to the terminal
+	frames   frameHeights         // heights of recent views (print.go)
+	profile  colorprofile.Profile // the terminal's colours, for prints
 
 	lastCtrlC, lastCtrlD, lastEsc time.Time
 	hint                          string
@@ -151,8 +150,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onTick()
 	case printedMsg:
 		m.printing = false
-	case printRetryMsg:
-		m.printRetry = false
 	case filesMsg:
 		m.files = msg.files
 		m.updateCompletion()

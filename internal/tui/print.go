@@ -78,10 +78,6 @@ func (f *frameHeights) starting(now time.Time) bool {
 	return f.first.IsZero() || now.Sub(f.first) <= frameWindow
 }
 
-// printRetryMsg asks for another try at printing, when the live area
-// left no room.
-type printRetryMsg struct{}
-
 // rows is how many terminal rows line takes at width w, counted as
 // Bubble Tea counts them.
 func rows(line string, w int) int {
@@ -118,28 +114,21 @@ func (m *Model) printPending() tea.Cmd {
 	}
 	now := m.o.Now()
 	m.View() // notes the height of the view about to be drawn
-	limit := m.height - m.frames.tallest(now) - printMargin
+	// At least one line: the live area is at most a line shorter than the
+	// terminal (View cuts it), so one line always fits above it.
+	limit := max(1, m.height-m.frames.tallest(now)-printMargin)
 	if m.frames.starting(now) {
 		// Everything printed so far goes out in one piece (the welcome,
 		// a resumed conversation).
 		limit = 1 << 30
 	}
 	if m.quitting {
-		limit = max(limit, 1)
 		var cmds []tea.Cmd
 		for len(m.pending) > 0 {
 			cmds = append(cmds, tea.Println(m.nextChunk(limit)))
 		}
 		m.printing = true
 		return tea.Sequence(append(cmds, func() tea.Msg { return printedMsg{} })...)
-	}
-	if limit < 1 {
-		// The live area fills the terminal: wait for it to shrink.
-		if m.printRetry {
-			return nil
-		}
-		m.printRetry = true
-		return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return printRetryMsg{} })
 	}
 	m.printing = true
 	return tea.Sequence(tea.Println(m.nextChunk(limit)), func() tea.Msg { return printedMsg{} })
