@@ -382,4 +382,3 @@ func TestQA3ExitMidStreamKeepsThePartialReply(t *testing.T) {
 		}
 	}
 }
-
