@@ -309,6 +309,9 @@ func pct(n, of int) int {
 }
 
 func kTokens(n int) string {
+	if n >= 999_950 { // "1000.0k" reads better as "1.0M"
+		return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+	}
 	if n >= 1000 {
 		return fmt.Sprintf("%.1fk", float64(n)/1000)
 	}

@@ -110,3 +110,13 @@ func TestQA3MultiSelectKeepsTickedOptionsWithATypedAnswer(t *testing.T) {
 		t.Fatalf("result = %q", text)
 	}
 }
+
+// Token counts of a million and more read in millions ("/context" of a
+// 1M-token model said "of 1000.0k tokens").
+func TestQA3TokenCountsInMillions(t *testing.T) {
+	for n, want := range map[int]string{999: "999", 7045: "7.0k", 999_949: "999.9k", 1_000_000: "1.0M", 1_250_000: "1.2M"} {
+		if got := kTokens(n); got != want {
+			t.Errorf("kTokens(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
