@@ -382,3 +382,22 @@ func TestQA3ExitMidStreamKeepsThePartialReply(t *testing.T) {
 		}
 	}
 }
+
+// A compaction stopped with esc says so once, under the command.
+func TestQA3InterruptedCompactShowsTheCommandOnce(t *testing.T) {
+	summary := llmtest.Reply("<summary>a slow summary</summary>")
+	summary.Side = true
+	summary.Delay = llmtest.Duration(2 * time.Second)
+	tt := newTerm(t, llmtest.Reply("first answer"), summary)
+	tt.start()
+	tt.ready()
+	tt.prompt("first question")
+	tt.waitFor("● first answer")
+	tt.prompt("/compact")
+	tt.waitFor("Compacting", "esc to interrupt")
+	tt.keys("Escape")
+	s := tt.waitFor("Compaction failed")
+	if n := count(s, "> /compact"); n != 1 {
+		t.Fatalf("the command is on screen %d times, want once:\n%s", n, s)
+	}
+}

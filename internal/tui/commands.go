@@ -396,7 +396,7 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 				m.conv.apply(ev)
 			}
 			if err != nil {
-				m.commandOutput("/compact", "Compaction failed: "+err.Error(), true)
+				m.say(kError, "Compaction failed: "+err.Error()) // under the command shown above
 				return nil
 			}
 			if boundary || len(sess.History()) < before {
