@@ -59,6 +59,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Hooks:           a.viewHooks,
 		Config:          a.viewConfig,
 		MCP:             a.viewMCP,
+		Agents:          a.viewAgents,
 		Doctor:          a.doctorChecks,
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
 			p, err := a.prepare(ctx, text, command.Interactive)
@@ -88,6 +89,8 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	if a.resumed != nil {
 		opts.Resumed = a.sess.History()
 	}
+	// --resume without a session id: choose one from the list.
+	opts.PickResume = o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue
 	res, err := tui.Run(ctx, opts)
 	if res != nil && res.Session != nil && len(res.Session.History()) > 0 && !o.NoPersist {
 		fmt.Fprintf(env.Stdout, "\nResume this conversation with: reins --resume %s\n", res.Session.ID())
@@ -313,6 +316,59 @@ func (a *app) viewHooks(context.Context, string) (string, error) {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// viewAgents lists the sub-agent types the Agent tool can start, with
+// where each is defined (/agents).
+func (a *app) viewAgents(context.Context, string) (string, error) {
+	cat := a.agentCatalog()
+	if cat == nil {
+		return "No sub-agents are available.", nil
+	}
+	var b strings.Builder
+	for _, d := range cat.All() {
+		from := string(d.Source)
+		if d.Path != "" {
+			path := d.Path
+			if rel, err := filepath.Rel(a.cwd, path); err == nil && !strings.HasPrefix(rel, "..") {
+				path = rel
+			}
+			from += ", " + path
+		}
+		fmt.Fprintf(&b, "%s  (%s)\n", d.Name, from)
+		if desc := firstSentence(d.Description); desc != "" {
+			b.WriteString("  " + desc + "\n")
+		}
+		var facts []string
+		if d.Model != "" && d.Model != "inherit" {
+			facts = append(facts, "model: "+d.Model)
+		}
+		if len(d.Tools) > 0 {
+			facts = append(facts, "tools: "+strings.Join(d.Tools, ", "))
+		}
+		if len(d.DisallowedTools) > 0 {
+			facts = append(facts, "disallowed: "+strings.Join(d.DisallowedTools, ", "))
+		}
+		if len(facts) > 0 {
+			b.WriteString("  " + strings.Join(facts, " · ") + "\n")
+		}
+	}
+	b.WriteString("\nProject agents live in .claude/agents/<name>.md, your own in ~/.claude/agents/<name>.md.")
+	return b.String(), nil
+}
+
+// firstSentence is the first line of s up to its first full stop, with
+// "…" when something was left out.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	line, _, more := strings.Cut(s, "\n")
+	if i := strings.Index(line, ". "); i >= 0 {
+		line, more = line[:i+1], true
+	}
+	if more {
+		line += " …"
+	}
+	return line
 }
 
 // viewConfig shows the settings files in force and the merged keys

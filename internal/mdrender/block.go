@@ -299,7 +299,10 @@ func (p *blockParser) addLine(line string) {
 			p.finalize(container)
 		}
 	default:
-		if !p.blank && canContain(container.kind, kParagraph) {
+		// A text line a list cannot hold (the line after a list's last
+		// item) closes the list: addChild walks up to a block that can
+		// hold the paragraph.
+		if !p.blank {
 			p.advanceToNextNonspace()
 			para := p.addChild(kParagraph, container)
 			para.lines = append(para.lines, p.line[p.pos:])

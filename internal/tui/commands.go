@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -119,13 +120,19 @@ func (m *Model) runCommand(text string) tea.Cmd {
 		m.setHint("Commands run between turns; wait or press esc", 3*time.Second)
 		return nil
 	}
-	ext, ctx := m.cmds.ext, m.ctx
+	ext := m.cmds.ext
+	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Running /" + name + "…")
+	m.cancel = cancel // esc stops a slow !`command` in the command's text
 	return func() tea.Msg {
 		res, err := ext.Run(ctx, text)
+		interrupted := errors.Is(context.Cause(ctx), errInterrupted)
+		cancel(nil)
 		return asyncMsg{apply: func(m *Model) tea.Cmd {
 			m.idle()
 			switch {
+			case interrupted:
+				m.commandOutput(text, "Interrupted", true)
 			case err != nil:
 				m.commandOutput(text, err.Error(), true)
 			case !res.Handled:
@@ -148,6 +155,7 @@ func (m *Model) busy(label string) {
 
 func (m *Model) idle() {
 	m.running, m.busyLabel, m.cancel = false, "", nil
+	m.releaseShell()
 }
 
 // commandOutput shows a command and what it printed.
@@ -196,6 +204,7 @@ func builtins() []*builtin {
 		{name: "hooks", desc: "View configured hooks", duringTurn: true, run: viewer("hooks", func(o *Options) Viewer { return o.Hooks })},
 		{name: "config", desc: "View settings", duringTurn: true, run: viewer("config", func(o *Options) Viewer { return o.Config })},
 		{name: "mcp", desc: "Show MCP servers and their tools; /mcp reconnect NAME", duringTurn: true, run: viewer("mcp", func(o *Options) Viewer { return o.MCP })},
+		{name: "agents", desc: "List the sub-agents the Agent tool can start", duringTurn: true, run: viewer("agents", func(o *Options) Viewer { return o.Agents })},
 		{name: "memory", desc: "Edit the memory file in $EDITOR", run: (*Model).cmdMemory},
 		{name: "init", desc: "Ask reins to write a CLAUDE.md for this project", run: (*Model).cmdInit},
 		{name: "status", desc: "Show version, session, model and account", duringTurn: true, run: (*Model).cmdStatus},
@@ -210,6 +219,7 @@ const keysHelp = `Keys
   shift+enter, \⏎  new line
   esc              interrupt the turn · twice: rewind to an earlier prompt
   ctrl+c           clear the input · twice: exit
+  ctrl+d           twice on an empty input: exit
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+r           search input history
@@ -354,6 +364,11 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 		m.commandOutput("/compact", "Nothing to compact yet.", false)
 		return nil
 	}
+	echo := "/compact"
+	if args != "" {
+		echo += " " + args
+	}
+	m.commandOutput(echo, "", false) // what was typed, above the compaction's notes
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Compacting conversation…")
 	m.cancel = cancel
@@ -381,7 +396,7 @@ func (m *Model) cmdCompact(args string) tea.Cmd {
 				m.conv.apply(ev)
 			}
 			if err != nil {
-				m.commandOutput("/compact", "Compaction failed: "+err.Error(), true)
+				m.say(kError, "Compaction failed: "+err.Error()) // under the command shown above
 				return nil
 			}
 			if boundary || len(sess.History()) < before {

@@ -19,6 +19,13 @@ type dialog interface {
 	view(m *Model, width int) string
 }
 
+// wholeDialog is a dialog that may show its content cut short; whole
+// returns all of it (body "" when nothing was cut), which ctrl+o shows in
+// the transcript view.
+type wholeDialog interface {
+	whole(m *Model, width int) (title, body string)
+}
+
 // askDialog is a dialog answering an engine question.
 type askDialog interface {
 	dialog

@@ -14,6 +14,7 @@ type permissionDialog struct {
 	a        askMsg
 	title    string
 	body     string
+	full     string // the whole preview when body cut the diff (ctrl+o shows it)
 	rule     string
 	menu     menu
 	feedback *lineInput // set once "No" was chosen: what to tell the model
@@ -28,7 +29,10 @@ const (
 
 func newPermissionDialog(m *Model, a askMsg) *permissionDialog {
 	d := &permissionDialog{a: a, rule: ruleFor(a.q)}
-	d.title, d.body = permissionPreview(m, a.q)
+	d.title, d.body = permissionPreview(m, a.q, dialogDiffLines(m.height))
+	if _, full := permissionPreview(m, a.q, 0); full != d.body {
+		d.full = full
+	}
 	d.menu.items = []string{
 		"Yes",
 		"Yes, and don't ask again this session for " + d.rule,
@@ -148,7 +152,8 @@ func ruleFor(q engine.Question) string {
 }
 
 // permissionPreview is the dialog's title and what the call will do.
-func permissionPreview(m *Model, q engine.Question) (title, body string) {
+// Diffs show at most diffLimit lines (0: all).
+func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body string) {
 	st, w := &m.st, m.width
 	var in map[string]any
 	json.Unmarshal(q.Input, &in)
@@ -166,7 +171,7 @@ func permissionPreview(m *Model, q engine.Question) (title, body string) {
 		if q.ToolName == "Write" {
 			title = "Write file"
 		}
-		lines := renderDiff(st, hs, w-2, 20)
+		lines := renderDiff(st, hs, w-2, diffLimit)
 		return title, "  " + st.bold.Render(cut(m.r.rel(path), w-2)) + "\n" + indentLines(strings.Join(lines, "\n"), "  ")
 	}
 	summary := toolSummary(q.ToolName, q.Input, m.o.Cwd)
@@ -174,6 +179,14 @@ func permissionPreview(m *Model, q engine.Question) (title, body string) {
 		summary = compactJSON(q.Input)
 	}
 	return "Use " + displayToolName(q.ToolName), "  " + st.bold.Render(displayToolName(q.ToolName)) + "(" + cut(summary, w-10) + ")"
+}
+
+// dialogDiffLines is how many lines of a diff the permission dialog
+// shows: up to 20, fewer in a short terminal, so that the dialog's title,
+// file name and choices stay on screen (a taller live area is cut at the
+// top) and finished messages still have room to print above it.
+func dialogDiffLines(height int) int {
+	return min(20, max(4, height-22))
 }
 
 func compactJSON(raw json.RawMessage) string {
@@ -184,3 +197,7 @@ func compactJSON(raw json.RawMessage) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// whole is the call's whole preview when the dialog cut it, for the
+// transcript view (ctrl+o).
+func (d *permissionDialog) whole(*Model, int) (title, body string) { return d.title, d.full }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -81,11 +82,27 @@ func (d *planDialog) key(m *Model, k tea.KeyPressMsg) (bool, tea.Cmd) {
 func (d *planDialog) view(m *Model, width int) string {
 	var b strings.Builder
 	body := m.r.md.render(d.plan, width-2)
-	b.WriteString(indentLines(tailLines(body, max(6, m.height-10)), "  "))
+	// The head of a plan taller than the room left (the live area above,
+	// the choices below); ctrl+o shows it whole.
+	room := max(6, m.height-12)
+	if lines := strings.Split(body, "\n"); len(lines) > room {
+		body = strings.Join(lines[:room], "\n") + "\n" +
+			m.st.dim.Render(fmt.Sprintf("… +%d lines (ctrl+o to read the whole plan)", len(lines)-room))
+	}
+	b.WriteString(indentLines(body, "  "))
 	b.WriteString("\n\nWould you like to proceed?\n")
 	b.WriteString(d.menu.view(&m.st, width))
 	if d.feedback != nil {
 		b.WriteString("\n" + d.feedback.view(&m.st, width, "what should change in the plan? (enter to send)"))
 	}
 	return frame(&m.st, "Ready to code? Here is the plan", b.String(), width)
+}
+
+// whole is the plan in full, for the transcript view (ctrl+o).
+func (d *planDialog) whole(m *Model, width int) (title, body string) {
+	body = m.r.md.render(d.plan, width-2)
+	if len(strings.Split(body, "\n")) <= max(6, m.height-12) {
+		return "", ""
+	}
+	return "The plan", indentLines(body, "  ")
 }

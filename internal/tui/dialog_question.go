@@ -60,6 +60,10 @@ func (d *questionDialog) key(m *Model, k tea.KeyPressMsg) (bool, tea.Cmd) {
 		switch k.String() {
 		case "enter":
 			if v := d.other.value(); v != "" {
+				if q.MultiSelect {
+					// The typed answer joins the options ticked.
+					v = strings.Join(append(d.chosen(), v), ", ")
+				}
 				return d.next(v), nil
 			}
 		case "esc":

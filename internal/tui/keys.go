@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -22,6 +24,12 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case m.transcript != nil:
 		return m.transcriptKey(k)
 	case m.dialog != nil:
+		if wd, ok := m.dialog.(wholeDialog); ok && k.String() == "ctrl+o" {
+			if _, body := wd.whole(m, m.width); body != "" {
+				m.openTranscript() // all of it; esc comes back to the question
+				return nil
+			}
+		}
 		return m.dialogKey(k)
 	case m.ed.search != nil:
 		m.ed.key(k)
@@ -32,7 +40,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onCtrlC()
 	case "ctrl+d":
 		if m.ed.empty() {
-			return m.quit()
+			return m.onCtrlD()
 		}
 	case "esc":
 		return m.onEsc()
@@ -93,6 +101,18 @@ func (m *Model) onCtrlC() tea.Cmd {
 		return nil
 	}
 	m.setHint("Press Ctrl+C again to exit", doublePress)
+	return nil
+}
+
+// onCtrlD on an empty input exits when pressed twice, as Claude Code
+// does: one stray press must not end the session and its running turn.
+func (m *Model) onCtrlD() tea.Cmd {
+	now := m.o.Now()
+	if now.Sub(m.lastCtrlD) < doublePress {
+		return m.quit()
+	}
+	m.lastCtrlD = now
+	m.setHint("Press Ctrl+D again to exit", doublePress)
 	return nil
 }
 
@@ -228,16 +248,26 @@ func (m *Model) submitText(text string) tea.Cmd {
 			TokenBudget: engine.ParseTokenBudget(text),
 		})
 	}
-	prepare, ctx, cwd := m.o.Prepare, m.ctx, m.o.Cwd
+	prepare, cwd := m.o.Prepare, m.o.Cwd
+	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Sending…")
+	m.cancel = cancel // esc stops a slow UserPromptSubmit hook
 	return func() tea.Msg {
 		in, refusal, err := prepare(ctx, text)
 		if err == nil && refusal == "" {
 			in.Content = append(in.Content, mentionBlocks(text, cwd)...)
 		}
+		interrupted := errors.Is(context.Cause(ctx), errInterrupted)
+		cancel(nil)
 		return asyncMsg{apply: func(m *Model) tea.Cmd {
 			m.idle()
 			switch {
+			case interrupted:
+				// Not sent: the prompt goes back into the input.
+				if m.ed.empty() {
+					m.ed.set(text)
+				}
+				m.setHint("Interrupted before sending; the prompt is back in the input", 3*time.Second)
 			case err != nil:
 				m.say(kError, err.Error())
 			case refusal != "":

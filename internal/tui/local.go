@@ -61,13 +61,23 @@ func (m *Model) runShell(command string) tea.Cmd {
 func (m *Model) keepShell(command, stdout, stderr string) {
 	in := llm.NewUserText("<bash-input>" + command + "</bash-input>")
 	out := llm.NewUserText("<bash-stdout>" + strings.TrimRight(stdout, "\n") + "</bash-stdout><bash-stderr>" + strings.TrimRight(stderr, "\n") + "</bash-stderr>")
+	m.heldShell = append(m.heldShell, in, out)
+	m.releaseShell()
+}
+
+// releaseShell adds the shell runs kept for the model to the history once
+// no turn runs. Queued into a running turn, a run would act as a message
+// from the user: it would stop the model's running Bash call and show as
+// a prompt.
+func (m *Model) releaseShell() {
 	s := m.o.Session
-	if s.Running() {
-		s.Queue(append(in.Content, out.Content...))
+	if len(m.heldShell) == 0 || m.running || s == nil || s.Running() {
 		return
 	}
-	s.AppendMessage(in, false)
-	s.AppendMessage(out, false)
+	for _, msg := range m.heldShell {
+		s.AppendMessage(msg, false)
+	}
+	m.heldShell = nil
 }
 
 // runBash runs command with bash -c in cwd, bounded in time and output.
@@ -299,6 +309,9 @@ func pct(n, of int) int {
 }
 
 func kTokens(n int) string {
+	if n >= 999_950 { // "1000.0k" reads better as "1.0M"
+		return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+	}
 	if n >= 1000 {
 		return fmt.Sprintf("%.1fk", float64(n)/1000)
 	}

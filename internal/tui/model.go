@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"reins/internal/engine"
+	"reins/internal/llm"
 )
 
 // errInterrupted is the cause of a turn the user interrupted.
@@ -40,7 +41,8 @@ type Model struct {
 	busyLabel string // what the spinner says instead of the default
 	cancel    context.CancelCauseFunc
 	turnStart time.Time
-	queued    []string // messages queued during the turn, not yet taken
+	queued    []string       // messages queued during the turn, not yet taken
+	heldShell []*llm.Message // "!" runs for the model, held while a turn runs
 	frame     int
 	ticking   bool
 
@@ -48,11 +50,13 @@ type Model struct {
 	asks   []askMsg // questions waiting behind the open dialog
 
 	printing bool                 // a print is on its way to the terminal
+	pending  []string             // printed lines not yet sent to the terminal
+	frames   frameHeights         // heights of recent views (print.go)
 	profile  colorprofile.Profile // the terminal's colours, for prints
 
-	lastCtrlC, lastEsc time.Time
-	hint               string
-	hintUntil          time.Time
+	lastCtrlC, lastCtrlD, lastEsc time.Time
+	hint                          string
+	hintUntil                     time.Time
 
 	// idleSeq counts turn ends and key presses; an idle timer whose
 	// number is no longer current was overtaken by one of them.
@@ -127,6 +131,8 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if p := strings.TrimSpace(m.o.Prompt); p != "" {
 		cmds = append(cmds, m.submitText(p))
+	} else if m.o.PickResume && len(m.o.Resumed) == 0 {
+		cmds = append(cmds, m.cmdResume(""))
 	}
 	cmds = append(cmds, m.refreshStatus())
 	return tea.Batch(cmds...)
@@ -171,29 +177,38 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.profile = msg.Profile
 	}
 	if m.quitting {
+		if m.printing {
+			return m, nil // the print on its way comes back as printedMsg
+		}
 		return m, tea.Sequence(m.flush(), tea.Quit)
 	}
 	return m, tea.Batch(cmd, m.flush())
 }
 
 // flush prints the finished items at the head of the live area, in order,
-// one print at a time.
+// one print at a time (see print.go).
 func (m *Model) flush() tea.Cmd {
 	if m.printing {
 		return nil
 	}
 	var parts []string
 	c := m.conv
-	for c.printed < len(c.items) && c.items[c.printed].done {
-		parts = append(parts, "\n"+m.r.item(c.items[c.printed], m.width, false))
+	// When quitting, what is still streaming or running is printed as it
+	// stands: the live area is about to go, and with it the partial reply.
+	for c.printed < len(c.items) && (c.items[c.printed].done || m.quitting) {
+		it := c.items[c.printed]
+		s := m.r.item(it, m.width, false)
+		if !it.done && it.kind == kTool {
+			s = m.r.liveTool(it.tool, m.width, "○", m.o.Now())
+		}
+		parts = append(parts, "\n"+s)
 		c.printed++
 	}
-	if len(parts) == 0 {
-		return nil
+	if len(parts) > 0 {
+		text := m.downsample(strings.Join(parts, "\n"))
+		m.pending = append(m.pending, strings.Split(text, "\n")...)
 	}
-	m.printing = true
-	text := m.downsample(strings.Join(parts, "\n"))
-	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
+	return m.printPending()
 }
 
 // downsample converts colours of printed text to what the terminal
@@ -275,6 +290,7 @@ func (m *Model) onTurnDone(gen int) tea.Cmd {
 		m.cancel = nil
 	}
 	m.closeStaleDialogs()
+	m.releaseShell()
 	var cmds []tea.Cmd
 	if m.o.Now().Sub(m.turnStart) >= m.o.LongTurn {
 		cmds = append(cmds, m.notify("reins finished"))

@@ -107,6 +107,8 @@ type Options struct {
 	Permissions, Hooks, Config Viewer
 	// MCP backs /mcp: the servers, their state and tools.
 	MCP Viewer
+	// Agents backs /agents: the sub-agents the Agent tool can start.
+	Agents Viewer
 	// Doctor adds checks to /doctor (settings files, tools...).
 	Doctor func(ctx context.Context) []Check
 
@@ -117,6 +119,9 @@ type Options struct {
 	Prepare func(ctx context.Context, text string) (in engine.Input, refusal string, err error)
 	// Notices are shown when the UI starts (start-up warnings).
 	Notices []string
+	// PickResume opens the list of earlier conversations at start (reins
+	// --resume without a session id).
+	PickResume bool
 
 	// Prompt is sent as the first message when not empty.
 	Prompt string

@@ -138,12 +138,19 @@ func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
 		return r.st.err.Render(hang(resultMark, firstLines(t.result, 2), width))
 	case t.isError:
 		text := t.result
+		if t.name == "Agent" || t.name == "Task" {
+			text = stripAgentTrailer(text)
+		}
 		if !full {
 			text = firstLines(text, collapsedLines)
 		}
 		return r.st.err.Render(hang(resultMark, text, width))
 	}
 	switch t.name {
+	case "Agent", "Task":
+		if body, ok := r.agentResult(t, width, full); ok {
+			return body
+		}
 	case "Edit", "MultiEdit", "Write":
 		path, hs, created := patchFromResult(t.name, t.input, t.data)
 		add, del := countChanges(hs)
@@ -231,7 +238,7 @@ func (r *renderer) liveTool(t *toolCall, width int, frame string, now time.Time)
 		s += r.st.dim.Render(" · " + elapsed(now.Sub(t.started)))
 	}
 	if t.sub != "" {
-		s += "\n" + r.st.dim.Render(hang(resultMark, cut(fmt.Sprintf("%s (%d tool uses)", t.sub, t.subCalls), width-6), width))
+		s += "\n" + r.st.dim.Render(hang(resultMark, cut(fmt.Sprintf("%s (%s)", t.sub, plural(t.subCalls, "tool use")), width-6), width))
 	} else if t.progress != "" {
 		s += "\n" + r.st.dim.Render(resultMark+cut(t.progress, width-len(resultMark)))
 	}
@@ -397,4 +404,53 @@ func ruleLine(label string, width int) string {
 		return cut(label, width)
 	}
 	return "── " + label + " " + strings.Repeat("─", n)
+}
+
+// agentResult shows a sub-agent's run as Claude Code does: how much it
+// did ("Done (3 tool uses · 7.0k tokens · 12s)"), with its answer only in
+// the full transcript. The agentId and usage trailer of the result are
+// for the model, not the screen.
+func (r *renderer) agentResult(t *toolCall, width int, full bool) (string, bool) {
+	var d struct {
+		Status  string `json:"status"`
+		AgentID string `json:"agentId"`
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		TotalDurationMs   int64 `json:"totalDurationMs"`
+		TotalTokens       int   `json:"totalTokens"`
+		TotalToolUseCount int   `json:"totalToolUseCount"`
+	}
+	if !asJSON(t.data, &d) || d.Status == "" {
+		return "", false
+	}
+	if d.Status == "async_launched" {
+		return r.st.dim.Render(resultMark + "Running in the background (agent " + d.AgentID + ")"), true
+	}
+	done := fmt.Sprintf("Done (%s · %s tokens · %s)", plural(d.TotalToolUseCount, "tool use"),
+		kTokens(d.TotalTokens), elapsed(time.Duration(d.TotalDurationMs)*time.Millisecond))
+	if !full {
+		return r.st.dim.Render(resultMark + done), true
+	}
+	var answer []string
+	for _, c := range d.Content {
+		if c.Type == "text" && strings.TrimSpace(c.Text) != "" {
+			answer = append(answer, c.Text)
+		}
+	}
+	if len(answer) == 0 {
+		return r.st.dim.Render(resultMark + done), true
+	}
+	body := r.md.render(strings.Join(answer, "\n\n"), width-len(indent5))
+	return resultMark + strings.TrimPrefix(indentLines(body, indent5), indent5) + "\n" + r.st.dim.Render(indent5+done), true
+}
+
+// stripAgentTrailer drops the "agentId: … <usage>…</usage>" lines a
+// sub-agent's result ends with.
+func stripAgentTrailer(text string) string {
+	if i := strings.LastIndex(text, "agentId: "); i >= 0 && strings.Contains(text[i:], "<usage>") {
+		return strings.TrimRight(text[:i], "\n ")
+	}
+	return text
 }

@@ -48,6 +48,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	m.interrupt()
 	cancel()
 	br.wait()
+	// "!" runs held back during the last turn still reach the history.
+	m.running = false
+	m.releaseShell()
 	res := &Result{Session: m.o.Session}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return res, fmt.Errorf("terminal UI: %w", err)

@@ -49,6 +49,13 @@ func (t *transcriptView) view(m *Model) string {
 	}
 	need := h + t.up
 	var lines []string // bottom part, in order
+	if wd, ok := m.dialog.(wholeDialog); ok {
+		// The question waiting for an answer, whole (its dialog cuts it
+		// short).
+		if title, body := wd.whole(m, w); body != "" {
+			lines = append([]string{"", ruleLine(title, w)}, strings.Split(body, "\n")...)
+		}
+	}
 	items := m.conv.items
 	for i := len(items) - 1; i >= 0 && len(lines) < need; i-- {
 		it := items[i]

@@ -21,6 +21,7 @@ func (m *Model) View() tea.View {
 		return v
 	}
 	if m.quitting {
+		m.frames.note(0, m.o.Now())
 		return tea.NewView("")
 	}
 	w := m.width
@@ -53,7 +54,23 @@ func (m *Model) View() tea.View {
 		}
 	}
 	parts = append(parts, m.footer(w))
-	v := tea.NewView(strings.Join(parts, "\n"))
+	content := strings.Join(parts, "\n")
+	// A live area taller than the terminal loses its top lines here: drawn
+	// whole, it scrolled the terminal on every redraw, leaving copies of
+	// itself in the scrollback.
+	if n, room := strings.Count(content, "\n")+1, max(1, m.height-1); n > room {
+		drop := n - room
+		rows := strings.SplitN(content, "\n", drop+1)
+		content = rows[drop]
+		if cursor != nil {
+			cursor.Y -= drop
+			if cursor.Y < 0 {
+				cursor = nil
+			}
+		}
+	}
+	m.frames.note(strings.Count(content, "\n")+1, m.o.Now())
+	v := tea.NewView(content)
 	v.Cursor = cursor
 	return v
 }
@@ -113,13 +130,20 @@ func (m *Model) completionView(w int) string {
 	if c.sel >= completeMax {
 		first = c.sel - completeMax + 1
 	}
+	// The descriptions line up after the longest label shown (at least
+	// 20 columns, at most 32).
+	col := 20
+	for i := first; i < len(c.items) && i < first+completeMax; i++ {
+		col = max(col, min(32, xansi.StringWidth(c.items[i].label)))
+	}
 	var lines []string
 	for i := first; i < len(c.items) && i < first+completeMax; i++ {
 		it := c.items[i]
 		label := it.label
 		line := "  " + label
 		if it.desc != "" {
-			line = fmt.Sprintf("  %-20s %s", label, m.st.dim.Render(it.desc))
+			pad := max(1, col+1-xansi.StringWidth(label))
+			line = "  " + label + strings.Repeat(" ", pad) + m.st.dim.Render(it.desc)
 		}
 		line = cut(line, w)
 		if i == c.sel {
