@@ -206,14 +206,29 @@ func TestEmptyFileIsEmptySettings(t *testing.T) {
 
 func TestUnknownKeysAreKeptAndWarnedOnce(t *testing.T) {
 	e := newEnv(t)
-	e.write(filepath.Join(e.claude, "settings.json"), `{"fancyThing": 1, "statusLine": {"type": "command"}}`)
-	e.write(filepath.Join(e.project, ".claude", "settings.json"), `{"fancyThing": 2}`)
+	e.write(filepath.Join(e.claude, "settings.json"), `{"fancyThing": 1, "statusLine": {"type": "command"}, "permisions": {}}`)
+	e.write(filepath.Join(e.project, ".claude", "settings.json"), `{"fancyThing": 2, "permisions": {}}`)
 	s, w := e.load(e.opts())
-	if len(w) != 1 || !strings.Contains(w[0].Message, `"fancyThing"`) {
-		t.Fatalf("warnings = %v, want one about fancyThing", w)
+	if len(w) != 1 || !strings.Contains(w[0].Message, `"permisions"`) || !strings.Contains(w[0].Message, `did you mean "permissions"`) {
+		t.Fatalf("warnings = %v, want one about the misspelt permisions", w)
 	}
 	if string(s.Raw["fancyThing"]) != "2" {
 		t.Errorf("fancyThing = %s, want the project's 2", s.Raw["fancyThing"])
+	}
+}
+
+// A Claude Code user's settings hold keys reins has no use for; they are
+// kept without a warning on every run, while misspellings of keys reins
+// reads are named with the key meant.
+func TestOnlyMisspeltKeysAreWarnedAbout(t *testing.T) {
+	for key, want := range map[string]string{
+		"autoUpdatesChannel": "", "feedbackSurveyState": "", "fancyThing": "", "x": "",
+		"Permissions": "permissions", "hoooks": "hooks", "apiKeyHelpr": "apiKeyHelper",
+		"enviroment": "", "modle": "model", "enableAllProjectMcpServer": "enableAllProjectMcpServers",
+	} {
+		if got := nearKnownKey(key); got != want {
+			t.Errorf("nearKnownKey(%q) = %q, want %q", key, got, want)
+		}
 	}
 }
 

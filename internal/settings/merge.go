@@ -86,9 +86,14 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 		s.Files = append(s.Files, LoadedFile{Path: f.path, Source: f.source, Root: f.root})
 		for _, key := range f.data.order {
 			if _, ok := f.data.values[key]; ok && !knownKeys[key] {
-				line, col := position(f.data.src, f.data.pos[key])
-				warnOnce("key:"+key, Warning{File: f.path, Line: line, Column: col,
-					Message: fmt.Sprintf("unknown setting %q (kept, but reins does not use it)", key)})
+				// Claude Code has many settings reins has no use for, and
+				// its users' files hold them; only a key that reads as a
+				// misspelling of one reins uses is worth a word.
+				if near := nearKnownKey(key); near != "" {
+					line, col := position(f.data.src, f.data.pos[key])
+					warnOnce("key:"+key, Warning{File: f.path, Line: line, Column: col,
+						Message: fmt.Sprintf("unknown setting %q (did you mean %q?)", key, near)})
+				}
 			}
 		}
 	}

@@ -12,7 +12,8 @@ import (
 
 // knownKeys are the top-level keys reins understands or knowingly ignores
 // (Claude Code settings it has no use for yet). Other keys are kept in
-// Settings.Raw and warned about once.
+// Settings.Raw; one that looks like a misspelling of a known key is
+// warned about once (nearKnownKey).
 var knownKeys = map[string]bool{
 	"$schema": true, "permissions": true, "hooks": true, "env": true, "model": true,
 	"apiKeyHelper": true, "cleanupPeriodDays": true, "includeCoAuthoredBy": true,
@@ -27,6 +28,59 @@ var knownKeys = map[string]bool{
 	"theme": true, "verbose": true, "respectGitignore": true, "includeGitInstructions": true,
 	"attribution": true, "language": true, "autoUpdates": true, "fileSuggestion": true,
 	"spinnerVerbs": true, "autoCompactEnabled": true, "preferredNotifChannel": true,
+}
+
+// nearKnownKey returns the known key that key most likely misspells: one
+// that differs only in case, or by at most two edits for keys of five
+// letters or more. It returns "" when there is none.
+func nearKnownKey(key string) string {
+	best, bestDist := "", 3
+	for k := range knownKeys {
+		if strings.EqualFold(k, key) {
+			return k
+		}
+		if len(key) < 5 || len(k) < 5 || k == "$schema" {
+			continue
+		}
+		d := editDistance(strings.ToLower(k), strings.ToLower(key), bestDist+1)
+		if d < bestDist || (d == bestDist && k < best) {
+			best, bestDist = k, d
+		}
+	}
+	if bestDist > 2 {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes), or
+// limit when it is limit or more.
+func editDistance(a, b string, limit int) int {
+	if d := len(a) - len(b); d >= limit || -d >= limit {
+		return limit
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], limit)
 }
 
 // Permission modes accepted in permissions.defaultMode.
