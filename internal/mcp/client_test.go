@@ -451,3 +451,29 @@ func TestSetEnabledRefusesAnInvalidServer(t *testing.T) {
 		t.Errorf("state = %s", st.State)
 	}
 }
+
+// Two servers whose names give their tools the same names ("my.srv" and
+// "my_srv") do not share them silently: the first by name connects, the
+// second is held back with a reason that names both.
+func TestServersWhoseToolNamesWouldClashAreReported(t *testing.T) {
+	m := NewManager(Options{Servers: []Server{selfServer(t, "my_srv"), selfServer(t, "my.srv")}})
+	defer m.Close()
+	m.Start()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	m.Wait(ctx)
+	states := map[string]ServerStatus{}
+	for _, s := range m.Status() {
+		states[s.Name] = s
+	}
+	if s := states["my.srv"]; s.State != StateConnected {
+		t.Errorf("my.srv: state %s (%s), want connected", s.State, s.Err)
+	}
+	second := states["my_srv"]
+	if second.State != StateDisabled || !strings.Contains(second.Err, `"my.srv"`) || !strings.Contains(second.Err, "mcp__my_srv__") {
+		t.Errorf("my_srv: state %s, reason %q; want it held back naming my.srv", second.State, second.Err)
+	}
+	if findTool(m.Snapshot(), "mcp__my_srv__pid") == nil {
+		t.Error("the first server's tools are missing")
+	}
+}

@@ -136,6 +136,22 @@ func NewManager(opts Options) *Manager {
 		m.servers = append(m.servers, srv)
 	}
 	sort.Slice(m.servers, func(i, j int) bool { return m.servers[i].name < m.servers[j].name })
+	// Two names that read the same once made fit for tool names
+	// ("my.srv", "my_srv") would give their tools the same names, and one
+	// server's would be lost without a word: the second is held back,
+	// saying why.
+	prefix := map[string]string{}
+	for _, s := range m.servers {
+		if s.state == StateDisabled {
+			continue
+		}
+		key := NormalizeName(s.name)
+		if first, ok := prefix[key]; ok {
+			s.state, s.err = StateDisabled, fmt.Sprintf("its tools would be named mcp__%s__… like those of server %q; rename one of the two", key, first)
+			continue
+		}
+		prefix[key] = s.name
+	}
 	return m
 }
 
