@@ -47,34 +47,9 @@ type Output struct {
 // Tool is the Glob tool. It is stateless and safe for concurrent use.
 type Tool struct {
 	tool.Defaults
-	// Dir, when set, returns the folder a search starts from when its
-	// input names none, and that relative paths start from: the Bash
-	// tool's current folder, which follows cd, as in Claude Code. Nil
-	// or "" means the call's working folder.
-	Dir func() string
-}
-
-// Cwd returns the folder relative paths start from when Dir gives one,
-// else ""; the permission gate resolves the input's path from it too.
-func (t *Tool) Cwd() string {
-	if t.Dir == nil {
-		return ""
-	}
-	return t.Dir()
-}
-
-// at returns c with the working folder Dir gives, when it gives one.
-func (t *Tool) at(c *tool.Call) *tool.Call {
-	d := t.Cwd()
-	if d == "" {
-		return c
-	}
-	var cc tool.Call
-	if c != nil {
-		cc = *c
-	}
-	cc.Cwd = d
-	return &cc
+	// ShellDir is where a search starts when its input names no folder:
+	// the Bash tool's current folder, which follows cd, as in Claude Code.
+	tool.ShellDir
 }
 
 // New returns the Glob tool.
@@ -97,7 +72,7 @@ func (*Tool) IsConcurrencySafe(json.RawMessage) bool { return true }
 
 // Validate checks the pattern and the folder.
 func (t *Tool) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
-	_, _, err := parse(t.at(c), raw)
+	_, _, err := parse(t.At(c), raw)
 	return err
 }
 
@@ -187,7 +162,7 @@ func splitAbsolute(p string) (dir, rest string) {
 
 // Call lists the matching files.
 func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
-	c = t.at(c)
+	c = t.At(c)
 	start := time.Now()
 	root, pattern, err := parse(c, raw)
 	if err != nil {
