@@ -43,6 +43,18 @@ type Input struct {
 // recovery.
 var ErrMaxOutputTokens = errors.New("the response hit the output token limit and could not be completed")
 
+// ErrRefusal ends a turn the model declined to answer (stop_reason
+// "refusal"): the answer stops there, and the request needs to change.
+var ErrRefusal = errors.New("the model declined to respond to this request (stop_reason \"refusal\"); rephrase the request or start a new session")
+
+// ErrContextWindow ends a turn whose answer was cut off because the
+// conversation filled the model's context window (stop_reason
+// "model_context_window_exceeded") and compaction could not make room.
+var ErrContextWindow = errors.New("the answer was cut off because the conversation filled the model's context window; run /compact or start a new session")
+
+// ErrPausedTooOften ends a turn whose responses the API kept pausing.
+var ErrPausedTooOften = fmt.Errorf("the API paused the response (stop_reason \"pause_turn\") %d times in a row", MaxPauseResumes+1)
+
 // ContinuationPrompt is the meta message sent after a truncated answer.
 const ContinuationPrompt = "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without repeating or summarising what you already wrote. If a lot remains, split the rest into smaller steps."
 
@@ -90,6 +102,7 @@ type turn struct {
 	continuations int
 	reactiveTried bool
 	overloads     int
+	pauses        int // responses paused by the API in a row (pause_turn)
 	stopHookOn    bool
 
 	budget       int
@@ -243,6 +256,53 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 		}
 		t.end(ReasonError, err, "")
 		return false, true
+	}
+	switch msg.StopReason {
+	case "refusal":
+		// The model stopped on purpose: nothing more comes from asking
+		// again. Calls it made before it stopped have started; they are
+		// answered as they finish, and the turn ends there.
+		t.addAssistant(msg)
+		if len(msg.ToolUses()) > 0 {
+			t.addResults(msg, t.collect(ctx, ex))
+		}
+		t.end(ReasonError, ErrRefusal, "")
+		return false, true
+	case "pause_turn":
+		// The API paused a long turn (server tools at work); sending the
+		// response back as it is lets the model go on with it.
+		if len(msg.ToolUses()) == 0 {
+			t.addAssistant(msg)
+			if t.pauses >= MaxPauseResumes {
+				t.end(ReasonError, ErrPausedTooOften, "")
+				return false, true
+			}
+			t.pauses++
+			return true, false
+		}
+	case "model_context_window_exceeded":
+		// The answer was cut off because the context is full: make room,
+		// then ask for the rest, as after an output cap.
+		if len(msg.ToolUses()) == 0 {
+			t.addAssistant(msg)
+			if s.cfg.Compactor != nil && !t.reactiveTried {
+				t.reactiveTried = true
+				ok, cerr := s.cfg.Compactor.Reactive(ctx, s, t.emit)
+				if ok {
+					t.addMeta(ContinuationPrompt)
+					return true, false
+				}
+				if cerr != nil {
+					t.end(ReasonError, fmt.Errorf("%w (compaction failed: %v)", ErrContextWindow, cerr), "")
+					return false, true
+				}
+			}
+			t.end(ReasonError, ErrContextWindow, "")
+			return false, true
+		}
+	}
+	if msg.StopReason != "pause_turn" {
+		t.pauses = 0
 	}
 	if msg.StopReason == "max_tokens" && len(msg.ToolUses()) == 0 {
 		if !t.escalated && s.cfg.MaxOutputTokens == 0 && t.currentCap() < t.escalatedCap() {

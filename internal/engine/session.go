@@ -150,6 +150,10 @@ const (
 	EscalatedOutputCap = 64_000
 	// MaxContinuations is how many times a truncated answer is continued.
 	MaxContinuations = 3
+	// MaxPauseResumes is how many times in a row a response the API
+	// paused (stop_reason "pause_turn", a long server tool run) is sent
+	// back to be continued.
+	MaxPauseResumes = 10
 )
 
 // node is one history item.

@@ -469,6 +469,14 @@ func (s *Server) checkLocked(n int, req *Request, turn Turn) {
 			s.violate("request %d: messages %d and %d are both %s", n, i-1, i, req.Messages[i].Role)
 		}
 	}
+	// The API refuses text blocks with nothing but white space.
+	for i, m := range req.Messages {
+		for j, b := range m.Content {
+			if b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "" {
+				s.violate("request %d: message %d block %d is a text block with no text (the API refuses it)", n, i, j)
+			}
+		}
+	}
 	// Every tool_use answered exactly once in the next message.
 	for i, m := range req.Messages {
 		if m.Role != llm.RoleAssistant {

@@ -1,0 +1,176 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+// printResult runs reins -p with --output-format json and decodes the
+// result object.
+func printResult(t *testing.T, sb *e2etest.Sandbox, args ...string) (map[string]any, e2etest.Result) {
+	t.Helper()
+	r := sb.Run(t, "", append([]string{"--output-format", "json"}, args...)...)
+	var res map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(r.Stdout)), &res); err != nil {
+		t.Fatalf("stdout is not one JSON object: %q (stderr %q)", r.Stdout, r.Stderr)
+	}
+	return res, r
+}
+
+// An empty text block streamed before a tool call is not sent back: the
+// API refuses a request holding one ("text content blocks must be
+// non-empty"), so the turn after the call failed.
+func TestEmptyTextBlockBeforeToolCallIsNotSentBack(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.Text(""), llmtest.Text(" \n"), llmtest.ToolUse("toolu_1", "Glob", map[string]any{"pattern": "*.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	res, r := printResult(t, sb, "-p", "list")
+	if r.Code != 0 || res["result"] != "done" {
+		t.Fatalf("code %d result %v stderr %q", r.Code, res["result"], r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	var asst *llm.Message
+	for _, m := range reqs[1].Messages {
+		if m.Role == llm.RoleAssistant {
+			asst = m
+		}
+	}
+	if asst == nil || len(asst.Content) != 1 || asst.Content[0].Type != llm.BlockToolUse {
+		t.Fatalf("assistant message sent back = %+v, want the tool_use alone", asst)
+	}
+	// srv.AssertClean (at cleanup) fails on any empty text block sent.
+}
+
+// A response the API paused (stop_reason pause_turn, a long server tool
+// run) is sent back as it is so the model goes on; the turn used to end
+// there with an empty result.
+func TestPauseTurnIsSentBackAndContinued(t *testing.T) {
+	use := json.RawMessage(`{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"go 1.26"}}`)
+	res0 := json.RawMessage(`{"type":"web_search_tool_result","tool_use_id":"srvtoolu_1","content":[{"type":"web_search_result","url":"https://go.dev","title":"Go","encrypted_content":"abc"}]}`)
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{{Type: "raw", Raw: use}, {Type: "raw", Raw: res0}}, StopReason: "pause_turn"},
+		llmtest.Reply("Go 1.26 is out."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	res, r := printResult(t, sb, "-p", "what is new in go?")
+	if r.Code != 0 || res["result"] != "Go 1.26 is out." || res["stop_reason"] != "end_turn" {
+		t.Fatalf("code %d result %v stop %v stderr %q", r.Code, res["result"], res["stop_reason"], r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 (the paused response sent back once)", len(reqs))
+	}
+	msgs := reqs[1].Messages
+	last := msgs[len(msgs)-1]
+	if last.Role != llm.RoleAssistant || len(last.Content) != 2 {
+		t.Fatalf("last message of the second request = %+v, want the paused assistant message", last)
+	}
+	// The server blocks go back untouched.
+	for i, want := range []json.RawMessage{use, res0} {
+		var a, b any
+		json.Unmarshal(want, &a)
+		json.Unmarshal(last.Content[i].Raw, &b)
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("block %d sent back as %s, want %s", i, last.Content[i].Raw, want)
+		}
+	}
+}
+
+// A model that keeps pausing does not make reins send the request
+// forever: after MaxPauseResumes resumes the turn ends with an error.
+func TestPauseTurnResumesAreBounded(t *testing.T) {
+	var turns []llmtest.Turn
+	for i := 0; i < 11; i++ {
+		turns = append(turns, llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("searching")}, StopReason: "pause_turn"})
+	}
+	srv := server(t, turns...)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	res, r := printResult(t, sb, "-p", "search")
+	if r.Code == 0 || res["is_error"] != true || !strings.Contains(r.Stderr, "pause_turn") {
+		t.Fatalf("code %d res %v stderr %q", r.Code, res, r.Stderr)
+	}
+	if n := len(srv.Requests()); n != 11 {
+		t.Errorf("%d requests, want 11 (the first and ten resumes)", n)
+	}
+}
+
+// A refusal is an error result, not a successful answer: scripts that
+// check is_error (or the exit code) used to read a refusal as success.
+func TestRefusalEndsTheTurnAsAnError(t *testing.T) {
+	srv := server(t, llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("I can")}, StopReason: "refusal"})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	res, r := printResult(t, sb, "-p", "something")
+	if r.Code != 1 || res["is_error"] != true || res["stop_reason"] != "refusal" {
+		t.Fatalf("code %d is_error %v stop %v", r.Code, res["is_error"], res["stop_reason"])
+	}
+	errs, _ := res["errors"].([]any)
+	if len(errs) != 1 || !strings.Contains(errs[0].(string), "declined to respond") {
+		t.Errorf("errors = %v", res["errors"])
+	}
+	if len(srv.Requests()) != 1 {
+		t.Errorf("%d requests, want 1 (a refusal is not retried)", len(srv.Requests()))
+	}
+}
+
+// A refusal after a tool call: the call is answered, and the turn still
+// ends as an error without another request.
+func TestRefusalAfterToolCallAnswersTheCall(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "Glob", map[string]any{"pattern": "*"})}, StopReason: "refusal"},
+		llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	res, r := printResult(t, sb, "-p", "something")
+	if r.Code != 1 || res["is_error"] != true {
+		t.Fatalf("code %d res %v", r.Code, res)
+	}
+	if len(srv.Requests()) != 1 {
+		t.Fatalf("%d requests, want 1", len(srv.Requests()))
+	}
+	// The transcript answers the call, so the session can be resumed.
+	// srv.AssertClean checks the next request: no unanswered tool_use.
+	if r := sb.Run(t, "", "--continue", "-p", "again"); r.Code != 0 || strings.TrimSpace(r.Stdout) != "ok" {
+		t.Fatalf("--continue: code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// An answer cut off because the context window filled
+// (model_context_window_exceeded) is not reported as a complete,
+// successful answer: the conversation is compacted and the model asked to
+// go on.
+func TestContextWindowExceededCompactsAndContinues(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("The first half")}, StopReason: "model_context_window_exceeded"},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>The user asked for an essay; half was written.</summary>")}, Side: true},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text(" and the second half.")}, ResetPrefix: true})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	res, r := printResult(t, sb, "-p", "write an essay")
+	if r.Code != 0 || res["result"] != " and the second half." {
+		t.Fatalf("code %d result %v stderr %q", r.Code, res["result"], r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (answer, summary, continuation)", len(reqs))
+	}
+}
+
+// Without a way to make room, the cut-off answer ends the turn as an error.
+func TestContextWindowExceededWithoutRoomIsAnError(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("The first half")}, StopReason: "model_context_window_exceeded"},
+		llmtest.Turn{Fault: &llmtest.Fault{Status: 400, ErrorType: "invalid_request_error", Message: "prompt is too long: 210000 tokens > 200000 maximum"}, Side: true})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	res, r := printResult(t, sb, "-p", "write an essay")
+	if r.Code != 1 || res["is_error"] != true || !strings.Contains(r.Stderr, "context window") {
+		t.Fatalf("code %d res %v stderr %q", r.Code, res, r.Stderr)
+	}
+}
