@@ -174,3 +174,34 @@ func TestContextWindowExceededWithoutRoomIsAnError(t *testing.T) {
 		t.Fatalf("code %d res %v stderr %q", r.Code, res, r.Stderr)
 	}
 }
+
+// A thinking budget below the API's minimum (1024) is raised to it; the
+// API refused the request ("budget_tokens: Input should be greater than
+// or equal to 1024"). MAX_THINKING_TOKENS, as Claude Code users set it,
+// turns thinking on like --max-thinking-tokens.
+func TestThinkingBudgetIsAtLeastTheAPIMinimum(t *testing.T) {
+	srv := server(t, llmtest.Reply("a"), llmtest.Reply("b"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "hi", "--max-thinking-tokens", "500"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	sb.Env = append(sb.Env, "MAX_THINKING_TOKENS=4000")
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	for i, want := range []int{1024, 4000} {
+		var body struct {
+			Thinking *struct {
+				Type         string `json:"type"`
+				BudgetTokens int    `json:"budget_tokens"`
+			} `json:"thinking"`
+			MaxTokens int `json:"max_tokens"`
+		}
+		if err := json.Unmarshal(srv.Requests()[i].Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		if body.Thinking == nil || body.Thinking.Type != "enabled" || body.Thinking.BudgetTokens != want || body.MaxTokens <= want {
+			t.Errorf("request %d: thinking %+v max_tokens %d, want an enabled budget of %d below max_tokens", i, body.Thinking, body.MaxTokens, want)
+		}
+	}
+}

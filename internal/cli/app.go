@@ -632,7 +632,7 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		MaxToolConcurrency: atoi(a.getenv("REINS_MAX_TOOL_CONCURRENCY")),
 		MaxTurns:           o.MaxTurns,
 		MaxBudgetUSD:       o.MaxBudgetUSD,
-		MaxThinkingTokens:  o.MaxThinking,
+		MaxThinkingTokens:  firstPositive(o.MaxThinking, atoi(a.getenv("MAX_THINKING_TOKENS"))),
 		MaxOutputTokens:    atoi(firstNonEmpty(a.getenv("REINS_MAX_OUTPUT_TOKENS"), a.getenv("CLAUDE_CODE_MAX_OUTPUT_TOKENS"))),
 		Betas:              permission.SplitToolList(o.Betas...),
 		GitBranch:          a.git.Wait().Branch,
@@ -651,6 +651,16 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		cfg.NoCache = true
 	}
 	return cfg
+}
+
+// firstPositive returns the first of ns above zero, or 0.
+func firstPositive(ns ...int) int {
+	for _, n := range ns {
+		if n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // customHeaders parses "Name: value" lines.

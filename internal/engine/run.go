@@ -595,6 +595,9 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	case s.cfg.Thinking != nil:
 		req.Thinking = s.cfg.Thinking
 	case thinkBudget > 0:
+		// The API refuses a budget below its minimum; a smaller one asks
+		// for as little thinking as it allows.
+		thinkBudget = max(thinkBudget, MinThinkingBudget)
 		req.Thinking = &llm.Thinking{Type: "enabled", BudgetTokens: thinkBudget}
 		req.MaxTokens += thinkBudget
 		if info := s.cfg.Models.Info(model); info.MaxOutput > 0 && req.MaxTokens > info.MaxOutput {

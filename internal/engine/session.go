@@ -154,6 +154,8 @@ const (
 	// paused (stop_reason "pause_turn", a long server tool run) is sent
 	// back to be continued.
 	MaxPauseResumes = 10
+	// MinThinkingBudget is the smallest thinking budget the API accepts.
+	MinThinkingBudget = 1024
 )
 
 // node is one history item.
