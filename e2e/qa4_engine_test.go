@@ -205,3 +205,46 @@ func TestThinkingBudgetIsAtLeastTheAPIMinimum(t *testing.T) {
 		}
 	}
 }
+
+// ANTHROPIC_BETAS adds beta values to every request's anthropic-beta
+// header, sub-agents' included; CLAUDE_CODE_EXTRA_BODY's fields are merged
+// into every request body, and one that is not a JSON object is reported
+// and ignored. Both were ignored without a word.
+func TestAnthropicBetasAndExtraBodyReachEveryRequest(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Agent", map[string]any{"description": "look", "prompt": "say hi", "subagent_type": "general-purpose"})),
+		llmtest.Reply("hi from the agent"),
+		llmtest.Reply("done"),
+		llmtest.Reply("plain"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "ANTHROPIC_BETAS=beta-one-2025, beta-two-2026", `CLAUDE_CODE_EXTRA_BODY={"metadata":{"user_id":"u-42"}}`)
+	if r := sb.Run(t, "", "-p", "go", "--betas", "cli-beta"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (main, agent, main)", len(reqs))
+	}
+	for i, rq := range reqs {
+		h := rq.Header.Get("anthropic-beta")
+		for _, want := range []string{"beta-one-2025", "beta-two-2026", "cli-beta"} {
+			if !strings.Contains(h, want) {
+				t.Errorf("request %d: anthropic-beta %q lacks %s", i, h, want)
+			}
+		}
+		var body struct {
+			Metadata struct {
+				UserID string `json:"user_id"`
+			} `json:"metadata"`
+		}
+		json.Unmarshal(rq.Body, &body)
+		if body.Metadata.UserID != "u-42" {
+			t.Errorf("request %d: metadata.user_id = %q, want the extra body's", i, body.Metadata.UserID)
+		}
+	}
+	sb.Env = append(sb.Env, "CLAUDE_CODE_EXTRA_BODY=[1,2]")
+	r := sb.Run(t, "", "-p", "again")
+	if r.Code != 0 || !strings.Contains(r.Stderr, "CLAUDE_CODE_EXTRA_BODY") {
+		t.Fatalf("code %d err %q, want a warning naming CLAUDE_CODE_EXTRA_BODY", r.Code, r.Stderr)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -547,6 +548,7 @@ func (a *app) newProvider(ctx context.Context) error {
 		SessionID: a.sessionID,
 		Logger:    a.logger,
 		Headers:   customHeaders(a.getenv("ANTHROPIC_CUSTOM_HEADERS")),
+		Betas:     permission.SplitToolList(a.getenv("ANTHROPIC_BETAS")),
 	}
 	if helper != nil {
 		cfg.RefreshKey = helper.Key
@@ -649,6 +651,14 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 	}
 	if a.getenv("DISABLE_PROMPT_CACHING") != "" {
 		cfg.NoCache = true
+	}
+	if v := strings.TrimSpace(a.getenv("CLAUDE_CODE_EXTRA_BODY")); v != "" {
+		var extra map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(v), &extra); err != nil || extra == nil {
+			a.warn(fmt.Sprintf("CLAUDE_CODE_EXTRA_BODY is not a JSON object; ignored: %.80q", v))
+		} else {
+			cfg.Extra = extra
+		}
 	}
 	return cfg
 }
