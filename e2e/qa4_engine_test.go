@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -246,5 +248,34 @@ func TestAnthropicBetasAndExtraBodyReachEveryRequest(t *testing.T) {
 	r := sb.Run(t, "", "-p", "again")
 	if r.Code != 0 || !strings.Contains(r.Stderr, "CLAUDE_CODE_EXTRA_BODY") {
 		t.Fatalf("code %d err %q, want a warning naming CLAUDE_CODE_EXTRA_BODY", r.Code, r.Stderr)
+	}
+}
+
+// The --debug log has a line for each model request (model, attempt,
+// request id), each failed attempt (status and error) and each response
+// (stop reason and usage, cache tokens included); it only had the retry
+// notes, so a slow or failing session could not be diagnosed from it.
+func TestDebugLogRecordsRequestsAndResponses(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Fault: &llmtest.Fault{Status: 500, ErrorType: "api_error", Message: "boom"}},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("ok")}, Usage: &llmtest.UsageSpec{InputTokens: 12, OutputTokens: 3, CacheReadInputTokens: 4000}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "hi", "--debug"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(sb.ConfigDir, "debug", "*.txt"))
+	if len(files) != 1 {
+		t.Fatalf("debug logs: %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	log := string(data)
+	for _, want := range []string{
+		`msg="model request failed"`, "status=500",
+		`msg="model request"`, "request_id=req_001",
+		`msg="model response"`, "stop_reason=end_turn", "cache_read=4000", "output_tokens=3",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("debug log lacks %q:\n%s", want, log)
+		}
 	}
 }

@@ -651,6 +651,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		msg, started, err := t.stream(ctx, req, ex)
 		elapsed := s.cfg.Now().Sub(sentAt)
 		t.apiTime += elapsed
+		t.logResponse(req.Model, msg, elapsed, err)
 		if msg != nil && msg.Usage != nil {
 			t.account(req.Model, *msg.Usage, elapsed)
 		}
@@ -695,6 +696,23 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		}
 		return msg, ex, err
 	}
+}
+
+// logResponse writes one response's outcome to the debug log: stop
+// reason, usage and time, or the error.
+func (t *turn) logResponse(model string, msg *llm.Message, elapsed time.Duration, err error) {
+	log := t.s.cfg.Logger
+	if err != nil {
+		log.Debug("model response failed", "model", model, "elapsed", elapsed, "partial", msg != nil, "err", err)
+		return
+	}
+	var u llm.Usage
+	if msg.Usage != nil {
+		u = *msg.Usage
+	}
+	log.Debug("model response", "model", model, "id", msg.ID, "stop_reason", msg.StopReason, "blocks", len(msg.Content),
+		"input_tokens", u.InputTokens, "cache_read", u.CacheReadInputTokens, "cache_write", u.CacheCreationInputTokens,
+		"output_tokens", u.OutputTokens, "elapsed", elapsed)
 }
 
 func (t *turn) account(model string, u llm.Usage, apiTime time.Duration) {
