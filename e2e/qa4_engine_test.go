@@ -279,3 +279,29 @@ func TestDebugLogRecordsRequestsAndResponses(t *testing.T) {
 		}
 	}
 }
+
+// A tool call cut off at the output cap (stop_reason max_tokens in the
+// middle of its input) is answered with an error that says so, and the
+// requests after it get the escalated cap; with the default cap a large
+// Write was cut off the same way on every attempt.
+func TestToolCallCutAtOutputCapEscalatesTheCap(t *testing.T) {
+	cut := `{"file_path":"/tmp/x.txt","content":"aaaa`
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{{Type: "tool_use", ID: "toolu_1", Name: "Write", RawInputJSON: &cut}}, StopReason: "max_tokens"},
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "write it"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	if reqs[0].MaxTokens >= reqs[1].MaxTokens {
+		t.Errorf("max_tokens %d then %d: the cap was not raised after the cut call", reqs[0].MaxTokens, reqs[1].MaxTokens)
+	}
+	res := reqs[1].ToolResults()
+	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "output token limit") {
+		t.Errorf("tool results = %+v, want an error naming the output token limit", res)
+	}
+}

@@ -304,10 +304,14 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 	if msg.StopReason != "pause_turn" {
 		t.pauses = 0
 	}
+	if msg.StopReason == "max_tokens" && len(msg.ToolUses()) > 0 {
+		// A call cut off at the output cap is answered with an error and
+		// asked for again: give the next responses room for it, as a cut
+		// answer gets.
+		t.escalate()
+	}
 	if msg.StopReason == "max_tokens" && len(msg.ToolUses()) == 0 {
-		if !t.escalated && s.cfg.MaxOutputTokens == 0 && t.currentCap() < t.escalatedCap() {
-			t.escalated = true
-			t.outputCap = t.escalatedCap()
+		if t.escalate() {
 			t.emit(&StreamReset{Reason: "max_tokens"})
 			return true, false
 		}
@@ -535,6 +539,18 @@ func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, 
 		t.emit(&UserMessage{UUID: n.uuid, Message: n.msg, Meta: true})
 	}
 	return interrupted, stop, stopReason
+}
+
+// escalate raises the output cap for the rest of the turn from the
+// default to the escalated cap, once, unless the user set a cap. It
+// reports whether it did.
+func (t *turn) escalate() bool {
+	if t.escalated || t.s.cfg.MaxOutputTokens != 0 || t.currentCap() >= t.escalatedCap() {
+		return false
+	}
+	t.escalated = true
+	t.outputCap = t.escalatedCap()
+	return true
 }
 
 func (t *turn) currentCap() int {

@@ -365,7 +365,7 @@ func (e *Executor) run(ctx context.Context, c *tracked) *Outcome {
 	b := c.block
 	out := &Outcome{ID: b.ID, Name: b.Name, Input: b.Input}
 	if c.inputErr != nil {
-		return failOutcome(out, fmt.Sprintf("InputValidationError: the input of this %s call was not valid JSON (%v). Send the call again with a complete JSON object.", b.Name, c.inputErr))
+		return failOutcome(out, fmt.Sprintf("InputValidationError: the input of this %s call is not complete JSON (%v), so the call did not run. The response was most likely cut off at the output token limit while writing it. Send the call again; if its input is large, split the work into several smaller calls.", b.Name, c.inputErr))
 	}
 	if c.tool == nil {
 		if e.cfg.Deferred != nil {
