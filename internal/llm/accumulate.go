@@ -79,8 +79,7 @@ func (a *Accumulator) Add(ev Event) (block ContentBlock, ok bool, err error) {
 			return block, false, fmt.Errorf("content_block_stop %d: block not started", ev.Index)
 		}
 		delete(a.partial, ev.Index)
-		if p.block.Type == BlockText && p.block.Raw == nil && len(p.block.Citations) == 0 &&
-			strings.TrimSpace(p.text.String()) == "" {
+		if p.block.Type == BlockText && strings.TrimSpace(p.text.String()) == "" {
 			// The API refuses an empty or whitespace-only text block in
 			// a later request ("text content blocks must be non-empty"),
 			// and such a block says nothing: it is left out of the

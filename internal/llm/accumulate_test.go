@@ -69,3 +69,35 @@ func TestMessageRoundTripKeepsUnknownBlocksAndMarkup(t *testing.T) {
 }
 
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// A text block with nothing but white space is not part of the message,
+// even when it announced an empty citation list: the API refuses such a
+// block when the message is sent back.
+func TestAccumulatorLeavesOutBlankTextBlocks(t *testing.T) {
+	var withCites llm.ContentBlock
+	if err := json.Unmarshal([]byte(`{"type":"text","text":"","citations":[]}`), &withCites); err != nil {
+		t.Fatal(err)
+	}
+	empty := llm.TextBlock("")
+	use := llm.ContentBlock{Type: llm.BlockToolUse, ID: "toolu_1", Name: "Glob"}
+	var acc llm.Accumulator
+	evs := []llm.Event{
+		{Type: llm.EventMessageStart, Message: &llm.Message{ID: "m"}},
+		{Type: llm.EventContentBlockStart, Index: 0, Block: &empty},
+		{Type: llm.EventContentBlockDelta, Index: 0, DeltaType: llm.DeltaText, Delta: "\n\n"},
+		{Type: llm.EventContentBlockStop, Index: 0},
+		{Type: llm.EventContentBlockStart, Index: 1, Block: &withCites},
+		{Type: llm.EventContentBlockStop, Index: 1},
+		{Type: llm.EventContentBlockStart, Index: 2, Block: &use},
+		{Type: llm.EventContentBlockStop, Index: 2},
+	}
+	for _, ev := range evs {
+		if _, _, err := acc.Add(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := acc.Message()
+	if len(m.Content) != 1 || m.Content[0].Type != llm.BlockToolUse {
+		t.Errorf("content = %+v, want the tool_use alone", m.Content)
+	}
+}
