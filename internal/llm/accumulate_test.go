@@ -101,3 +101,28 @@ func TestAccumulatorLeavesOutBlankTextBlocks(t *testing.T) {
 		t.Errorf("content = %+v, want the tool_use alone", m.Content)
 	}
 }
+
+// An assistant message recorded with blank text blocks (a transcript
+// written before they were left out) is sent without them, and the cache
+// breakpoint lands on the last block that is sent.
+func TestAssistantBlankTextBlocksAreNotSent(t *testing.T) {
+	m := &llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
+		llm.TextBlock(""),
+		{Type: llm.BlockToolUse, ID: "toolu_1", Name: "Glob", Input: json.RawMessage(`{}`)},
+		llm.TextBlock("\n"),
+	}}
+	for _, cache := range []bool{false, true} {
+		got, err := m.AppendAPI(nil, cache, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Glob","input":{}`
+		if cache {
+			want += `,"cache_control":{"type":"ephemeral"}`
+		}
+		want += `}]}`
+		if string(got) != want {
+			t.Errorf("cache %v: encoded\n%s\nwant\n%s", cache, got, want)
+		}
+	}
+}
