@@ -305,3 +305,44 @@ func TestToolCallCutAtOutputCapEscalatesTheCap(t *testing.T) {
 		t.Errorf("tool results = %+v, want an error naming the output token limit", res)
 	}
 }
+
+// After a fallback to another model, the thinking blocks the first model
+// wrote are not sent: their signatures are bound to it, and the fallback
+// model refused every request that carried them ("Invalid signature in
+// thinking block"). The first model's own requests keep them.
+func TestFallbackModelIsNotSentTheFirstModelsThinking(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.Thinking("plan", "sig-opus"), llmtest.Block{Type: "redacted_thinking", Data: "enc-opus"},
+			llmtest.ToolUse("toolu_1", "Glob", map[string]any{"pattern": "*"})),
+		llmtest.Overloaded(), llmtest.Overloaded(), llmtest.Overloaded(),
+		llmtest.Reply("from sonnet"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "go", "--model", "opus", "--fallback-model", "sonnet", "--max-thinking-tokens", "2000")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "from sonnet" {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := srv.Requests()
+	thinking := func(rq *llmtest.Request) (n int) {
+		for _, m := range rq.Messages {
+			for _, b := range m.Content {
+				if b.Type == llm.BlockThinking || b.Type == llm.BlockRedactedThinking {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	first, last := reqs[1], reqs[len(reqs)-1]
+	if first.Model == last.Model {
+		t.Fatalf("no fallback: models %s, %s", first.Model, last.Model)
+	}
+	if n := thinking(first); n != 2 {
+		t.Errorf("the first model's next request has %d thinking blocks, want its 2", n)
+	}
+	if n := thinking(last); n != 0 {
+		t.Errorf("the fallback model's request has %d thinking blocks of the first model, want none", n)
+	}
+	if uses := last.Messages[len(last.Messages)-2].ToolUses(); len(uses) != 1 {
+		t.Errorf("the tool call was lost with the thinking: %+v", last.Messages[len(last.Messages)-2])
+	}
+}

@@ -603,7 +603,9 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 		msgs = append(msgs, s.ctxMsg)
 	}
 	for _, n := range s.history {
-		msgs = append(msgs, n.msg)
+		if m := s.forModel(n.msg, model); m != nil {
+			msgs = append(msgs, m)
+		}
 	}
 	req.Messages = msgs
 	req.MaxTokens = t.currentCap()
@@ -624,6 +626,82 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 		}
 	}
 	return req
+}
+
+// forModel returns msg as it is sent to model. A thinking block's
+// signature is bound to the model that wrote it, and another model
+// refuses the request that carries it ("Invalid signature in thinking
+// block"): an assistant message written by another model (before a
+// fallback, /model or set_model switch, or in a resumed session) is sent
+// without its thinking blocks. It returns nil when nothing is left.
+func (s *Session) forModel(msg *llm.Message, model string) *llm.Message {
+	if msg.Role != llm.RoleAssistant || msg.Model == "" || sameModel(msg.Model, model) {
+		return msg
+	}
+	thinks := false
+	for _, b := range msg.Content {
+		thinks = thinks || b.Type == llm.BlockThinking || b.Type == llm.BlockRedactedThinking
+	}
+	if !thinks {
+		return msg
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.unthought[msg]; ok {
+		return m
+	}
+	cp := &llm.Message{Role: msg.Role, ID: msg.ID, Model: msg.Model, StopReason: msg.StopReason,
+		StopSequence: msg.StopSequence, Usage: msg.Usage}
+	for _, b := range msg.Content {
+		if b.Type != llm.BlockThinking && b.Type != llm.BlockRedactedThinking {
+			cp.Content = append(cp.Content, b)
+		}
+	}
+	if len(cp.Content) == 0 {
+		cp = nil
+	}
+	if s.unthought == nil {
+		s.unthought = map[*llm.Message]*llm.Message{}
+	}
+	s.unthought[msg] = cp
+	return cp
+}
+
+// ForModel returns msgs as a request to model sends them: assistant
+// messages another model wrote lose their thinking blocks, whose
+// signatures only the model that wrote them accepts. Side requests that
+// reuse the history (a compaction summary) send it through this.
+func (s *Session) ForModel(msgs []*llm.Message, model string) []*llm.Message {
+	out := make([]*llm.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if m = s.forModel(m, model); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// sameModel reports whether the model id an API response gave (which may
+// carry a date, "claude-sonnet-4-5-20250929") names the model a request
+// asked for ("claude-sonnet-4-5", or with Claude Code's "[1m]" suffix).
+func sameModel(got, asked string) bool {
+	asked = strings.TrimSuffix(strings.TrimSuffix(asked, "[1m]"), "[1M]")
+	if got == asked {
+		return true
+	}
+	rest, ok := strings.CutPrefix(got, asked+"-")
+	if !ok || rest == "" {
+		rest, ok = strings.CutPrefix(asked, got+"-")
+		if !ok || rest == "" {
+			return false
+		}
+	}
+	for _, r := range rest {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 type streamItem struct {

@@ -584,10 +584,12 @@ func (s *Server) checkLocked(n int, req *Request, turn Turn) {
 	s.convs[key] = &conv{prefix: prefix, messages: msgs}
 }
 
-// convKey identifies a conversation: its system prompt and model family
+// convKey identifies a conversation: its model, system prompt and family
 // of tools; the first user message tells sub-agents apart.
 func (s *Server) convKey(req *Request) string {
 	h := sha256.New()
+	// Each model has a cache of its own.
+	h.Write([]byte(req.Model))
 	h.Write(stripCache(req.rawSystem))
 	for _, t := range req.Tools {
 		name, ok := s.cache.toolNames[string(t)]
