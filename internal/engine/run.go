@@ -631,11 +631,20 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 // forModel returns msg as it is sent to model. A thinking block's
 // signature is bound to the model that wrote it, and another model
 // refuses the request that carries it ("Invalid signature in thinking
-// block"): an assistant message written by another model (before a
-// fallback, /model or set_model switch, or in a resumed session) is sent
-// without its thinking blocks. It returns nil when nothing is left.
+// block"): an assistant message another model wrote in this session
+// (before a fallback, /model or set_model switch) is sent without its
+// thinking blocks. It returns nil when nothing is left.
 func (s *Session) forModel(msg *llm.Message, model string) *llm.Message {
-	if msg.Role != llm.RoleAssistant || msg.Model == "" || sameModel(msg.Model, model) {
+	if msg.Role != llm.RoleAssistant {
+		return msg
+	}
+	s.mu.Lock()
+	wrote, known := s.wroteBy[msg]
+	s.mu.Unlock()
+	// The model asked, not the id the response names: a proxy may name
+	// the same model otherwise. A message of unknown origin (resumed) is
+	// sent as it is.
+	if !known || wrote == model {
 		return msg
 	}
 	thinks := false
@@ -667,6 +676,19 @@ func (s *Session) forModel(msg *llm.Message, model string) *llm.Message {
 	return cp
 }
 
+// noteModel records which model a response was asked of (see forModel).
+func (s *Session) noteModel(msg *llm.Message, model string) {
+	if msg == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wroteBy == nil {
+		s.wroteBy = map[*llm.Message]string{}
+	}
+	s.wroteBy[msg] = model
+}
+
 // ForModel returns msgs as a request to model sends them: assistant
 // messages another model wrote lose their thinking blocks, whose
 // signatures only the model that wrote them accepts. Side requests that
@@ -679,29 +701,6 @@ func (s *Session) ForModel(msgs []*llm.Message, model string) []*llm.Message {
 		}
 	}
 	return out
-}
-
-// sameModel reports whether the model id an API response gave (which may
-// carry a date, "claude-sonnet-4-5-20250929") names the model a request
-// asked for ("claude-sonnet-4-5", or with Claude Code's "[1m]" suffix).
-func sameModel(got, asked string) bool {
-	asked = strings.TrimSuffix(strings.TrimSuffix(asked, "[1m]"), "[1M]")
-	if got == asked {
-		return true
-	}
-	rest, ok := strings.CutPrefix(got, asked+"-")
-	if !ok || rest == "" {
-		rest, ok = strings.CutPrefix(asked, got+"-")
-		if !ok || rest == "" {
-			return false
-		}
-	}
-	for _, r := range rest {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 type streamItem struct {
@@ -743,6 +742,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		}
 		s.warm.Do(func() { go s.schemas.Warm(firstUsed(ts.Tools)...) })
 		msg, started, err := t.stream(ctx, req, ex)
+		s.noteModel(msg, req.Model)
 		elapsed := s.cfg.Now().Sub(sentAt)
 		t.apiTime += elapsed
 		t.logResponse(req.Model, msg, elapsed, err)

@@ -179,10 +179,6 @@ type Session struct {
 	// compiling one costs more than validating many inputs.
 	schemas tool.Schemas
 	warm    sync.Once // starts compiling the common tools' schemas
-	// unthought holds, for assistant messages another model wrote, the
-	// copy without thinking blocks sent in their place (built once, so
-	// every request sends the same bytes).
-	unthought map[*llm.Message]*llm.Message
 
 	mu        sync.Mutex // guards the fields below
 	model     string
@@ -197,6 +193,12 @@ type Session struct {
 	recErr  error
 	recTold bool
 	running bool
+	// wroteBy is the model each response of this session was asked of.
+	wroteBy map[*llm.Message]string
+	// unthought holds, for assistant messages another model wrote, the
+	// copy without thinking blocks sent in their place (built once, so
+	// every request sends the same bytes).
+	unthought map[*llm.Message]*llm.Message
 }
 
 type queued struct {
