@@ -346,3 +346,35 @@ func TestFallbackModelIsNotSentTheFirstModelsThinking(t *testing.T) {
 		t.Errorf("the tool call was lost with the thinking: %+v", last.Messages[len(last.Messages)-2])
 	}
 }
+
+// A stream that breaks after a tool call started lets that call finish
+// (a command stopped half-way for a network failure left its work half
+// done) and answers it with its real result; the turn still ends with the
+// error and the request is not replayed. The call used to be killed and
+// answered as if the user had interrupted it.
+func TestStreamBreakAfterToolStartedLetsTheCallFinish(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "sleep 0.3; echo finished > marker.txt; echo wrote it"}),
+			llmtest.Text(strings.Repeat("more words ", 30))},
+			Fault: &llmtest.Fault{After: 12, Reset: true}},
+		llmtest.Reply("carrying on"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "run it", "--dangerously-skip-permissions")
+	if r.Code == 0 {
+		t.Fatalf("code 0 after a broken stream; out %q", r.Stdout)
+	}
+	if data, err := os.ReadFile(filepath.Join(sb.Dir, "marker.txt")); err != nil || strings.TrimSpace(string(data)) != "finished" {
+		t.Errorf("the started command did not finish: %q %v", data, err)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Fatalf("%d requests, want 1 (no replay)", n)
+	}
+	if r := sb.Run(t, "", "--continue", "-p", "go on"); r.Code != 0 {
+		t.Fatalf("--continue: code %d err %q", r.Code, r.Stderr)
+	}
+	res := srv.Requests()[1].ToolResults()
+	if len(res) != 1 || res[0].IsError || !strings.Contains(res[0].ResultText(), "wrote it") {
+		t.Errorf("tool result sent = %+v, want the command's own output", res)
+	}
+}

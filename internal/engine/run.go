@@ -782,7 +782,10 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 			if ctx.Err() != nil {
 				ex.Stop(context.Cause(ctx))
 			} else {
-				ex.Stop(fmt.Errorf("the response stream failed: %w", err))
+				// Calls that started run to their end: stopping one
+				// half-way (a command, a write) for a network failure
+				// would leave its work half done. The rest are not run.
+				ex.Drain(fmt.Sprintf("Not run: the response stream failed before this call could start (%v).", err))
 			}
 		}
 		if msg != nil {

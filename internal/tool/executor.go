@@ -125,6 +125,7 @@ type Executor struct {
 	progress []Output
 	closed   bool // no more Adds
 	errored  string
+	notRun   string // set by Drain: the answer of calls not started
 	hardStop error
 }
 
@@ -262,6 +263,10 @@ func (e *Executor) processLocked() {
 		}
 		if e.hardStop != nil {
 			e.finishLocked(c, e.synthetic(c, InterruptedText, true))
+			continue
+		}
+		if e.notRun != "" {
+			e.finishLocked(c, e.synthetic(c, e.notRun, true))
 			continue
 		}
 		if e.errored != "" {
@@ -475,6 +480,19 @@ func (e *Executor) Stop(cause error) {
 	}
 	e.mu.Unlock()
 	e.stop(cause)
+	e.signal()
+}
+
+// Drain ends the batch without stopping what runs: calls already
+// running go on to their results, and calls not started yet are answered
+// with reason (an error result) instead of being run.
+func (e *Executor) Drain(reason string) {
+	e.mu.Lock()
+	if e.notRun == "" {
+		e.notRun = reason
+	}
+	e.processLocked()
+	e.mu.Unlock()
 	e.signal()
 }
 
