@@ -228,6 +228,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		MaxTurns:           def.MaxTurns,
 		MaxOutputTokens:    base.MaxOutputTokens,
 		Betas:              base.Betas,
+		Extra:              base.Extra,
 		CacheTTL:           base.CacheTTL,
 		NoCache:            base.NoCache,
 		Compactor:          compact.New(compact.Config{Getenv: a.getenv, Files: c.files, Skill: a.restoresSkill, Logger: a.logger}),

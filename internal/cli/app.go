@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -547,6 +548,7 @@ func (a *app) newProvider(ctx context.Context) error {
 		SessionID: a.sessionID,
 		Logger:    a.logger,
 		Headers:   customHeaders(a.getenv("ANTHROPIC_CUSTOM_HEADERS")),
+		Betas:     permission.SplitToolList(a.getenv("ANTHROPIC_BETAS")),
 	}
 	if helper != nil {
 		cfg.RefreshKey = helper.Key
@@ -632,7 +634,7 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		MaxToolConcurrency: atoi(a.getenv("REINS_MAX_TOOL_CONCURRENCY")),
 		MaxTurns:           o.MaxTurns,
 		MaxBudgetUSD:       o.MaxBudgetUSD,
-		MaxThinkingTokens:  o.MaxThinking,
+		MaxThinkingTokens:  firstPositive(o.MaxThinking, atoi(a.getenv("MAX_THINKING_TOKENS"))),
 		MaxOutputTokens:    atoi(firstNonEmpty(a.getenv("REINS_MAX_OUTPUT_TOKENS"), a.getenv("CLAUDE_CODE_MAX_OUTPUT_TOKENS"))),
 		Betas:              permission.SplitToolList(o.Betas...),
 		GitBranch:          a.git.Wait().Branch,
@@ -650,7 +652,25 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 	if a.getenv("DISABLE_PROMPT_CACHING") != "" {
 		cfg.NoCache = true
 	}
+	if v := strings.TrimSpace(a.getenv("CLAUDE_CODE_EXTRA_BODY")); v != "" {
+		var extra map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(v), &extra); err != nil || extra == nil {
+			a.warn(fmt.Sprintf("CLAUDE_CODE_EXTRA_BODY is not a JSON object; ignored: %.80q", v))
+		} else {
+			cfg.Extra = extra
+		}
+	}
 	return cfg
+}
+
+// firstPositive returns the first of ns above zero, or 0.
+func firstPositive(ns ...int) int {
+	for _, n := range ns {
+		if n > 0 {
+			return n
+		}
+	}
+	return 0
 }
 
 // customHeaders parses "Name: value" lines.

@@ -65,7 +65,7 @@ func requestFor(ctx context.Context, s *engine.Session, history []*llm.Message, 
 			}
 		}
 	}
-	req.Messages = messagesFor(cfg.UserContext, history, instructions)
+	req.Messages = messagesFor(cfg.UserContext, s.ForModel(history, model), instructions)
 	info := cfg.Models.Info(model)
 	req.MaxTokens = SummaryOutputReserve
 	if info.MaxOutput > 0 && info.MaxOutput < req.MaxTokens {
@@ -75,8 +75,9 @@ func requestFor(ctx context.Context, s *engine.Session, history []*llm.Message, 
 	case cfg.Thinking != nil:
 		req.Thinking = cfg.Thinking
 	case cfg.MaxThinkingTokens > 0:
-		req.Thinking = &llm.Thinking{Type: "enabled", BudgetTokens: cfg.MaxThinkingTokens}
-		req.MaxTokens += cfg.MaxThinkingTokens
+		budget := max(cfg.MaxThinkingTokens, engine.MinThinkingBudget)
+		req.Thinking = &llm.Thinking{Type: "enabled", BudgetTokens: budget}
+		req.MaxTokens += budget
 		if info.MaxOutput > 0 && req.MaxTokens > info.MaxOutput {
 			req.MaxTokens = info.MaxOutput
 			if req.Thinking.BudgetTokens >= req.MaxTokens {

@@ -43,6 +43,18 @@ type Input struct {
 // recovery.
 var ErrMaxOutputTokens = errors.New("the response hit the output token limit and could not be completed")
 
+// ErrRefusal ends a turn the model declined to answer (stop_reason
+// "refusal"): the answer stops there, and the request needs to change.
+var ErrRefusal = errors.New("the model declined to respond to this request (stop_reason \"refusal\"); rephrase the request or start a new session")
+
+// ErrContextWindow ends a turn whose answer was cut off because the
+// conversation filled the model's context window (stop_reason
+// "model_context_window_exceeded") and compaction could not make room.
+var ErrContextWindow = errors.New("the answer was cut off because the conversation filled the model's context window; run /compact or start a new session")
+
+// ErrPausedTooOften ends a turn whose responses the API kept pausing.
+var ErrPausedTooOften = fmt.Errorf("the API paused the response (stop_reason \"pause_turn\") %d times in a row", MaxPauseResumes+1)
+
 // ContinuationPrompt is the meta message sent after a truncated answer.
 const ContinuationPrompt = "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without repeating or summarising what you already wrote. If a lot remains, split the rest into smaller steps."
 
@@ -90,6 +102,7 @@ type turn struct {
 	continuations int
 	reactiveTried bool
 	overloads     int
+	pauses        int // responses paused by the API in a row (pause_turn)
 	stopHookOn    bool
 
 	budget       int
@@ -244,10 +257,61 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 		t.end(ReasonError, err, "")
 		return false, true
 	}
+	switch msg.StopReason {
+	case "refusal":
+		// The model stopped on purpose: nothing more comes from asking
+		// again. Calls it made before it stopped have started; they are
+		// answered as they finish, and the turn ends there.
+		t.addAssistant(msg)
+		if len(msg.ToolUses()) > 0 {
+			t.addResults(msg, t.collect(ctx, ex))
+		}
+		t.end(ReasonError, ErrRefusal, "")
+		return false, true
+	case "pause_turn":
+		// The API paused a long turn (server tools at work); sending the
+		// response back as it is lets the model go on with it.
+		if len(msg.ToolUses()) == 0 {
+			t.addAssistant(msg)
+			if t.pauses >= MaxPauseResumes {
+				t.end(ReasonError, ErrPausedTooOften, "")
+				return false, true
+			}
+			t.pauses++
+			return true, false
+		}
+	case "model_context_window_exceeded":
+		// The answer was cut off because the context is full: make room,
+		// then ask for the rest, as after an output cap.
+		if len(msg.ToolUses()) == 0 {
+			t.addAssistant(msg)
+			if s.cfg.Compactor != nil && !t.reactiveTried {
+				t.reactiveTried = true
+				ok, cerr := s.cfg.Compactor.Reactive(ctx, s, t.emit)
+				if ok {
+					t.addMeta(ContinuationPrompt)
+					return true, false
+				}
+				if cerr != nil {
+					t.end(ReasonError, fmt.Errorf("%w (compaction failed: %v)", ErrContextWindow, cerr), "")
+					return false, true
+				}
+			}
+			t.end(ReasonError, ErrContextWindow, "")
+			return false, true
+		}
+	}
+	if msg.StopReason != "pause_turn" {
+		t.pauses = 0
+	}
+	if msg.StopReason == "max_tokens" && len(msg.ToolUses()) > 0 {
+		// A call cut off at the output cap is answered with an error and
+		// asked for again: give the next responses room for it, as a cut
+		// answer gets.
+		t.escalate()
+	}
 	if msg.StopReason == "max_tokens" && len(msg.ToolUses()) == 0 {
-		if !t.escalated && s.cfg.MaxOutputTokens == 0 && t.currentCap() < t.escalatedCap() {
-			t.escalated = true
-			t.outputCap = t.escalatedCap()
+		if t.escalate() {
 			t.emit(&StreamReset{Reason: "max_tokens"})
 			return true, false
 		}
@@ -477,6 +541,18 @@ func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, 
 	return interrupted, stop, stopReason
 }
 
+// escalate raises the output cap for the rest of the turn from the
+// default to the escalated cap, once, unless the user set a cap. It
+// reports whether it did.
+func (t *turn) escalate() bool {
+	if t.escalated || t.s.cfg.MaxOutputTokens != 0 || t.currentCap() >= t.escalatedCap() {
+		return false
+	}
+	t.escalated = true
+	t.outputCap = t.escalatedCap()
+	return true
+}
+
 func (t *turn) currentCap() int {
 	s := t.s
 	info := s.cfg.Models.Info(s.Model())
@@ -527,7 +603,9 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 		msgs = append(msgs, s.ctxMsg)
 	}
 	for _, n := range s.history {
-		msgs = append(msgs, n.msg)
+		if m := s.forModel(n.msg, model); m != nil {
+			msgs = append(msgs, m)
+		}
 	}
 	req.Messages = msgs
 	req.MaxTokens = t.currentCap()
@@ -535,6 +613,9 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	case s.cfg.Thinking != nil:
 		req.Thinking = s.cfg.Thinking
 	case thinkBudget > 0:
+		// The API refuses a budget below its minimum; a smaller one asks
+		// for as little thinking as it allows.
+		thinkBudget = max(thinkBudget, MinThinkingBudget)
 		req.Thinking = &llm.Thinking{Type: "enabled", BudgetTokens: thinkBudget}
 		req.MaxTokens += thinkBudget
 		if info := s.cfg.Models.Info(model); info.MaxOutput > 0 && req.MaxTokens > info.MaxOutput {
@@ -545,6 +626,81 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 		}
 	}
 	return req
+}
+
+// forModel returns msg as it is sent to model. A thinking block's
+// signature is bound to the model that wrote it, and another model
+// refuses the request that carries it ("Invalid signature in thinking
+// block"): an assistant message another model wrote in this session
+// (before a fallback, /model or set_model switch) is sent without its
+// thinking blocks. It returns nil when nothing is left.
+func (s *Session) forModel(msg *llm.Message, model string) *llm.Message {
+	if msg.Role != llm.RoleAssistant {
+		return msg
+	}
+	s.mu.Lock()
+	wrote, known := s.wroteBy[msg]
+	s.mu.Unlock()
+	// The model asked, not the id the response names: a proxy may name
+	// the same model otherwise. A message of unknown origin (resumed) is
+	// sent as it is.
+	if !known || wrote == model {
+		return msg
+	}
+	thinks := false
+	for _, b := range msg.Content {
+		thinks = thinks || b.Type == llm.BlockThinking || b.Type == llm.BlockRedactedThinking
+	}
+	if !thinks {
+		return msg
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.unthought[msg]; ok {
+		return m
+	}
+	cp := &llm.Message{Role: msg.Role, ID: msg.ID, Model: msg.Model, StopReason: msg.StopReason,
+		StopSequence: msg.StopSequence, Usage: msg.Usage}
+	for _, b := range msg.Content {
+		if b.Type != llm.BlockThinking && b.Type != llm.BlockRedactedThinking {
+			cp.Content = append(cp.Content, b)
+		}
+	}
+	if len(cp.Content) == 0 {
+		cp = nil
+	}
+	if s.unthought == nil {
+		s.unthought = map[*llm.Message]*llm.Message{}
+	}
+	s.unthought[msg] = cp
+	return cp
+}
+
+// noteModel records which model a response was asked of (see forModel).
+func (s *Session) noteModel(msg *llm.Message, model string) {
+	if msg == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wroteBy == nil {
+		s.wroteBy = map[*llm.Message]string{}
+	}
+	s.wroteBy[msg] = model
+}
+
+// ForModel returns msgs as a request to model sends them: assistant
+// messages another model wrote lose their thinking blocks, whose
+// signatures only the model that wrote them accepts. Side requests that
+// reuse the history (a compaction summary) send it through this.
+func (s *Session) ForModel(msgs []*llm.Message, model string) []*llm.Message {
+	out := make([]*llm.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if m = s.forModel(m, model); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 type streamItem struct {
@@ -586,8 +742,10 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		}
 		s.warm.Do(func() { go s.schemas.Warm(firstUsed(ts.Tools)...) })
 		msg, started, err := t.stream(ctx, req, ex)
+		s.noteModel(msg, req.Model)
 		elapsed := s.cfg.Now().Sub(sentAt)
 		t.apiTime += elapsed
+		t.logResponse(req.Model, msg, elapsed, err)
 		if msg != nil && msg.Usage != nil {
 			t.account(req.Model, *msg.Usage, elapsed)
 		}
@@ -624,7 +782,10 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 			if ctx.Err() != nil {
 				ex.Stop(context.Cause(ctx))
 			} else {
-				ex.Stop(fmt.Errorf("the response stream failed: %w", err))
+				// Calls that started run to their end: stopping one
+				// half-way (a command, a write) for a network failure
+				// would leave its work half done. The rest are not run.
+				ex.Drain(fmt.Sprintf("Not run: the response stream failed before this call could start (%v).", err))
 			}
 		}
 		if msg != nil {
@@ -632,6 +793,23 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		}
 		return msg, ex, err
 	}
+}
+
+// logResponse writes one response's outcome to the debug log: stop
+// reason, usage and time, or the error.
+func (t *turn) logResponse(model string, msg *llm.Message, elapsed time.Duration, err error) {
+	log := t.s.cfg.Logger
+	if err != nil {
+		log.Debug("model response failed", "model", model, "elapsed", elapsed, "partial", msg != nil, "err", err)
+		return
+	}
+	var u llm.Usage
+	if msg.Usage != nil {
+		u = *msg.Usage
+	}
+	log.Debug("model response", "model", model, "id", msg.ID, "stop_reason", msg.StopReason, "blocks", len(msg.Content),
+		"input_tokens", u.InputTokens, "cache_read", u.CacheReadInputTokens, "cache_write", u.CacheCreationInputTokens,
+		"output_tokens", u.OutputTokens, "elapsed", elapsed)
 }
 
 func (t *turn) account(model string, u llm.Usage, apiTime time.Duration) {

@@ -150,6 +150,12 @@ const (
 	EscalatedOutputCap = 64_000
 	// MaxContinuations is how many times a truncated answer is continued.
 	MaxContinuations = 3
+	// MaxPauseResumes is how many times in a row a response the API
+	// paused (stop_reason "pause_turn", a long server tool run) is sent
+	// back to be continued.
+	MaxPauseResumes = 10
+	// MinThinkingBudget is the smallest thinking budget the API accepts.
+	MinThinkingBudget = 1024
 )
 
 // node is one history item.
@@ -187,6 +193,12 @@ type Session struct {
 	recErr  error
 	recTold bool
 	running bool
+	// wroteBy is the model each response of this session was asked of.
+	wroteBy map[*llm.Message]string
+	// unthought holds, for assistant messages another model wrote, the
+	// copy without thinking blocks sent in their place (built once, so
+	// every request sends the same bytes).
+	unthought map[*llm.Message]*llm.Message
 }
 
 type queued struct {

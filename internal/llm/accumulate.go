@@ -79,6 +79,13 @@ func (a *Accumulator) Add(ev Event) (block ContentBlock, ok bool, err error) {
 			return block, false, fmt.Errorf("content_block_stop %d: block not started", ev.Index)
 		}
 		delete(a.partial, ev.Index)
+		if p.block.Type == BlockText && strings.TrimSpace(p.text.String()) == "" {
+			// The API refuses an empty or whitespace-only text block in
+			// a later request ("text content blocks must be non-empty"),
+			// and such a block says nothing: it is left out of the
+			// message, so the next request does not fail.
+			return block, false, nil
+		}
 		// A block whose input is not valid JSON is still complete: it is
 		// kept, so its call can be answered, and returned with the error.
 		b, err := p.finish()
@@ -172,7 +179,8 @@ func (a *Accumulator) Started() bool { return a.started }
 func (a *Accumulator) Finished() bool { return a.finished }
 
 // Message returns the message assembled so far: completed blocks in index
-// order. Blocks still streaming are left out.
+// order. Blocks still streaming, and text blocks with nothing but white
+// space, are left out.
 func (a *Accumulator) Message() *Message {
 	m := &Message{Role: RoleAssistant, ID: a.msg.ID, Model: a.msg.Model,
 		StopReason: a.msg.StopReason, StopSequence: a.msg.StopSequence}

@@ -69,3 +69,60 @@ func TestMessageRoundTripKeepsUnknownBlocksAndMarkup(t *testing.T) {
 }
 
 func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// A text block with nothing but white space is not part of the message,
+// even when it announced an empty citation list: the API refuses such a
+// block when the message is sent back.
+func TestAccumulatorLeavesOutBlankTextBlocks(t *testing.T) {
+	var withCites llm.ContentBlock
+	if err := json.Unmarshal([]byte(`{"type":"text","text":"","citations":[]}`), &withCites); err != nil {
+		t.Fatal(err)
+	}
+	empty := llm.TextBlock("")
+	use := llm.ContentBlock{Type: llm.BlockToolUse, ID: "toolu_1", Name: "Glob"}
+	var acc llm.Accumulator
+	evs := []llm.Event{
+		{Type: llm.EventMessageStart, Message: &llm.Message{ID: "m"}},
+		{Type: llm.EventContentBlockStart, Index: 0, Block: &empty},
+		{Type: llm.EventContentBlockDelta, Index: 0, DeltaType: llm.DeltaText, Delta: "\n\n"},
+		{Type: llm.EventContentBlockStop, Index: 0},
+		{Type: llm.EventContentBlockStart, Index: 1, Block: &withCites},
+		{Type: llm.EventContentBlockStop, Index: 1},
+		{Type: llm.EventContentBlockStart, Index: 2, Block: &use},
+		{Type: llm.EventContentBlockStop, Index: 2},
+	}
+	for _, ev := range evs {
+		if _, _, err := acc.Add(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := acc.Message()
+	if len(m.Content) != 1 || m.Content[0].Type != llm.BlockToolUse {
+		t.Errorf("content = %+v, want the tool_use alone", m.Content)
+	}
+}
+
+// An assistant message recorded with blank text blocks (a transcript
+// written before they were left out) is sent without them, and the cache
+// breakpoint lands on the last block that is sent.
+func TestAssistantBlankTextBlocksAreNotSent(t *testing.T) {
+	m := &llm.Message{Role: llm.RoleAssistant, Content: []llm.ContentBlock{
+		llm.TextBlock(""),
+		{Type: llm.BlockToolUse, ID: "toolu_1", Name: "Glob", Input: json.RawMessage(`{}`)},
+		llm.TextBlock("\n"),
+	}}
+	for _, cache := range []bool{false, true} {
+		got, err := m.AppendAPI(nil, cache, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := `{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Glob","input":{}`
+		if cache {
+			want += `,"cache_control":{"type":"ephemeral"}`
+		}
+		want += `}]}`
+		if string(got) != want {
+			t.Errorf("cache %v: encoded\n%s\nwant\n%s", cache, got, want)
+		}
+	}
+}

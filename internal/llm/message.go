@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -374,12 +375,25 @@ func (m *Message) encode(buf []byte, cacheLast bool, ttl string) ([]byte, error)
 	buf = appendString(buf, string(m.Role))
 	buf = append(buf, `,"content":[`...)
 	var err error
-	for i := range m.Content {
-		if i > 0 {
+	last := len(m.Content) - 1
+	if m.Role == RoleAssistant {
+		// A blank text block (recorded before reins left them out, or by
+		// another client) is refused by the API; it is not sent.
+		for last > 0 && isBlankText(&m.Content[last]) {
+			last--
+		}
+	}
+	first := true
+	for i := 0; i <= last; i++ {
+		b := &m.Content[i]
+		if m.Role == RoleAssistant && isBlankText(b) && i != last {
+			continue
+		}
+		if !first {
 			buf = append(buf, ',')
 		}
-		b := &m.Content[i]
-		if cacheLast && i == len(m.Content)-1 && b.CacheControl == nil && canCache(b) {
+		first = false
+		if cacheLast && i == last && b.CacheControl == nil && canCache(b) {
 			cp := *b
 			cp.CacheControl = &CacheControl{Type: "ephemeral", TTL: ttl}
 			b = &cp
@@ -389,6 +403,12 @@ func (m *Message) encode(buf []byte, cacheLast bool, ttl string) ([]byte, error)
 		}
 	}
 	return append(buf, "]}"...), nil
+}
+
+// isBlankText reports whether b is a text block with nothing but white
+// space.
+func isBlankText(b *ContentBlock) bool {
+	return b.Type == BlockText && strings.TrimSpace(b.Text) == ""
 }
 
 // canCache reports whether the API accepts cache_control on the block.

@@ -125,6 +125,7 @@ type Executor struct {
 	progress []Output
 	closed   bool // no more Adds
 	errored  string
+	notRun   string // set by Drain: the answer of calls not started
 	hardStop error
 }
 
@@ -264,6 +265,10 @@ func (e *Executor) processLocked() {
 			e.finishLocked(c, e.synthetic(c, InterruptedText, true))
 			continue
 		}
+		if e.notRun != "" {
+			e.finishLocked(c, e.synthetic(c, e.notRun, true))
+			continue
+		}
 		if e.errored != "" {
 			e.finishLocked(c, e.synthetic(c, fmt.Sprintf("Not run: a parallel call failed first (%s).", e.errored), true))
 			continue
@@ -365,7 +370,7 @@ func (e *Executor) run(ctx context.Context, c *tracked) *Outcome {
 	b := c.block
 	out := &Outcome{ID: b.ID, Name: b.Name, Input: b.Input}
 	if c.inputErr != nil {
-		return failOutcome(out, fmt.Sprintf("InputValidationError: the input of this %s call was not valid JSON (%v). Send the call again with a complete JSON object.", b.Name, c.inputErr))
+		return failOutcome(out, fmt.Sprintf("InputValidationError: the input of this %s call is not complete JSON (%v), so the call did not run. The response was most likely cut off at the output token limit while writing it. Send the call again; if its input is large, split the work into several smaller calls.", b.Name, c.inputErr))
 	}
 	if c.tool == nil {
 		if e.cfg.Deferred != nil {
@@ -475,6 +480,19 @@ func (e *Executor) Stop(cause error) {
 	}
 	e.mu.Unlock()
 	e.stop(cause)
+	e.signal()
+}
+
+// Drain ends the batch without stopping what runs: calls already
+// running go on to their results, and calls not started yet are answered
+// with reason (an error result) instead of being run.
+func (e *Executor) Drain(reason string) {
+	e.mu.Lock()
+	if e.notRun == "" {
+		e.notRun = reason
+	}
+	e.processLocked()
+	e.mu.Unlock()
 	e.signal()
 }
 

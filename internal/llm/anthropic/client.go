@@ -222,8 +222,12 @@ func (c *Client) try(ctx context.Context, req *llm.Request, body []byte, attempt
 	}
 	if resp.StatusCode != http.StatusOK {
 		defer resp.Body.Close()
-		return nil, apiError(resp)
+		err := apiError(resp)
+		c.cfg.Logger.Debug("model request failed", "model", req.Model, "attempt", attempt, "status", resp.StatusCode, "err", err)
+		return nil, err
 	}
+	c.cfg.Logger.Debug("model request", "model", req.Model, "attempt", attempt, "bytes", len(body),
+		"messages", len(req.Messages), "max_tokens", req.MaxTokens, "request_id", resp.Header.Get("request-id"))
 	st := newStream(resp.Body, c.cfg.IdleTimeout)
 	ev, err := st.Next()
 	if err != nil {

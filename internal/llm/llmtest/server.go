@@ -469,6 +469,14 @@ func (s *Server) checkLocked(n int, req *Request, turn Turn) {
 			s.violate("request %d: messages %d and %d are both %s", n, i-1, i, req.Messages[i].Role)
 		}
 	}
+	// The API refuses text blocks with nothing but white space.
+	for i, m := range req.Messages {
+		for j, b := range m.Content {
+			if b.Type == llm.BlockText && strings.TrimSpace(b.Text) == "" {
+				s.violate("request %d: message %d block %d is a text block with no text (the API refuses it)", n, i, j)
+			}
+		}
+	}
 	// Every tool_use answered exactly once in the next message.
 	for i, m := range req.Messages {
 		if m.Role != llm.RoleAssistant {
@@ -576,10 +584,12 @@ func (s *Server) checkLocked(n int, req *Request, turn Turn) {
 	s.convs[key] = &conv{prefix: prefix, messages: msgs}
 }
 
-// convKey identifies a conversation: its system prompt and model family
+// convKey identifies a conversation: its model, system prompt and family
 // of tools; the first user message tells sub-agents apart.
 func (s *Server) convKey(req *Request) string {
 	h := sha256.New()
+	// Each model has a cache of its own.
+	h.Write([]byte(req.Model))
 	h.Write(stripCache(req.rawSystem))
 	for _, t := range req.Tools {
 		name, ok := s.cache.toolNames[string(t)]
