@@ -125,3 +125,36 @@ func TestQA4PrintBackgroundWaitHasALimit(t *testing.T) {
 		t.Errorf("the background command (pid %d) outlived reins", pid)
 	}
 }
+
+// Under the SDK (stream-json input) a background command that finishes
+// after the model's turn gives the model a turn of its own with the
+// notification, with its own result line, as Claude Code does; and when
+// the client's input has already ended, reins waits for the command
+// instead of exiting and killing it.
+func TestQA4SDKAnnouncesABackgroundCommandAfterTheTurn(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_bg", "Bash", map[string]any{
+			"command": "sleep 0.3; echo TESTS-PASS", "description": "tests", "run_in_background": true})),
+		llmtest.Reply("The tests run in the background."),
+		llmtest.Turn{Match: notifiedMain("exit code 0"), Blocks: []llmtest.Block{llmtest.Text("The tests passed.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	in := `{"type":"user","session_id":"","message":{"role":"user","content":"run the tests in the background"},"parent_tool_use_id":null}` + "\n"
+	r := sb.Run(t, in, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var results []any
+	for _, line := range r.Lines() {
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		if v["type"] == "result" {
+			results = append(results, v["result"])
+		}
+	}
+	if len(results) != 2 || results[0] != "The tests run in the background." || results[1] != "The tests passed." {
+		t.Errorf("results %v, want the turn's and the notification turn's", results)
+	}
+}

@@ -80,3 +80,20 @@ func (a *app) awaitBackground(ctx context.Context, end *engine.TurnEnd, run func
 	}
 	return end
 }
+
+// sdkBackground gives the SDK server the session's background tasks.
+type sdkBackground struct{ f *sdkFront }
+
+var _ sdk.Background = sdkBackground{}
+
+// Changed is signalled when a task finishes.
+func (b sdkBackground) Changed() <-chan struct{} { return b.f.a.tasks.Changed() }
+
+// Running counts the running tasks.
+func (b sdkBackground) Running() int { return b.f.a.tasks.Running() }
+
+// Notifications takes the notifications not yet given to the model.
+func (b sdkBackground) Notifications() []string { return b.f.a.taskReminders() }
+
+// WaitLimit is the wait for tasks once the client's input has ended.
+func (b sdkBackground) WaitLimit() (time.Duration, bool) { return b.f.a.backgroundWait() }
