@@ -158,3 +158,31 @@ func TestQA4SDKAnnouncesABackgroundCommandAfterTheTurn(t *testing.T) {
 		t.Errorf("results %v, want the turn's and the notification turn's", results)
 	}
 }
+
+// After ten model replies without a TodoWrite call the model is reminded
+// of its todo list (as Claude Code does), with the list as it stands;
+// before, reins never reminded it.
+func TestQA4TodoReminderAfterTenRepliesWithoutTodoWrite(t *testing.T) {
+	turns := []llmtest.Turn{llmtest.Calls(llmtest.ToolUse("toolu_todo", "TodoWrite", map[string]any{"todos": []map[string]any{
+		{"content": "Survey the files", "status": "in_progress", "activeForm": "Surveying the files"}}}))}
+	for i := range 10 {
+		turns = append(turns, llmtest.Calls(llmtest.ToolUse("toolu_g"+strconv.Itoa(i), "Glob", map[string]any{"pattern": "*.go"})))
+	}
+	turns = append(turns, llmtest.Reply("Surveyed."))
+	srv := server(t, turns...)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "survey")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	has := func(q *llmtest.Request) bool {
+		return firstUserText(q, "The TodoWrite tool has not been used for a while.") && firstUserText(q, "[in_progress] Survey the files")
+	}
+	if has(reqs[10]) {
+		t.Errorf("request 11 (ten replies after the call, nine without it) already carries the reminder")
+	}
+	if !has(reqs[11]) {
+		t.Errorf("request 12 (ten replies without TodoWrite) carries no todo reminder")
+	}
+}
