@@ -186,3 +186,26 @@ func TestQA4TodoReminderAfterTenRepliesWithoutTodoWrite(t *testing.T) {
 		t.Errorf("request 12 (ten replies without TodoWrite) carries no todo reminder")
 	}
 }
+
+// Under the SDK too the wait after the input ended has its limit: reins
+// says so on stderr and exits cleanly instead of hanging on a server the
+// model left running.
+func TestQA4SDKBackgroundWaitAfterInputEndHasALimit(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_bg", "Bash", map[string]any{"command": "sleep 300", "run_in_background": true})),
+		llmtest.Reply("The server runs."),
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS=300")
+	in := `{"type":"user","session_id":"","message":{"role":"user","content":"start the server"},"parent_tool_use_id":null}` + "\n"
+	r := sb.Run(t, in, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "background tasks still running after 300ms") {
+		t.Errorf("stderr %q, want the limit named", r.Stderr)
+	}
+	if n := strings.Count(r.Stdout, `"type":"result"`); n != 1 {
+		t.Errorf("%d result lines, want 1", n)
+	}
+}
