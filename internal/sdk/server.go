@@ -386,6 +386,8 @@ func (s *Server) next(ctx context.Context) (it item, ok bool, err error) {
 		changed = s.cfg.Background.Changed()
 	}
 	var timeout <-chan time.Time
+	var limit time.Duration
+	limited := false // the wait limit was looked up
 	for {
 		s.mu.Lock()
 		if len(s.queue) > 0 {
@@ -408,8 +410,10 @@ func (s *Server) next(ctx context.Context) (it item, ok bool, err error) {
 		if done && (s.cfg.Background == nil || s.cfg.Background.Running() == 0) {
 			return item{}, false, ierr
 		}
-		if done && timeout == nil {
-			if limit, capped := s.cfg.Background.WaitLimit(); capped {
+		if done && !limited {
+			limited = true
+			var capped bool
+			if limit, capped = s.cfg.Background.WaitLimit(); capped {
 				t := time.NewTimer(limit)
 				defer t.Stop()
 				timeout = t.C
@@ -419,18 +423,12 @@ func (s *Server) next(ctx context.Context) (it item, ok bool, err error) {
 		case <-s.wake:
 		case <-changed:
 		case <-timeout:
-			s.warn("background tasks still running after %s; stopping them (CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS=0 waits for them without a limit)", s.waitLimitText())
+			s.warn("background tasks still running after %s; stopping them (CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS=0 waits for them without a limit)", limit)
 			return item{}, false, ierr
 		case <-ctx.Done():
 			return item{}, false, ctx.Err()
 		}
 	}
-}
-
-// waitLimitText names the background wait limit for a warning.
-func (s *Server) waitLimitText() string {
-	limit, _ := s.cfg.Background.WaitLimit()
-	return limit.String()
 }
 
 // runTurns runs queued turns one after another.
