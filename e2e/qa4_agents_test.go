@@ -209,3 +209,22 @@ func TestQA4SDKBackgroundWaitAfterInputEndHasALimit(t *testing.T) {
 		t.Errorf("%d result lines, want 1", n)
 	}
 }
+
+// A CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS that is not a number is reported
+// on stderr (even without --verbose) and the default limit applies.
+func TestQA4BadBackgroundWaitSettingIsReported(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_bg", "Bash", map[string]any{"command": "sleep 0.2", "run_in_background": true})),
+		llmtest.Reply("Started."),
+		llmtest.Turn{Match: notifiedMain("exit code 0"), Blocks: []llmtest.Block{llmtest.Text("Finished.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS=ten minutes")
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash")
+	if r.Code != 0 || r.Stdout != "Finished.\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.Code, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS="ten minutes" is not a number of milliseconds`) {
+		t.Errorf("stderr %q, want the bad setting named", r.Stderr)
+	}
+}

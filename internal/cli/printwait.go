@@ -30,7 +30,9 @@ func (a *app) backgroundWait() (time.Duration, bool) {
 	}
 	ms, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || ms < 0 {
-		a.notify("warning", fmt.Sprintf("%s=%q is not a number of milliseconds; waiting at most %s for background tasks", backgroundWaitEnv, v, defaultBackgroundWait))
+		// On stderr even without --verbose: the setting the user made is
+		// not applied.
+		fmt.Fprintf(a.env.Stderr, "reins: warning: %s=%q is not a number of milliseconds; waiting at most %s for background tasks\n", backgroundWaitEnv, v, defaultBackgroundWait)
 		return defaultBackgroundWait, true
 	}
 	if ms == 0 {
