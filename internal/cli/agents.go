@@ -365,6 +365,11 @@ func (c *agentConv) toolSet(context.Context) engine.ToolSet {
 				out = append(out, r)
 			}
 		}
+		if slices.Contains(names, todo.Name) {
+			if r := todo.Reminder(history, c.todos.Items(c.spec.AgentID)); r != "" {
+				out = append(out, r)
+			}
+		}
 		return append(out, agent.TaskReminders(c.tasks)...)
 	}
 	return ts

@@ -68,14 +68,16 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
-		Notices:     a.startupWarnings(),
-		Prompt:      strings.Join(o.Args, " "),
-		Cwd:         a.cwd,
-		Version:     Version,
-		KeySource:   a.keySource,
-		HistoryFile: filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
-		StatusLine:  statusLineCommand(a.settings.Raw["statusLine"]),
-		Notify:      notifyChannel(a.settings.Raw["preferredNotifChannel"]),
+		Notices:         a.startupWarnings(),
+		Prompt:          strings.Join(o.Args, " "),
+		Cwd:             a.cwd,
+		Version:         Version,
+		KeySource:       a.keySource,
+		HistoryFile:     filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
+		StatusLine:      statusLineCommand(a.settings.Raw["statusLine"]),
+		Notify:          notifyChannel(a.settings.Raw["preferredNotifChannel"]),
+		BackgroundDone:  a.tasks.Changed(),
+		BackgroundNotes: a.taskReminders,
 		OnIdle: func() {
 			a.notification(ctx, "idle_prompt", "reins is waiting for your input")
 		},

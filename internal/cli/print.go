@@ -132,6 +132,15 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if structured != nil {
 		end = structured.Complete(end, run)
 	}
+	// Background tasks still running get their notification turn before
+	// the run ends (the model was promised it).
+	end = a.awaitBackground(ctx, end, func(in engine.Input) *engine.TurnEnd {
+		e := run(in)
+		if structured != nil {
+			e = structured.Complete(e, run)
+		}
+		return e
+	})
 	res := streamjson.NewResult(a.sessionID, end, a.models)
 	turns.Apply(res)
 	if structured != nil {

@@ -65,6 +65,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MCPToggle:         f.mcpToggle,
 		RewindFiles:       f.rewindFiles,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
+		Background:        sdkBackground{f},
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
 		ClientVersion:     Version,

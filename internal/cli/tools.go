@@ -208,6 +208,11 @@ func (a *app) reminders(history []*llm.Message) []string {
 			out = append(out, r)
 		}
 	}
+	if a.hasTool(todo.Name) {
+		if r := todo.Reminder(history, a.todos.Items("")); r != "" {
+			out = append(out, r)
+		}
+	}
 	return append(out, a.taskReminders()...)
 }
 

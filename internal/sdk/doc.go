@@ -40,6 +40,12 @@
 // calling it; the input it gave becomes the result's structured_output,
 // or the result is error_max_structured_output_retries.
 //
+// With Config.Background, background tasks that finish while no message
+// waits give the model a turn of their own (their notifications as its
+// input, with its own result line), and once the input has ended the
+// Server waits for the tasks still running, up to the limit the
+// application gives, before Run returns.
+//
 // Session state lines (system/session_state_changed: running,
 // requires_action while a permission question waits, idle after each
 // result) tell SDK hosts what the session is doing.

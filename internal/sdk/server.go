@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"reins/internal/engine"
 	"reins/internal/hooks"
@@ -67,6 +68,12 @@ type Config struct {
 	MCPToggle func(name string, enabled bool) (found bool, err error)
 	// StopTask stops a background task (stop_task).
 	StopTask func(id string) error
+	// Background, when set, is the session's background tasks: when some
+	// finish while no message waits, the model gets a turn with their
+	// notifications (it was told it would learn of them), and once the
+	// input has ended the server waits for those still running before it
+	// returns.
+	Background Background
 	// ContextInfo adds to the get_context_usage answer (memory files,
 	// MCP tools, agents); nil leaves those lists empty.
 	ContextInfo func(*ContextUsage)
@@ -158,6 +165,23 @@ type item struct {
 	in    *UserInput
 	err   error
 	epoch uint64 // interrupts counted when it was queued
+	// notice says in holds notifications of finished background tasks,
+	// not a message of the client's: it goes to the model as it is.
+	notice bool
+}
+
+// Background is what the server needs of the session's background tasks.
+type Background interface {
+	// Changed is signalled when a task finishes.
+	Changed() <-chan struct{}
+	// Running counts the tasks still running.
+	Running() int
+	// Notifications takes the notifications of the tasks that finished
+	// and were not announced to the model yet.
+	Notifications() []string
+	// WaitLimit is how long to wait, once the input has ended, for the
+	// tasks still running; capped false waits without a limit.
+	WaitLimit() (limit time.Duration, capped bool)
 }
 
 // New returns a server. It panics when a required field is missing.
@@ -352,9 +376,18 @@ func (s *Server) signal() {
 	}
 }
 
-// next waits for the next queued item. ok is false once the input ended
-// and nothing is left, or ctx ended.
+// next waits for the next queued item, or, with nothing queued, for
+// background tasks to finish (a notice item announces them). ok is false
+// once the input ended and nothing is left to run or wait for (or the
+// wait for background tasks reached its limit), or ctx ended.
 func (s *Server) next(ctx context.Context) (it item, ok bool, err error) {
+	var changed <-chan struct{}
+	if s.cfg.Background != nil {
+		changed = s.cfg.Background.Changed()
+	}
+	var timeout <-chan time.Time
+	var limit time.Duration
+	limited := false // the wait limit was looked up
 	for {
 		s.mu.Lock()
 		if len(s.queue) > 0 {
@@ -363,13 +396,35 @@ func (s *Server) next(ctx context.Context) (it item, ok bool, err error) {
 			s.mu.Unlock()
 			return it, true, nil
 		}
-		done, ierr := s.inputDone, s.inputErr
+		done, ierr, epoch := s.inputDone, s.inputErr, s.interrupts
 		s.mu.Unlock()
-		if done {
+		if bg := s.cfg.Background; bg != nil {
+			if notes := bg.Notifications(); len(notes) > 0 {
+				in := &UserInput{}
+				for _, n := range notes {
+					in.Content = append(in.Content, llm.TextBlock(n))
+				}
+				return item{in: in, notice: true, epoch: epoch}, true, nil
+			}
+		}
+		if done && (s.cfg.Background == nil || s.cfg.Background.Running() == 0) {
 			return item{}, false, ierr
+		}
+		if done && !limited {
+			limited = true
+			var capped bool
+			if limit, capped = s.cfg.Background.WaitLimit(); capped {
+				t := time.NewTimer(limit)
+				defer t.Stop()
+				timeout = t.C
+			}
 		}
 		select {
 		case <-s.wake:
+		case <-changed:
+		case <-timeout:
+			s.warn("background tasks still running after %s; stopping them (CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS=0 waits for them without a limit)", limit)
+			return item{}, false, ierr
 		case <-ctx.Done():
 			return item{}, false, ctx.Err()
 		}

@@ -163,6 +163,11 @@ func (o *StructuredOutput) Complete(end *engine.TurnEnd, run func(engine.Input) 
 	return end
 }
 
+// MergeEnds is the end of two turns run back to back as one: the second
+// turn's outcome with both turns' counts, usage, cost and denials, and
+// the first's answer if the second gave none.
+func MergeEnds(a, b *engine.TurnEnd) *engine.TurnEnd { return mergeEnds(a, b) }
+
 // Apply puts the output into the result line, or, when a completed turn
 // gave none, turns the result into error_max_structured_output_retries.
 func (o *StructuredOutput) Apply(res *streamjson.Result) {

@@ -48,6 +48,8 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	if b := s.cfg.MaxBudgetUSD; b > 0 && sess.Totals().Cost >= b {
 		end = &engine.TurnEnd{Reason: engine.ReasonBudget, Total: sess.Totals(),
 			Err: fmt.Errorf("the session already reached its maximum budget ($%s)", strconv.FormatFloat(b, 'f', -1, 64))}
+	} else if it.notice {
+		end, ran = s.run(tctx, sess, engine.Input{Content: it.in.Content, Meta: true}, &turns), true
 	} else {
 		end, ran = s.prepareAndRun(tctx, sess, engine.Input{Content: it.in.Content, UUID: it.in.UUID}, &turns)
 	}

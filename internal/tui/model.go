@@ -173,6 +173,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(msg.apply(m), m.drainQueue())
 	case noticeMsg:
 		m.notice(msg.level, msg.text)
+	case backgroundMsg:
+		cmd = m.announceBackground()
 	case tea.ColorProfileMsg:
 		m.profile = msg.Profile
 	}
@@ -298,6 +300,8 @@ func (m *Model) onTurnDone(gen int) tea.Cmd {
 	if len(m.queued) > 0 {
 		m.queued = m.queued[:0]
 		cmds = append(cmds, m.startTurn(engine.Input{}))
+	} else if bg := m.announceBackground(); bg != nil {
+		cmds = append(cmds, bg)
 	} else if m.o.OnIdle != nil {
 		m.idleSeq++
 		seq := m.idleSeq
@@ -309,7 +313,10 @@ func (m *Model) onTurnDone(gen int) tea.Cmd {
 // drainQueue starts a turn for messages queued while local work (a
 // command, a shell run) kept the UI busy.
 func (m *Model) drainQueue() tea.Cmd {
-	if m.running || len(m.queued) == 0 {
+	if len(m.queued) == 0 {
+		return m.announceBackground()
+	}
+	if m.running {
 		return nil
 	}
 	m.queued = m.queued[:0]
@@ -358,4 +365,28 @@ func (m *Model) quit() tea.Cmd {
 	m.interrupt()
 	m.quitting = true
 	return nil
+}
+
+// backgroundMsg says a background task finished.
+type backgroundMsg struct{}
+
+// announceBackground starts a turn with the notifications of the
+// background tasks that finished, when the UI is free: no turn or local
+// work running, no dialog open, no message queued. Otherwise it does
+// nothing; the notifications then reach the model with its next request,
+// or at the next chance (the end of the turn or local work).
+func (m *Model) announceBackground() tea.Cmd {
+	if m.o.BackgroundNotes == nil || m.running || m.dialog != nil || len(m.queued) > 0 || m.quitting {
+		return nil
+	}
+	notes := m.o.BackgroundNotes()
+	if len(notes) == 0 {
+		return nil
+	}
+	content := make([]llm.ContentBlock, len(notes))
+	for i, n := range notes {
+		content[i] = llm.TextBlock(n)
+	}
+	m.notice("info", "A background task finished; passing its notification to the model.")
+	return m.startTurn(engine.Input{Content: content, Meta: true})
 }

@@ -152,6 +152,13 @@ type Options struct {
 	// Notification hooks' "idle_prompt".
 	OnIdle    func()
 	IdleAfter time.Duration
+	// BackgroundDone, when set, is signalled when a background task (a
+	// run_in_background command or agent) finishes; BackgroundNotes then
+	// takes the notifications not yet given to the model. While no turn
+	// runs, they start a turn of their own, so the model learns of the
+	// task as it was told it would.
+	BackgroundDone  <-chan struct{}
+	BackgroundNotes func() []string
 	// NoColor turns colours off (NO_COLOR).
 	NoColor bool
 	// ColorProfile, when set, gives the terminal's colour profile

@@ -43,6 +43,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	p := tea.NewProgram(m, opts...)
 	br.send = p.Send
 	o.Asker.attach(p.Send)
+	if o.BackgroundDone != nil {
+		go func() {
+			for {
+				select {
+				case <-o.BackgroundDone:
+					p.Send(backgroundMsg{})
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
 	_, err := p.Run()
 	o.Asker.detach()
 	m.interrupt()

@@ -295,7 +295,7 @@ func report(spec agentdef.Spec, res *agentdef.Result, d time.Duration) *tool.Res
 	case st == "interrupted":
 		notes = append(notes, "(The agent was interrupted before it finished.)")
 	}
-	if answer == "" && st == "completed" {
+	if answer == "" && st == "completed" && res.Reason != "max_turns" {
 		answer = "(The agent finished without a final message.)"
 	}
 	text := strings.TrimSpace(strings.Join(append([]string{answer}, notes...), "\n\n"))
