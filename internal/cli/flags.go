@@ -44,6 +44,7 @@ type Options struct {
 	Partial        bool
 	HookEvents     bool
 	ReplayUser     bool
+	AwaitInit      bool
 	PromptTool     string
 	JSONSchema     string
 	Agents         string
@@ -101,6 +102,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Partial, "include-partial-messages", false, "stream-json: include streaming events")
 	fs.BoolVar(&o.HookEvents, "include-hook-events", false, "stream-json: include hook events")
 	fs.BoolVar(&o.ReplayUser, "replay-user-messages", false, "stream-json: echo user messages back")
+	fs.BoolVar(&o.AwaitInit, "await-initialize", false, "SDK: read the initialize request (and the MCP servers it carries) before starting")
 	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")
 	fs.StringVar(&o.JSONSchema, "json-schema", "", "JSON Schema the final answer must follow (structured_output)")
 	fs.StringVar(&o.Agents, "agents", "", "custom sub-agents as JSON")

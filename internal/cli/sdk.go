@@ -84,6 +84,11 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	// Read the input while the session is set up: SDK-hosted MCP servers
 	// answer their handshake through it. Other messages wait for Ready.
 	srv.Start()
+	if o.AwaitInit {
+		// The client sends initialize first and waits for its answer:
+		// the MCP servers it carries start with the ones configured.
+		f.takeInitMCP(srv.AwaitInitialize(ctx), o)
+	}
 	a, err := newAppFor(ctx, env, o, frontSDK, h)
 	if err != nil {
 		return err
@@ -108,6 +113,11 @@ type sdkFront struct {
 	a   *app
 	srv *sdk.Server
 	out *streamjson.Writer
+
+	// initMCP is set when the initialize request's mcpServers were taken
+	// at start-up (--await-initialize); initMCPErr when they could not be.
+	initMCP    bool
+	initMCPErr error
 
 	mu      sync.Mutex // guards sess and started
 	sess    *engine.Session
@@ -242,9 +252,48 @@ func (f *sdkFront) mcpStatus() []sdk.MCPServerStatus {
 	return out
 }
 
+// takeInitMCP adds the MCP servers an initialize request carries to
+// those --mcp-config gives, so they start with the session. Servers that
+// cannot be used are not added; initialize is answered with the error.
+func (f *sdkFront) takeInitMCP(req *sdk.InitializeRequest, o *Options) {
+	if req == nil || len(req.MCPServers) == 0 || string(req.MCPServers) == "null" {
+		return
+	}
+	cfg := `{"mcpServers":` + string(req.MCPServers) + `}`
+	servers, err := mcp.ParseServers([]byte(cfg), mcp.ScopeDynamic, "initialize")
+	if err == nil {
+		var bad []string
+		for _, s := range servers {
+			if s.Invalid != "" {
+				bad = append(bad, s.Invalid)
+			}
+		}
+		if len(bad) > 0 {
+			err = errors.New(strings.Join(bad, "; "))
+		}
+	}
+	if err != nil {
+		f.initMCPErr = fmt.Errorf("mcpServers: %w", err)
+		return
+	}
+	o.MCPConfigs = append(o.MCPConfigs, cfg)
+	f.initMCP = true
+}
+
 // initialize applies the client's system prompt options (the session is
 // rebuilt before its first turn) and describes the session.
 func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeResponse, error) {
+	var mcpApplied *bool
+	if len(req.MCPServers) > 0 && string(req.MCPServers) != "null" {
+		if f.initMCPErr != nil {
+			return nil, f.initMCPErr
+		}
+		if !f.initMCP {
+			f.a.warn("initialize: mcpServers are read at start-up only, when reins is started with --await-initialize; these are not started")
+		}
+		applied := f.initMCP
+		mcpApplied = &applied
+	}
 	if err := f.a.addAgents(req.Agents); err != nil {
 		return nil, fmt.Errorf("initialize agents: %w", err)
 	}
@@ -257,6 +306,7 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 	resp := &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
+		MCPServersApplied:     mcpApplied,
 	}
 	if f.a.commands != nil {
 		for _, c := range f.a.commands.All() {

@@ -28,6 +28,11 @@ type InitializeRequest struct {
 	JSONSchema json.RawMessage `json:"jsonSchema"`
 	// SDKMCPServers names the servers the client hosts.
 	SDKMCPServers []string `json:"sdkMcpServers"`
+	// MCPServers are servers reins runs or connects to, in the
+	// --mcp-config "mcpServers" shape, sent here rather than on the
+	// command line (the SDK's mcpServersDelivery 'initialize', which
+	// launches reins with --await-initialize).
+	MCPServers json.RawMessage `json:"mcpServers"`
 }
 
 // HookMatcher is one matcher of the client's hooks: which callbacks run
@@ -74,6 +79,10 @@ type InitializeResponse struct {
 	ClaudeCodeVersion     string        `json:"claude_code_version"`
 	CurrentPermissionMode string        `json:"current_permission_mode,omitempty"`
 	SessionState          string        `json:"session_state"`
+	// MCPServersApplied says whether the request's mcpServers were taken
+	// at start-up; absent when it had none. The SDK ends a session whose
+	// answer lacks it, as from a reins that cannot read them.
+	MCPServersApplied *bool `json:"mcp_servers_applied,omitempty"`
 }
 
 // CommandInfo describes a slash command.

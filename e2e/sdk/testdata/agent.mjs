@@ -74,8 +74,29 @@ async function streamScenario() {
   }
 }
 
+// The SDK sends the MCP servers reins starts (here a stdio one) in the
+// initialize request instead of on the command line, and ends the
+// session unless the answer says they were taken.
+async function mcpInitializeScenario() {
+  const reverser = { command: process.execPath, args: [new URL("./stdio-server.mjs", import.meta.url).pathname] };
+  const q = query({
+    prompt: "Reverse and shout.",
+    options: {
+      ...base,
+      mcpServersDelivery: "initialize",
+      mcpServers: { tools, reverser },
+      allowedTools: ["mcp__reverser__reverse", "mcp__tools__shout"],
+    },
+  });
+  for await (const m of q) {
+    print({ msg: m });
+    if (m.type === "system" && m.subtype === "init") summary.applied = (await q.initializationResult()).mcp_servers_applied;
+  }
+}
+
 try {
   if (scenario === "tools") await toolsScenario();
+  else if (scenario === "mcp-initialize") await mcpInitializeScenario();
   else if (scenario === "stream") await streamScenario();
   else throw new Error("unknown scenario " + scenario);
 } catch (e) {

@@ -1,0 +1,47 @@
+package sdk
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+	"reins/internal/llm/anthropic"
+	"reins/internal/streamjson"
+)
+
+// AwaitInitialize gives the initialize request when it is the first
+// message (answers to reins's requests and keep-alives before it aside),
+// and nil when something else comes first or the input ends.
+func TestQA4AwaitInitializeReadsOnlyALeadingInitialize(t *testing.T) {
+	cases := []struct {
+		name, input string
+		want        string // the mcpServers it carries; "" for nil
+	}{
+		{"initialize first", `{"type":"keep_alive"}` + "\n" +
+			`{"type":"control_request","request_id":"i","request":{"subtype":"initialize","mcpServers":{"a":{"command":"x"}}}}` + "\n", `{"a":{"command":"x"}}`},
+		{"user first", `{"type":"user","session_id":"","message":{"role":"user","content":"hi"},"parent_tool_use_id":null}` + "\n" +
+			`{"type":"control_request","request_id":"i","request":{"subtype":"initialize","mcpServers":{}}}` + "\n", ""},
+		{"bad line first", "{not json\n", ""},
+		{"no input", "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			models := llm.NewModels(func(string) string { return "" })
+			sess := engine.New(engine.Config{Provider: anthropic.New(anthropic.Config{BaseURL: "http://127.0.0.1:1", APIKey: "x"}), Models: models})
+			srv := New(Config{In: strings.NewReader(tc.input), Out: streamjson.NewWriter(io.Discard, streamjson.Options{}), Models: models,
+				Session: func() *engine.Session { return sess }})
+			srv.Start()
+			req := srv.AwaitInitialize(context.Background())
+			got := ""
+			if req != nil {
+				got = string(req.MCPServers)
+			}
+			if got != tc.want {
+				t.Errorf("AwaitInitialize gave mcpServers %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
