@@ -67,3 +67,88 @@ func TestQA4UnusableMCPServersInInitializeAreRefused(t *testing.T) {
 		t.Errorf("stderr: %s", c.stderrText())
 	}
 }
+
+const haiku = "claude-haiku-4-5"
+
+// The SDK's agent option (--agent) runs the main conversation as that
+// agent, here one the agents option defines in initialize: its prompt is
+// the system prompt, its tools (and the main conversation's own) are the
+// session's, its model the session's. Before, reins ignored --agent as an
+// unknown option and ran as itself.
+func TestQA4TypeScriptAgentSDKRunsTheMainConversationAsAnAgent(t *testing.T) {
+	srv := server(t, reply("Reviewed.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	msgs, _ := runAgent(t, sb, "main-agent")
+
+	inits := ofType(msgs, "system", "init")
+	if len(inits) != 1 || inits[0]["model"] != haiku {
+		t.Fatalf("init lines %s; want one with model %s", js(inits), haiku)
+	}
+	if got := js(inits[0]["tools"]); strings.Contains(got, `"Bash"`) || !strings.Contains(got, `"Read"`) || !strings.Contains(got, `"Grep"`) {
+		t.Errorf("init tools %s: want the agent's Read and Grep, no Bash", got)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if reqs[0].Model != haiku {
+		t.Errorf("request model %s, want %s", reqs[0].Model, haiku)
+	}
+	if !strings.Contains(reqs[0].SystemText(), "You are REVIEWER-PROMPT.") {
+		t.Errorf("system prompt %q lacks the agent's prompt", reqs[0].SystemText())
+	}
+	for _, name := range reqs[0].ToolNames() {
+		if name == "Bash" || name == "Write" || name == "Agent" {
+			t.Errorf("the request offers %s, which the agent's tools leave out", name)
+		}
+	}
+	if last := msgs[len(msgs)-1]; last["type"] != "result" || last["result"] != "Reviewed." {
+		t.Errorf("last message %s", js(last))
+	}
+}
+
+// An --agent no definition names fails every turn with an error that says
+// so (and lists the agents), rather than running as reins.
+func TestQA4UnknownAgentFailsEachTurnWithANamedError(t *testing.T) {
+	srv := server(t, reply("Should not be asked.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil, "--agent", "nobody")
+	c.request("init-1", `{"subtype":"initialize","hooks":null,"agents":{"reviewer":{"description":"d","prompt":"p"}}}`)
+	c.expect(controlErr("init-1", `initialize: --agent: no agent named "nobody" (the agents are: Explore, general-purpose, Plan, reviewer)`))
+	c.user("Hello?")
+	c.expectSkipping([]string{"system"}, errorResult(`--agent: no agent named \"nobody\"`))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+}
+
+// In print mode --agent takes an agent --agents defines; one that no
+// definition names is a usage error.
+func TestQA4PrintModeRunsAsTheAgentAndRefusesAnUnknownOne(t *testing.T) {
+	srv := server(t, reply("Reviewed.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	agents := `{"reviewer":{"description":"Reviews.","prompt":"You are REVIEWER-PROMPT.","tools":["Read"]}}`
+	r := sb.Run(t, "", "-p", "--agents", agents, "--agent", "reviewer", "Review.")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Reviewed." {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	req := srv.Requests()[0]
+	if !strings.Contains(req.SystemText(), "You are REVIEWER-PROMPT.") {
+		t.Errorf("system prompt lacks the agent's prompt")
+	}
+	if got := strings.Join(req.ToolNames(), ","); got != "Read" {
+		t.Errorf("tools %s, want Read", got)
+	}
+	r = sb.Run(t, "", "-p", "--agent", "nobody", "Review.")
+	if r.Code != 2 || !strings.Contains(r.Stderr, `--agent: no agent named "nobody"`) {
+		t.Errorf("unknown agent: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	if len(srv.Requests()) != 1 {
+		t.Errorf("the refused run reached the model")
+	}
+}

@@ -87,6 +87,9 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	if o.SystemFile != "" {
 		custom = a.promptFiles.system
 	}
+	if p := a.mainAgentPrompt(); p != "" && strings.TrimSpace(custom) == "" {
+		custom = p
+	}
 	appendText := o.AppendSystem
 	if o.AppendFile != "" {
 		appendText = strings.TrimSpace(appendText + "\n\n" + a.promptFiles.appended)

@@ -48,6 +48,7 @@ type Options struct {
 	PromptTool     string
 	JSONSchema     string
 	Agents         string
+	Agent          string
 	MaxThinking    int
 	Thinking       string
 	Effort         string
@@ -106,6 +107,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")
 	fs.StringVar(&o.JSONSchema, "json-schema", "", "JSON Schema the final answer must follow (structured_output)")
 	fs.StringVar(&o.Agents, "agents", "", "custom sub-agents as JSON")
+	fs.StringVar(&o.Agent, "agent", "", "run the main conversation as this agent (its prompt, tools and model)")
 	fs.IntVar(&o.MaxThinking, "max-thinking-tokens", 0, "enable extended thinking with this budget")
 	fs.StringVar(&o.Thinking, "thinking", "", "adaptive or disabled")
 	fs.StringVar(&o.Effort, "effort", "", "low, medium, high or max")

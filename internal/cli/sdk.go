@@ -119,7 +119,7 @@ type sdkFront struct {
 	initMCP    bool
 	initMCPErr error
 
-	mu      sync.Mutex // guards sess and started
+	mu      sync.Mutex // guards sess, started and the app's pendingAgent
 	sess    *engine.Session
 	started bool // a turn has started: the session can no longer be rebuilt
 }
@@ -175,6 +175,14 @@ func (f *sdkFront) beforeTurn(ctx context.Context) {
 // UserPromptSubmit hooks see the prompt. Messages of several blocks go to
 // the model as they are.
 func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, error) {
+	f.mu.Lock()
+	pending := f.a.pendingAgent
+	f.mu.Unlock()
+	if pending != "" {
+		// Not even initialize defined it: running as reins instead would
+		// hide the mistake.
+		return sdk.Prepared{}, f.a.unknownAgent(pending)
+	}
 	if len(in.Content) != 1 || in.Content[0].Type != llm.BlockText {
 		return sdk.Prepared{Run: true, Input: in}, nil
 	}
@@ -297,9 +305,23 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 	if err := f.a.addAgents(req.Agents); err != nil {
 		return nil, fmt.Errorf("initialize agents: %w", err)
 	}
+	// An --agent defined only now, by the request's agents.
+	agentSet := false
+	f.mu.Lock()
+	name := f.a.pendingAgent
+	f.mu.Unlock()
+	if name != "" {
+		if err := f.a.selectMainAgent(name); err != nil {
+			return nil, err // and every turn fails with it (prepare)
+		}
+		f.mu.Lock()
+		f.a.pendingAgent = ""
+		f.mu.Unlock()
+		agentSet = true
+	}
 	text, set, _ := req.SystemPromptText()
-	if set || req.AppendSystemPrompt != nil {
-		if err := f.setSystem(text, set, req.AppendSystemPrompt); err != nil {
+	if set || req.AppendSystemPrompt != nil || agentSet {
+		if err := f.setSystem(text, set || agentSet, req.AppendSystemPrompt, agentSet); err != nil {
 			return nil, err
 		}
 	}
@@ -325,10 +347,11 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 }
 
 // setSystem rebuilds the session with the system prompt initialize gave
-// (replaced when set, appendix added), before the first turn. The check
+// (replaced when set, by an --agent's prompt when set empty; appendix
+// added) and, with agentModel, the --agent's model, before the first turn. The check
 // and the rebuild hold mu, which beforeTurn takes before a turn gets its
 // session: a turn runs wholly on the old session or on the new one.
-func (f *sdkFront) setSystem(text string, set bool, appendix *string) error {
+func (f *sdkFront) setSystem(text string, set bool, appendix *string, agentModel bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.started {
@@ -338,6 +361,13 @@ func (f *sdkFront) setSystem(text string, set bool, appendix *string) error {
 	}
 	old := f.sess
 	cfg := old.Config()
+	if set && strings.TrimSpace(text) == "" {
+		// The SDK's default (an empty prompt) leaves an --agent's own.
+		text = f.a.mainAgentPrompt()
+	}
+	if agentModel {
+		cfg.Model = f.a.model
+	}
 	var sys []llm.SystemBlock
 	if set {
 		if strings.TrimSpace(text) != "" {

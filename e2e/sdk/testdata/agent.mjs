@@ -94,8 +94,22 @@ async function mcpInitializeScenario() {
   }
 }
 
+// The main conversation runs as an agent the agents option defines.
+async function mainAgentScenario() {
+  const q = query({
+    prompt: "Review this.",
+    options: {
+      ...base,
+      agent: "reviewer",
+      agents: { reviewer: { description: "Reviews code.", prompt: "You are REVIEWER-PROMPT.", tools: ["Read", "Grep"], model: "haiku" } },
+    },
+  });
+  for await (const m of q) print({ msg: m });
+}
+
 try {
   if (scenario === "tools") await toolsScenario();
+  else if (scenario === "main-agent") await mainAgentScenario();
   else if (scenario === "mcp-initialize") await mcpInitializeScenario();
   else if (scenario === "stream") await streamScenario();
   else throw new Error("unknown scenario " + scenario);
