@@ -1,6 +1,8 @@
 package sdk_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -150,5 +152,44 @@ func TestQA4PrintModeRunsAsTheAgentAndRefusesAnUnknownOne(t *testing.T) {
 	}
 	if len(srv.Requests()) != 1 {
 		t.Errorf("the refused run reached the model")
+	}
+}
+
+// A hook matcher with onFailure "block" makes a failed callback block the
+// tool call it guards; reins answers initialize with
+// hook_on_failure_supported. Before, the SDK refused the session (the
+// answer lacked it), and a failed callback let the call run.
+func TestQA4FailedGuardHookWithOnFailureBlockStopsTheCall(t *testing.T) {
+	srv := server(t, call("toolu_1", "Bash", `{"command":"touch made","description":"make"}`, 100, 10), reply("Blocked.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	msgs, _ := runAgent(t, sb, "hook-block")
+
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made")); err == nil {
+		t.Error("the command ran although its guard failed")
+	}
+	users := ofType(msgs, "user", "")
+	if len(users) != 1 {
+		t.Fatalf("%d user messages", len(users))
+	}
+	got := js(users[0]["message"])
+	if !strings.Contains(got, `"is_error":true`) || !strings.Contains(got, `onFailure is \"block\"`) || !strings.Contains(got, "guard is down") {
+		t.Errorf("tool result %s: want an error naming the block and the callback's failure", got)
+	}
+	if last := msgs[len(msgs)-1]; last["type"] != "result" || last["result"] != "Blocked." {
+		t.Errorf("last message %s", js(last))
+	}
+}
+
+// An onFailure reins does not know is refused by name, rather than read
+// as "continue" (a guard meant to fail closed would fail open).
+func TestQA4UnknownOnFailureIsRefused(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	c.request("init-1", `{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"Bash","hookCallbackIds":["hook_0"],"onFailure":"deny"}]}}`)
+	c.expect(controlErr("init-1", `initialize: hooks.PreToolUse: onFailure "deny": want continue or block`))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
 	}
 }

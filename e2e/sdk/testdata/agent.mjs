@@ -107,8 +107,23 @@ async function mainAgentScenario() {
   for await (const m of q) print({ msg: m });
 }
 
+// A PreToolUse guard whose callback fails, on a matcher with onFailure
+// "block": the call must not run.
+async function hookBlockScenario() {
+  const q = query({
+    prompt: "Make the file.",
+    options: {
+      ...base,
+      allowedTools: ["Bash"],
+      hooks: { PreToolUse: [{ matcher: "Bash", onFailure: "block", hooks: [async () => { throw new Error("guard is down"); }] }] },
+    },
+  });
+  for await (const m of q) print({ msg: m });
+}
+
 try {
   if (scenario === "tools") await toolsScenario();
+  else if (scenario === "hook-block") await hookBlockScenario();
   else if (scenario === "main-agent") await mainAgentScenario();
   else if (scenario === "mcp-initialize") await mcpInitializeScenario();
   else if (scenario === "stream") await streamScenario();
