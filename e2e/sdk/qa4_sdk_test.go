@@ -193,3 +193,33 @@ func TestQA4UnknownOnFailureIsRefused(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// A user message with "shouldQuery": false starts no turn and gets no
+// result; its content reaches the model with the next message. Before,
+// it ran a turn of its own (a model call and a result the client did not
+// wait for).
+func TestQA4MessageWithShouldQueryFalseWaitsForTheNext(t *testing.T) {
+	srv := server(t, reply("Got both.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	c.send(`{"type":"user","session_id":"","message":{"role":"user","content":"CONTEXT-FIRST"},"parent_tool_use_id":null,"shouldQuery":false}`)
+	c.user("Question second.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))
+	c.expect(assistantLine("msg_001", opus, textBlock("Got both."), 100))
+	c.expect(resultLine(resultSpec{result: "Got both.", stop: "end_turn", turns: 1, in: 100, out: 10, terminal: "completed"}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests; want 1", len(reqs))
+	}
+	body := string(reqs[0].Body)
+	first, second := strings.Index(body, "CONTEXT-FIRST"), strings.Index(body, "Question second.")
+	if first < 0 || second < 0 || first > second {
+		t.Errorf("the request should carry the held message before the next: %d, %d", first, second)
+	}
+}

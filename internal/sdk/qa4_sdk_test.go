@@ -45,3 +45,23 @@ func TestQA4AwaitInitializeReadsOnlyALeadingInitialize(t *testing.T) {
 		})
 	}
 }
+
+// shouldQuery is read as a boolean: false holds the message, true or
+// absent runs it, anything else is an error that names the field.
+func TestQA4ShouldQueryIsDecoded(t *testing.T) {
+	line := func(v string) []byte {
+		return []byte(`{"type":"user","message":{"role":"user","content":"hi"},"parent_tool_use_id":null` + v + `}`)
+	}
+	for _, tc := range []struct {
+		extra string
+		hold  bool
+	}{{"", false}, {`,"shouldQuery":true`, false}, {`,"shouldQuery":false`, true}, {`,"shouldQuery":null`, false}} {
+		m, err := Decode(line(tc.extra), 1)
+		if err != nil || m.User == nil || m.User.Hold != tc.hold {
+			t.Errorf("%s: %+v, %v; want Hold %v", tc.extra, m, err, tc.hold)
+		}
+	}
+	if _, err := Decode(line(`,"shouldQuery":"no"`), 1); err == nil || !strings.Contains(err.Error(), "shouldQuery") {
+		t.Errorf("shouldQuery \"no\": error %v", err)
+	}
+}

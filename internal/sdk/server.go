@@ -154,6 +154,11 @@ type Server struct {
 	asking      int // can_use_tool requests awaiting an answer
 
 	hookEvents *streamjson.HookEvents
+
+	// held is the content of messages sent with "shouldQuery": false,
+	// waiting for the next message that starts a turn. Only the turn
+	// runner uses it.
+	held []llm.ContentBlock
 }
 
 // item is one queued user line: a message, or the error that made it
