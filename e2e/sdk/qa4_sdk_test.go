@@ -223,3 +223,30 @@ func TestQA4MessageWithShouldQueryFalseWaitsForTheNext(t *testing.T) {
 		t.Errorf("the request should carry the held message before the next: %d, %d", first, second)
 	}
 }
+
+// --setting-sources decides which memory files load, as the Agent SDK
+// documents ("must include 'project' to load CLAUDE.md files"): the SDK's
+// isolation mode (settingSources [], sent as an empty list) loads no
+// CLAUDE.md. Before, every memory file loaded whatever the sources.
+func TestQA4SettingSourcesDecideWhichMemoryLoads(t *testing.T) {
+	srv := server(t, reply("A.", 100, 10), reply("B.", 100, 10), reply("C.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "CLAUDE.md", "PROJECT-MEMORY-MARKER\n")
+	sb.Write(t, "CLAUDE.local.md", "LOCAL-MEMORY-MARKER\n")
+	for i, tc := range []struct {
+		sources        string
+		project, local bool
+	}{{"", false, false}, {"project", true, false}, {"user,local", false, true}} {
+		r := sb.Run(t, "", "-p", "--setting-sources", tc.sources, "Hi.")
+		if r.Code != 0 {
+			t.Fatalf("--setting-sources %q: exit %d: %s", tc.sources, r.Code, r.Stderr)
+		}
+		body := string(srv.Requests()[i].Body)
+		if got := strings.Contains(body, "PROJECT-MEMORY-MARKER"); got != tc.project {
+			t.Errorf("--setting-sources %q: CLAUDE.md sent = %v, want %v", tc.sources, got, tc.project)
+		}
+		if got := strings.Contains(body, "LOCAL-MEMORY-MARKER"); got != tc.local {
+			t.Errorf("--setting-sources %q: CLAUDE.local.md sent = %v, want %v", tc.sources, got, tc.local)
+		}
+	}
+}
