@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"testing"
@@ -63,5 +64,25 @@ func TestQA4ShouldQueryIsDecoded(t *testing.T) {
 	}
 	if _, err := Decode(line(`,"shouldQuery":"no"`), 1); err == nil || !strings.Contains(err.Error(), "shouldQuery") {
 		t.Errorf("shouldQuery \"no\": error %v", err)
+	}
+}
+
+// A schema whose type names no JSON Schema type is refused, saying where;
+// the schema library let it through and the API would have refused every
+// request. A property that is itself named "type" is still fine.
+func TestQA4SchemaWithAnUnknownTypeIsRefused(t *testing.T) {
+	for _, tc := range []struct{ schema, want string }{
+		{`{"type":"objekt"}`, `schema.type: "objekt" is not a JSON Schema type`},
+		{`{"type":"object","properties":{"n":{"type":["number","nul"]}}}`, `schema.properties.n.type: "nul" is not a JSON Schema type`},
+		{`{"type":"object","properties":{"type":{"type":"string","enum":["a"]}},"required":["type"]}`, ""},
+		{`{"type":"array","items":{"type":"string","default":{"type":"anything"}}}`, ""},
+	} {
+		err := ParseSchema(json.RawMessage(tc.schema))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.schema, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want one containing %q", tc.schema, err, tc.want)
+		}
 	}
 }
