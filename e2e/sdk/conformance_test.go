@@ -35,7 +35,8 @@ func call(id, name, input string, in, out int) llmtest.Turn {
 func initResponse(mode string) string {
 	return `{"commands":"<array>","agents":"<array>","output_style":"default","available_output_styles":"<array>",` +
 		`"models":"<array>","account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"},` +
-		`"pid":"<number>","claude_code_version":"<string>","current_permission_mode":` + q(mode) + `,"session_state":"idle"}`
+		`"pid":"<number>","claude_code_version":"<string>","current_permission_mode":` + q(mode) + `,"session_state":"idle",` +
+		`"hook_on_failure_supported":true}`
 }
 
 const echoTool = "mcp__sdk-tools__echo"

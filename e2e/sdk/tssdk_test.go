@@ -44,12 +44,16 @@ func runAgent(t *testing.T, sb *e2etest.Sandbox, scenario string, env ...string)
 	t.Helper()
 	node, modules := agentSDK(t)
 	dir := t.TempDir()
-	script, err := os.ReadFile(filepath.Join("testdata", "agent.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "agent.mjs"), script, 0o644); err != nil {
-		t.Fatal(err)
+	// agent.mjs and the scripts it starts (stdio MCP servers).
+	scripts, _ := filepath.Glob(filepath.Join("testdata", "*.mjs"))
+	for _, path := range scripts {
+		script, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(path)), script, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// The script resolves the SDK from a node_modules beside it.
 	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {

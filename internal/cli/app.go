@@ -132,6 +132,12 @@ type app struct {
 	promptFiles promptFiles
 	// flagAgents are the agents --agents defines.
 	flagAgents []*agent.Definition
+	// mainAgent is the agent the main conversation runs as (--agent);
+	// nil for reins itself. Guarded by mu.
+	mainAgent *agent.Definition
+	// pendingAgent is an --agent of an SDK session not defined at start:
+	// the initialize request's agents may define it.
+	pendingAgent string
 
 	// resumed is the transcript a --resume/--continue run started from.
 	resumed *session.Transcript
@@ -347,6 +353,14 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		}
 	}
 	wg.Wait()
+	if o.Agent != "" {
+		if err := a.selectMainAgent(o.Agent); err != nil {
+			if fe != frontSDK {
+				return nil, usageError{err.Error()}
+			}
+			a.pendingAgent = o.Agent
+		}
+	}
 	a.builtins = a.builtinTools()
 	a.tools = a.filterTools(a.builtins)
 	a.search = toolsearch.NewSession(a.toolSearchOptions())

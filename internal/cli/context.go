@@ -16,6 +16,7 @@ import (
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/prompt"
+	"reins/internal/settings"
 	"reins/internal/trust"
 )
 
@@ -23,10 +24,37 @@ import (
 func (a *app) loadMemory() {
 	a.memory = prompt.LoadMemory(prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
 		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
-		ExternalImports: a.externalImportsApproved()})
+		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()})
 	for _, w := range a.memory.Warnings() {
 		a.note("memory: " + w)
 	}
+}
+
+// memoryKinds are the kinds of memory --setting-sources lets load, as in
+// Claude Code: user memory with "user", the project's files (and those of
+// --add-dir folders) with "project", CLAUDE.local.md with "local"; nil
+// (all) without the flag. A list that does not parse is reported by
+// loadSettings.
+func (a *app) memoryKinds() []prompt.Kind {
+	if !a.opts.SourcesSet {
+		return nil
+	}
+	srcs, err := settings.ParseSources(a.opts.SettingSources)
+	if err != nil {
+		return nil
+	}
+	kinds := []prompt.Kind{}
+	for _, s := range srcs {
+		switch s {
+		case settings.SourceUser:
+			kinds = append(kinds, prompt.KindUser)
+		case settings.SourceProject:
+			kinds = append(kinds, prompt.KindProject, prompt.KindAdditional)
+		case settings.SourceLocal:
+			kinds = append(kinds, prompt.KindLocal)
+		}
+	}
+	return kinds
 }
 
 // externalImportsApproved reports whether the project's memory files may
@@ -86,6 +114,9 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	custom := o.SystemPrompt
 	if o.SystemFile != "" {
 		custom = a.promptFiles.system
+	}
+	if p := a.mainAgentPrompt(); p != "" && strings.TrimSpace(custom) == "" {
+		custom = p
 	}
 	appendText := o.AppendSystem
 	if o.AppendFile != "" {

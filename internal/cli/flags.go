@@ -44,9 +44,11 @@ type Options struct {
 	Partial        bool
 	HookEvents     bool
 	ReplayUser     bool
+	AwaitInit      bool
 	PromptTool     string
 	JSONSchema     string
 	Agents         string
+	Agent          string
 	MaxThinking    int
 	Thinking       string
 	Effort         string
@@ -101,9 +103,11 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Partial, "include-partial-messages", false, "stream-json: include streaming events")
 	fs.BoolVar(&o.HookEvents, "include-hook-events", false, "stream-json: include hook events")
 	fs.BoolVar(&o.ReplayUser, "replay-user-messages", false, "stream-json: echo user messages back")
+	fs.BoolVar(&o.AwaitInit, "await-initialize", false, "SDK: read the initialize request (and the MCP servers it carries) before starting")
 	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")
 	fs.StringVar(&o.JSONSchema, "json-schema", "", "JSON Schema the final answer must follow (structured_output)")
 	fs.StringVar(&o.Agents, "agents", "", "custom sub-agents as JSON")
+	fs.StringVar(&o.Agent, "agent", "", "run the main conversation as this agent (its prompt, tools and model)")
 	fs.IntVar(&o.MaxThinking, "max-thinking-tokens", 0, "enable extended thinking with this budget")
 	fs.StringVar(&o.Thinking, "thinking", "", "adaptive or disabled")
 	fs.StringVar(&o.Effort, "effort", "", "low, medium, high or max")

@@ -85,6 +85,11 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	// Read the input while the session is set up: SDK-hosted MCP servers
 	// answer their handshake through it. Other messages wait for Ready.
 	srv.Start()
+	if o.AwaitInit {
+		// The client sends initialize first and waits for its answer:
+		// the MCP servers it carries start with the ones configured.
+		f.takeInitMCP(srv.AwaitInitialize(ctx), o)
+	}
 	a, err := newAppFor(ctx, env, o, frontSDK, h)
 	if err != nil {
 		return err
@@ -110,7 +115,12 @@ type sdkFront struct {
 	srv *sdk.Server
 	out *streamjson.Writer
 
-	mu      sync.Mutex // guards sess and started
+	// initMCP is set when the initialize request's mcpServers were taken
+	// at start-up (--await-initialize); initMCPErr when they could not be.
+	initMCP    bool
+	initMCPErr error
+
+	mu      sync.Mutex // guards sess, started and the app's pendingAgent
 	sess    *engine.Session
 	started bool // a turn has started: the session can no longer be rebuilt
 }
@@ -166,6 +176,14 @@ func (f *sdkFront) beforeTurn(ctx context.Context) {
 // UserPromptSubmit hooks see the prompt. Messages of several blocks go to
 // the model as they are.
 func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, error) {
+	f.mu.Lock()
+	pending := f.a.pendingAgent
+	f.mu.Unlock()
+	if pending != "" {
+		// Not even initialize defined it: running as reins instead would
+		// hide the mistake.
+		return sdk.Prepared{}, f.a.unknownAgent(pending)
+	}
 	if len(in.Content) != 1 || in.Content[0].Type != llm.BlockText {
 		return sdk.Prepared{Run: true, Input: in}, nil
 	}
@@ -243,21 +261,75 @@ func (f *sdkFront) mcpStatus() []sdk.MCPServerStatus {
 	return out
 }
 
+// takeInitMCP adds the MCP servers an initialize request carries to
+// those --mcp-config gives, so they start with the session. Servers that
+// cannot be used are not added; initialize is answered with the error.
+func (f *sdkFront) takeInitMCP(req *sdk.InitializeRequest, o *Options) {
+	if req == nil || len(req.MCPServers) == 0 || string(req.MCPServers) == "null" {
+		return
+	}
+	cfg := `{"mcpServers":` + string(req.MCPServers) + `}`
+	servers, err := mcp.ParseServers([]byte(cfg), mcp.ScopeDynamic, "initialize")
+	if err == nil {
+		var bad []string
+		for _, s := range servers {
+			if s.Invalid != "" {
+				bad = append(bad, s.Invalid)
+			}
+		}
+		if len(bad) > 0 {
+			err = errors.New(strings.Join(bad, "; "))
+		}
+	}
+	if err != nil {
+		f.initMCPErr = fmt.Errorf("mcpServers: %w", err)
+		return
+	}
+	o.MCPConfigs = append(o.MCPConfigs, cfg)
+	f.initMCP = true
+}
+
 // initialize applies the client's system prompt options (the session is
 // rebuilt before its first turn) and describes the session.
 func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeResponse, error) {
+	var mcpApplied *bool
+	if len(req.MCPServers) > 0 && string(req.MCPServers) != "null" {
+		if f.initMCPErr != nil {
+			return nil, f.initMCPErr
+		}
+		if !f.initMCP {
+			f.a.warn("initialize: mcpServers are read at start-up only, when reins is started with --await-initialize; these are not started")
+		}
+		applied := f.initMCP
+		mcpApplied = &applied
+	}
 	if err := f.a.addAgents(req.Agents); err != nil {
 		return nil, fmt.Errorf("initialize agents: %w", err)
 	}
+	// An --agent defined only now, by the request's agents.
+	agentSet := false
+	f.mu.Lock()
+	name := f.a.pendingAgent
+	f.mu.Unlock()
+	if name != "" {
+		if err := f.a.selectMainAgent(name); err != nil {
+			return nil, err // and every turn fails with it (prepare)
+		}
+		f.mu.Lock()
+		f.a.pendingAgent = ""
+		f.mu.Unlock()
+		agentSet = true
+	}
 	text, set, _ := req.SystemPromptText()
-	if set || req.AppendSystemPrompt != nil {
-		if err := f.setSystem(text, set, req.AppendSystemPrompt); err != nil {
+	if set || req.AppendSystemPrompt != nil || agentSet {
+		if err := f.setSystem(text, set || agentSet, req.AppendSystemPrompt, agentSet); err != nil {
 			return nil, err
 		}
 	}
 	resp := &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
+		MCPServersApplied:     mcpApplied,
 	}
 	if f.a.commands != nil {
 		for _, c := range f.a.commands.All() {
@@ -276,10 +348,11 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 }
 
 // setSystem rebuilds the session with the system prompt initialize gave
-// (replaced when set, appendix added), before the first turn. The check
+// (replaced when set, by an --agent's prompt when set empty; appendix
+// added) and, with agentModel, the --agent's model, before the first turn. The check
 // and the rebuild hold mu, which beforeTurn takes before a turn gets its
 // session: a turn runs wholly on the old session or on the new one.
-func (f *sdkFront) setSystem(text string, set bool, appendix *string) error {
+func (f *sdkFront) setSystem(text string, set bool, appendix *string, agentModel bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.started {
@@ -289,6 +362,13 @@ func (f *sdkFront) setSystem(text string, set bool, appendix *string) error {
 	}
 	old := f.sess
 	cfg := old.Config()
+	if set && strings.TrimSpace(text) == "" {
+		// The SDK's default (an empty prompt) leaves an --agent's own.
+		text = f.a.mainAgentPrompt()
+	}
+	if agentModel {
+		cfg.Model = f.a.model
+	}
 	var sys []llm.SystemBlock
 	if set {
 		if strings.TrimSpace(text) != "" {

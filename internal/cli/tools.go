@@ -140,9 +140,9 @@ func (a *app) pool() []tool.Tool {
 		extra = append(extra, a.hooks.ExtraTools()...)
 	}
 	if len(extra) == 0 {
-		return a.tools
+		return a.mainAgentTools(a.tools)
 	}
-	return a.filterTools(tool.Assemble(a.tools, extra))
+	return a.mainAgentTools(a.filterTools(tool.Assemble(a.tools, extra)))
 }
 
 // toolSet is the engine's per-turn snapshot: the pool through deferred-tool
@@ -381,7 +381,7 @@ func (m *memoryRead) Call(ctx context.Context, c *tool.Call, input json.RawMessa
 
 // hasTool reports whether a built-in of that name is offered.
 func (a *app) hasTool(name string) bool {
-	for _, t := range a.tools {
+	for _, t := range a.mainAgentTools(a.tools) {
 		if t.Name() == name {
 			return true
 		}

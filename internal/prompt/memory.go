@@ -79,6 +79,10 @@ type MemoryOptions struct {
 	// them for the project; without approval they are left out with a
 	// warning. User and managed memory files import from anywhere.
 	ExternalImports bool
+	// Kinds, when not nil, are the only kinds of memory that load besides
+	// managed memory, which always does (--setting-sources: the Agent
+	// SDK's isolation mode, settingSources [], loads no CLAUDE.md).
+	Kinds []Kind
 	// TopDir, when set, is the folder where the walk up from Cwd stops
 	// (excluded, like the filesystem root it stands in for). Tests use it
 	// to keep to a fixture tree.
@@ -286,6 +290,9 @@ func (m *Memory) load(out []File, path string, kind Kind, importedBy string) []F
 }
 
 func (m *Memory) loadAt(out []File, path string, kind Kind, importedBy string, stack []string) []File {
+	if !m.wants(kind) {
+		return out
+	}
 	path = filepath.Clean(path)
 	k, ok := key(path)
 	if !ok {
@@ -387,7 +394,15 @@ func (m *Memory) resolve(ref, dir string) (string, bool) {
 // rules loads the *.md files under dir (sub-folders included, in path
 // order). Rules with paths: frontmatter are held back until a matching
 // file is touched; base is the folder their globs are relative to.
+// wants reports whether memory of kind loads (MemoryOptions.Kinds).
+func (m *Memory) wants(kind Kind) bool {
+	return kind == KindManaged || m.opts.Kinds == nil || slices.Contains(m.opts.Kinds, kind)
+}
+
 func (m *Memory) rules(out []File, dir string, kind Kind, base string) []File {
+	if !m.wants(kind) {
+		return out
+	}
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -28,6 +28,11 @@ type InitializeRequest struct {
 	JSONSchema json.RawMessage `json:"jsonSchema"`
 	// SDKMCPServers names the servers the client hosts.
 	SDKMCPServers []string `json:"sdkMcpServers"`
+	// MCPServers are servers reins runs or connects to, in the
+	// --mcp-config "mcpServers" shape, sent here rather than on the
+	// command line (the SDK's mcpServersDelivery 'initialize', which
+	// launches reins with --await-initialize).
+	MCPServers json.RawMessage `json:"mcpServers"`
 }
 
 // HookMatcher is one matcher of the client's hooks: which callbacks run
@@ -36,6 +41,9 @@ type HookMatcher struct {
 	Matcher         string   `json:"matcher"`
 	HookCallbackIDs []string `json:"hookCallbackIds"`
 	Timeout         float64  `json:"timeout"`
+	// OnFailure is "block" when a failed callback must block what its
+	// event guards; "" or "continue" lets it go ahead.
+	OnFailure string `json:"onFailure"`
 }
 
 // SystemPromptText returns the system prompt the request sets, and whether
@@ -74,6 +82,13 @@ type InitializeResponse struct {
 	ClaudeCodeVersion     string        `json:"claude_code_version"`
 	CurrentPermissionMode string        `json:"current_permission_mode,omitempty"`
 	SessionState          string        `json:"session_state"`
+	// MCPServersApplied says whether the request's mcpServers were taken
+	// at start-up; absent when it had none. The SDK ends a session whose
+	// answer lacks it, as from a reins that cannot read them.
+	MCPServersApplied *bool `json:"mcp_servers_applied,omitempty"`
+	// HookOnFailureSupported says hook matchers' onFailure is honoured;
+	// the SDK refuses a session with a "block" matcher without it.
+	HookOnFailureSupported bool `json:"hook_on_failure_supported"`
 }
 
 // CommandInfo describes a slash command.
@@ -248,6 +263,7 @@ func (s *Server) completeInitialize(r *InitializeResponse) {
 	if r.Account.TokenSource == "" {
 		r.Account.TokenSource = "none"
 	}
+	r.HookOnFailureSupported = true
 	r.PID = os.Getpid()
 	r.ClaudeCodeVersion = streamjson.ProtocolVersion
 	r.SessionState = streamjson.StateIdle
@@ -279,17 +295,25 @@ func (s *Server) registerHooks(m map[string][]HookMatcher) error {
 		known[string(e)] = true
 	}
 	for event, matchers := range m {
+		for _, hm := range matchers {
+			if hm.OnFailure != "" && hm.OnFailure != "continue" && hm.OnFailure != "block" {
+				return fmt.Errorf("hooks.%s: onFailure %q: want continue or block", event, hm.OnFailure)
+			}
+		}
+	}
+	for event, matchers := range m {
 		if !known[event] {
 			s.warn("initialize: hooks for unknown event %q are ignored", event)
 			continue
 		}
 		for _, hm := range matchers {
+			block := hm.OnFailure == "block" && !failureIgnored[hooks.Event(event)]
 			for _, id := range hm.HookCallbackIDs {
 				if id == "" {
 					return fmt.Errorf("hooks.%s: empty callback id", event)
 				}
 				s.cfg.Hooks.Add(hooks.Hook{Event: hooks.Event(event), Matcher: hm.Matcher,
-					Handler: &callbackHook{s: s, id: id}, Key: "sdk:" + id, Name: id,
+					Handler: &callbackHook{s: s, id: id, block: block}, Key: "sdk:" + id, Name: id,
 					Timeout: time.Duration(hm.Timeout * float64(time.Second))})
 			}
 		}

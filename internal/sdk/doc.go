@@ -16,7 +16,9 @@
 //     output styles, models and the account.
 //   - interrupt: stops the running turn and every message queued before
 //     the interrupt (each still gets its result line). A user message
-//     with "priority":"now" does the same before it is queued.
+//     with "priority":"now" does the same before it is queued; one with
+//     "shouldQuery":false starts no turn (and has no result): its content
+//     goes to the model with the next message that does.
 //   - set_permission_mode, set_model, set_max_thinking_tokens,
 //     mcp_status, mcp_reconnect, mcp_toggle, get_context_usage, stop_task,
 //     rewind_files (with file checkpointing on).

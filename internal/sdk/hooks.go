@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"reins/internal/hooks"
 )
@@ -13,7 +14,15 @@ import (
 type callbackHook struct {
 	s  *Server
 	id string
+	// block says a failed callback (an error answer, no answer in time)
+	// blocks what its event guards, as a hook exiting 2 does: the
+	// matcher's onFailure "block".
+	block bool
 }
+
+// failureIgnored are the events whose matchers' onFailure is ignored: a
+// block there would make the model go on rather than stop anything.
+var failureIgnored = map[hooks.Event]bool{hooks.Stop: true, hooks.SubagentStop: true}
 
 // hookCallback is the hook_callback request body.
 type hookCallback struct {
@@ -34,6 +43,10 @@ func (h *callbackHook) Run(ctx context.Context, input []byte) hooks.Output {
 		req.ToolUseID = &in.ToolUseID
 	}
 	raw, err := h.s.peer.request(ctx, "hook_callback", req)
+	if err != nil && h.block {
+		return hooks.Output{Name: h.id, ExitCode: 2,
+			Stderr: fmt.Sprintf("hook callback %s failed and its matcher's onFailure is \"block\": %v", h.id, err)}
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return hooks.Output{Name: h.id, TimedOut: true}

@@ -147,6 +147,10 @@ type Server struct {
 	ready      bool
 	backlog    []*Message // read before Ready, dispatched by it
 
+	firstOnce sync.Once
+	firstRead chan struct{} // closed once the first message is read, or the input ended
+	first     *Message      // that message (nil when the input ended first); set before firstRead closes
+
 	mu          sync.Mutex // guards the fields below
 	queue       []item
 	inputDone   bool
@@ -157,6 +161,11 @@ type Server struct {
 	asking      int // can_use_tool requests awaiting an answer
 
 	hookEvents *streamjson.HookEvents
+
+	// held is the content of messages sent with "shouldQuery": false,
+	// waiting for the next message that starts a turn. Only the turn
+	// runner uses it.
+	held []llm.ContentBlock
 }
 
 // item is one queued user line: a message, or the error that made it
@@ -199,6 +208,7 @@ func New(cfg Config) *Server {
 		cfg.MaxStructuredRetries = DefaultMaxStructuredRetries
 	}
 	s := &Server{cfg: cfg, peer: newPeer(cfg.Out), wake: make(chan struct{}, 1), readDone: make(chan struct{}),
+		firstRead:  make(chan struct{}),
 		hookEvents: streamjson.NewHookEvents(cfg.Out)}
 	if len(cfg.JSONSchema) > 0 {
 		t, err := newStructuredTool(cfg.JSONSchema)
@@ -255,6 +265,37 @@ func (s *Server) Ready() {
 	s.backlog = nil
 }
 
+// AwaitInitialize waits until the client's first message is read (answers
+// and keep-alives aside) and returns it when it is an initialize request
+// that decodes; nil otherwise, or when the input ends or ctx is done
+// first. It lets the application take what initialize carries for its
+// start-up (mcpServers, with --await-initialize) before it is ready; the
+// request itself is still answered after Ready. Call it after Start.
+func (s *Server) AwaitInitialize(ctx context.Context) *InitializeRequest {
+	select {
+	case <-s.firstRead:
+	case <-ctx.Done():
+		return nil
+	}
+	m := s.first
+	if m == nil || m.bad != nil || m.Type != KindControlRequest || m.Subtype != "initialize" {
+		return nil
+	}
+	var req InitializeRequest
+	if json.Unmarshal(m.Request, &req) != nil {
+		return nil // answered with the error once ready
+	}
+	return &req
+}
+
+// noteFirst records the first message read (nil: the input ended).
+func (s *Server) noteFirst(m *Message) {
+	s.firstOnce.Do(func() {
+		s.first = m
+		close(s.firstRead)
+	})
+}
+
 // route dispatches a message, or keeps it for Ready.
 func (s *Server) route(m *Message) {
 	if m.Type == KindControlResponse {
@@ -297,7 +338,9 @@ func (s *Server) read() {
 		var le *LineError
 		switch {
 		case errors.As(err, &le):
-			s.route(&Message{Line: le.Line, bad: le})
+			bad := &Message{Line: le.Line, bad: le}
+			s.noteFirst(bad)
+			s.route(bad)
 			continue
 		case err == io.EOF:
 			s.endInput(nil)
@@ -305,6 +348,9 @@ func (s *Server) read() {
 		case err != nil:
 			s.endInput(err)
 			return
+		}
+		if m.Type != KindControlResponse && m.Type != KindKeepAlive {
+			s.noteFirst(m)
 		}
 		s.route(m)
 	}
@@ -362,6 +408,7 @@ func (s *Server) enqueue(it item) {
 }
 
 func (s *Server) endInput(err error) {
+	s.noteFirst(nil)
 	s.mu.Lock()
 	s.inputDone, s.inputErr = true, err
 	s.mu.Unlock()

@@ -52,12 +52,59 @@ func compileSchema(raw json.RawMessage) (json.RawMessage, bool, error) {
 	if _, err := sc.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: false}); err != nil {
 		return nil, false, fmt.Errorf("the JSON schema is not valid: %v", err)
 	}
+	var tree any
+	json.Unmarshal(raw, &tree)
+	if err := checkTypes(tree, "schema"); err != nil {
+		return nil, false, fmt.Errorf("the JSON schema is not valid: %v", err)
+	}
 	if sc.Type == "object" || (sc.Type == "" && len(sc.Types) == 0 && sc.Properties != nil) {
 		return append(json.RawMessage(nil), raw...), false, nil
 	}
 	wrapped, err := json.Marshal(map[string]any{"type": "object", "properties": map[string]json.RawMessage{"result": raw},
 		"required": []string{"result"}, "additionalProperties": false})
 	return wrapped, true, err
+}
+
+// jsonTypes are the type names JSON Schema knows.
+var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "string": true, "integer": true}
+
+// checkTypes finds a "type" that names no JSON Schema type ("objekt"),
+// which the schema library accepts and the API would refuse on every
+// request. Values that are data, not schemas (enum, const, default,
+// examples), are not looked into; at says where v is.
+func checkTypes(v any, at string) error {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, sub := range v {
+			switch k {
+			case "enum", "const", "default", "examples":
+				continue
+			case "type":
+				names, _ := sub.([]any)
+				if s, ok := sub.(string); ok {
+					names = []any{s}
+				}
+				for _, n := range names {
+					if s, ok := n.(string); ok && !jsonTypes[s] {
+						return fmt.Errorf("%s.type: %q is not a JSON Schema type (null, boolean, object, array, number, string, integer)", at, s)
+					}
+				}
+				if _, ok := sub.(map[string]any); !ok {
+					continue
+				}
+			}
+			if err := checkTypes(sub, at+"."+k); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, sub := range v {
+			if err := checkTypes(sub, fmt.Sprintf("%s[%d]", at, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // structuredTool is the StructuredOutput tool. It keeps the last valid

@@ -22,6 +22,10 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		w.Line(s.errorResult(it.err))
 		return w.Err()
 	}
+	if it.in.Hold {
+		s.held = append(s.held, it.in.Content...)
+		return nil
+	}
 	if s.cfg.BeforeTurn != nil {
 		s.cfg.BeforeTurn(ctx)
 	}
@@ -99,7 +103,7 @@ var errInterruptedQueued = fmt.Errorf("interrupted before it started")
 // answers it without one; ran reports whether a model turn ran.
 func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in engine.Input, turns *streamjson.Turns) (end *engine.TurnEnd, ran bool) {
 	if s.cfg.Prepare == nil {
-		return s.run(ctx, sess, in, turns), true
+		return s.run(ctx, sess, s.withHeld(in), turns), true
 	}
 	p, err := s.cfg.Prepare(ctx, in)
 	switch {
@@ -113,7 +117,18 @@ func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in eng
 	case !p.Run:
 		return &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: sess.Totals()}, false
 	}
-	return s.run(ctx, sess, p.Input, turns), true
+	return s.run(ctx, sess, s.withHeld(p.Input), turns), true
+}
+
+// withHeld puts the content of the messages held by "shouldQuery": false
+// before in's, and empties the hold.
+func (s *Server) withHeld(in engine.Input) engine.Input {
+	if len(s.held) == 0 {
+		return in
+	}
+	in.Content = append(s.held, in.Content...)
+	s.held = nil
+	return in
 }
 
 // run runs one engine turn, writing its events and counting them in

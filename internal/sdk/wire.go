@@ -53,6 +53,10 @@ type UserInput struct {
 	// Priority "now" interrupts the running turn (and the messages queued
 	// before this one); anything else waits its turn.
 	Priority string
+	// Hold is set by "shouldQuery": false: the message starts no turn and
+	// has no result; its content goes to the model with the next message
+	// that does.
+	Hold bool
 }
 
 // Answer is the body of a control_response from the client.
@@ -88,6 +92,7 @@ type envelope struct {
 	UUID            json.RawMessage `json:"uuid"`
 	ParentToolUseID json.RawMessage `json:"parent_tool_use_id"`
 	Priority        json.RawMessage `json:"priority"`
+	ShouldQuery     json.RawMessage `json:"shouldQuery"`
 }
 
 // Decode decodes one input line (without its line end). line numbers the
@@ -213,6 +218,13 @@ func decodeUser(env *envelope) (*UserInput, error) {
 	u.UUID = optString(env.UUID)
 	u.ParentToolUseID = optString(env.ParentToolUseID)
 	u.Priority = optString(env.Priority)
+	if q := bytes.TrimSpace(env.ShouldQuery); len(q) > 0 && string(q) != "null" {
+		var query bool
+		if err := json.Unmarshal(q, &query); err != nil {
+			return nil, errors.New("\"shouldQuery\" must be true or false")
+		}
+		u.Hold = !query
+	}
 	return u, nil
 }
 

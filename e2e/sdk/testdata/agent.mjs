@@ -74,8 +74,58 @@ async function streamScenario() {
   }
 }
 
+// The SDK sends the MCP servers reins starts (here a stdio one) in the
+// initialize request instead of on the command line, and ends the
+// session unless the answer says they were taken.
+async function mcpInitializeScenario() {
+  const reverser = { command: process.execPath, args: [new URL("./stdio-server.mjs", import.meta.url).pathname] };
+  const q = query({
+    prompt: "Reverse and shout.",
+    options: {
+      ...base,
+      mcpServersDelivery: "initialize",
+      mcpServers: { tools, reverser },
+      allowedTools: ["mcp__reverser__reverse", "mcp__tools__shout"],
+    },
+  });
+  for await (const m of q) {
+    print({ msg: m });
+    if (m.type === "system" && m.subtype === "init") summary.applied = (await q.initializationResult()).mcp_servers_applied;
+  }
+}
+
+// The main conversation runs as an agent the agents option defines.
+async function mainAgentScenario() {
+  const q = query({
+    prompt: "Review this.",
+    options: {
+      ...base,
+      agent: "reviewer",
+      agents: { reviewer: { description: "Reviews code.", prompt: "You are REVIEWER-PROMPT.", tools: ["Read", "Grep"], model: "haiku" } },
+    },
+  });
+  for await (const m of q) print({ msg: m });
+}
+
+// A PreToolUse guard whose callback fails, on a matcher with onFailure
+// "block": the call must not run.
+async function hookBlockScenario() {
+  const q = query({
+    prompt: "Make the file.",
+    options: {
+      ...base,
+      allowedTools: ["Bash"],
+      hooks: { PreToolUse: [{ matcher: "Bash", onFailure: "block", hooks: [async () => { throw new Error("guard is down"); }] }] },
+    },
+  });
+  for await (const m of q) print({ msg: m });
+}
+
 try {
   if (scenario === "tools") await toolsScenario();
+  else if (scenario === "hook-block") await hookBlockScenario();
+  else if (scenario === "main-agent") await mainAgentScenario();
+  else if (scenario === "mcp-initialize") await mcpInitializeScenario();
   else if (scenario === "stream") await streamScenario();
   else throw new Error("unknown scenario " + scenario);
 } catch (e) {

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"reins/internal/agent"
+	"reins/internal/tool"
+)
+
+// selectMainAgent makes the main conversation run as the named agent
+// (--agent, the SDK's agent option): the agent's prompt becomes the
+// system prompt, its tools bound the session's, and its model, unless it
+// inherits, is the session's. Call it before the session is built (or
+// rebuild it after).
+func (a *app) selectMainAgent(name string) error {
+	cat := a.agentCatalog()
+	var def *agent.Definition
+	if cat != nil {
+		def, _ = cat.Lookup(name)
+	}
+	if def == nil {
+		return a.unknownAgent(name)
+	}
+	a.mu.Lock()
+	a.mainAgent = def
+	a.mu.Unlock()
+	a.model = def.ModelFor(a.model, a.models.Resolve)
+	return nil
+}
+
+// unknownAgent is the error for an --agent no definition has.
+func (a *app) unknownAgent(name string) error {
+	var names []string
+	if cat := a.agentCatalog(); cat != nil {
+		names = cat.Names()
+	}
+	return fmt.Errorf("--agent: no agent named %q (the agents are: %s)", name, strings.Join(names, ", "))
+}
+
+// mainAgentPrompt is the system prompt text of the agent the main
+// conversation runs as, or "" when it runs as itself.
+func (a *app) mainAgentPrompt() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.mainAgent == nil {
+		return ""
+	}
+	return strings.TrimSpace(a.mainAgent.Prompt)
+}
+
+// mainAgentTools keeps the tools the main conversation's agent may use:
+// those its definition grants (sub-agent starts included), and the tools
+// only a main conversation has.
+func (a *app) mainAgentTools(ts []tool.Tool) []tool.Tool {
+	a.mu.Lock()
+	def := a.mainAgent
+	a.mu.Unlock()
+	if def == nil {
+		return ts
+	}
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name()
+	}
+	keep := def.FilterTools(names, agent.FilterOptions{AllowAgent: true})
+	mainOnly := agent.MainOnlyTools()
+	var out []tool.Tool
+	for _, t := range ts {
+		if slices.Contains(keep, t.Name()) || slices.Contains(mainOnly, t.Name()) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
