@@ -380,9 +380,8 @@ func (a *app) paths() error {
 	if real, err := filepath.EvalSymlinks(a.cwd); err == nil {
 		a.cwd = real
 	}
-	a.home, _ = os.UserHomeDir()
-	if h := a.env.Getenv("HOME"); h != "" {
-		a.home = h
+	if a.home, err = homeDir(a.env.Getenv); err != nil {
+		return err
 	}
 	a.configDir = session.ConfigDir(a.env.Getenv, a.home)
 	a.claudeDir = settings.ClaudeConfigDir(a.env.Getenv, a.home)

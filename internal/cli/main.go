@@ -41,6 +41,12 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
 	root := newRoot(env, needsSubcommands(args))
 	if isSubcommand(root, args) {
+		if slices.Contains(subcommandNames, args[0]) && !slices.ContainsFunc(args, isHelpFlag) {
+			if _, err := homeDir(env.Getenv); err != nil {
+				fmt.Fprintf(stderr, "reins: %v\n", err)
+				return 1
+			}
+		}
 		root.SetArgs(args)
 	} else {
 		root.InitDefaultHelpFlag()
@@ -115,6 +121,15 @@ func normaliseArgs(args []string) []string {
 			continue
 		}
 		switch {
+		case isDebugFlag(a):
+			// Claude Code's --debug takes an optional category filter
+			// (--debug api,hooks or --debug=api); reins's log has every
+			// category, so the filter is accepted and has no effect.
+			if name, v, ok := strings.Cut(a, "="); ok && v != "true" && v != "false" {
+				a = name
+			} else if !ok && i+1 < len(args) && looksLikeDebugFilter(args[i+1]) {
+				i++
+			}
 		case a == "--add-dir" && i+1 < len(args):
 			// Claude Code's --add-dir takes several folders; the ones after
 			// the first count when they are folders that exist, so a
@@ -133,6 +148,38 @@ func normaliseArgs(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// isDebugFlag reports whether a is --debug or -d, with or without an
+// attached value.
+func isDebugFlag(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	return name == "--debug" || name == "-d"
+}
+
+// looksLikeDebugFilter reports whether s is a Claude Code debug category
+// filter (api, hooks, "api,hooks", "!statsig,!file") rather than a prompt.
+func looksLikeDebugFilter(s string) bool {
+	parts := strings.Split(s, ",")
+	for _, p := range parts {
+		p = strings.TrimPrefix(p, "!")
+		if p == "" {
+			return false
+		}
+		for _, c := range p {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+				return false
+			}
+		}
+	}
+	if len(parts) > 1 || strings.HasPrefix(s, "!") {
+		return true
+	}
+	switch s {
+	case "api", "hooks", "mcp", "file", "statsig", "tools", "permissions", "1p":
+		return true
+	}
+	return false
 }
 
 // appendRepeated appends the flag args[i] with its value args[i+1], then
@@ -232,8 +279,11 @@ func needsSubcommands(args []string) bool {
 	if len(args) > 0 && (slices.Contains(subcommandNames, args[0]) || args[0] == "help" || args[0] == "completion") {
 		return true
 	}
-	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" })
+	return slices.ContainsFunc(args, isHelpFlag)
 }
+
+// isHelpFlag reports whether a asks for help.
+func isHelpFlag(a string) bool { return a == "-h" || a == "--help" }
 
 // newRoot builds the command line, with the subcommands when withSubs is
 // set.
@@ -253,6 +303,7 @@ func newRoot(env *Env, withSubs bool) *cobra.Command {
 			return run(cmd.Context(), env, opts)
 		},
 	}
+	root.SetFlagErrorFunc(flagError)
 	root.Flags().SortFlags = false
 	opts.flagSet(root.Flags())
 	if withSubs {

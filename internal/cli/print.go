@@ -152,10 +152,14 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		if err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
-		env.Stdout.Write(append(b, '\n'))
+		if _, err := env.Stdout.Write(append(b, '\n')); err != nil {
+			return writeOutError(err)
+		}
 	default:
 		if !res.IsError {
-			fmt.Fprintln(env.Stdout, end.Result)
+			if _, err := fmt.Fprintln(env.Stdout, end.Result); err != nil {
+				return writeOutError(err)
+			}
 		}
 	}
 	if err := a.sess.RecordError(); err != nil && o.OutputFormat != "stream-json" {
@@ -219,6 +223,13 @@ func (a *app) checkPromptTool() error {
 	return fmt.Errorf("--permission-prompt-tool: no tool named %s (MCP tools available: %s)", name, avail)
 }
 
+// writeOutError is the error for an answer that could not be written to
+// stdout (a full disk, a closed descriptor): the run fails rather than
+// ending as a success with the answer lost. The transcript still has it.
+func writeOutError(err error) error {
+	return fmt.Errorf("write the answer to stdout: %w (the session's transcript has it; reins -c -p to go on)", err)
+}
+
 func oneLine(errs []string) string {
 	s := strings.Join(errs, "; ")
 	return strings.ReplaceAll(s, "\n", " ")
@@ -256,7 +267,9 @@ func (a *app) printLocal(o *Options, p prepared) error {
 			fmt.Fprintf(a.env.Stderr, "reins: %s\n", p.Output)
 			return exitError{1}
 		}
-		fmt.Fprintln(a.env.Stdout, p.Output)
+		if _, err := fmt.Fprintln(a.env.Stdout, p.Output); err != nil {
+			return writeOutError(err)
+		}
 		return nil
 	}
 	// The result line has the shape of a model turn's (a uuid, the usage

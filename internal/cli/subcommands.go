@@ -24,10 +24,8 @@ func subcommands(env *Env) []*cobra.Command {
 	if real, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = real
 	}
-	home, _ := os.UserHomeDir()
-	if h := env.Getenv("HOME"); h != "" {
-		home = h
-	}
+	// Main has made sure homeDir succeeds before running a subcommand.
+	home, _ := homeDir(env.Getenv)
 	configDir := session.ConfigDir(env.Getenv, home)
 	claudeJSON := trust.ClaudeJSONPath(env.Getenv, home)
 	mcpCmd := mcp.NewCommand(mcp.CommandOptions{

@@ -1,0 +1,157 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// setEnv returns env with name set to value (dropped when value is "-").
+func setEnv(env []string, name, value string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	if value != "-" {
+		out = append(out, name+"="+value)
+	}
+	return out
+}
+
+// A relative HOME (or none the user database can fill in) would put the
+// user config folders under the working folder: the project's own
+// .claude/settings.json read as the user's, and the user's sessions
+// written into the project's .reins/. reins refuses to start instead,
+// saying what is wrong, and writes nothing.
+func TestQA4RelativeHomeIsRefused(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = setEnv(setEnv(setEnv(sb.Env, "HOME", "."), "REINS_CONFIG_DIR", "-"), "CLAUDE_CONFIG_DIR", "-")
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "HOME") || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+		t.Errorf("code %d, stderr %q; want 1 and one line naming HOME", r.Code, r.Stderr)
+	}
+	for _, d := range []string{".reins", ".claude"} {
+		if _, err := os.Stat(filepath.Join(sb.Dir, d)); err == nil {
+			t.Errorf("%s was created in the working folder", d)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+	r = sb.Run(t, "", "sessions")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "HOME") {
+		t.Errorf("reins sessions: code %d, stderr %q; want 1 naming HOME", r.Code, r.Stderr)
+	}
+}
+
+// An answer that cannot be written to stdout (a full disk) fails the run
+// with a message saying so, rather than ending with code 0 and the answer
+// lost.
+func TestQA4AnswerThatCannotBeWrittenFails(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	defer full.Close()
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			srv := server(t, llmtest.Reply("the answer"))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			e2etest.Binary(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cmd := sb.Command(t, ctx, "-p", "hi", "--output-format", format)
+			var errb bytes.Buffer
+			cmd.Stdout, cmd.Stderr = full, &errb
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+				t.Fatalf("run: %v, stderr %q; want exit code 1", err, errb.String())
+			}
+			if !strings.Contains(errb.String(), "write the answer to stdout") || !strings.Contains(errb.String(), "no space left") {
+				t.Errorf("stderr %q does not say the answer could not be written", errb.String())
+			}
+		})
+	}
+}
+
+// A flag given a value of the wrong kind, or none, is a usage mistake:
+// exit code 2, one line naming the flag and what it wants, and the help
+// hint, as every other command-line mistake gets; the model is not asked.
+func TestQA4BadFlagValueIsAUsageError(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-p", "hi", "--max-turns", "abc"}, `--max-turns wants a whole number, not "abc"`},
+		{[]string{"-p", "hi", "--max-budget-usd", "lots"}, `--max-budget-usd wants a number, not "lots"`},
+		{[]string{"-p", "hi", "--model"}, "--model needs a value"},
+	}
+	for _, tc := range cases {
+		srv := server(t)
+		sb := e2etest.NewSandbox(t, srv.URL)
+		r := sb.Run(t, "", tc.args...)
+		if r.Code != 2 || !strings.Contains(r.Stderr, tc.want) || !strings.Contains(r.Stderr, "reins --help") {
+			t.Errorf("%q: code %d, stderr %q; want 2 with %q and the help hint", tc.args, r.Code, r.Stderr, tc.want)
+		}
+		if n := len(srv.Requests()); n != 0 {
+			t.Errorf("%q: %d requests reached the model", tc.args, n)
+		}
+	}
+}
+
+// An unknown option followed by one word drops the word as its value;
+// the warning names that word, so a one-word prompt taken for the value
+// is not lost without a word.
+func TestQA4UnknownFlagNamesTheValueItDrops(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "--frobnicate", "summarise", "the repo")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, `ignoring unknown option --frobnicate and its value "summarise"`) {
+		t.Errorf("stderr %q does not name the dropped value", r.Stderr)
+	}
+	if got := userPrompt(srv.Requests()[0]); got != "the repo" {
+		t.Errorf("prompt = %q, want %q", got, "the repo")
+	}
+}
+
+// Claude Code's --debug takes an optional category filter (--debug
+// api,hooks, --debug=api): reins accepts it, keeps it out of the prompt,
+// and writes its debug log.
+func TestQA4DebugTakesACategoryFilter(t *testing.T) {
+	cases := [][]string{
+		{"--debug", "api,hooks", "-p", "hi"},
+		{"-p", "hi", "--debug=api"},
+		{"-p", "--debug", "!statsig", "hi"},
+	}
+	for _, args := range cases {
+		srv := server(t, llmtest.Reply("ok"))
+		sb := e2etest.NewSandbox(t, srv.URL)
+		r := sb.Run(t, "", args...)
+		if r.Code != 0 {
+			t.Errorf("%q: code %d: %s", args, r.Code, r.Stderr)
+			continue
+		}
+		if got := userPrompt(srv.Requests()[0]); got != "hi" {
+			t.Errorf("%q: prompt = %q, want %q", args, got, "hi")
+		}
+		if logs, _ := filepath.Glob(filepath.Join(sb.ConfigDir, "debug", "*")); len(logs) == 0 {
+			t.Errorf("%q: no debug log written", args)
+		}
+	}
+}
