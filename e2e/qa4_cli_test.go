@@ -155,3 +155,26 @@ func TestQA4DebugTakesACategoryFilter(t *testing.T) {
 		}
 	}
 }
+
+// A --settings file that is not valid UTF-8, or not a JSON object, stops
+// the run (settings asked for on the command line must apply); the
+// message says what is wrong with which file, and does not claim the file
+// was skipped, which would contradict the run stopping.
+func TestQA4UnusableSettingsFlagDoesNotSaySkipped(t *testing.T) {
+	cases := []struct{ content, want string }{
+		{"{\"model\":\"so\xffnnet\"}", "not valid UTF-8"},
+		{"[1]", "must hold a JSON object"},
+	}
+	for _, tc := range cases {
+		srv := server(t)
+		sb := e2etest.NewSandbox(t, srv.URL)
+		path := sb.Write(t, "s.json", tc.content)
+		r := sb.Run(t, "", "-p", "hi", "--settings", path)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "--settings "+path) || !strings.Contains(r.Stderr, tc.want) {
+			t.Errorf("code %d, stderr %q; want 1 naming the file and %q", r.Code, r.Stderr, tc.want)
+		}
+		if strings.Contains(r.Stderr, "skipped") {
+			t.Errorf("stderr %q says the file was skipped, but the run stopped", r.Stderr)
+		}
+	}
+}
