@@ -178,3 +178,44 @@ func TestQA4UnusableSettingsFlagDoesNotSaySkipped(t *testing.T) {
 		}
 	}
 }
+
+// An --add-dir that does not exist, or is a file, is warned about by
+// name and left out (of the init line's additional_directories too),
+// rather than taken without a word; the run goes on.
+func TestQA4AddDirThatIsNotAFolderIsWarnedAbout(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	file := sb.Write(t, "notes.txt", "x")
+	other := t.TempDir()
+	missing := filepath.Join(sb.Dir, "no-such-dir")
+	r := sb.Run(t, "", "-p", "hi", "--output-format", "stream-json", "--verbose",
+		"--add-dir", missing, "--add-dir", file, "--add-dir", other)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	for _, want := range []string{"--add-dir " + missing + ": no such folder", "--add-dir " + file + ": not a folder"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr %q lacks %q", r.Stderr, want)
+		}
+	}
+	init := r.Lines()[0]
+	if !strings.Contains(init, `"additional_directories":["`+other+`"]`) {
+		t.Errorf("init line does not list only the real folder: %s", init)
+	}
+}
+
+// --system-prompt and --system-prompt-file both replace the system
+// prompt; given both, reins says so (as Claude Code does) instead of
+// quietly dropping one.
+func TestQA4SystemPromptAndItsFileTogetherAreRefused(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	f := sb.Write(t, "sys.txt", "be terse")
+	r := sb.Run(t, "", "-p", "hi", "--system-prompt", "be verbose", "--system-prompt-file", f)
+	if r.Code != 2 || !strings.Contains(r.Stderr, "--system-prompt and --system-prompt-file") {
+		t.Errorf("code %d, stderr %q; want 2 naming both flags", r.Code, r.Stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+}

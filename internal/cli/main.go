@@ -334,6 +334,9 @@ func run(ctx context.Context, env *Env, o *Options) error {
 	default:
 		return usageError{fmt.Sprintf("--input-format must be text or stream-json, not %q", o.InputFormat)}
 	}
+	if o.SystemPrompt != "" && o.SystemFile != "" {
+		return usageError{"--system-prompt and --system-prompt-file both replace the system prompt; give only one"}
+	}
 	if o.InputFormat == "stream-json" {
 		return runSDK(ctx, env, o)
 	}
