@@ -219,3 +219,32 @@ func TestQA4SystemPromptAndItsFileTogetherAreRefused(t *testing.T) {
 		t.Errorf("%d requests reached the model", n)
 	}
 }
+
+// A subcommand given the wrong arguments, or a name that is not one of
+// reins mcp's commands, is a usage error: exit code 2, one line naming
+// the command and its usage, and a hint naming that command's help. An
+// unknown `reins mcp frob` used to print the help and exit 0.
+func TestQA4SubcommandMistakesAreUsageErrors(t *testing.T) {
+	cases := []struct {
+		args       []string
+		want, help string
+	}{
+		{[]string{"mcp", "add"}, "mcp add: requires at least 2 arg(s)", "reins mcp add --help"},
+		{[]string{"mcp", "get"}, "usage: reins mcp get <name>", "reins mcp get --help"},
+		{[]string{"mcp", "frob"}, `mcp: unknown command "frob" (want one of: add, add-json,`, "reins mcp --help"},
+		{[]string{"sessions", "extra"}, `sessions: unknown command "extra"`, "reins sessions --help"},
+	}
+	for _, tc := range cases {
+		srv := server(t)
+		sb := e2etest.NewSandbox(t, srv.URL)
+		r := sb.Run(t, "", tc.args...)
+		if r.Code != 2 || !strings.Contains(r.Stderr, tc.want) || !strings.Contains(r.Stderr, "Run '"+tc.help+"'") || r.Stdout != "" {
+			t.Errorf("%q: code %d, stdout %q, stderr %q; want 2 with %q and the hint %q", tc.args, r.Code, r.Stdout, r.Stderr, tc.want, tc.help)
+		}
+	}
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "mcp"); r.Code != 0 || !strings.Contains(r.Stdout, "Available Commands") {
+		t.Errorf("reins mcp alone: code %d, stdout %q; want its help", r.Code, r.Stdout)
+	}
+}

@@ -26,6 +26,15 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // usageError is a command-line mistake; it is printed with a hint.
 type usageError struct{ msg string }
 
+// subUsageError is a subcommand's command-line mistake; its hint names
+// that subcommand's help.
+type subUsageError struct {
+	msg  string
+	help string // the command path, "reins mcp add"
+}
+
+func (e subUsageError) Error() string { return e.msg }
+
 func (e usageError) Error() string { return e.msg }
 
 // Main runs reins with args (without the program name) and returns the
@@ -60,6 +69,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	err := root.ExecuteContext(ctx)
 	var ee exitError
 	var ue usageError
+	var se subUsageError
 	switch {
 	case err == nil:
 		return 0
@@ -67,6 +77,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return ee.code
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "reins: %s\nRun 'reins --help' for usage.\n", ue.msg)
+		return 2
+	case errors.As(err, &se):
+		fmt.Fprintf(stderr, "reins: %s\nRun '%s --help' for usage.\n", se.msg, se.help)
 		return 2
 	default:
 		fmt.Fprintf(stderr, "reins: %v\n", err)
@@ -308,6 +321,7 @@ func newRoot(env *Env, withSubs bool) *cobra.Command {
 	opts.flagSet(root.Flags())
 	if withSubs {
 		for _, sub := range subcommands(env) {
+			tightenUsage(sub)
 			root.AddCommand(sub)
 		}
 	}
