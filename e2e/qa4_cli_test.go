@@ -248,3 +248,44 @@ func TestQA4SubcommandMistakesAreUsageErrors(t *testing.T) {
 		t.Errorf("reins mcp alone: code %d, stdout %q; want its help", r.Code, r.Stdout)
 	}
 }
+
+// reins sessions prints each recorded first prompt on one line with no
+// control characters (a pasted prompt's colour codes would recolour the
+// terminal, its newlines break the table), and --all says which folder
+// each session belongs to, which --resume from elsewhere needs.
+func TestQA4SessionsListIsPrintableAndAllNamesTheFolder(t *testing.T) {
+	srv := server(t, llmtest.Reply("one"), llmtest.Reply("two"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "first line\nsecond \x1b[31mred\x1b[0m \xff"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	other := filepath.Join(sb.Dir, "other")
+	if err := os.Mkdir(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := sb.Command(t, context.Background(), "-p", "elsewhere")
+	cmd.Dir = other
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("run in %s: %v\n%s", other, err, out)
+	}
+	r := sb.Run(t, "", "sessions")
+	if r.Code != 0 || strings.ContainsAny(r.Stdout, "\x1b\t") || !strings.Contains(r.Stdout, "first line second  [31mred [0m \uFFFD") {
+		t.Errorf("reins sessions: code %d, stdout %q; want the prompt on one printable line", r.Code, r.Stdout)
+	}
+	if strings.Contains(r.Stdout, "elsewhere") {
+		t.Errorf("reins sessions lists another folder's session:\n%s", r.Stdout)
+	}
+	r = sb.Run(t, "", "sessions", "--all")
+	lines := r.Lines()
+	if r.Code != 0 || len(lines) != 3 || !strings.Contains(lines[0], "FOLDER") {
+		t.Fatalf("reins sessions --all: code %d, stdout:\n%s", r.Code, r.Stdout)
+	}
+	for _, l := range lines[1:] {
+		switch {
+		case strings.Contains(l, "elsewhere") && !strings.Contains(l, " "+other+" "):
+			t.Errorf("line %q does not name the folder %s", l, other)
+		case strings.Contains(l, "first line") && !strings.Contains(l, " "+sb.Dir+" "):
+			t.Errorf("line %q does not name the folder %s", l, sb.Dir)
+		}
+	}
+}
