@@ -289,3 +289,20 @@ func TestQA4SessionsListIsPrintableAndAllNamesTheFolder(t *testing.T) {
 		}
 	}
 }
+
+// --resume with an id that matches no session says where reins looked
+// (its own and Claude Code's project folders) and how to list what is
+// there, in one line, without asking the model.
+func TestQA4ResumeOfAnUnknownSessionSaysWhereItLooked(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "-r", "abc123", "go on")
+	want := "looked in " + filepath.Join(sb.ConfigDir, "projects") + " and " + filepath.Join(sb.Home, ".claude", "projects")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "no such session") || !strings.Contains(r.Stderr, want) ||
+		!strings.Contains(r.Stderr, "reins sessions --all") || strings.Count(strings.TrimSpace(r.Stderr), "\n") != 0 {
+		t.Errorf("code %d, stderr %q; want 1 and one line with %q", r.Code, r.Stderr, want)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+}
