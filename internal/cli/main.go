@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -138,7 +139,7 @@ func normaliseArgs(args []string) []string {
 			// Claude Code's --debug takes an optional category filter
 			// (--debug api,hooks or --debug=api); reins's log has every
 			// category, so the filter is accepted and has no effect.
-			if name, v, ok := strings.Cut(a, "="); ok && v != "true" && v != "false" {
+			if name, v, ok := strings.Cut(a, "="); ok && !isBoolWord(v) {
 				a = name
 			} else if !ok && i+1 < len(args) && looksLikeDebugFilter(args[i+1]) {
 				i++
@@ -168,6 +169,12 @@ func normaliseArgs(args []string) []string {
 func isDebugFlag(a string) bool {
 	name, _, _ := strings.Cut(a, "=")
 	return name == "--debug" || name == "-d"
+}
+
+// isBoolWord reports whether s is a value a bool flag takes (true, 0, F…).
+func isBoolWord(s string) bool {
+	_, err := strconv.ParseBool(s)
+	return err == nil
 }
 
 // looksLikeDebugFilter reports whether s is a Claude Code debug category
