@@ -306,3 +306,22 @@ func TestQA4ResumeOfAnUnknownSessionSaysWhereItLooked(t *testing.T) {
 		t.Errorf("%d requests reached the model", n)
 	}
 }
+
+// A prompt that starts with a dash ("-1 is negative, why?") is a prompt:
+// no option has spaces in its name. It used to be warned about as an
+// unknown option and dropped, leaving the run without a prompt.
+func TestQA4PromptStartingWithADashIsKept(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "-1 is negative, why?", "--append-system-prompt", "- be brief")
+	if r.Code != 0 || strings.Contains(r.Stderr, "unknown option") {
+		t.Fatalf("code %d, stderr %q", r.Code, r.Stderr)
+	}
+	req := srv.Requests()[0]
+	if got := userPrompt(req); got != "-1 is negative, why?" {
+		t.Errorf("prompt = %q", got)
+	}
+	if !strings.Contains(req.SystemText(), "- be brief") {
+		t.Errorf("the appended system prompt is missing")
+	}
+}

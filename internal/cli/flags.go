@@ -143,11 +143,13 @@ func flagError(_ *cobra.Command, err error) error {
 // w. An unknown "--name value" also drops the value when it does not look
 // like a flag or a prompt (no spaces).
 func dropUnknownFlags(fs *pflag.FlagSet, args []string, w io.Writer) []string {
-	var out []string
+	var out, prompts []string
+	dashDash := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			out = append(out, args[i:]...)
+			dashDash = true
 			break
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
@@ -165,6 +167,13 @@ func dropUnknownFlags(fs *pflag.FlagSet, args []string, w io.Writer) []string {
 				f = fs.ShorthandLookup(name[:1])
 			}
 		}
+		if f == nil && strings.ContainsAny(a, " \t\n") {
+			// "-1 is negative, why?" is a prompt, not an option: no
+			// option has spaces in its name. It goes after "--" so the
+			// flag parser takes it as it is.
+			prompts = append(prompts, a)
+			continue
+		}
 		if f != nil {
 			out = append(out, a)
 			if !hasValue && f.NoOptDefVal == "" && f.Value.Type() != "bool" && strings.HasPrefix(a, "--") && i+1 < len(args) {
@@ -181,6 +190,12 @@ func dropUnknownFlags(fs *pflag.FlagSet, args []string, w io.Writer) []string {
 			continue
 		}
 		fmt.Fprintf(w, "reins: warning: ignoring unknown option %s\n", a)
+	}
+	if len(prompts) > 0 {
+		if !dashDash {
+			out = append(out, "--")
+		}
+		out = append(out, prompts...)
 	}
 	return out
 }
