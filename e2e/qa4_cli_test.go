@@ -325,3 +325,15 @@ func TestQA4PromptStartingWithADashIsKept(t *testing.T) {
 		t.Errorf("the appended system prompt is missing")
 	}
 }
+
+// --continue in a folder with no recorded session says so once, in one
+// line, naming the folder and where to find other folders' sessions.
+func TestQA4ContinueWithNothingToContinueSaysSoOnce(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-c", "-p", "go on")
+	want := "reins: --continue: no earlier session in " + sb.Dir + " to continue (reins sessions --all lists those of other folders)\n"
+	if r.Code != 1 || r.Stderr != want {
+		t.Errorf("code %d, stderr %q; want 1 and %q", r.Code, r.Stderr, want)
+	}
+}

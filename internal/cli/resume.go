@@ -20,6 +20,9 @@ func (a *app) findResumed() (*session.Transcript, error) {
 	var err error
 	if a.opts.Continue {
 		info, err = a.store.Latest(a.cwd)
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (reins sessions --all lists those of other folders)", a.cwd)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (%v)", a.cwd, err)
 		}
