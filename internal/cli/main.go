@@ -327,9 +327,10 @@ func newRoot(env *Env, withSubs bool) *cobra.Command {
 	root.Flags().SortFlags = false
 	opts.flagSet(root.Flags())
 	if withSubs {
-		for _, sub := range subcommands(env) {
+		root.AddCommand(subcommands(env)...)
+		root.InitDefaultCompletionCmd() // now, so that it is tightened too
+		for _, sub := range root.Commands() {
 			tightenUsage(sub)
-			root.AddCommand(sub)
 		}
 	}
 	return root
