@@ -338,3 +338,41 @@ func TestQA4ContinueWithNothingToContinueSaysSoOnce(t *testing.T) {
 		t.Errorf("code %d, stderr %q; want 1 and %q", r.Code, r.Stderr, want)
 	}
 }
+
+// A run with a prompt argument whose stdin is a pipe left open with
+// nothing written to it (a script's child process, ssh) does not wait for
+// stdin forever: after a short wait it warns and goes on with the
+// argument. Input that does come is still put before the argument.
+func TestQA4OpenEmptyStdinDoesNotHangAPromptArgument(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"), llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	e2etest.Binary(t)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close() // open, and silent, until the run is over
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "-p", "hi")
+	var out, errb bytes.Buffer
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = pr, &out, &errb
+	err = cmd.Run()
+	pr.Close()
+	if err != nil || out.String() != "ok\n" {
+		t.Fatalf("run: %v, stdout %q, stderr %q", err, out.String(), errb.String())
+	}
+	if !strings.Contains(errb.String(), "nothing on stdin") {
+		t.Errorf("stderr %q does not say stdin was not waited for", errb.String())
+	}
+	if got := userPrompt(srv.Requests()[0]); got != "hi" {
+		t.Errorf("prompt = %q, want %q", got, "hi")
+	}
+	r := sb.Run(t, "the log says x\n", "-p", "why?")
+	if r.Code != 0 || strings.Contains(r.Stderr, "nothing on stdin") {
+		t.Fatalf("code %d, stderr %q", r.Code, r.Stderr)
+	}
+	if got := userPrompt(srv.Requests()[1]); got != "the log says x\n\nwhy?" {
+		t.Errorf("prompt with stdin = %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"reins/internal/command"
 	"reins/internal/engine"
@@ -34,22 +36,69 @@ func readPromptLimit(env *Env, o *Options, limit int64) (string, error) {
 	if env.isTerminal(env.Stdin) || env.Stdin == nil {
 		return arg, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, limit+1))
+	in := env.Stdin
+	if arg != "" {
+		// With a prompt argument, stdin adds to it only when something
+		// is written there: a caller that leaves stdin open and writes
+		// nothing (a script's child process, ssh) must not hang the run.
+		in = firstInputWithin(env, stdinWait)
+	}
+	data, err := io.ReadAll(io.LimitReader(in, limit+1))
 	if err != nil {
 		return "", fmt.Errorf("read prompt from stdin: %w", err)
 	}
 	if int64(len(data)) > limit {
 		return "", fmt.Errorf("read prompt from stdin: it is larger than %d MiB; give the model a file to read instead", limit>>20)
 	}
-	in := strings.TrimSpace(string(data))
+	text := strings.TrimSpace(string(data))
 	switch {
-	case in == "":
+	case text == "":
 		return arg, nil
 	case arg == "":
-		return in, nil
+		return text, nil
 	}
-	return in + "\n\n" + arg, nil
+	return text + "\n\n" + arg, nil
 }
+
+// stdinWait is how long a run with a prompt argument waits for the first
+// input on a stdin that is not a terminal (Claude Code waits 3 s too).
+const stdinWait = 3 * time.Second
+
+// firstInputWithin returns a reader of env.Stdin that reads nothing (and
+// warns) when stdin gives neither data nor end of input within wait. Once
+// the first bytes come, the rest is read without a limit in time.
+func firstInputWithin(env *Env, wait time.Duration) io.Reader {
+	type chunk struct {
+		b   []byte
+		err error
+	}
+	first := make(chan chunk, 1)
+	go func() {
+		b := make([]byte, 32<<10)
+		n, err := env.Stdin.Read(b)
+		first <- chunk{b[:n], err}
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case c := <-first:
+		if c.err != nil && c.err != io.EOF {
+			return io.MultiReader(bytes.NewReader(c.b), errReader{c.err})
+		}
+		if c.err == io.EOF {
+			return bytes.NewReader(c.b)
+		}
+		return io.MultiReader(bytes.NewReader(c.b), env.Stdin)
+	case <-timer.C:
+		fmt.Fprintf(env.Stderr, "reins: warning: nothing on stdin after %v; going on with the prompt argument alone (give < /dev/null to skip the wait)\n", wait)
+		return strings.NewReader("")
+	}
+}
+
+// errReader is a reader that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // runPrint runs one prompt non-interactively and prints the result.
 func runPrint(ctx context.Context, env *Env, o *Options) error {
