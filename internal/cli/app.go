@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -309,6 +310,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	if err := a.parseFlagAgents(); err != nil {
 		return nil, err
 	}
+	a.checkAddDirs()
 	// Facts that take time start first, in the order they are needed,
 	// and are collected later: memory and commands before the tools are
 	// built, the git snapshot for the system prompt.
@@ -386,6 +388,27 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	return a, nil
 }
 
+// checkAddDirs drops each --add-dir that is not a folder, with a warning
+// naming it: a misspelt path would otherwise give the tools nothing and
+// say nothing.
+func (a *app) checkAddDirs() {
+	var keep []string
+	for _, d := range a.opts.AddDirs {
+		fi, err := os.Stat(d)
+		switch {
+		case err != nil && errors.Is(err, fs.ErrNotExist):
+			a.warn(fmt.Sprintf("--add-dir %s: no such folder; ignored", d))
+		case err != nil:
+			a.warn(fmt.Sprintf("--add-dir %s: %v; ignored", d, err))
+		case !fi.IsDir():
+			a.warn(fmt.Sprintf("--add-dir %s: not a folder; ignored", d))
+		default:
+			keep = append(keep, d)
+		}
+	}
+	a.opts.AddDirs = keep
+}
+
 // paths finds the working folder, home and config folders.
 func (a *app) paths() error {
 	var err error
@@ -395,9 +418,8 @@ func (a *app) paths() error {
 	if real, err := filepath.EvalSymlinks(a.cwd); err == nil {
 		a.cwd = real
 	}
-	a.home, _ = os.UserHomeDir()
-	if h := a.env.Getenv("HOME"); h != "" {
-		a.home = h
+	if a.home, err = homeDir(a.env.Getenv); err != nil {
+		return err
 	}
 	a.configDir = session.ConfigDir(a.env.Getenv, a.home)
 	a.claudeDir = settings.ClaudeConfigDir(a.env.Getenv, a.home)

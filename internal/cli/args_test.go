@@ -70,3 +70,26 @@ func TestSubcommandNamesListsEverySubcommand(t *testing.T) {
 		t.Errorf("--help (code %d) does not list the subcommands:\n%s", code, out.String())
 	}
 }
+
+// TestNormaliseArgsTakesDebugFilters: Claude Code's --debug takes an
+// optional category filter; it is dropped (the log has every category)
+// so it neither becomes the prompt nor fails as a bool, while a bool
+// value and a prompt after --debug are kept.
+func TestNormaliseArgsTakesDebugFilters(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`--debug|api,hooks|-p|hi`, `--debug|-p|hi`},
+		{`-p|hi|--debug=api`, `-p|hi|--debug`},
+		{`-d|!statsig,!file|-p|hi`, `-d|-p|hi`},
+		{`--debug|mcp|-p|hi`, `--debug|-p|hi`},
+		{`--debug=false|-p|hi`, `--debug=false|-p|hi`},
+		{`--debug=0|-p|hi`, `--debug=0|-p|hi`},
+		{`-p|--debug|fix the bug`, `-p|--debug|fix the bug`},
+		{`-p|--debug|Explain`, `-p|--debug|Explain`},
+	}
+	for _, tc := range cases {
+		got := strings.Join(normaliseArgs(strings.Split(tc.in, "|")), "|")
+		if got != tc.want {
+			t.Errorf("normaliseArgs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}

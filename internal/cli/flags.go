@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
@@ -112,21 +114,46 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Thinking, "thinking", "", "adaptive or disabled")
 	fs.StringVar(&o.Effort, "effort", "", "low, medium, high or max")
 	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
-	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder")
+	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")
 	fs.StringVar(&o.DebugFile, "debug-file", "", "write the debug log to this file")
 	fs.BoolVar(&o.ShowVersion, "version", false, "print the version")
 	fs.BoolVarP(&o.ShortVersion, "v", "v", false, "print the Claude Code protocol level (for the Agent SDKs)")
+}
+
+// flagError turns a flag parsing error into a usage error (exit code 2,
+// with the hint) that says which flag wanted what.
+func flagError(_ *cobra.Command, err error) error {
+	var iv *pflag.InvalidValueError
+	if errors.As(err, &iv) {
+		want := "another value"
+		switch iv.GetFlag().Value.Type() {
+		case "int":
+			want = "a whole number"
+		case "float64":
+			want = "a number"
+		case "bool":
+			want = "true or false"
+		}
+		return usageError{fmt.Sprintf("--%s wants %s, not %q", iv.GetFlag().Name, want, iv.GetValue())}
+	}
+	var vr *pflag.ValueRequiredError
+	if errors.As(err, &vr) {
+		return usageError{fmt.Sprintf("--%s needs a value", vr.GetFlag().Name)}
+	}
+	return usageError{err.Error()}
 }
 
 // dropUnknownFlags removes flags fs does not know, warning about each on
 // w. An unknown "--name value" also drops the value when it does not look
 // like a flag or a prompt (no spaces).
 func dropUnknownFlags(fs *pflag.FlagSet, args []string, w io.Writer) []string {
-	var out []string
+	var out, prompts []string
+	dashDash := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			out = append(out, args[i:]...)
+			dashDash = true
 			break
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
@@ -144,6 +171,13 @@ func dropUnknownFlags(fs *pflag.FlagSet, args []string, w io.Writer) []string {
 				f = fs.ShorthandLookup(name[:1])
 			}
 		}
+		if f == nil && strings.ContainsAny(a, " \t\n") {
+			// "-1 is negative, why?" is a prompt, not an option: no
+			// option has spaces in its name. It goes after "--" so the
+			// flag parser takes it as it is.
+			prompts = append(prompts, a)
+			continue
+		}
 		if f != nil {
 			out = append(out, a)
 			if !hasValue && f.NoOptDefVal == "" && f.Value.Type() != "bool" && strings.HasPrefix(a, "--") && i+1 < len(args) {
@@ -152,10 +186,20 @@ func dropUnknownFlags(fs *pflag.FlagSet, args []string, w io.Writer) []string {
 			}
 			continue
 		}
-		fmt.Fprintf(w, "reins: warning: ignoring unknown option %s\n", a)
 		if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !strings.ContainsAny(args[i+1], " \t\n") {
+			// Said, so a one-word prompt taken for its value is not lost
+			// without a word.
 			i++
+			fmt.Fprintf(w, "reins: warning: ignoring unknown option %s and its value %q\n", a, args[i])
+			continue
 		}
+		fmt.Fprintf(w, "reins: warning: ignoring unknown option %s\n", a)
+	}
+	if len(prompts) > 0 {
+		if !dashDash {
+			out = append(out, "--")
+		}
+		out = append(out, prompts...)
 	}
 	return out
 }

@@ -110,9 +110,9 @@ func confirmTrust(ctx context.Context, env *Env, colors tui.Colors) (bool, error
 	if real, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = real
 	}
-	home, _ := os.UserHomeDir()
-	if h := env.Getenv("HOME"); h != "" {
-		home = h
+	home, err := homeDir(env.Getenv)
+	if err != nil {
+		return false, err
 	}
 	store := &trust.Store{ConfigDir: session.ConfigDir(env.Getenv, home), ClaudeJSON: trust.ClaudeJSONPath(env.Getenv, home), Home: home}
 	if ok, err := store.IsTrusted(cwd); err == nil && ok {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -26,6 +27,15 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 // usageError is a command-line mistake; it is printed with a hint.
 type usageError struct{ msg string }
 
+// subUsageError is a subcommand's command-line mistake; its hint names
+// that subcommand's help.
+type subUsageError struct {
+	msg  string
+	help string // the command path, "reins mcp add"
+}
+
+func (e subUsageError) Error() string { return e.msg }
+
 func (e usageError) Error() string { return e.msg }
 
 // Main runs reins with args (without the program name) and returns the
@@ -41,6 +51,12 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: os.Getenv}
 	root := newRoot(env, needsSubcommands(args))
 	if isSubcommand(root, args) {
+		if slices.Contains(subcommandNames, args[0]) && !slices.ContainsFunc(args, isHelpFlag) {
+			if _, err := homeDir(env.Getenv); err != nil {
+				fmt.Fprintf(stderr, "reins: %v\n", err)
+				return 1
+			}
+		}
 		root.SetArgs(args)
 	} else {
 		root.InitDefaultHelpFlag()
@@ -54,6 +70,7 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	err := root.ExecuteContext(ctx)
 	var ee exitError
 	var ue usageError
+	var se subUsageError
 	switch {
 	case err == nil:
 		return 0
@@ -61,6 +78,9 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 		return ee.code
 	case errors.As(err, &ue):
 		fmt.Fprintf(stderr, "reins: %s\nRun 'reins --help' for usage.\n", ue.msg)
+		return 2
+	case errors.As(err, &se):
+		fmt.Fprintf(stderr, "reins: %s\nRun '%s --help' for usage.\n", se.msg, se.help)
 		return 2
 	default:
 		fmt.Fprintf(stderr, "reins: %v\n", err)
@@ -115,6 +135,15 @@ func normaliseArgs(args []string) []string {
 			continue
 		}
 		switch {
+		case isDebugFlag(a):
+			// Claude Code's --debug takes an optional category filter
+			// (--debug api,hooks or --debug=api); reins's log has every
+			// category, so the filter is accepted and has no effect.
+			if name, v, ok := strings.Cut(a, "="); ok && !isBoolWord(v) {
+				a = name
+			} else if !ok && i+1 < len(args) && looksLikeDebugFilter(args[i+1]) {
+				i++
+			}
 		case a == "--add-dir" && i+1 < len(args):
 			// Claude Code's --add-dir takes several folders; the ones after
 			// the first count when they are folders that exist, so a
@@ -133,6 +162,44 @@ func normaliseArgs(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// isDebugFlag reports whether a is --debug or -d, with or without an
+// attached value.
+func isDebugFlag(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	return name == "--debug" || name == "-d"
+}
+
+// isBoolWord reports whether s is a value a bool flag takes (true, 0, F…).
+func isBoolWord(s string) bool {
+	_, err := strconv.ParseBool(s)
+	return err == nil
+}
+
+// looksLikeDebugFilter reports whether s is a Claude Code debug category
+// filter (api, hooks, "api,hooks", "!statsig,!file") rather than a prompt.
+func looksLikeDebugFilter(s string) bool {
+	parts := strings.Split(s, ",")
+	for _, p := range parts {
+		p = strings.TrimPrefix(p, "!")
+		if p == "" {
+			return false
+		}
+		for _, c := range p {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+				return false
+			}
+		}
+	}
+	if len(parts) > 1 || strings.HasPrefix(s, "!") {
+		return true
+	}
+	switch s {
+	case "api", "hooks", "mcp", "file", "statsig", "tools", "permissions", "1p":
+		return true
+	}
+	return false
 }
 
 // appendRepeated appends the flag args[i] with its value args[i+1], then
@@ -232,8 +299,11 @@ func needsSubcommands(args []string) bool {
 	if len(args) > 0 && (slices.Contains(subcommandNames, args[0]) || args[0] == "help" || args[0] == "completion") {
 		return true
 	}
-	return slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" })
+	return slices.ContainsFunc(args, isHelpFlag)
 }
+
+// isHelpFlag reports whether a asks for help.
+func isHelpFlag(a string) bool { return a == "-h" || a == "--help" }
 
 // newRoot builds the command line, with the subcommands when withSubs is
 // set.
@@ -253,11 +323,14 @@ func newRoot(env *Env, withSubs bool) *cobra.Command {
 			return run(cmd.Context(), env, opts)
 		},
 	}
+	root.SetFlagErrorFunc(flagError)
 	root.Flags().SortFlags = false
 	opts.flagSet(root.Flags())
 	if withSubs {
-		for _, sub := range subcommands(env) {
-			root.AddCommand(sub)
+		root.AddCommand(subcommands(env)...)
+		root.InitDefaultCompletionCmd() // now, so that it is tightened too
+		for _, sub := range root.Commands() {
+			tightenUsage(sub)
 		}
 	}
 	return root
@@ -282,6 +355,9 @@ func run(ctx context.Context, env *Env, o *Options) error {
 	case "text", "stream-json":
 	default:
 		return usageError{fmt.Sprintf("--input-format must be text or stream-json, not %q", o.InputFormat)}
+	}
+	if o.SystemPrompt != "" && o.SystemFile != "" {
+		return usageError{"--system-prompt and --system-prompt-file both replace the system prompt; give only one"}
 	}
 	if o.InputFormat == "stream-json" {
 		return runSDK(ctx, env, o)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"time"
 
 	"reins/internal/command"
 	"reins/internal/engine"
@@ -34,22 +36,69 @@ func readPromptLimit(env *Env, o *Options, limit int64) (string, error) {
 	if env.isTerminal(env.Stdin) || env.Stdin == nil {
 		return arg, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, limit+1))
+	in := env.Stdin
+	if arg != "" {
+		// With a prompt argument, stdin adds to it only when something
+		// is written there: a caller that leaves stdin open and writes
+		// nothing (a script's child process, ssh) must not hang the run.
+		in = firstInputWithin(env, stdinWait)
+	}
+	data, err := io.ReadAll(io.LimitReader(in, limit+1))
 	if err != nil {
 		return "", fmt.Errorf("read prompt from stdin: %w", err)
 	}
 	if int64(len(data)) > limit {
 		return "", fmt.Errorf("read prompt from stdin: it is larger than %d MiB; give the model a file to read instead", limit>>20)
 	}
-	in := strings.TrimSpace(string(data))
+	text := strings.TrimSpace(string(data))
 	switch {
-	case in == "":
+	case text == "":
 		return arg, nil
 	case arg == "":
-		return in, nil
+		return text, nil
 	}
-	return in + "\n\n" + arg, nil
+	return text + "\n\n" + arg, nil
 }
+
+// stdinWait is how long a run with a prompt argument waits for the first
+// input on a stdin that is not a terminal (Claude Code waits 3 s too).
+const stdinWait = 3 * time.Second
+
+// firstInputWithin returns a reader of env.Stdin that reads nothing (and
+// warns) when stdin gives neither data nor end of input within wait. Once
+// the first bytes come, the rest is read without a limit in time.
+func firstInputWithin(env *Env, wait time.Duration) io.Reader {
+	type chunk struct {
+		b   []byte
+		err error
+	}
+	first := make(chan chunk, 1)
+	go func() {
+		b := make([]byte, 32<<10)
+		n, err := env.Stdin.Read(b)
+		first <- chunk{b[:n], err}
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case c := <-first:
+		if c.err != nil && c.err != io.EOF {
+			return io.MultiReader(bytes.NewReader(c.b), errReader{c.err})
+		}
+		if c.err == io.EOF {
+			return bytes.NewReader(c.b)
+		}
+		return io.MultiReader(bytes.NewReader(c.b), env.Stdin)
+	case <-timer.C:
+		fmt.Fprintf(env.Stderr, "reins: warning: nothing on stdin after %v; going on with the prompt argument alone (give < /dev/null to skip the wait)\n", wait)
+		return strings.NewReader("")
+	}
+}
+
+// errReader is a reader that fails with err.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // runPrint runs one prompt non-interactively and prints the result.
 func runPrint(ctx context.Context, env *Env, o *Options) error {
@@ -161,10 +210,14 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		if err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
-		env.Stdout.Write(append(b, '\n'))
+		if _, err := env.Stdout.Write(append(b, '\n')); err != nil {
+			return writeOutError(err)
+		}
 	default:
 		if !res.IsError {
-			fmt.Fprintln(env.Stdout, end.Result)
+			if _, err := fmt.Fprintln(env.Stdout, end.Result); err != nil {
+				return writeOutError(err)
+			}
 		}
 	}
 	if err := a.sess.RecordError(); err != nil && o.OutputFormat != "stream-json" {
@@ -228,6 +281,13 @@ func (a *app) checkPromptTool() error {
 	return fmt.Errorf("--permission-prompt-tool: no tool named %s (MCP tools available: %s)", name, avail)
 }
 
+// writeOutError is the error for an answer that could not be written to
+// stdout (a full disk, a closed descriptor): the run fails rather than
+// ending as a success with the answer lost. The transcript still has it.
+func writeOutError(err error) error {
+	return fmt.Errorf("write the answer to stdout: %w (the session's transcript has it; reins -c -p to go on)", err)
+}
+
 func oneLine(errs []string) string {
 	s := strings.Join(errs, "; ")
 	return strings.ReplaceAll(s, "\n", " ")
@@ -265,7 +325,9 @@ func (a *app) printLocal(o *Options, p prepared) error {
 			fmt.Fprintf(a.env.Stderr, "reins: %s\n", p.Output)
 			return exitError{1}
 		}
-		fmt.Fprintln(a.env.Stdout, p.Output)
+		if _, err := fmt.Fprintln(a.env.Stdout, p.Output); err != nil {
+			return writeOutError(err)
+		}
 		return nil
 	}
 	// The result line has the shape of a model turn's (a uuid, the usage

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"reins/internal/engine"
@@ -18,12 +20,23 @@ func (a *app) findResumed() (*session.Transcript, error) {
 	var err error
 	if a.opts.Continue {
 		info, err = a.store.Latest(a.cwd)
+		if errors.Is(err, session.ErrNotFound) {
+			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (reins sessions --all lists those of other folders)", a.cwd)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (%v)", a.cwd, err)
 		}
 	} else {
 		id := strings.TrimSpace(a.opts.Resume)
 		info, err = a.store.Find(id, a.cwd)
+		if errors.Is(err, session.ErrNotFound) {
+			// Say where reins looked, and how to see what is there.
+			where := []string{filepath.Join(a.store.Root, "projects")}
+			for _, d := range a.store.Also {
+				where = append(where, filepath.Join(d, "projects"))
+			}
+			return nil, fmt.Errorf("--resume: %w (looked in %s; reins sessions --all lists them)", err, strings.Join(where, " and "))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--resume: %w", err)
 		}

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -24,10 +27,8 @@ func subcommands(env *Env) []*cobra.Command {
 	if real, err := filepath.EvalSymlinks(cwd); err == nil {
 		cwd = real
 	}
-	home, _ := os.UserHomeDir()
-	if h := env.Getenv("HOME"); h != "" {
-		home = h
-	}
+	// Main has made sure homeDir succeeds before running a subcommand.
+	home, _ := homeDir(env.Getenv)
 	configDir := session.ConfigDir(env.Getenv, home)
 	claudeJSON := trust.ClaudeJSONPath(env.Getenv, home)
 	mcpCmd := mcp.NewCommand(mcp.CommandOptions{
@@ -100,9 +101,19 @@ func sessionsCommand(env *Env, cwd, configDir string) *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "MODIFIED\tSIZE\tSESSION\tFIRST PROMPT")
+			if all {
+				// Sessions of every folder: say whose each is, as
+				// --resume from another folder needs to know.
+				fmt.Fprintln(tw, "MODIFIED\tSIZE\tSESSION\tFOLDER\tFIRST PROMPT")
+			} else {
+				fmt.Fprintln(tw, "MODIFIED\tSIZE\tSESSION\tFIRST PROMPT")
+			}
 			for _, in := range infos {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", in.Modified.Local().Format(time.DateTime), size(in.Size), in.ID, in.FirstPrompt)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t", in.Modified.Local().Format(time.DateTime), size(in.Size), in.ID)
+				if all {
+					fmt.Fprintf(tw, "%s\t", printable(cmp.Or(in.Cwd, "?")))
+				}
+				fmt.Fprintf(tw, "%s\n", printable(in.FirstPrompt))
 			}
 			return tw.Flush()
 		},
@@ -119,4 +130,17 @@ func size(n int64) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// printable returns s fit to print in a terminal's table: control
+// characters (escape sequences a pasted prompt carried, tabs, newlines)
+// become spaces and bytes that are not UTF-8 become U+FFFD, so a
+// recorded prompt cannot recolour the terminal or break the columns.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r // strings.Map writes U+FFFD for a byte that is not UTF-8
+	}, s)
 }

@@ -252,10 +252,10 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 		if c.source == SourcePolicy && len(ws) > 0 {
 			// Policy fails closed: a managed file that is not wholly
 			// understood stops reins rather than weakening the policy.
-			return nil, warns, fmt.Errorf("managed settings: %s", ws[0].String())
+			return nil, warns, fmt.Errorf("managed settings: %s", withoutSkipped(ws[0].String()))
 		}
 		if c.source == SourceFlag && fd == nil && len(ws) > 0 {
-			msg := strings.TrimSuffix(ws[0].String(), "; file skipped")
+			msg := withoutSkipped(ws[0].String())
 			if c.inline == nil {
 				msg = "--settings " + msg
 			}
@@ -273,4 +273,14 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 	s, mw := merge(files, o)
 	s.Withheld = withheld
 	return s, append(warns, mw...), nil
+}
+
+// withoutSkipped returns a file warning's text without its "; skipped"
+// ending, for a file that stops the run instead of being skipped (a
+// managed policy, or --settings).
+func withoutSkipped(msg string) string {
+	for _, suffix := range []string{"; file skipped", "; skipped"} {
+		msg = strings.TrimSuffix(msg, suffix)
+	}
+	return msg
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"reins/internal/llm"
 )
@@ -212,6 +213,23 @@ func firstSet(v ...string) string {
 }
 
 // cmdDoctor checks the installation.
+// colourSummary says what colours the screen is drawn with: none when
+// NO_COLOR is set or the terminal has none (TERM=dumb), else the
+// terminal's palette.
+func colourSummary(color bool, p colorprofile.Profile) string {
+	switch {
+	case !color:
+		return "no colour (NO_COLOR is set)"
+	case p == colorprofile.NoTTY || p == colorprofile.ASCII:
+		return "no colour (the terminal has none)"
+	case p == colorprofile.ANSI:
+		return "16 colours"
+	case p == colorprofile.ANSI256:
+		return "256 colours"
+	}
+	return "true colour"
+}
+
 func (m *Model) cmdDoctor(string) tea.Cmd {
 	var checks []Check
 	add := func(name string, ok bool, info string) {
@@ -224,7 +242,7 @@ func (m *Model) cmdDoctor(string) tea.Cmd {
 		path, err := exec.LookPath(p)
 		add(p, err == nil || p == "rg", firstSet(path, "not found on PATH"))
 	}
-	add("terminal", m.width >= 40, fmt.Sprintf("%d×%d, colour %v", m.width, m.height, m.st.color))
+	add("terminal", m.width >= 40, fmt.Sprintf("%d×%d, %s", m.width, m.height, colourSummary(m.st.color, m.profile)))
 	if m.o.HistoryFile != "" {
 		add("input history", true, m.o.HistoryFile)
 	}
