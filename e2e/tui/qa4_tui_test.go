@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"reins/internal/llm/llmtest"
+)
+
+// lastLines is the last n non-empty lines of the visible screen.
+func (tt *term) lastLines(n int) string {
+	var out []string
+	for _, l := range strings.Split(tt.visible(), "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return strings.Join(out, "\n")
+}
+
+// A hint under the input goes away when its time is up, even when
+// nothing else happens: "Press Ctrl+C again to exit" stayed on an idle
+// screen for good, though a second press a while later did not exit.
+func TestQA4HintLeavesAnIdleScreen(t *testing.T) {
+	tt := newTerm(t)
+	tt.start()
+	tt.ready()
+	tt.keys("C-c")
+	tt.waitFor("Press Ctrl+C again to exit")
+	tt.waitUntil("the hint to go", func(string) bool {
+		return !strings.Contains(tt.visible(), "Press Ctrl+C again to exit")
+	})
+}
+
+// Esc while a 429 is being waited out interrupts the turn, and the
+// "Interrupting…" shown meanwhile goes once the turn has stopped; it
+// stayed under the input of an idle UI.
+func TestQA4InterruptingHintGoesWhenTheTurnHasStopped(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Turn{Fault: &llmtest.Fault{Status: 429, ErrorType: "rate_limit_error", Message: "slow down", RetryAfter: "30"}},
+		llmtest.Reply("after the interruption"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("hi")
+	tt.waitFor("Retrying in")
+	tt.keys("Escape")
+	tt.waitFor("Interrupted")
+	tt.waitUntil("Interrupting… to go", func(string) bool {
+		return !strings.Contains(tt.visible(), "Interrupting…")
+	})
+	tt.prompt("again")
+	tt.waitFor("after the interruption")
+}
+
+// The model chosen with /model stays after /clear and after /resume: the
+// next request uses it. /clear started the new conversation on the
+// configured model again.
+func TestQA4ModelChoiceSurvivesClearAndResume(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Reply("first answer"),
+		llmtest.Reply("after clear"),
+		llmtest.Reply("after resume"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("hello")
+	tt.waitFor("first answer")
+	tt.prompt("/model haiku")
+	tt.waitFor("Model set to claude-haiku")
+	tt.prompt("/clear")
+	tt.waitFor("Conversation cleared")
+	tt.prompt("next")
+	tt.waitFor("after clear")
+	rs := tt.requests(2)
+	if got := rs[1].Model; !strings.Contains(got, "haiku") {
+		t.Fatalf("the request after /clear used %s, want the haiku model chosen with /model", got)
+	}
+	tt.prompt("/resume")
+	tt.waitFor("Resume a conversation")
+	tt.keys("Enter")
+	tt.waitFor("Resumed:")
+	tt.prompt("and on")
+	tt.waitFor("after resume")
+	rs = tt.requests(3)
+	if got := rs[2].Model; !strings.Contains(got, "haiku") {
+		t.Fatalf("the request after /resume used %s, want the haiku model chosen with /model", got)
+	}
+}
+
+// A command that takes arguments is shown as typed above its output:
+// "/permissions allow RULE" showed as "/permissions", so the scrollback
+// did not say which rule was added or removed.
+func TestQA4CommandArgumentsAreShownAsTyped(t *testing.T) {
+	tt := newTerm(t)
+	tt.start()
+	tt.ready()
+	tt.prompt("/permissions allow Bash(git status:*)")
+	tt.waitFor("Added allow rule")
+	tt.prompt("/permissions remove allow Bash(git status:*)")
+	tt.waitFor("Removed allow rule")
+	s := tt.screen()
+	for _, want := range []string{"> /permissions allow Bash(git status:*)", "> /permissions remove allow Bash(git status:*)"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the screen does not show %q:\n%s", want, s)
+		}
+	}
+}
