@@ -181,10 +181,13 @@ func viewer(name string, get func(o *Options) Viewer) func(m *Model, args string
 			return notAvailable(name)(m, args)
 		}
 		out, err := v(m.ctx, args)
+		// The command is shown as typed: "/permissions remove allow X"
+		// showed as a bare "/permissions" above what it did.
+		typed := strings.TrimSpace("/" + name + " " + args)
 		if err != nil {
-			m.commandOutput("/"+name, err.Error(), true)
+			m.commandOutput(typed, err.Error(), true)
 		} else {
-			m.commandOutput("/"+name, out, false)
+			m.commandOutput(typed, out, false)
 		}
 		return nil
 	}
