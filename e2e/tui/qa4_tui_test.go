@@ -109,3 +109,27 @@ func TestQA4CommandArgumentsAreShownAsTyped(t *testing.T) {
 		}
 	}
 }
+
+// In a real terminal, Ctrl+_ undoes a cut and Ctrl+Y pastes the cut
+// text back; both did nothing.
+func TestQA4UndoAndYankInTheInput(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("got it"))
+	tt.start()
+	tt.ready()
+	tt.typeText("please fix the flaky test")
+	tt.keys("C-w")
+	tt.waitUntil("ctrl+w to cut the last word", func(string) bool {
+		return strings.Contains(tt.visible(), "> please fix the flaky \n") || !strings.Contains(tt.visible(), "flaky test")
+	})
+	tt.keys("C-_")
+	tt.waitFor("> please fix the flaky test")
+	tt.keys("C-u")
+	tt.waitUntil("ctrl+u to empty the input", func(string) bool { return !strings.Contains(tt.visible(), "please fix") })
+	tt.typeText("now: ")
+	tt.keys("C-y", "Enter")
+	tt.waitFor("got it")
+	rs := tt.requests(1)
+	if got := messageTexts(rs[0]); !strings.Contains(got, "user: now: please fix the flaky test") {
+		t.Fatalf("the prompt sent is not the yanked text:\n%s", got)
+	}
+}

@@ -226,6 +226,8 @@ const keysHelp = `Keys
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+r           search input history
+  ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut
+  ctrl+_           undo the last change to the input
   up/down          input history
 Prefixes
   /command  run a command   @file  mention a file

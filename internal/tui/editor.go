@@ -26,7 +26,32 @@ type editor struct {
 	pasteN int
 
 	search *histSearch // set in Ctrl+R mode
+
+	undos  []editState // states to go back to with Ctrl+_, oldest first
+	typing bool        // the last change was typed text (typing is undone a word at a time)
+
+	kills []string // text cut by Ctrl+K, Ctrl+U, Ctrl+W, newest last
+	yank  *yankState
 }
+
+// editState is the text and cursor at one point, for undo.
+type editState struct {
+	text string
+	pos  int
+}
+
+// yankState is the text Ctrl+Y (or Alt+Y after it) put in last: where it
+// is and which kill it was, so Alt+Y can swap it for the one before.
+type yankState struct {
+	start, end int
+	kill       int // index into kills
+}
+
+// Undo and kill ring sizes.
+const (
+	maxUndos = 100
+	maxKills = 10
+)
 
 // histSearch is the state of a Ctrl+R search.
 type histSearch struct {
@@ -68,6 +93,7 @@ func (e *editor) reset() {
 	e.histIdx = -1
 	e.pastes = map[int]string{}
 	e.search = nil
+	e.undos, e.typing, e.yank = nil, false, nil
 }
 
 func (e *editor) insert(s string) {
@@ -82,7 +108,84 @@ func (e *editor) key(k tea.KeyPressMsg) editResult {
 	if e.search != nil {
 		return e.searchKey(k)
 	}
-	switch k.String() {
+	name := k.String()
+	switch name {
+	case "ctrl+_", "ctrl+shift+-", "ctrl+shift+_":
+		e.undo()
+		return editChanged
+	case "alt+y":
+		return e.yankPop()
+	}
+	before := editState{string(e.buf), e.pos}
+	typed := false
+	res := e.edit(k, name, &typed)
+	if name != "ctrl+y" {
+		e.yank = nil
+	}
+	if string(e.buf) != before.text {
+		// A run of typing is one step, cut at the spaces between words.
+		wordStart := typed && len(k.Text) > 0 && unicode.IsSpace([]rune(k.Text)[0])
+		if !typed || !e.typing || wordStart {
+			e.pushUndo(before)
+		}
+	}
+	e.typing = typed
+	return res
+}
+
+// pushUndo records the state before a change.
+func (e *editor) pushUndo(st editState) {
+	if len(e.undos) == maxUndos {
+		e.undos = append(e.undos[:0], e.undos[1:]...)
+	}
+	e.undos = append(e.undos, st)
+}
+
+// undo goes back to the text before the last change.
+func (e *editor) undo() {
+	e.typing, e.yank = false, nil
+	if len(e.undos) == 0 {
+		return
+	}
+	st := e.undos[len(e.undos)-1]
+	e.undos = e.undos[:len(e.undos)-1]
+	e.buf, e.pos = []rune(st.text), min(st.pos, len([]rune(st.text)))
+	e.histIdx = -1
+}
+
+// kill cuts buf[from:to] into the kill ring.
+func (e *editor) kill(from, to int) {
+	if from >= to {
+		return
+	}
+	if len(e.kills) == maxKills {
+		e.kills = append(e.kills[:0], e.kills[1:]...)
+	}
+	e.kills = append(e.kills, string(e.buf[from:to]))
+	e.buf = append(e.buf[:from], e.buf[to:]...)
+	if e.pos > from {
+		e.pos = from
+	}
+}
+
+// yankPop replaces the text just yanked with the kill before it (Alt+Y
+// after Ctrl+Y).
+func (e *editor) yankPop() editResult {
+	y := e.yank
+	if y == nil || len(e.kills) < 2 {
+		return editIgnored
+	}
+	y.kill = (y.kill - 1 + len(e.kills)) % len(e.kills)
+	r := []rune(e.kills[y.kill])
+	e.buf = append(e.buf[:y.start], append(r, e.buf[y.end:]...)...)
+	y.end = y.start + len(r)
+	e.pos = y.end
+	return editChanged
+}
+
+// edit applies an editing key; typed says whether it inserted typed text.
+func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
+	switch name {
 	case "enter":
 		if e.pos > 0 && e.buf[e.pos-1] == '\\' {
 			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
@@ -120,16 +223,18 @@ func (e *editor) key(k tea.KeyPressMsg) editResult {
 			e.pos++
 		}
 	case "ctrl+u":
-		s := e.lineStart()
-		e.buf = append(e.buf[:s], e.buf[e.pos:]...)
-		e.pos = s
+		e.kill(e.lineStart(), e.pos)
 	case "ctrl+k":
-		end := e.lineEnd()
-		e.buf = append(e.buf[:e.pos], e.buf[end:]...)
+		e.kill(e.pos, e.lineEnd())
 	case "ctrl+w", "alt+backspace":
-		s := e.wordLeft()
-		e.buf = append(e.buf[:s], e.buf[e.pos:]...)
-		e.pos = s
+		e.kill(e.wordLeft(), e.pos)
+	case "ctrl+y":
+		if len(e.kills) == 0 {
+			return editIgnored
+		}
+		start := e.pos
+		e.insert(e.kills[len(e.kills)-1])
+		e.yank = &yankState{start: start, end: e.pos, kill: len(e.kills) - 1}
 	case "up":
 		if e.lineStart() == 0 {
 			e.older()
@@ -153,6 +258,7 @@ func (e *editor) key(k tea.KeyPressMsg) editResult {
 			return editIgnored
 		}
 		e.insert(t)
+		*typed = true
 	}
 	return editChanged
 }
@@ -274,6 +380,8 @@ func (e *editor) paste(text string) {
 	if text == "" {
 		return
 	}
+	e.pushUndo(editState{string(e.buf), e.pos})
+	e.typing, e.yank = false, nil
 	lines := strings.Count(text, "\n") + 1
 	if lines <= pasteLines && len(text) <= pasteChars {
 		e.insert(text)

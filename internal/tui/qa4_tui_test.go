@@ -1,0 +1,65 @@
+package tui
+
+import "testing"
+
+// Ctrl+K, Ctrl+U and Ctrl+W keep what they cut, and Ctrl+Y puts it back
+// (Alt+Y right after swaps in the cut before), as in Claude Code's
+// input; the cut text was lost.
+func TestQA4CtrlYPastesWhatWasCut(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		keys []string
+		want string
+	}{
+		{"ctrl+k then ctrl+y", []string{"text:keep this tail", "ctrl+a", "alt+f", "ctrl+k", "ctrl+a", "ctrl+y", "text: "}, " this tail keep"},
+		{"ctrl+u then ctrl+y elsewhere", []string{"text:abc def", "ctrl+u", "text:x ", "ctrl+y"}, "x abc def"},
+		{"ctrl+w then ctrl+y", []string{"text:one two", "ctrl+w", "ctrl+a", "ctrl+y"}, "twoone "},
+		{"alt+y cycles to the older cut", []string{"text:first second", "ctrl+w", "ctrl+w", "ctrl+y", "alt+y"}, "second"},
+		{"ctrl+y with nothing cut does nothing", []string{"text:abc", "ctrl+y"}, "abc"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEditor(nil)
+			typeKeys(e, tc.keys...)
+			if got := e.value(); got != tc.want {
+				t.Fatalf("after %q the input is %q, want %q", tc.keys, got, tc.want)
+			}
+		})
+	}
+}
+
+// Ctrl+_ undoes the last change to the input: a cut, a paste, a word
+// typed. It did nothing.
+func TestQA4CtrlUnderscoreUndoes(t *testing.T) {
+	e := newEditor(nil)
+	typeKeys(e, "text:hello brave new world")
+	typeKeys(e, "ctrl+w")
+	if got := e.value(); got != "hello brave new " {
+		t.Fatalf("ctrl+w left %q", got)
+	}
+	typeKeys(e, "ctrl+_")
+	if got := e.value(); got != "hello brave new world" {
+		t.Fatalf("undo after ctrl+w gave %q, want the word back", got)
+	}
+	typeKeys(e, "ctrl+a", "ctrl+k", "ctrl+_")
+	if got := e.value(); got != "hello brave new world" {
+		t.Fatalf("undo after ctrl+k gave %q", got)
+	}
+	e.paste("PASTED")
+	typeKeys(e, "ctrl+_")
+	if got := e.value(); got != "hello brave new world" {
+		t.Fatalf("undo after a paste gave %q", got)
+	}
+	// Typing is undone a word at a time, newest first.
+	typeKeys(e, "ctrl+e", "_")
+	typeKeys(e, "ctrl+_")
+	typeKeys(e, "ctrl+_")
+	if got := e.value(); got != "hello brave new" {
+		t.Fatalf("two undos of typing gave %q, want %q", got, "hello brave new")
+	}
+	for range 10 {
+		typeKeys(e, "ctrl+_")
+	}
+	if got := e.value(); got != "" {
+		t.Fatalf("undoing everything left %q", got)
+	}
+}
