@@ -133,3 +133,29 @@ func TestQA4UndoAndYankInTheInput(t *testing.T) {
 		t.Fatalf("the prompt sent is not the yanked text:\n%s", got)
 	}
 }
+
+// The permission dialog of an Edit numbers its diff by the file's lines
+// and shows the lines around the change, as the result does after; it
+// numbered old_string against new_string from 1, so a change to line 7
+// read as a change to line 1.
+func TestQA4EditDialogShowsTheFilesLineNumbers(t *testing.T) {
+	tt := newTerm(t)
+	path := tt.sb.Write(t, "notes.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n")
+	tt.srv.Add(
+		llmtest.Calls(llmtest.ToolUse("e1", "Edit", map[string]any{"file_path": path, "old_string": "seven", "new_string": "SEVEN"})),
+		llmtest.Reply("edited"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("shout line seven")
+	s := tt.waitFor("Do you want to proceed?")
+	for _, want := range []string{"7 -seven", "7 +SEVEN", "6  six", "8  eight"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("the dialog does not show %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "1 -seven") {
+		t.Fatalf("the dialog numbers the change from line 1:\n%s", s)
+	}
+	tt.keys("Escape")
+}
