@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -158,4 +161,46 @@ func TestQA4EditDialogShowsTheFilesLineNumbers(t *testing.T) {
 		t.Fatalf("the dialog numbers the change from line 1:\n%s", s)
 	}
 	tt.keys("Escape")
+}
+
+// /export writes the conversation as plain text to the file named (with
+// .txt added), or to one named after the date and the first prompt; it
+// was an unknown command.
+func TestQA4ExportWritesTheConversation(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("b1", "Bash", map[string]any{"command": "echo exported-output", "description": "say"})),
+		llmtest.Reply("All **done** here."),
+	)
+	tt.sb.Write(t, ".claude/settings.json", `{"permissions":{"allow":["Bash(echo *)"]}}`)
+	tt.start()
+	tt.ready()
+	tt.prompt("Fix the login bug, please!")
+	tt.waitFor("All done here.")
+	tt.prompt("/export notes/chat")
+	tt.waitFor("export to " + filepath.Join(tt.sb.Dir, "notes", "chat.txt")) // no such folder: said, not lost
+	tt.sb.Write(t, "notes/.keep", "")
+	tt.prompt("/export notes/chat")
+	tt.waitFor("Conversation exported to notes/chat.txt")
+	data, err := os.ReadFile(filepath.Join(tt.sb.Dir, "notes", "chat.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(data)
+	for _, want := range []string{"> Fix the login bug, please!", "Bash(echo exported-output)", "exported-output", "All done here."} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the export lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "\x1b[") {
+		t.Fatalf("the export holds terminal escapes:\n%q", got)
+	}
+	tt.prompt("/export")
+	s := tt.waitFor("Conversation exported to ")
+	m := regexp.MustCompile(`exported to (\S+-fix-the-login-bug-please\.txt)`).FindStringSubmatch(s)
+	if m == nil {
+		t.Fatalf("the default export name is not made of the date and the first prompt:\n%s", s)
+	}
+	if _, err := os.Stat(filepath.Join(tt.sb.Dir, m[1])); err != nil {
+		t.Fatalf("the default export was not written: %v", err)
+	}
 }

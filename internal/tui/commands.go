@@ -209,6 +209,7 @@ func builtins() []*builtin {
 		{name: "mcp", desc: "Show MCP servers and their tools; /mcp reconnect NAME", duringTurn: true, run: viewer("mcp", func(o *Options) Viewer { return o.MCP })},
 		{name: "agents", desc: "List the sub-agents the Agent tool can start", duringTurn: true, run: viewer("agents", func(o *Options) Viewer { return o.Agents })},
 		{name: "memory", desc: "Edit the memory file in $EDITOR", run: (*Model).cmdMemory},
+		{name: "export", desc: "Save the conversation as text to a file", hint: "[file]", run: (*Model).cmdExport},
 		{name: "init", desc: "Ask reins to write a CLAUDE.md for this project", run: (*Model).cmdInit},
 		{name: "status", desc: "Show version, session, model and account", duringTurn: true, run: (*Model).cmdStatus},
 		{name: "doctor", desc: "Check the installation and setup", run: (*Model).cmdDoctor},
