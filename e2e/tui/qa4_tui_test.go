@@ -204,3 +204,66 @@ func TestQA4ExportWritesTheConversation(t *testing.T) {
 		t.Fatalf("the default export was not written: %v", err)
 	}
 }
+
+// tinyPNG is a 1×1 PNG.
+var tinyPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// paste pastes text into the pane as a terminal does (bracketed paste).
+func (tt *term) paste(s string) {
+	tt.run("set-buffer", "-b", "qa4", s)
+	tt.run("paste-buffer", "-p", "-d", "-b", "qa4", "-t", "main")
+}
+
+// Pasting (or dropping) the path of an image file, quoted or with
+// escaped spaces, attaches the image: the input shows "[Image #N]" and
+// the prompt carries an image block. The path went to the model as text.
+func TestQA4PastedImagePathIsAttached(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("a green dot"), llmtest.Reply("plain text kept"))
+	shots := filepath.Join(t.TempDir(), "my shots")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	one, two := filepath.Join(shots, "shot one.png"), filepath.Join(shots, "two.png")
+	for _, p := range []string{one, two} {
+		if err := os.WriteFile(p, tinyPNG, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tt.start()
+	tt.ready()
+	tt.typeText("compare")
+	tt.paste("'" + one + "'")
+	tt.waitFor("> compare [Image #1]")
+	tt.paste(strings.ReplaceAll(two, " ", `\ `))
+	tt.waitFor("[Image #2]")
+	tt.typeText("please")
+	tt.keys("Enter")
+	tt.waitFor("a green dot")
+	r := tt.requests(1)[0]
+	last := r.Messages[len(r.Messages)-1]
+	var images int
+	var text string
+	for _, c := range last.Content {
+		switch c.Type {
+		case "image":
+			images++
+			if c.Source == nil || c.Source.MediaType != "image/png" || c.Source.Data == "" {
+				t.Fatalf("image block without its PNG data: %+v", c.Source)
+			}
+		case "text":
+			text += c.Text
+		}
+	}
+	if images != 2 || !strings.Contains(text, "compare [Image #1] [Image #2] please") {
+		t.Fatalf("the prompt has %d images and text %q, want 2 images and the placeholders", images, text)
+	}
+	// A path to something that is not an image is pasted as text.
+	notes := tt.sb.Write(t, "notes.txt", "hello\n")
+	tt.paste(notes)
+	tt.keys("Enter")
+	tt.waitFor("plain text kept")
+	r = tt.requests(2)[1]
+	if got := messageTexts(r); !strings.Contains(got, "user: "+notes) {
+		t.Fatalf("the pasted text path was not sent as text:\n%s", got)
+	}
+}

@@ -25,6 +25,10 @@ type editor struct {
 	pastes map[int]string // collapsed pastes by number
 	pasteN int
 
+	cwd    string              // where pasted relative paths are
+	images map[int]pastedImage // images pasted as paths, by number
+	imageN int
+
 	search *histSearch // set in Ctrl+R mode
 
 	undos  []editState // states to go back to with Ctrl+_, oldest first
@@ -75,7 +79,7 @@ const (
 )
 
 func newEditor(h *history) *editor {
-	return &editor{hist: h, histIdx: -1, pastes: map[int]string{}}
+	return &editor{hist: h, histIdx: -1, pastes: map[int]string{}, images: map[int]pastedImage{}}
 }
 
 func (e *editor) value() string { return string(e.buf) }
@@ -92,6 +96,7 @@ func (e *editor) reset() {
 	e.buf, e.pos = nil, 0
 	e.histIdx = -1
 	e.pastes = map[int]string{}
+	e.images = map[int]pastedImage{}
 	e.search = nil
 	e.undos, e.typing, e.yank = nil, false, nil
 }
@@ -382,6 +387,10 @@ func (e *editor) paste(text string) {
 	}
 	e.pushUndo(editState{string(e.buf), e.pos})
 	e.typing, e.yank = false, nil
+	if imgs := imagePaths(text, e.cwd); imgs != nil {
+		e.pasteImages(imgs)
+		return
+	}
 	lines := strings.Count(text, "\n") + 1
 	if lines <= pasteLines && len(text) <= pasteChars {
 		e.insert(text)

@@ -114,6 +114,7 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 	m.r = renderer{st: &m.st, md: &markdown{color: !o.NoColor}, cwd: o.Cwd}
 	m.conv = newConversation(o.Now)
 	m.ed = newEditor(loadHistory(o.HistoryFile))
+	m.ed.cwd = o.Cwd
 	m.cmds = newCommandTable(o.Commands)
 	if o.Width > 0 {
 		m.width, m.height = o.Width, max(o.Height, 10)
