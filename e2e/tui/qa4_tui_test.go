@@ -238,7 +238,9 @@ func TestQA4PastedImagePathIsAttached(t *testing.T) {
 	tt.waitFor("[Image #2]")
 	tt.typeText("please")
 	tt.keys("Enter")
-	tt.waitFor("a green dot")
+	if s := tt.waitFor("a green dot"); strings.Contains(s, "[Image]") {
+		t.Fatalf("the prompt shows its images twice, as placeholders and as [Image]:\n%s", s)
+	}
 	r := tt.requests(1)[0]
 	last := r.Messages[len(r.Messages)-1]
 	var images int

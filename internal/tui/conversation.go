@@ -312,6 +312,7 @@ func (c *conversation) currentTodo() *todo {
 // invocations as "/name args" and shell runs as "! cmd".
 func displayPrompt(m *llm.Message) string {
 	var parts []string
+	images := 0
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
@@ -320,8 +321,12 @@ func displayPrompt(m *llm.Message) string {
 			}
 			parts = append(parts, b.Text)
 		case llm.BlockImage:
-			parts = append(parts, "[Image]")
+			images++
 		}
+	}
+	// Images pasted as paths have their "[Image #N]" in the text already.
+	for range images - len(imageRef().FindAllString(strings.Join(parts, "\n"), -1)) {
+		parts = append(parts, "[Image]")
 	}
 	text := strings.Join(parts, "\n")
 	if name := between(text, "<command-name>", "</command-name>"); name != "" {
