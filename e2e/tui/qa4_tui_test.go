@@ -269,3 +269,28 @@ func TestQA4PastedImagePathIsAttached(t *testing.T) {
 		t.Fatalf("the pasted text path was not sent as text:\n%s", got)
 	}
 }
+
+// The @ menu offers folders as well as files; choosing a folder keeps
+// the menu open on what is inside it, and a mentioned folder is attached
+// as its listing. Only files were offered.
+func TestQA4MentionMenuOffersFolders(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("seen the folder"))
+	tt.sb.Write(t, "src/pkg/inner/deep.go", "package inner\n")
+	tt.sb.Write(t, "src/pkg/top.go", "package pkg\n")
+	tt.start()
+	tt.ready()
+	tt.typeText("look in @src/pk")
+	tt.waitFor("❯ src/pkg/")
+	tt.keys("Tab")
+	tt.waitFor("> look in @src/pkg/", "src/pkg/top.go")
+	tt.typeText("inn")
+	tt.waitFor("❯ src/pkg/inner/")
+	tt.keys("Tab")
+	tt.waitFor("> look in @src/pkg/inner/")
+	tt.typeText(" please")
+	tt.keys("Enter")
+	tt.waitFor("seen the folder")
+	if got := messageTexts(tt.requests(1)[0]); !strings.Contains(got, `<folder path="src/pkg/inner/">`) || !strings.Contains(got, "deep.go") {
+		t.Fatalf("the mentioned folder was not attached:\n%s", got)
+	}
+}

@@ -197,14 +197,14 @@ func (m *Model) completionKey(k tea.KeyPressMsg) tea.Cmd {
 		c.sel = (c.sel + len(c.items) - 1) % len(c.items)
 	case "down", "ctrl+n":
 		c.sel = (c.sel + 1) % len(c.items)
-	case "tab":
+	case "tab", "enter":
 		m.ed.applyCompletion(c)
 		m.comp = nil
-	case "enter":
-		m.ed.applyCompletion(c)
-		m.comp = nil
-		if c.kind == '/' {
+		if c.kind == '/' && k.String() == "enter" {
 			return m.submit()
+		}
+		if c.kind == '@' && strings.HasSuffix(string(m.ed.buf[:m.ed.pos]), "/") {
+			m.updateCompletion() // a folder: offer what is in it
 		}
 	}
 	return nil
