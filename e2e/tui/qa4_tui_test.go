@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -292,5 +293,38 @@ func TestQA4MentionMenuOffersFolders(t *testing.T) {
 	tt.waitFor("seen the folder")
 	if got := messageTexts(tt.requests(1)[0]); !strings.Contains(got, `<folder path="src/pkg/inner/">`) || !strings.Contains(got, "deep.go") {
 		t.Fatalf("the mentioned folder was not attached:\n%s", got)
+	}
+}
+
+// The statusLine command reads what Claude Code gives it, transcript_path
+// and hook_event_name included (status line scripts read the transcript
+// for token counts); both were missing.
+func TestQA4StatusLineCommandGetsTheTranscriptPath(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("noted"))
+	dump := filepath.Join(t.TempDir(), "status.json")
+	tt.sb.Write(t, ".claude/settings.json", `{"statusLine":{"type":"command","command":"cat > `+dump+`; echo MY-STATUS"}}`)
+	tt.start()
+	tt.ready()
+	tt.waitFor("MY-STATUS")
+	tt.prompt("hello")
+	tt.waitFor("noted")
+	ts := tt.sb.Transcripts(t)
+	if len(ts) != 1 {
+		t.Fatalf("transcripts: %v", ts)
+	}
+	var in struct {
+		HookEventName  string `json:"hook_event_name"`
+		TranscriptPath string `json:"transcript_path"`
+		SessionID      string `json:"session_id"`
+		Cost           struct {
+			TotalDurationMs *int64 `json:"total_duration_ms"`
+		} `json:"cost"`
+	}
+	tt.waitUntil("the status line input to name the transcript", func(string) bool {
+		data, err := os.ReadFile(dump)
+		return err == nil && json.Unmarshal(data, &in) == nil && in.TranscriptPath == ts[0]
+	})
+	if in.HookEventName != "Status" || in.Cost.TotalDurationMs == nil || !strings.Contains(ts[0], in.SessionID) {
+		t.Fatalf("status line input: %+v (transcript %s)", in, ts[0])
 	}
 }

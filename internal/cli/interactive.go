@@ -75,7 +75,13 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		KeySource:   a.keySource,
 		HistoryFile: filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
 		StatusLine:  statusLineCommand(a.settings.Raw["statusLine"]),
-		Notify:      notifyChannel(a.settings.Raw["preferredNotifChannel"]),
+		TranscriptPath: func(id string) string {
+			if o.NoPersist {
+				return ""
+			}
+			return a.store.TranscriptPath(a.cwd, id)
+		},
+		Notify: notifyChannel(a.settings.Raw["preferredNotifChannel"]),
 		OnIdle: func() {
 			a.notification(ctx, "idle_prompt", "reins is waiting for your input")
 		},
