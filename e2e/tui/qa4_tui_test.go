@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/llm/llmtest"
 )
@@ -326,5 +327,30 @@ func TestQA4StatusLineCommandGetsTheTranscriptPath(t *testing.T) {
 	})
 	if in.HookEventName != "Status" || in.Cost.TotalDurationMs == nil || !strings.Contains(ts[0], in.SessionID) {
 		t.Fatalf("status line input: %+v (transcript %s)", in, ts[0])
+	}
+}
+
+// Closing the terminal while a permission question is open (SIGHUP)
+// ends reins as SIGTERM does: the transcript answers the call it asked
+// about. reins died on the spot and left the call unanswered.
+func TestQA4ClosingTheTerminalDuringADialogAnswersTheCall(t *testing.T) {
+	tt := newTerm(t, llmtest.Calls(llmtest.Text("Writing."), llmtest.ToolUse("w1", "Write", map[string]any{"file_path": "/dev/null/never.txt", "content": "x\n"})))
+	tt.start()
+	tt.ready()
+	tt.prompt("write it")
+	tt.waitFor("Do you want to proceed?")
+	tt.stop() // the terminal goes away
+	var last string
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if ts := tt.sb.Transcripts(t); len(ts) == 1 {
+			data, _ := os.ReadFile(ts[0])
+			last = string(data)
+			if strings.Contains(last, `"tool_use_id":"w1"`) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the transcript does not answer the call asked about:\n%s", last)
+		}
 	}
 }
