@@ -30,6 +30,7 @@ type editor struct {
 	imageN int
 
 	search *histSearch // set in Ctrl+R mode
+	width  int         // the width of the last drawing (0: not drawn yet)
 
 	undos  []editState // states to go back to with Ctrl+_, oldest first
 	typing bool        // the last change was typed text (typing is undone a word at a time)
@@ -241,15 +242,25 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 		e.insert(e.kills[len(e.kills)-1])
 		e.yank = &yankState{start: start, end: e.pos, kill: len(e.kills) - 1}
 	case "up":
-		if e.lineStart() == 0 {
+		switch {
+		case e.width > 0:
+			if !e.moveRow(-1) {
+				e.older()
+			}
+		case e.lineStart() == 0:
 			e.older()
-		} else {
+		default:
 			e.moveLine(-1)
 		}
 	case "down":
-		if e.lineEnd() == len(e.buf) {
+		switch {
+		case e.width > 0:
+			if !e.moveRow(1) {
+				e.newer()
+			}
+		case e.lineEnd() == len(e.buf):
 			e.newer()
-		} else {
+		default:
 			e.moveLine(1)
 		}
 	case "ctrl+r":
@@ -446,45 +457,31 @@ func (e *editor) view(st *styles, width, maxLines int, placeholder string) (stri
 	if e.search != nil {
 		return e.searchView(st, width)
 	}
+	e.width = width
 	prompt := st.accent.Render("> ")
 	if len(e.buf) == 0 {
 		return prompt + st.dim.Render(cut(placeholder, width-2)), 0, 2
 	}
-	inner := max(4, width-2)
 	var rows []string
 	curRow, curCol := 0, 0
 	row := []rune{}
-	rowW := 0
-	flush := func() {
-		rows = append(rows, string(row))
-		row, rowW = row[:0:0], 0
-	}
-	for i := 0; i <= len(e.buf); i++ {
+	e.layout(width, func(i, r, c int) {
+		if r == len(rows)+1 {
+			rows = append(rows, string(row))
+			row = row[:0:0]
+		}
 		if i == e.pos {
-			if rowW >= inner {
-				flush()
+			curRow, curCol = r, c
+		}
+		if i < len(e.buf) && e.buf[i] != '\n' {
+			if e.buf[i] == '\t' {
+				row = append(row, ' ')
+			} else {
+				row = append(row, e.buf[i])
 			}
-			curRow, curCol = len(rows), rowW
 		}
-		if i == len(e.buf) {
-			break
-		}
-		r := e.buf[i]
-		if r == '\n' {
-			flush()
-			continue
-		}
-		if r == '\t' {
-			r = ' '
-		}
-		w := xansi.StringWidth(string(r))
-		if rowW+w > inner {
-			flush()
-		}
-		row = append(row, r)
-		rowW += w
-	}
-	flush()
+	})
+	rows = append(rows, string(row))
 	// Show the rows around the cursor.
 	first := 0
 	if len(rows) > maxLines {
@@ -499,6 +496,68 @@ func (e *editor) view(st *styles, width, maxLines int, placeholder string) (stri
 		rows[i] = p + r
 	}
 	return strings.Join(rows, "\n"), curRow - first, curCol + 2
+}
+
+// layout places the text in rows of width-2 columns, as view draws it:
+// it calls place for each position 0..len(buf) (len(buf) is the end)
+// with its row and column, in order. A cursor at the end of a full row
+// is shown at the start of the next.
+func (e *editor) layout(width int, place func(i, row, col int)) {
+	inner := max(4, width-2)
+	row, col := 0, 0
+	for i := 0; i <= len(e.buf); i++ {
+		if i == len(e.buf) {
+			if col >= inner {
+				row, col = row+1, 0
+			}
+			place(i, row, col)
+			return
+		}
+		r := e.buf[i]
+		if r == '\n' {
+			place(i, row, col)
+			row, col = row+1, 0
+			continue
+		}
+		if r == '\t' {
+			r = ' '
+		}
+		w := xansi.StringWidth(string(r))
+		if col+w > inner || (i == e.pos && col >= inner) {
+			row, col = row+1, 0
+		}
+		place(i, row, col)
+		col += w
+	}
+}
+
+// moveRow moves the cursor one drawn row up (dir -1) or down (1),
+// keeping its column when it can; false when there is no such row.
+func (e *editor) moveRow(dir int) bool {
+	type spot struct{ i, row, col int }
+	var spots []spot
+	cur := spot{}
+	e.layout(e.width, func(i, r, c int) {
+		spots = append(spots, spot{i, r, c})
+		if i == e.pos {
+			cur = spot{i, r, c}
+		}
+	})
+	target := cur.row + dir
+	best := -1
+	for _, s := range spots {
+		if s.row != target {
+			continue
+		}
+		if best < 0 || s.col <= cur.col {
+			best = s.i
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	e.pos = best
+	return true
 }
 
 func (e *editor) searchView(st *styles, width int) (string, int, int) {

@@ -1,6 +1,9 @@
 package tui
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Ctrl+K, Ctrl+U and Ctrl+W keep what they cut, and Ctrl+Y puts it back
 // (Alt+Y right after swaps in the cut before), as in Claude Code's
@@ -61,5 +64,48 @@ func TestQA4CtrlUnderscoreUndoes(t *testing.T) {
 	}
 	if got := e.value(); got != "" {
 		t.Fatalf("undoing everything left %q", got)
+	}
+}
+
+// In a prompt that wraps, Up and Down move the cursor a drawn row,
+// keeping its column; only on the first (last) row do they go through
+// the history. Up on a long wrapped prompt replaced it with the previous
+// prompt.
+func TestQA4UpDownMoveThroughWrappedRows(t *testing.T) {
+	st := newStyles(false)
+	e := newEditor(&history{entries: []string{"older prompt"}})
+	e.set("abcdefghijklmnopqrstuvwxyz")
+	draw := func() (int, int) {
+		_, row, col := e.view(&st, 12, 10, "")
+		return row, col
+	}
+	// inner width 10: "abcdefghij" / "klmnopqrst" / "uvwxyz", cursor after z.
+	if row, col := draw(); row != 2 || col != 8 {
+		t.Fatalf("cursor at row %d col %d, want 2, 8", row, col)
+	}
+	typeKeys(e, "up")
+	if row, col := draw(); row != 1 || col != 8 || e.value() != "abcdefghijklmnopqrstuvwxyz" {
+		t.Fatalf("up: row %d col %d, input %q; want row 1 col 8 and the same input", row, col, e.value())
+	}
+	typeKeys(e, "up", "text:_")
+	if got := e.value(); got != "abcdef_ghijklmnopqrstuvwxyz" {
+		t.Fatalf("after a second up the insert went to %q", got)
+	}
+	draw()
+	typeKeys(e, "down")
+	typeKeys(e, "down", "text:!")
+	if got := e.value(); got != "abcdef_ghijklmnopqrstuvwxyz!" {
+		t.Fatalf("down twice then typing gave %q", got)
+	}
+	draw()
+	typeKeys(e, "ctrl+a")
+	draw()
+	typeKeys(e, "up")
+	if got := e.value(); got != "older prompt" {
+		t.Fatalf("up on the first row gave %q, want the history entry", got)
+	}
+	typeKeys(e, "down")
+	if got := e.value(); !strings.HasPrefix(got, "abcdef_") {
+		t.Fatalf("down from the history entry gave %q, want the draft back", got)
 	}
 }
