@@ -354,3 +354,19 @@ func TestQA4ClosingTheTerminalDuringADialogAnswersTheCall(t *testing.T) {
 		}
 	}
 }
+
+// While a 429 is waited out, the spinner says what failed and counts
+// down to the next attempt; it said "Retrying in 3s" without the reason
+// and kept saying 3s until the retry.
+func TestQA4RetrySaysWhyAndCountsDown(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Turn{Fault: &llmtest.Fault{Status: 429, ErrorType: "rate_limit_error", Message: "slow down", RetryAfter: "3"}},
+		llmtest.Reply("made it"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("hi")
+	tt.waitFor("API error 429 (rate_limit_error) · Retrying in ", "(attempt 1/")
+	tt.waitFor("Retrying in 1s")
+	tt.waitFor("made it")
+}

@@ -285,6 +285,9 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 		}
 	}
 	m.conv.apply(msg.ev)
+	if r, ok := msg.ev.(*engine.Retry); ok {
+		m.conv.retryAt = m.o.Now().Add(r.Delay)
+	}
 	switch msg.ev.(type) {
 	case *engine.Usage, *engine.TurnEnd:
 		return m.refreshStatus()
