@@ -109,3 +109,20 @@ func TestQA4UpDownMoveThroughWrappedRows(t *testing.T) {
 		t.Fatalf("down from the history entry gave %q, want the draft back", got)
 	}
 }
+
+// A dialog choice too long for the terminal wraps under its own text,
+// after the number; it wrapped to the number's column, so the next line
+// read as a new choice.
+func TestQA4LongDialogChoiceWrapsUnderItsText(t *testing.T) {
+	st := newStyles(false)
+	mn := &menu{items: []string{"Yes", "Yes, and don't ask again this session for Bash(touch /tmp/some/file *)"}}
+	lines := strings.Split(mn.view(&st, 40), "\n")
+	if len(lines) < 3 {
+		t.Fatalf("the long choice did not wrap:\n%s", strings.Join(lines, "\n"))
+	}
+	for _, l := range lines[2:] {
+		if !strings.HasPrefix(l, "     ") || strings.TrimSpace(l) == "" {
+			t.Fatalf("a wrapped line is not indented under the choice's text: %q\n%s", l, strings.Join(lines, "\n"))
+		}
+	}
+}
