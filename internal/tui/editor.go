@@ -203,7 +203,12 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 	case "shift+enter", "ctrl+j", "alt+enter":
 		e.insert("\n")
 	case "backspace", "ctrl+h":
-		if e.pos > 0 {
+		if n := e.placeholderBefore(); n > 0 {
+			// A paste or image placeholder goes whole: cut short, it
+			// would be sent as broken text and the paste lost.
+			e.buf = append(e.buf[:e.pos-n], e.buf[e.pos:]...)
+			e.pos -= n
+		} else if e.pos > 0 {
 			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
 			e.pos--
 		}
@@ -277,6 +282,34 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 		*typed = true
 	}
 	return editChanged
+}
+
+// placeholderBefore is the length in runes of the paste or image
+// placeholder that ends at the cursor ("[Pasted text #1 +20 lines]",
+// "[Image #2]") when it stands for a paste the editor holds, else 0.
+func (e *editor) placeholderBefore() int {
+	if e.pos == 0 || e.buf[e.pos-1] != ']' {
+		return 0
+	}
+	start := e.pos - 1
+	for start > 0 && e.buf[start] != '[' && e.pos-start < 64 {
+		start--
+	}
+	if e.buf[start] != '[' {
+		return 0
+	}
+	ref := string(e.buf[start:e.pos])
+	if m := pasteRef().FindStringSubmatch(ref); m != nil && m[0] == ref {
+		if n, _ := strconv.Atoi(m[1]); e.pastes[n] != "" {
+			return e.pos - start
+		}
+	}
+	if m := imageRef().FindStringSubmatch(ref); m != nil && m[0] == ref {
+		if n, _ := strconv.Atoi(m[1]); e.images[n].data != nil {
+			return e.pos - start
+		}
+	}
+	return 0
 }
 
 func (e *editor) lineStart() int {

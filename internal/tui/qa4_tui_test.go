@@ -126,3 +126,30 @@ func TestQA4LongDialogChoiceWrapsUnderItsText(t *testing.T) {
 		}
 	}
 }
+
+// Backspace right after a paste placeholder removes it whole (Ctrl+_
+// brings it back); it took one character, and the broken placeholder
+// was sent as text in place of the paste.
+func TestQA4BackspaceRemovesAPastePlaceholderWhole(t *testing.T) {
+	e := newEditor(nil)
+	typeKeys(e, "text:see ")
+	e.paste(strings.Repeat("log line\n", 30))
+	if got := e.value(); got != "see [Pasted text #1 +31 lines]" {
+		t.Fatalf("paste gave %q", got)
+	}
+	typeKeys(e, "backspace")
+	if got := e.value(); got != "see " {
+		t.Fatalf("backspace after the placeholder left %q, want it gone whole", got)
+	}
+	typeKeys(e, "ctrl+_")
+	if got := e.expanded(); !strings.Contains(got, "log line\nlog line") {
+		t.Fatalf("undo did not bring the paste back: %q", got)
+	}
+	// Text that only looks like a placeholder is edited as text.
+	e = newEditor(nil)
+	e.set("[Pasted text #7 +3 lines]")
+	typeKeys(e, "backspace")
+	if got := e.value(); got != "[Pasted text #7 +3 lines" {
+		t.Fatalf("backspace after typed brackets gave %q", got)
+	}
+}
