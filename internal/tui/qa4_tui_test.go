@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // Ctrl+K, Ctrl+U and Ctrl+W keep what they cut, and Ctrl+Y puts it back
@@ -151,5 +153,22 @@ func TestQA4BackspaceRemovesAPastePlaceholderWhole(t *testing.T) {
 	typeKeys(e, "backspace")
 	if got := e.value(); got != "[Pasted text #7 +3 lines" {
 		t.Fatalf("backspace after typed brackets gave %q", got)
+	}
+}
+
+// A picker's descriptions line up in one column (the /model list read
+// "opus  claude-opus-…" and "sonnet  claude-sonnet-…" out of line).
+func TestQA4PickerDescriptionsLineUp(t *testing.T) {
+	m := &Model{st: newStyles(false), height: 30}
+	p := newPicker("Model", []pickItem{{"opus", "claude-opus-5-5"}, {"sonnet", "claude-sonnet-4-5"}, {"default", "claude-opus-5-5"}}, nil)
+	out := p.view(m, 60)
+	cols := map[int]bool{}
+	for _, l := range strings.Split(xansi.Strip(out), "\n") {
+		if i := strings.Index(l, "claude-"); i >= 0 {
+			cols[len([]rune(l[:i]))] = true
+		}
+	}
+	if len(cols) != 1 {
+		t.Fatalf("descriptions start in %d columns:\n%s", len(cols), out)
 	}
 }
