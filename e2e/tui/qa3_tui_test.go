@@ -183,7 +183,11 @@ func TestQA3BangCommandDuringATurnDoesNotInterruptIt(t *testing.T) {
 	tt.waitFor("Bash(sleep 3 && echo slept)", "esc to interrupt")
 	tt.prompt("!echo from the bang")
 	tt.waitFor("⎿  from the bang")
-	s := tt.waitFor("the wait is over")
+	// Wait for the turn's end to be drawn: the reply is printed a frame
+	// before the live area (still showing the ! run) is redrawn.
+	s := tt.waitUntil("the reply and an idle input", func(s string) bool {
+		return strings.Contains(s, "the wait is over") && strings.Contains(tt.visible(), `Try "explain this project"`)
+	})
 	if n := count(s, "echo from the bang"); n != 1 {
 		t.Fatalf("the ! command is on screen %d times, want once:\n%s", n, s)
 	}

@@ -51,6 +51,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 		ui("context", "Show what fills the context window"),
 		ui("todos", "Show the todo list"),
 		ui("doctor", "Check the installation and setup"),
+		ui("export", "Save the conversation as text to a file"),
 		ui("exit", "Exit reins", "quit"),
 	}
 }

@@ -68,13 +68,19 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
-		Notices:         a.startupWarnings(),
-		Prompt:          strings.Join(o.Args, " "),
-		Cwd:             a.cwd,
-		Version:         Version,
-		KeySource:       a.keySource,
-		HistoryFile:     filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
-		StatusLine:      statusLineCommand(a.settings.Raw["statusLine"]),
+		Notices:     a.startupWarnings(),
+		Prompt:      strings.Join(o.Args, " "),
+		Cwd:         a.cwd,
+		Version:     Version,
+		KeySource:   a.keySource,
+		HistoryFile: filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
+		StatusLine:  statusLineCommand(a.settings.Raw["statusLine"]),
+		TranscriptPath: func(id string) string {
+			if o.NoPersist {
+				return ""
+			}
+			return a.store.TranscriptPath(a.cwd, id)
+		},
 		Notify:          notifyChannel(a.settings.Raw["preferredNotifChannel"]),
 		BackgroundDone:  a.tasks.Changed(),
 		BackgroundNotes: a.taskReminders,

@@ -65,7 +65,14 @@ func Main(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	ctx, stop := notifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// SIGHUP (the terminal closed) ends the session as SIGTERM does: the
+	// running turn is stopped and its calls answered in the transcript.
+	// Under nohup it stays ignored.
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	ctx, stop := notifyContext(ctx, sigs...)
 	defer stop()
 	err := root.ExecuteContext(ctx)
 	var ee exitError

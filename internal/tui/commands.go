@@ -181,10 +181,13 @@ func viewer(name string, get func(o *Options) Viewer) func(m *Model, args string
 			return notAvailable(name)(m, args)
 		}
 		out, err := v(m.ctx, args)
+		// The command is shown as typed: "/permissions remove allow X"
+		// showed as a bare "/permissions" above what it did.
+		typed := strings.TrimSpace("/" + name + " " + args)
 		if err != nil {
-			m.commandOutput("/"+name, err.Error(), true)
+			m.commandOutput(typed, err.Error(), true)
 		} else {
-			m.commandOutput("/"+name, out, false)
+			m.commandOutput(typed, out, false)
 		}
 		return nil
 	}
@@ -206,6 +209,7 @@ func builtins() []*builtin {
 		{name: "mcp", desc: "Show MCP servers and their tools; /mcp reconnect NAME", duringTurn: true, run: viewer("mcp", func(o *Options) Viewer { return o.MCP })},
 		{name: "agents", desc: "List the sub-agents the Agent tool can start", duringTurn: true, run: viewer("agents", func(o *Options) Viewer { return o.Agents })},
 		{name: "memory", desc: "Edit the memory file in $EDITOR", run: (*Model).cmdMemory},
+		{name: "export", desc: "Save the conversation as text to a file", hint: "[file]", run: (*Model).cmdExport},
 		{name: "init", desc: "Ask reins to write a CLAUDE.md for this project", run: (*Model).cmdInit},
 		{name: "status", desc: "Show version, session, model and account", duringTurn: true, run: (*Model).cmdStatus},
 		{name: "doctor", desc: "Check the installation and setup", run: (*Model).cmdDoctor},
@@ -223,6 +227,8 @@ const keysHelp = `Keys
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+r           search input history
+  ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut
+  ctrl+_           undo the last change to the input
   up/down          input history
 Prefixes
   /command  run a command   @file  mention a file

@@ -49,13 +49,19 @@ func listFiles(ctx context.Context, root string) tea.Cmd {
 			}
 			name := d.Name()
 			if d.IsDir() {
-				if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "target" || name == "__pycache__") {
+				if p == root {
+					return nil
+				}
+				if strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "target" || name == "__pycache__" {
 					return fs.SkipDir
 				}
-				return nil
 			}
 			if rel, err := filepath.Rel(root, p); err == nil {
-				files = append(files, filepath.ToSlash(rel))
+				rel = filepath.ToSlash(rel)
+				if d.IsDir() {
+					rel += "/" // a folder can be mentioned too
+				}
+				files = append(files, rel)
 			}
 			if len(files) >= maxFiles {
 				return fs.SkipAll
@@ -138,11 +144,16 @@ func fileCompletions(files []string, query string) []compItem {
 	sort.SliceStable(best, func(i, j int) bool { return best[i].s > best[j].s })
 	var out []compItem
 	for i := 0; i < len(best) && i < completeMax; i++ {
-		ins := "@" + best[i].f
-		if strings.ContainsRune(best[i].f, ' ') {
-			ins = `@"` + best[i].f + `"`
+		f := best[i].f
+		switch {
+		case strings.ContainsRune(f, ' '):
+			out = append(out, compItem{label: f, insert: `@"` + f + `" `})
+		case strings.HasSuffix(f, "/"):
+			// No space after a folder: the menu goes on with what is in it.
+			out = append(out, compItem{label: f, insert: "@" + f})
+		default:
+			out = append(out, compItem{label: f, insert: "@" + f + " "})
 		}
-		out = append(out, compItem{label: best[i].f, insert: ins + " "})
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -72,7 +71,8 @@ type conversation struct {
 	streams []*item          // text and thinking items not yet complete, in order
 	tools   map[string]*item // tool items of the current turn by id
 	todos   []todo
-	retry   string // "retrying in 4s" while a retry waits
+	retry   *engine.Retry // the retry being waited for, nil when none
+	retryAt time.Time     // when it is due (set by the model, which has the clock)
 	now     func() time.Time
 }
 
@@ -104,7 +104,7 @@ func (c *conversation) apply(ev engine.Event) {
 		}
 	case *engine.TextDelta:
 		c.stream(kAssistant).text += e.Text
-		c.retry = ""
+		c.retry = nil
 	case *engine.ThinkingDelta:
 		c.stream(kThinking).text += e.Text
 	case *engine.StreamReset:
@@ -140,7 +140,7 @@ func (c *conversation) apply(ev engine.Event) {
 			}
 		}
 	case *engine.Retry:
-		c.retry = fmt.Sprintf("Retrying in %s (attempt %d/%d)", e.Delay.Round(time.Second), e.Attempt, e.Max)
+		c.retry = e
 	case *engine.Notice:
 		k := kNotice
 		if e.Level == "error" {
@@ -275,7 +275,7 @@ func (c *conversation) endTurn(e *engine.TurnEnd) {
 	}
 	c.streams = nil
 	c.tools = map[string]*item{}
-	c.retry = ""
+	c.retry = nil
 	switch e.Reason {
 	case engine.ReasonAborted, engine.ReasonAbortedTools:
 		c.add(&item{kind: kNotice, level: "warning", text: "Interrupted · tell reins what to do instead", done: true})
@@ -312,6 +312,7 @@ func (c *conversation) currentTodo() *todo {
 // invocations as "/name args" and shell runs as "! cmd".
 func displayPrompt(m *llm.Message) string {
 	var parts []string
+	images := 0
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
@@ -320,8 +321,12 @@ func displayPrompt(m *llm.Message) string {
 			}
 			parts = append(parts, b.Text)
 		case llm.BlockImage:
-			parts = append(parts, "[Image]")
+			images++
 		}
+	}
+	// Images pasted as paths have their "[Image #N]" in the text already.
+	for range images - len(imageRef().FindAllString(strings.Join(parts, "\n"), -1)) {
+		parts = append(parts, "[Image]")
 	}
 	text := strings.Join(parts, "\n")
 	if name := between(text, "<command-name>", "</command-name>"); name != "" {

@@ -135,11 +135,12 @@ func (mn *menu) key(k tea.KeyPressMsg) (chosen int) {
 func (mn *menu) view(st *styles, width int) string {
 	lines := make([]string, len(mn.items))
 	for i, it := range mn.items {
-		label := strconv.Itoa(i+1) + ". " + it
+		// A long choice wraps under its own text, not under its number.
+		num := strconv.Itoa(i+1) + ". "
 		if i == mn.sel {
-			lines[i] = st.selected.Render(hang("❯ ", label, width))
+			lines[i] = st.selected.Render(hang("❯ "+num, it, width))
 		} else {
-			lines[i] = hang("  ", label, width)
+			lines[i] = hang("  "+num, it, width)
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 )
 
 // pickItem is one row of a picker.
@@ -79,20 +80,32 @@ func (p *pickerDialog) view(m *Model, width int) string {
 	if p.sel >= rows {
 		first = p.sel - rows + 1
 	}
+	// Descriptions line up after the longest label shown, up to half
+	// the width (longer labels are cut).
+	col := 0
+	for i := first; i < len(p.shown) && i < first+rows; i++ {
+		col = max(col, xansi.StringWidth(p.items[p.shown[i]].label))
+	}
+	col = min(col, max(10, (width-2)/2))
 	var b strings.Builder
 	for i := first; i < len(p.shown) && i < first+rows; i++ {
 		it := p.items[p.shown[i]]
-		line := it.label
+		label := it.label
 		if it.desc != "" {
-			line += "  " + st.dim.Render(it.desc)
+			label = cut(label, col)
+			label += strings.Repeat(" ", max(0, col-xansi.StringWidth(label)))
 		}
+		mark := "  "
 		if i == p.sel {
-			b.WriteString(st.selected.Render(cut("❯ "+it.label, width)))
-			if it.desc != "" {
-				b.WriteString(st.dim.Render(cut("  "+it.desc, max(0, width-len([]rune(it.label))-2))))
-			}
-		} else {
-			b.WriteString(cut("  "+line, width))
+			mark = "❯ "
+		}
+		line := cut(mark+label, width)
+		if i == p.sel {
+			line = st.selected.Render(line)
+		}
+		b.WriteString(line)
+		if rest := width - 2 - col - 2; it.desc != "" && rest > 0 {
+			b.WriteString(st.dim.Render("  " + cut(it.desc, rest)))
 		}
 		b.WriteString("\n")
 	}

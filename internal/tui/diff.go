@@ -79,8 +79,9 @@ type editInput struct {
 	ReplaceAll bool   `json:"replace_all"`
 	Content    string `json:"content"`
 	Edits      []struct {
-		OldString string `json:"old_string"`
-		NewString string `json:"new_string"`
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all"`
 	} `json:"edits"`
 }
 
@@ -90,6 +91,14 @@ func patchFromInput(name string, input json.RawMessage, readFile bool) (string, 
 	var in editInput
 	if json.Unmarshal(input, &in) != nil {
 		return "", nil
+	}
+	switch name {
+	case "Edit", "MultiEdit":
+		if readFile {
+			if hs, ok := editedFileHunks(name, in); ok {
+				return in.FilePath, hs
+			}
+		}
 	}
 	switch name {
 	case "Edit":
@@ -109,6 +118,43 @@ func patchFromInput(name string, input json.RawMessage, readFile bool) (string, 
 		return in.FilePath, addedHunk(in.Content)
 	}
 	return "", nil
+}
+
+// editedFileHunks diffs the file on disk with the file as the edit call
+// would leave it, so the preview shows the file's line numbers and the
+// lines around the change (a diff of old_string against new_string
+// numbered every change from line 1). It fails when the file cannot be
+// read or a string to replace is not in it; the caller then falls back
+// to the strings alone.
+func editedFileHunks(name string, in editInput) ([]hunk, bool) {
+	b, err := os.ReadFile(in.FilePath)
+	if err != nil {
+		return nil, false
+	}
+	old := string(b)
+	type change struct {
+		from, to string
+		all      bool
+	}
+	changes := []change{{in.OldString, in.NewString, in.ReplaceAll}}
+	if name == "MultiEdit" {
+		changes = changes[:0]
+		for _, e := range in.Edits {
+			changes = append(changes, change{e.OldString, e.NewString, e.ReplaceAll})
+		}
+	}
+	text := old
+	for _, c := range changes {
+		if c.from == "" || !strings.Contains(text, c.from) {
+			return nil, false
+		}
+		if c.all {
+			text = strings.ReplaceAll(text, c.from, c.to)
+		} else {
+			text = strings.Replace(text, c.from, c.to, 1)
+		}
+	}
+	return diffHunks(old, text), true
 }
 
 func addedHunk(content string) []hunk {

@@ -25,8 +25,38 @@ type editor struct {
 	pastes map[int]string // collapsed pastes by number
 	pasteN int
 
+	cwd    string              // where pasted relative paths are
+	images map[int]pastedImage // images pasted as paths, by number
+	imageN int
+
 	search *histSearch // set in Ctrl+R mode
+	width  int         // the width of the last drawing (0: not drawn yet)
+
+	undos  []editState // states to go back to with Ctrl+_, oldest first
+	typing bool        // the last change was typed text (typing is undone a word at a time)
+
+	kills []string // text cut by Ctrl+K, Ctrl+U, Ctrl+W, newest last
+	yank  *yankState
 }
+
+// editState is the text and cursor at one point, for undo.
+type editState struct {
+	text string
+	pos  int
+}
+
+// yankState is the text Ctrl+Y (or Alt+Y after it) put in last: where it
+// is and which kill it was, so Alt+Y can swap it for the one before.
+type yankState struct {
+	start, end int
+	kill       int // index into kills
+}
+
+// Undo and kill ring sizes.
+const (
+	maxUndos = 100
+	maxKills = 10
+)
 
 // histSearch is the state of a Ctrl+R search.
 type histSearch struct {
@@ -50,7 +80,7 @@ const (
 )
 
 func newEditor(h *history) *editor {
-	return &editor{hist: h, histIdx: -1, pastes: map[int]string{}}
+	return &editor{hist: h, histIdx: -1, pastes: map[int]string{}, images: map[int]pastedImage{}}
 }
 
 func (e *editor) value() string { return string(e.buf) }
@@ -67,7 +97,9 @@ func (e *editor) reset() {
 	e.buf, e.pos = nil, 0
 	e.histIdx = -1
 	e.pastes = map[int]string{}
+	e.images = map[int]pastedImage{}
 	e.search = nil
+	e.undos, e.typing, e.yank = nil, false, nil
 }
 
 func (e *editor) insert(s string) {
@@ -82,7 +114,84 @@ func (e *editor) key(k tea.KeyPressMsg) editResult {
 	if e.search != nil {
 		return e.searchKey(k)
 	}
-	switch k.String() {
+	name := k.String()
+	switch name {
+	case "ctrl+_", "ctrl+shift+-", "ctrl+shift+_":
+		e.undo()
+		return editChanged
+	case "alt+y":
+		return e.yankPop()
+	}
+	before := editState{string(e.buf), e.pos}
+	typed := false
+	res := e.edit(k, name, &typed)
+	if name != "ctrl+y" {
+		e.yank = nil
+	}
+	if string(e.buf) != before.text {
+		// A run of typing is one step, cut at the spaces between words.
+		wordStart := typed && len(k.Text) > 0 && unicode.IsSpace([]rune(k.Text)[0])
+		if !typed || !e.typing || wordStart {
+			e.pushUndo(before)
+		}
+	}
+	e.typing = typed
+	return res
+}
+
+// pushUndo records the state before a change.
+func (e *editor) pushUndo(st editState) {
+	if len(e.undos) == maxUndos {
+		e.undos = append(e.undos[:0], e.undos[1:]...)
+	}
+	e.undos = append(e.undos, st)
+}
+
+// undo goes back to the text before the last change.
+func (e *editor) undo() {
+	e.typing, e.yank = false, nil
+	if len(e.undos) == 0 {
+		return
+	}
+	st := e.undos[len(e.undos)-1]
+	e.undos = e.undos[:len(e.undos)-1]
+	e.buf, e.pos = []rune(st.text), min(st.pos, len([]rune(st.text)))
+	e.histIdx = -1
+}
+
+// kill cuts buf[from:to] into the kill ring.
+func (e *editor) kill(from, to int) {
+	if from >= to {
+		return
+	}
+	if len(e.kills) == maxKills {
+		e.kills = append(e.kills[:0], e.kills[1:]...)
+	}
+	e.kills = append(e.kills, string(e.buf[from:to]))
+	e.buf = append(e.buf[:from], e.buf[to:]...)
+	if e.pos > from {
+		e.pos = from
+	}
+}
+
+// yankPop replaces the text just yanked with the kill before it (Alt+Y
+// after Ctrl+Y).
+func (e *editor) yankPop() editResult {
+	y := e.yank
+	if y == nil || len(e.kills) < 2 {
+		return editIgnored
+	}
+	y.kill = (y.kill - 1 + len(e.kills)) % len(e.kills)
+	r := []rune(e.kills[y.kill])
+	e.buf = append(e.buf[:y.start], append(r, e.buf[y.end:]...)...)
+	y.end = y.start + len(r)
+	e.pos = y.end
+	return editChanged
+}
+
+// edit applies an editing key; typed says whether it inserted typed text.
+func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
+	switch name {
 	case "enter":
 		if e.pos > 0 && e.buf[e.pos-1] == '\\' {
 			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
@@ -94,7 +203,12 @@ func (e *editor) key(k tea.KeyPressMsg) editResult {
 	case "shift+enter", "ctrl+j", "alt+enter":
 		e.insert("\n")
 	case "backspace", "ctrl+h":
-		if e.pos > 0 {
+		if n := e.placeholderBefore(); n > 0 {
+			// A paste or image placeholder goes whole: cut short, it
+			// would be sent as broken text and the paste lost.
+			e.buf = append(e.buf[:e.pos-n], e.buf[e.pos:]...)
+			e.pos -= n
+		} else if e.pos > 0 {
 			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
 			e.pos--
 		}
@@ -120,26 +234,38 @@ func (e *editor) key(k tea.KeyPressMsg) editResult {
 			e.pos++
 		}
 	case "ctrl+u":
-		s := e.lineStart()
-		e.buf = append(e.buf[:s], e.buf[e.pos:]...)
-		e.pos = s
+		e.kill(e.lineStart(), e.pos)
 	case "ctrl+k":
-		end := e.lineEnd()
-		e.buf = append(e.buf[:e.pos], e.buf[end:]...)
+		e.kill(e.pos, e.lineEnd())
 	case "ctrl+w", "alt+backspace":
-		s := e.wordLeft()
-		e.buf = append(e.buf[:s], e.buf[e.pos:]...)
-		e.pos = s
+		e.kill(e.wordLeft(), e.pos)
+	case "ctrl+y":
+		if len(e.kills) == 0 {
+			return editIgnored
+		}
+		start := e.pos
+		e.insert(e.kills[len(e.kills)-1])
+		e.yank = &yankState{start: start, end: e.pos, kill: len(e.kills) - 1}
 	case "up":
-		if e.lineStart() == 0 {
+		switch {
+		case e.width > 0:
+			if !e.moveRow(-1) {
+				e.older()
+			}
+		case e.lineStart() == 0:
 			e.older()
-		} else {
+		default:
 			e.moveLine(-1)
 		}
 	case "down":
-		if e.lineEnd() == len(e.buf) {
+		switch {
+		case e.width > 0:
+			if !e.moveRow(1) {
+				e.newer()
+			}
+		case e.lineEnd() == len(e.buf):
 			e.newer()
-		} else {
+		default:
 			e.moveLine(1)
 		}
 	case "ctrl+r":
@@ -153,8 +279,37 @@ func (e *editor) key(k tea.KeyPressMsg) editResult {
 			return editIgnored
 		}
 		e.insert(t)
+		*typed = true
 	}
 	return editChanged
+}
+
+// placeholderBefore is the length in runes of the paste or image
+// placeholder that ends at the cursor ("[Pasted text #1 +20 lines]",
+// "[Image #2]") when it stands for a paste the editor holds, else 0.
+func (e *editor) placeholderBefore() int {
+	if e.pos == 0 || e.buf[e.pos-1] != ']' {
+		return 0
+	}
+	start := e.pos - 1
+	for start > 0 && e.buf[start] != '[' && e.pos-start < 64 {
+		start--
+	}
+	if e.buf[start] != '[' {
+		return 0
+	}
+	ref := string(e.buf[start:e.pos])
+	if m := pasteRef().FindStringSubmatch(ref); m != nil && m[0] == ref {
+		if n, _ := strconv.Atoi(m[1]); e.pastes[n] != "" {
+			return e.pos - start
+		}
+	}
+	if m := imageRef().FindStringSubmatch(ref); m != nil && m[0] == ref {
+		if n, _ := strconv.Atoi(m[1]); e.images[n].data != nil {
+			return e.pos - start
+		}
+	}
+	return 0
 }
 
 func (e *editor) lineStart() int {
@@ -274,6 +429,12 @@ func (e *editor) paste(text string) {
 	if text == "" {
 		return
 	}
+	e.pushUndo(editState{string(e.buf), e.pos})
+	e.typing, e.yank = false, nil
+	if imgs := imagePaths(text, e.cwd); imgs != nil {
+		e.pasteImages(imgs)
+		return
+	}
 	lines := strings.Count(text, "\n") + 1
 	if lines <= pasteLines && len(text) <= pasteChars {
 		e.insert(text)
@@ -329,45 +490,31 @@ func (e *editor) view(st *styles, width, maxLines int, placeholder string) (stri
 	if e.search != nil {
 		return e.searchView(st, width)
 	}
+	e.width = width
 	prompt := st.accent.Render("> ")
 	if len(e.buf) == 0 {
 		return prompt + st.dim.Render(cut(placeholder, width-2)), 0, 2
 	}
-	inner := max(4, width-2)
 	var rows []string
 	curRow, curCol := 0, 0
 	row := []rune{}
-	rowW := 0
-	flush := func() {
-		rows = append(rows, string(row))
-		row, rowW = row[:0:0], 0
-	}
-	for i := 0; i <= len(e.buf); i++ {
+	e.layout(width, func(i, r, c int) {
+		if r == len(rows)+1 {
+			rows = append(rows, string(row))
+			row = row[:0:0]
+		}
 		if i == e.pos {
-			if rowW >= inner {
-				flush()
+			curRow, curCol = r, c
+		}
+		if i < len(e.buf) && e.buf[i] != '\n' {
+			if e.buf[i] == '\t' {
+				row = append(row, ' ')
+			} else {
+				row = append(row, e.buf[i])
 			}
-			curRow, curCol = len(rows), rowW
 		}
-		if i == len(e.buf) {
-			break
-		}
-		r := e.buf[i]
-		if r == '\n' {
-			flush()
-			continue
-		}
-		if r == '\t' {
-			r = ' '
-		}
-		w := xansi.StringWidth(string(r))
-		if rowW+w > inner {
-			flush()
-		}
-		row = append(row, r)
-		rowW += w
-	}
-	flush()
+	})
+	rows = append(rows, string(row))
 	// Show the rows around the cursor.
 	first := 0
 	if len(rows) > maxLines {
@@ -382,6 +529,68 @@ func (e *editor) view(st *styles, width, maxLines int, placeholder string) (stri
 		rows[i] = p + r
 	}
 	return strings.Join(rows, "\n"), curRow - first, curCol + 2
+}
+
+// layout places the text in rows of width-2 columns, as view draws it:
+// it calls place for each position 0..len(buf) (len(buf) is the end)
+// with its row and column, in order. A cursor at the end of a full row
+// is shown at the start of the next.
+func (e *editor) layout(width int, place func(i, row, col int)) {
+	inner := max(4, width-2)
+	row, col := 0, 0
+	for i := 0; i <= len(e.buf); i++ {
+		if i == len(e.buf) {
+			if col >= inner {
+				row, col = row+1, 0
+			}
+			place(i, row, col)
+			return
+		}
+		r := e.buf[i]
+		if r == '\n' {
+			place(i, row, col)
+			row, col = row+1, 0
+			continue
+		}
+		if r == '\t' {
+			r = ' '
+		}
+		w := xansi.StringWidth(string(r))
+		if col+w > inner || (i == e.pos && col >= inner) {
+			row, col = row+1, 0
+		}
+		place(i, row, col)
+		col += w
+	}
+}
+
+// moveRow moves the cursor one drawn row up (dir -1) or down (1),
+// keeping its column when it can; false when there is no such row.
+func (e *editor) moveRow(dir int) bool {
+	type spot struct{ i, row, col int }
+	var spots []spot
+	cur := spot{}
+	e.layout(e.width, func(i, r, c int) {
+		spots = append(spots, spot{i, r, c})
+		if i == e.pos {
+			cur = spot{i, r, c}
+		}
+	})
+	target := cur.row + dir
+	best := -1
+	for _, s := range spots {
+		if s.row != target {
+			continue
+		}
+		if best < 0 || s.col <= cur.col {
+			best = s.i
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	e.pos = best
+	return true
 }
 
 func (e *editor) searchView(st *styles, width int) (string, int, int) {

@@ -197,14 +197,14 @@ func (m *Model) completionKey(k tea.KeyPressMsg) tea.Cmd {
 		c.sel = (c.sel + len(c.items) - 1) % len(c.items)
 	case "down", "ctrl+n":
 		c.sel = (c.sel + 1) % len(c.items)
-	case "tab":
+	case "tab", "enter":
 		m.ed.applyCompletion(c)
 		m.comp = nil
-	case "enter":
-		m.ed.applyCompletion(c)
-		m.comp = nil
-		if c.kind == '/' {
+		if c.kind == '/' && k.String() == "enter" {
 			return m.submit()
+		}
+		if c.kind == '@' && strings.HasSuffix(string(m.ed.buf[:m.ed.pos]), "/") {
+			m.updateCompletion() // a folder: offer what is in it
 		}
 	}
 	return nil
@@ -221,13 +221,15 @@ func (m *Model) submit() tea.Cmd {
 		m.o.Logger.Warn("input history not saved", "err", err)
 		m.setHint(err.Error(), 3*time.Second)
 	}
+	images := m.ed.imageBlocks(text)
 	m.ed.reset()
-	return m.submitText(text)
+	return m.submitText(text, images...)
 }
 
 // submitText acts on one input: a shell line, a memory line, a slash
 // command, or a prompt (queued while a turn runs).
-func (m *Model) submitText(text string) tea.Cmd {
+// images go with a prompt (images pasted as paths).
+func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 	switch {
 	case strings.HasPrefix(text, "!"):
 		return m.runShell(strings.TrimSpace(text[1:]))
@@ -237,13 +239,14 @@ func (m *Model) submitText(text string) tea.Cmd {
 	case isCommand(text):
 		return m.runCommand(text)
 	case m.running:
-		m.queued = append(m.queued, text)
-		m.o.Session.Queue([]llm.ContentBlock{llm.TextBlock(text)})
+		blocks := append([]llm.ContentBlock{llm.TextBlock(text)}, images...)
+		m.queued = append(m.queued, displayPrompt(&llm.Message{Role: llm.RoleUser, Content: blocks}))
+		m.o.Session.Queue(blocks)
 		return nil
 	}
 	if m.o.Prepare == nil {
 		return m.startTurn(engine.Input{
-			Content:     append([]llm.ContentBlock{llm.TextBlock(text)}, mentionBlocks(text, m.o.Cwd)...),
+			Content:     append(append([]llm.ContentBlock{llm.TextBlock(text)}, images...), mentionBlocks(text, m.o.Cwd)...),
 			UUID:        uuid.NewString(),
 			TokenBudget: engine.ParseTokenBudget(text),
 		})
@@ -255,7 +258,7 @@ func (m *Model) submitText(text string) tea.Cmd {
 	return func() tea.Msg {
 		in, refusal, err := prepare(ctx, text)
 		if err == nil && refusal == "" {
-			in.Content = append(in.Content, mentionBlocks(text, cwd)...)
+			in.Content = append(append(in.Content, images...), mentionBlocks(text, cwd)...)
 		}
 		interrupted := errors.Is(context.Cause(ctx), errInterrupted)
 		cancel(nil)

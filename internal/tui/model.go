@@ -57,6 +57,8 @@ type Model struct {
 	lastCtrlC, lastCtrlD, lastEsc time.Time
 	hint                          string
 	hintUntil                     time.Time
+	hintSeq                       int  // counts hints set, so an expiry matches its hint
+	hintArmed                     bool // a hint was set; its expiry redraw is not yet scheduled
 
 	// idleSeq counts turn ends and key presses; an idle timer whose
 	// number is no longer current was overtaken by one of them.
@@ -112,6 +114,7 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 	m.r = renderer{st: &m.st, md: &markdown{color: !o.NoColor}, cwd: o.Cwd}
 	m.conv = newConversation(o.Now)
 	m.ed = newEditor(loadHistory(o.HistoryFile))
+	m.ed.cwd = o.Cwd
 	m.cmds = newCommandTable(o.Commands)
 	if o.Width > 0 {
 		m.width, m.height = o.Width, max(o.Height, 10)
@@ -160,6 +163,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.onAsk(msg)
 	case tickMsg:
 		cmd = m.onTick()
+	case hintDoneMsg:
+		if msg.seq == m.hintSeq {
+			m.hint = ""
+		}
 	case idleMsg:
 		if msg.seq == m.idleSeq && !m.running && m.dialog == nil && m.o.OnIdle != nil {
 			go m.o.OnIdle()
@@ -184,7 +191,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Sequence(m.flush(), tea.Quit)
 	}
-	return m, tea.Batch(cmd, m.flush())
+	return m, tea.Batch(cmd, m.flush(), m.hintExpiry())
+}
+
+// hintDoneMsg ends the hint numbered seq, unless a newer one replaced it.
+type hintDoneMsg struct{ seq int }
+
+// hintExpiry schedules the redraw that takes a new hint off the screen
+// when its time is up; without it, an idle UI kept showing "Press Ctrl+C
+// again to exit" (or "Interrupting…") until the next key.
+func (m *Model) hintExpiry() tea.Cmd {
+	if !m.hintArmed {
+		return nil
+	}
+	m.hintArmed = false
+	seq, d := m.hintSeq, m.hintUntil.Sub(m.o.Now())
+	return tea.Tick(max(d, 0), func(time.Time) tea.Msg { return hintDoneMsg{seq} })
 }
 
 // flush prints the finished items at the head of the live area, in order,
@@ -251,6 +273,8 @@ func (m *Model) say(k kind, text string) {
 // setHint shows a short message under the input for a while.
 func (m *Model) setHint(s string, d time.Duration) {
 	m.hint, m.hintUntil = s, m.o.Now().Add(d)
+	m.hintSeq++
+	m.hintArmed = true
 }
 
 func (m *Model) onEvent(msg eventMsg) tea.Cmd {
@@ -263,6 +287,9 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 		}
 	}
 	m.conv.apply(msg.ev)
+	if r, ok := msg.ev.(*engine.Retry); ok {
+		m.conv.retryAt = m.o.Now().Add(r.Delay)
+	}
 	switch msg.ev.(type) {
 	case *engine.Usage, *engine.TurnEnd:
 		return m.refreshStatus()
@@ -293,6 +320,9 @@ func (m *Model) onTurnDone(gen int) tea.Cmd {
 	}
 	m.closeStaleDialogs()
 	m.releaseShell()
+	if m.hint == interruptingHint {
+		m.hint = "" // the interruption is over
+	}
 	var cmds []tea.Cmd
 	if m.o.Now().Sub(m.turnStart) >= m.o.LongTurn {
 		cmds = append(cmds, m.notify("reins finished"))
@@ -323,11 +353,14 @@ func (m *Model) drainQueue() tea.Cmd {
 	return m.startTurn(engine.Input{})
 }
 
+// interruptingHint is shown from esc until the turn has stopped.
+const interruptingHint = "Interrupting…"
+
 // interrupt stops the running turn.
 func (m *Model) interrupt() {
 	if m.running && m.cancel != nil {
 		m.cancel(errInterrupted)
-		m.setHint("Interrupting…", 2*time.Second)
+		m.setHint(interruptingHint, 2*time.Second)
 	}
 }
 

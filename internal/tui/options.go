@@ -141,6 +141,9 @@ type Options struct {
 	// StatusLine is a shell command whose first output line replaces the
 	// status line (settings statusLine.command).
 	StatusLine string
+	// TranscriptPath, when set, is where session id is recorded (the
+	// statusLine command's transcript_path).
+	TranscriptPath func(id string) string
 	// Notify is "bell" (default), "osc9" (a desktop notification through
 	// the terminal) or "none".
 	Notify string

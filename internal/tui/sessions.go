@@ -24,13 +24,24 @@ func (m *Model) cmdClear(string) tea.Cmd {
 			m.commandOutput("/clear", err.Error(), true)
 			return nil
 		}
-		m.o.Session = s
+		m.switchSession(s)
 	} else {
 		m.o.Session.SetHistory(nil)
 	}
 	m.conv.todos = nil
 	m.conv.add(&item{kind: kCompact, text: "Conversation cleared", done: true})
 	return m.refreshStatus()
+}
+
+// switchSession makes s the conversation the UI runs. The model chosen
+// with /model stays: it is the user's choice for this run of reins, not
+// part of the conversation left (Claude Code keeps it across /clear and
+// /resume); the new session started on the configured model.
+func (m *Model) switchSession(s *engine.Session) {
+	if old := m.o.Session; old != nil && old.Model() != s.Model() {
+		s.SetModel(old.Model())
+	}
+	m.o.Session = s
 }
 
 // cmdResume lists earlier sessions of the project.
@@ -85,7 +96,7 @@ func (m *Model) resumeInfo(id, name string, infos []session.Info, i int) tea.Cmd
 		m.commandOutput("/resume", err.Error(), true)
 		return nil
 	}
-	m.o.Session = s
+	m.switchSession(s)
 	m.conv.add(&item{kind: kCompact, text: "Resumed: " + cut(name, 60), done: true})
 	m.showHistory(s.History())
 	return m.refreshStatus()

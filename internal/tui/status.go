@@ -51,9 +51,11 @@ func (m *Model) contextUsed() (int, bool) {
 // statusInput is what a statusLine command reads on stdin (Claude Code's
 // field names).
 type statusInput struct {
-	SessionID string `json:"session_id"`
-	Cwd       string `json:"cwd"`
-	Model     struct {
+	HookEventName  string `json:"hook_event_name"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	Model          struct {
 		ID          string `json:"id"`
 		DisplayName string `json:"display_name"`
 	} `json:"model"`
@@ -61,15 +63,20 @@ type statusInput struct {
 		CurrentDir string `json:"current_dir"`
 		ProjectDir string `json:"project_dir"`
 	} `json:"workspace"`
-	Version        string `json:"version"`
+	Version     string `json:"version"`
+	OutputStyle struct {
+		Name string `json:"name"`
+	} `json:"output_style"`
 	PermissionMode string `json:"permission_mode"`
 	Cost           struct {
 		TotalCostUSD      float64 `json:"total_cost_usd"`
+		TotalDuration     int64   `json:"total_duration_ms"`
 		TotalAPIDuration  int64   `json:"total_api_duration_ms"`
 		ContextUsedPct    int     `json:"context_used_percent"`
 		TotalInputTokens  int     `json:"total_input_tokens"`
 		TotalOutputTokens int     `json:"total_output_tokens"`
 	} `json:"cost"`
+	Exceeds200kTokens bool `json:"exceeds_200k_tokens"`
 }
 
 // refreshStatus runs the statusLine command, when there is one, and
@@ -80,7 +87,11 @@ func (m *Model) refreshStatus() tea.Cmd {
 	}
 	s := m.o.Session
 	var in statusInput
+	in.HookEventName, in.OutputStyle.Name = "Status", "default"
 	in.SessionID, in.Cwd, in.Version = s.ID(), m.o.Cwd, m.o.Version
+	if m.o.TranscriptPath != nil {
+		in.TranscriptPath = m.o.TranscriptPath(s.ID())
+	}
 	in.Model.ID, in.Model.DisplayName = s.Model(), s.Model()
 	in.Workspace.CurrentDir, in.Workspace.ProjectDir = m.o.Cwd, m.o.Cwd
 	in.PermissionMode = m.mode()
@@ -88,6 +99,9 @@ func (m *Model) refreshStatus() tea.Cmd {
 	in.Cost.TotalCostUSD, in.Cost.TotalAPIDuration = t.Cost, t.APITime.Milliseconds()
 	in.Cost.TotalInputTokens, in.Cost.TotalOutputTokens = t.Usage.InputTokens, t.Usage.OutputTokens
 	in.Cost.ContextUsedPct, _ = m.contextUsed()
+	in.Cost.TotalDuration = m.o.Now().Sub(m.turnStart0()).Milliseconds()
+	u := s.LastUsage()
+	in.Exceeds200kTokens = u.InputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens > 200_000
 	data, _ := json.Marshal(in)
 	command, cwd, parent, log := m.o.StatusLine, m.o.Cwd, m.ctx, m.o.Logger
 	return func() tea.Msg {

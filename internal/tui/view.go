@@ -1,12 +1,17 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
 )
 
 var spinnerFrames = []string{"✻", "✳", "✢", "·", "✢", "✳"}
@@ -109,12 +114,32 @@ func (m *Model) spinnerLine(w int) string {
 			label = t.ActiveForm + "…"
 		}
 	}
-	if m.conv.retry != "" {
-		label = m.conv.retry + "…"
+	if r := m.conv.retry; r != nil {
+		label = retryLabel(r, m.conv.retryAt.Sub(m.o.Now()))
 	}
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
 	info := fmt.Sprintf(" (%s · esc to interrupt)", elapsed(m.o.Now().Sub(m.turnStart)))
 	return cut(m.st.accent.Render(frame+" "+label)+m.st.dim.Render(info), w)
+}
+
+// retryLabel says why a request is retried and counts down to it:
+// "API error 429 (rate_limit_error) · Retrying in 12s (attempt 1/10)…".
+func retryLabel(r *engine.Retry, left time.Duration) string {
+	why := "Request failed"
+	var ae *llm.APIError
+	switch {
+	case errors.As(r.Err, &ae) && ae.Status != 0:
+		why = fmt.Sprintf("API error %d", ae.Status)
+		if ae.Type != "" {
+			why += " (" + ae.Type + ")"
+		}
+	case ae != nil:
+		why = "API error (" + ae.Type + ")"
+	case r.Err != nil:
+		why = "Connection error"
+	}
+	secs := max(0, int((left+time.Second-1)/time.Second))
+	return fmt.Sprintf("%s · Retrying in %ds (attempt %d/%d)…", why, secs, r.Attempt, r.Max)
 }
 
 func (m *Model) placeholder() string {
