@@ -185,9 +185,13 @@ func TestQA3BangCommandDuringATurnDoesNotInterruptIt(t *testing.T) {
 	tt.waitFor("⎿  from the bang")
 	// Wait for the turn's end to be drawn: the reply is printed a frame
 	// before the live area (still showing the ! run) is redrawn.
-	s := tt.waitUntil("the reply and an idle input", func(s string) bool {
+	// The screen is read once the idle input is up, in a capture taken
+	// after that: a capture taken before the check could still hold the
+	// busy frame.
+	tt.waitUntil("the reply and an idle input", func(s string) bool {
 		return strings.Contains(s, "the wait is over") && strings.Contains(tt.visible(), `Try "explain this project"`)
 	})
+	s := tt.screen()
 	if n := count(s, "echo from the bang"); n != 1 {
 		t.Fatalf("the ! command is on screen %d times, want once:\n%s", n, s)
 	}
