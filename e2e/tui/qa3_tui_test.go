@@ -26,9 +26,12 @@ func TestQA3LongReplyLeavesNoStaleFrameInTheScrollback(t *testing.T) {
 	tt.prompt("list sixty things")
 	// Wait until the streaming frame is tall, then for the end.
 	tt.waitFor("item 40 end", "esc to interrupt")
-	s := tt.waitUntil("the rendered reply and the input box", func(s string) bool {
+	tt.waitUntil("the rendered reply and the input box", func(s string) bool {
 		return strings.Contains(s, "That is all.") && !strings.Contains(tt.visible(), "esc to interrupt")
 	})
+	// Read after the check: a capture taken before it could still hold
+	// the streaming frame.
+	s := tt.screen()
 	for i := 1; i <= 60; i++ {
 		if n := count(s, fmt.Sprintf("item %d end", i)); n != 1 {
 			t.Fatalf("item %d is on screen %d times, want once:\n%s", i, n, s)
