@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"reins/internal/engine"
+	"reins/internal/permission"
 )
 
 // asker puts permission questions to the client as can_use_tool requests.
@@ -26,17 +27,12 @@ type canUseTool struct {
 
 // wireUpdate is a permission update as the protocol spells it.
 type wireUpdate struct {
-	Type        string     `json:"type"`
-	Rules       []wireRule `json:"rules,omitempty"`
-	Behavior    string     `json:"behavior,omitempty"`
-	Mode        string     `json:"mode,omitempty"`
-	Directories []string   `json:"directories,omitempty"`
-	Destination string     `json:"destination,omitempty"`
-}
-
-type wireRule struct {
-	ToolName    string  `json:"toolName"`
-	RuleContent *string `json:"ruleContent,omitempty"`
+	Type        string                 `json:"type"`
+	Rules       []permission.RuleValue `json:"rules,omitempty"`
+	Behavior    string                 `json:"behavior,omitempty"`
+	Mode        string                 `json:"mode,omitempty"`
+	Directories []string               `json:"directories,omitempty"`
+	Destination string                 `json:"destination,omitempty"`
 }
 
 // permissionAnswer is the client's answer to can_use_tool.
@@ -108,7 +104,7 @@ func toWire(sg engine.Suggestion) wireUpdate {
 	u := wireUpdate{Type: sg.Type, Behavior: sg.Behavior, Mode: sg.Mode, Directories: sg.Directories,
 		Destination: sg.Destination}
 	for _, r := range sg.Rules {
-		u.Rules = append(u.Rules, splitRule(r))
+		u.Rules = append(u.Rules, permission.SplitRuleValue(r))
 	}
 	return u
 }
@@ -118,21 +114,11 @@ func fromWire(u wireUpdate) engine.Suggestion {
 	sg := engine.Suggestion{Type: u.Type, Behavior: u.Behavior, Mode: u.Mode, Directories: u.Directories,
 		Destination: u.Destination}
 	for _, r := range u.Rules {
-		rule := r.ToolName
-		if r.RuleContent != nil && *r.RuleContent != "" {
-			rule += "(" + *r.RuleContent + ")"
+		content := ""
+		if r.RuleContent != nil {
+			content = *r.RuleContent
 		}
-		sg.Rules = append(sg.Rules, rule)
+		sg.Rules = append(sg.Rules, permission.FormatRule(r.ToolName, content))
 	}
 	return sg
-}
-
-// splitRule splits "Tool(content)" into its tool name and content.
-func splitRule(rule string) wireRule {
-	name, rest, ok := strings.Cut(rule, "(")
-	if !ok || !strings.HasSuffix(rest, ")") {
-		return wireRule{ToolName: rule}
-	}
-	content := strings.TrimSuffix(rest, ")")
-	return wireRule{ToolName: name, RuleContent: &content}
 }
