@@ -371,6 +371,9 @@ func decideBash(p *Policy, r Request) Decision {
 			return Decision{Behavior: Deny, Reason: fmt.Sprintf("Plan mode allows read-only commands only; `%s` is not (%s). Present the plan with ExitPlanMode first.", shortCmd(r.Command), why)}
 		}
 	}
+	if p.Mode == ModeAuto && p.ClassifyAllShell {
+		return Decision{Behavior: Ask, Reason: fmt.Sprintf("The command `%s` needs approval: autoMode.classifyAllShell sends every command to auto mode's classifier.", shortCmd(r.Command))}
+	}
 	return bashAllow(p, bp, r.Command, forms)
 }
 
@@ -532,7 +535,7 @@ func bashAllow(p *Policy, bp *bashPlan, command string, forms func(access) []str
 			}
 		case bareAssignment(c):
 		case len(ci.runs) == 0 && readOnlyCommand(c):
-		case len(ci.runs) == 0 && p.Mode == ModeAcceptEdits && acceptEditsCommands[c.Name()] && (c.Name() != "sed" || hasAnyOption(c.ArgWords, " -i --in-place ")):
+		case len(ci.runs) == 0 && p.Mode.acceptsEdits() && acceptEditsCommands[c.Name()] && (c.Name() != "sed" || hasAnyOption(c.ArgWords, " -i --in-place ")):
 			byMode = true
 		default:
 			unmatched = append(unmatched, c)
@@ -553,7 +556,7 @@ func bashAllow(p *Policy, bp *bashPlan, command string, forms func(access) []str
 	case firstRule != nil:
 		return byRule(Allow, firstRule, fmt.Sprintf("The command is allowed by the %s.", firstRule.Describe()))
 	case byMode:
-		return Decision{Behavior: Allow, Reason: "acceptEdits mode allows file commands inside the working folders."}
+		return Decision{Behavior: Allow, Reason: fmt.Sprintf("%s mode allows file commands inside the working folders.", p.Mode)}
 	}
 	return Decision{Behavior: Allow, Reason: "The command only reads inside the working folders."}
 }

@@ -89,16 +89,27 @@ func (c *Checker) Mode() Mode {
 // ErrBypassDisabled is returned when bypassPermissions is refused.
 var ErrBypassDisabled = errors.New("bypassPermissions mode is disabled by policy")
 
-// SetMode changes the mode; bypassPermissions is refused when policy
-// disables it.
+// AutoAvailable reports whether auto mode may be switched on.
+func (c *Checker) AutoAvailable() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.p.AutoDisabled
+}
+
+// SetMode changes the mode; bypassPermissions and auto are refused when
+// settings disable them. "manual" is default.
 func (c *Checker) SetMode(m Mode) error {
-	if _, err := ParseMode(string(m)); err != nil {
+	m, err := ParseMode(string(m))
+	if err != nil {
 		return err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if m == ModeBypass && c.p.BypassDisabled {
 		return fmt.Errorf("set mode: %w (%s)", ErrBypassDisabled, c.p.BypassDisabledBy)
+	}
+	if m == ModeAuto && c.p.AutoDisabled {
+		return fmt.Errorf("set mode: %w (%s)", ErrAutoDisabled, c.p.AutoDisabledBy)
 	}
 	c.p.Mode = m
 	return nil

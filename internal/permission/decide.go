@@ -57,12 +57,18 @@ type Decision struct {
 	// DontAsk marks a deny that was an ask until dontAsk mode refused to
 	// ask.
 	DontAsk bool
+	// Classify marks an ask that auto mode hands to its classifier
+	// instead of the user: no ask rule and no safety check asked for
+	// it. The gate asks the user when the classifier cannot decide.
+	Classify bool
 	// Suggestions are updates that would allow such calls from now on.
 	Suggestions []Update
 }
 
 // Decide decides on a call. It is pure: it reads only p and r (Resolve
-// the request first so that symlinks are seen).
+// the request first so that symlinks are seen). In auto mode a call that
+// would ask is marked Classify unless an ask rule or a safety check (a
+// protected path, invisible characters) asked for it.
 func Decide(p *Policy, r Request) Decision {
 	tool := canonical(r.Tool)
 	d := decide(p, tool, r)
@@ -71,6 +77,9 @@ func Decide(p *Policy, r Request) Decision {
 		d.Behavior, d.DontAsk = Deny, true
 		d.Reason = "dontAsk mode denies anything that would need approval: " + d.Reason
 		d.Suggestions = nil
+	}
+	if d.Behavior == Ask && p.Mode == ModeAuto && d.Rule == nil && !d.Safety {
+		d.Classify = true
 	}
 	return d
 }
@@ -289,8 +298,8 @@ func decidePath(p *Policy, tool, abs string, edit bool) Decision {
 	if !p.inWorkDirs(abs) {
 		return Decision{Behavior: Ask, BlockedPath: abs, Reason: fmt.Sprintf("%s needs approval: it is outside the working folders (%s).", what, strings.Join(p.WorkDirs, ", "))}
 	}
-	if p.Mode == ModeAcceptEdits {
-		return Decision{Behavior: Allow, Reason: "acceptEdits mode allows edits inside the working folders."}
+	if p.Mode.acceptsEdits() {
+		return Decision{Behavior: Allow, Reason: fmt.Sprintf("%s mode allows edits inside the working folders.", p.Mode)}
 	}
 	return Decision{Behavior: Ask, BlockedPath: abs, Reason: what + " needs approval."}
 }

@@ -29,6 +29,13 @@ type Policy struct {
 	// where that was set.
 	BypassDisabled   bool
 	BypassDisabledBy string
+	// AutoDisabled refuses auto mode (disableAutoMode); AutoDisabledBy
+	// says where that was set.
+	AutoDisabled   bool
+	AutoDisabledBy string
+	// ClassifyAllShell suspends Bash allow rules in auto mode, so that
+	// every command goes to the classifier (autoMode.classifyAllShell).
+	ClassifyAllShell bool
 	// Refusals maps a tool name to the message it is refused with, for
 	// protections asked for but not provided (sandbox.enabled).
 	Refusals map[string]string
@@ -71,6 +78,10 @@ func NewPolicy(cfg Config) (*Policy, []settings.Warning, error) {
 	if p.BypassDisabled {
 		p.BypassDisabledBy = "permissions.disableBypassPermissionsMode in settings"
 	}
+	p.AutoDisabled, p.ClassifyAllShell = s.DisableAutoMode, s.AutoMode.ClassifyAllShell
+	if p.AutoDisabled {
+		p.AutoDisabledBy = "disableAutoMode in " + s.DisableAutoModeFile
+	}
 	var warns []settings.Warning
 	mode := cfg.Mode
 	if cfg.SkipPermissions {
@@ -89,6 +100,13 @@ func NewPolicy(cfg Config) (*Policy, []settings.Warning, error) {
 			return nil, nil, fmt.Errorf("bypassPermissions mode is disabled by %s", p.BypassDisabledBy)
 		}
 		warns = append(warns, settings.Warning{Message: "defaultMode bypassPermissions is disabled by policy; using default"})
+		m = ModeDefault
+	}
+	if m == ModeAuto && p.AutoDisabled {
+		if !fromSettings {
+			return nil, nil, fmt.Errorf("--permission-mode auto: auto mode is disabled by %s", p.AutoDisabledBy)
+		}
+		warns = append(warns, settings.Warning{Message: fmt.Sprintf("defaultMode auto is not available: auto mode is disabled by %s; using default", p.AutoDisabledBy)})
 		m = ModeDefault
 	}
 	p.Mode = m
@@ -192,6 +210,9 @@ func (p *Policy) rules(b Behavior, tool string) []Rule {
 		}
 		if b == Allow && p.IgnoreAllow && r.Source != settings.SourcePolicy {
 			continue
+		}
+		if b == Allow && r.Tool == "Bash" && p.Mode == ModeAuto && p.ClassifyAllShell {
+			continue // classifyAllShell: the classifier sees every command
 		}
 		out = append(out, r)
 	}

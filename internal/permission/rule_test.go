@@ -103,18 +103,24 @@ func TestModes(t *testing.T) {
 			t.Errorf("ParseMode(%s) = %s, %v", m, got, err)
 		}
 	}
-	if _, err := ParseMode("auto"); err == nil {
-		t.Error("auto is not a mode reins offers")
+	if got, err := ParseMode("manual"); err != nil || got != ModeDefault {
+		t.Errorf("ParseMode(manual) = %s, %v; want default", got, err)
+	}
+	if _, err := ParseMode("Auto"); err == nil {
+		t.Error("modes are case-sensitive")
 	}
 	cycle := []Mode{ModeDefault}
-	for range 4 {
-		cycle = append(cycle, cycle[len(cycle)-1].Next(true))
+	for range 5 {
+		cycle = append(cycle, cycle[len(cycle)-1].Next(true, true))
 	}
-	if want := []Mode{ModeDefault, ModeAcceptEdits, ModePlan, ModeBypass, ModeDefault}; !reflect.DeepEqual(cycle, want) {
+	if want := []Mode{ModeDefault, ModeAcceptEdits, ModePlan, ModeAuto, ModeBypass, ModeDefault}; !reflect.DeepEqual(cycle, want) {
 		t.Errorf("cycle = %v", cycle)
 	}
-	if ModePlan.Next(false) != ModeDefault {
-		t.Error("without bypass, plan cycles to default")
+	if ModePlan.Next(false, false) != ModeDefault {
+		t.Error("without bypass and auto, plan cycles to default")
+	}
+	if ModePlan.Next(true, false) != ModeBypass {
+		t.Error("without auto, plan cycles to bypass")
 	}
 }
 

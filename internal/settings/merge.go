@@ -118,13 +118,20 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 				s.DisableBypassPermissions = true
 			}
 		}
-	}
-	if raw, ok := s.Raw["permissions"]; ok {
-		var p permissionsShape
-		if json.Unmarshal(raw, &p) == nil {
-			s.DefaultMode = p.DefaultMode
+		var top string
+		if raw, ok := f.data.values["disableAutoMode"]; ok {
+			_ = json.Unmarshal(raw, &top)
+		}
+		if (top == "disable" || p.DisableAutoMode == "disable") && !s.DisableAutoMode {
+			s.DisableAutoMode, s.DisableAutoModeFile = true, f.path
 		}
 	}
+	mode, modeWarns := defaultMode(files)
+	s.DefaultMode = mode
+	warns = append(warns, modeWarns...)
+	auto, autoWarns := collectAutoMode(files)
+	s.AutoMode = auto
+	warns = append(warns, autoWarns...)
 	hooks, hw := collectHooks(files, managedHooksOnly, merged)
 	s.Hooks = hooks
 	for _, w := range hw {
@@ -152,6 +159,58 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 		}
 	}
 	return s, warns
+}
+
+// defaultMode is permissions.defaultMode of the highest source that sets
+// it. Shared project settings may not start a session in auto mode (a
+// repository must not switch its users into it): that value is ignored
+// with a warning and the next source's value applies.
+func defaultMode(files []loaded) (string, []Warning) {
+	var warns []Warning
+	for _, f := range files {
+		raw, ok := f.data.values["permissions"]
+		if !ok {
+			continue
+		}
+		var p permissionsShape
+		if json.Unmarshal(raw, &p) != nil || p.DefaultMode == "" {
+			continue
+		}
+		if p.DefaultMode == "auto" && f.source == SourceProject {
+			line, col := position(f.data.src, f.data.pos["permissions"])
+			warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+				Message: `permissions.defaultMode "auto" is ignored in shared project settings: a repository cannot switch you into auto mode; set it in ~/.claude/settings.json or .claude/settings.local.json, or pass --permission-mode auto`})
+			continue
+		}
+		return p.DefaultMode, warns
+	}
+	return "", warns
+}
+
+// collectAutoMode merges the autoMode objects of every source but shared
+// project settings, whose autoMode is ignored with a warning.
+func collectAutoMode(files []loaded) (AutoMode, []Warning) {
+	var warns []Warning
+	var merged any
+	for i := len(files) - 1; i >= 0; i-- {
+		f := files[i]
+		raw, ok := f.data.values["autoMode"]
+		if !ok {
+			continue
+		}
+		if f.source == SourceProject {
+			line, col := position(f.data.src, f.data.pos["autoMode"])
+			warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+				Message: "autoMode is ignored in shared project settings: a repository cannot change what auto mode allows; put it in ~/.claude/settings.json or .claude/settings.local.json"})
+			continue
+		}
+		merged = mergeValue(merged, decodeAny(raw))
+	}
+	var a AutoMode
+	if merged != nil {
+		_ = json.Unmarshal(mustMarshal(merged), &a)
+	}
+	return a, warns
 }
 
 func boolKey(fd *fileData, key string) bool {

@@ -28,6 +28,7 @@ var knownKeys = map[string]bool{
 	"theme": true, "verbose": true, "respectGitignore": true, "includeGitInstructions": true,
 	"attribution": true, "language": true, "autoUpdates": true, "fileSuggestion": true,
 	"spinnerVerbs": true, "autoCompactEnabled": true, "preferredNotifChannel": true,
+	"autoMode": true, "disableAutoMode": true,
 }
 
 // nearKnownKey returns the known key that key most likely misspells: one
@@ -86,14 +87,18 @@ func editDistance(a, b string, limit int) int {
 // Permission modes accepted in permissions.defaultMode.
 var knownModes = map[string]bool{
 	"default": true, "acceptEdits": true, "plan": true, "bypassPermissions": true, "dontAsk": true,
+	"auto": true, "manual": true,
 }
+
+// modeChoices lists knownModes for messages.
+const modeChoices = "want default, acceptEdits, plan, auto, bypassPermissions or dontAsk; manual means default"
 
 // KnownHookEvents are the hook events reins fires. Other event names in a
 // hooks object are kept but warned about.
 var KnownHookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
 	"UserPromptSubmit", "Notification", "Stop", "SubagentStart", "SubagentStop",
-	"PreCompact", "SessionStart", "SessionEnd",
+	"PreCompact", "SessionStart", "SessionEnd", "PermissionDenied",
 }
 
 // fileData is one parsed file: its valid top-level values and where each
@@ -250,6 +255,7 @@ type permissionsShape struct {
 	DefaultMode                  string   `json:"defaultMode"`
 	AdditionalDirectories        []string `json:"additionalDirectories"`
 	DisableBypassPermissionsMode string   `json:"disableBypassPermissionsMode"`
+	DisableAutoMode              string   `json:"disableAutoMode"`
 }
 
 // validateKey checks the shape of a known key's value. It returns a
@@ -271,7 +277,7 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 	case "permissions":
 		var p permissionsShape
 		if err = json.Unmarshal(raw, &p); err == nil && p.DefaultMode != "" && !knownModes[p.DefaultMode] {
-			return fmt.Sprintf("setting permissions.defaultMode: unknown mode %q (want default, acceptEdits, plan, bypassPermissions or dontAsk); permissions ignored", p.DefaultMode), 0
+			return fmt.Sprintf("setting permissions.defaultMode: unknown mode %q (%s); permissions ignored", p.DefaultMode, modeChoices), 0
 		}
 	case "hooks":
 		var h map[string][]HookMatcher
@@ -287,7 +293,10 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 				}
 			}
 		}
-	case "model", "apiKeyHelper", "outputStyle":
+	case "autoMode":
+		var a AutoMode
+		err = json.Unmarshal(raw, &a)
+	case "model", "apiKeyHelper", "outputStyle", "disableAutoMode":
 		var s string
 		err = json.Unmarshal(raw, &s)
 	case "cleanupPeriodDays":

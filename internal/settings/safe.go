@@ -111,7 +111,7 @@ func restrict(file string, fd *fileData) []Withheld {
 			if m, ok := p["defaultMode"]; ok {
 				var mode string
 				_ = json.Unmarshal(m, &mode)
-				if mode != "default" && mode != "plan" {
+				if mode != "default" && mode != "manual" && mode != "plan" {
 					held = append(held, Withheld{File: file, What: "permissions.defaultMode " + mode})
 					delete(p, "defaultMode")
 				}

@@ -145,14 +145,14 @@ func sanitizePermissions(raw json.RawMessage) (json.RawMessage, []problem) {
 				continue
 			}
 			m.raw = v
-		case "defaultmode", "disablebypasspermissionsmode":
+		case "defaultmode", "disablebypasspermissionsmode", "disableautomode":
 			var s string
 			if json.Unmarshal(m.raw, &s) != nil {
 				probs = append(probs, problem{fmt.Sprintf("setting %s: expected a string, found %s; ignored", field, kindOf(m.raw)), m.off})
 				continue
 			}
 			if strings.EqualFold(m.key, "defaultMode") && s != "" && !knownModes[s] {
-				probs = append(probs, problem{fmt.Sprintf("setting permissions.defaultMode: unknown mode %q (want default, acceptEdits, plan, bypassPermissions or dontAsk); ignored, the other permissions still apply", s), m.off})
+				probs = append(probs, problem{fmt.Sprintf("setting permissions.defaultMode: unknown mode %q (%s); ignored, the other permissions still apply", s, modeChoices), m.off})
 				continue
 			}
 		}

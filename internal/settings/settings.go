@@ -125,6 +125,20 @@ type ModelOverride struct {
 	Family          string  `json:"family,omitempty"`
 }
 
+// AutoMode configures auto mode's classifier (the "autoMode" key). A nil
+// list means the built-in rules; the entry "$defaults" in a list splices
+// the built-in rules in at its place, and a list without it replaces
+// them.
+type AutoMode struct {
+	Allow       []string `json:"allow,omitempty"`
+	SoftDeny    []string `json:"soft_deny,omitempty"`
+	HardDeny    []string `json:"hard_deny,omitempty"`
+	Environment []string `json:"environment,omitempty"`
+	// ClassifyAllShell suspends Bash allow rules in auto mode, so every
+	// shell command goes to the classifier.
+	ClassifyAllShell bool `json:"classifyAllShell,omitempty"`
+}
+
 // Sandbox is the part of the "sandbox" key reins looks at.
 type Sandbox struct {
 	Enabled bool `json:"enabled"`
@@ -145,6 +159,16 @@ type Settings struct {
 	// DisableBypassPermissions is set when any source says
 	// permissions.disableBypassPermissionsMode: "disable".
 	DisableBypassPermissions bool
+	// DisableAutoMode is set when any source says disableAutoMode:
+	// "disable" (at the top level or inside permissions);
+	// DisableAutoModeFile is the first file that says so.
+	DisableAutoMode     bool
+	DisableAutoModeFile string
+	// AutoMode is the autoMode object of user, local, --settings and
+	// managed settings, lists of several files joined (highest first).
+	// Shared project settings may not set it: a repository must not
+	// widen what auto mode's classifier allows.
+	AutoMode AutoMode
 	// ManagedRulesOnly is set when managed policy says
 	// allowManagedPermissionRulesOnly: allow rules from other sources
 	// (flags and session answers included) must be ignored. Rules already
