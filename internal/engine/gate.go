@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"reins/internal/automode"
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/permission"
@@ -34,6 +35,13 @@ type GateConfig struct {
 	AgentType string
 	// AgentTranscriptPath is the sub-agent's transcript (SubagentStop).
 	AgentTranscriptPath string
+	// Classifier reviews, in auto mode, the calls that would otherwise ask
+	// (permission.Decision.Classify). Nil: they are asked as in default
+	// mode.
+	Classifier Classifier
+	// AutoGuard pauses auto mode after too many blocks; share one among a
+	// session's gates. Nil: the gate keeps its own.
+	AutoGuard *automode.Guard
 	// Notify hears what hooks and permission updates have to tell the
 	// user (systemMessage, hook errors, a rule that could not be saved).
 	// It must be safe for concurrent use.
@@ -48,6 +56,12 @@ type PermissionGate struct {
 	cfg GateConfig
 }
 
+// Classifier reviews a call in place of the user (auto mode). An error
+// means it could not decide.
+type Classifier interface {
+	Classify(ctx context.Context, a automode.Action) (automode.Verdict, error)
+}
+
 var (
 	_ tool.Gate = (*PermissionGate)(nil)
 	_ StopHooks = (*PermissionGate)(nil)
@@ -57,6 +71,9 @@ var (
 func NewGate(cfg GateConfig) *PermissionGate {
 	if cfg.Permissions == nil {
 		panic("engine.NewGate: Permissions is required")
+	}
+	if cfg.AutoGuard == nil {
+		cfg.AutoGuard = &automode.Guard{}
 	}
 	return &PermissionGate{cfg: cfg}
 }
@@ -186,7 +203,59 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 	case permission.Deny:
 		return denied(d.Reason)
 	}
+	if d.Classify {
+		var settled bool
+		if v, settled, d = g.classify(ctx, c, name, input, changed, d, v.Context); settled {
+			return v
+		}
+	}
 	return g.ask(ctx, c, name, input, changed, d, v.Context)
+}
+
+// classify has auto mode's classifier review a call that would ask. It
+// returns the verdict when the classifier settled it; otherwise the call
+// goes to the user with d, whose reason then says why auto mode did not
+// decide.
+func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string, input json.RawMessage, changed bool, d permission.Decision, extra []string) (tool.Verdict, bool, permission.Decision) {
+	switch {
+	case g.cfg.Classifier == nil:
+		d.Reason += " Auto mode's classifier is not available in this session."
+		return tool.Verdict{}, false, d
+	case g.cfg.AutoGuard.Paused():
+		d.Reason += fmt.Sprintf(" Auto mode is paused after too many blocked actions (%d in a row or %d in the session), so the user decides.",
+			automode.MaxConsecutiveBlocks, automode.MaxTotalBlocks)
+		return tool.Verdict{}, false, d
+	}
+	verdict, err := g.cfg.Classifier.Classify(ctx, automode.Action{Tool: name, Input: input, Cwd: c.Cwd, Reason: d.Reason, Transcript: c.Transcript})
+	if ctx.Err() != nil {
+		return denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, context.Cause(ctx))), true, d
+	}
+	if err != nil {
+		g.notify("warning", fmt.Sprintf("Auto mode could not review this %s call (%v); it needs approval instead.", name, err))
+		d.Reason += fmt.Sprintf(" Auto mode's classifier was unavailable (%v), so it could not approve it.", err)
+		return tool.Verdict{}, false, d
+	}
+	if verdict.Allow {
+		g.cfg.AutoGuard.Allowed()
+		c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
+		v := tool.Verdict{Allow: true, Context: extra}
+		if changed {
+			v.Input = input
+		}
+		return v, true, d
+	}
+	reason := strings.TrimSuffix(verdict.Reason, ".")
+	g.notify("info", fmt.Sprintf("Auto mode blocked %s: %s", name, reason))
+	if g.cfg.AutoGuard.Blocked() {
+		g.notify("warning", fmt.Sprintf("Auto mode is paused after %d blocked actions in a row (or %d in this session): actions that need approval are asked again.",
+			automode.MaxConsecutiveBlocks, automode.MaxTotalBlocks))
+	}
+	if g.has(hooks.PermissionDenied) {
+		in := g.hookInput(hooks.PermissionDenied, c)
+		in.ToolName, in.ToolInput, in.ToolUseID, in.Reason = name, input, c.ID, verdict.Reason
+		g.report(g.cfg.Hooks.Run(ctx, in))
+	}
+	return denied(fmt.Sprintf("Auto mode blocked this %s call: %s. Do not try to get around the block; reach the user's goal another way, or ask the user to do this step themselves.", name, reason)), true, d
 }
 
 // needsUser reports whether a tool exists to ask the user something
@@ -269,6 +338,9 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 		if err := g.cfg.Permissions.Apply(fromSuggestions(ans.Updates)); err != nil {
 			g.notify("warning", err.Error())
 		}
+	}
+	if d.Classify && ans.Allow {
+		g.cfg.AutoGuard.Allowed() // the user's approval ends a run of blocks
 	}
 	if !ans.Allow {
 		msg := ans.Message

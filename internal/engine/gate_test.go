@@ -91,6 +91,7 @@ type gateOpts struct {
 	matcher          string
 	asker            engine.Asker
 	agentID          string
+	classifier       engine.Classifier
 }
 
 func gateScript(t *testing.T, dir, name, body string) string {
@@ -127,7 +128,7 @@ func newGateEnv(t *testing.T, o gateOpts) *gateEnv {
 	}
 	perms := permission.NewChecker(p, permission.CheckerConfig{ProjectDir: dir})
 	runner := hooks.New(hooks.Config{Hooks: s.Hooks, ProjectDir: dir})
-	g := engine.NewGate(engine.GateConfig{Permissions: perms, Hooks: runner, Asker: o.asker, AgentID: o.agentID, AgentType: "helper",
+	g := engine.NewGate(engine.GateConfig{Permissions: perms, Hooks: runner, Asker: o.asker, AgentID: o.agentID, AgentType: "helper", Classifier: o.classifier,
 		HookInput: func() hooks.Input {
 			return hooks.Input{SessionID: "sess", TranscriptPath: filepath.Join(dir, "t.jsonl"), Cwd: dir}
 		}})

@@ -722,6 +722,10 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		}
 		t.emit(&RequestStart{Model: req.Model, Attempt: attempt})
 		sentAt := s.cfg.Now()
+		convo := req.Messages
+		if s.ctxMsg != nil && len(convo) > 0 && convo[0] == s.ctxMsg {
+			convo = convo[1:]
+		}
 		ex := tool.NewExecutor(ctx, tool.ExecConfig{
 			Lookup:         lookup(ts.Tools),
 			Gate:           s.cfg.Gate,
@@ -731,7 +735,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 			Deferred:       ts.Deferred,
 			NewCall: func(b llm.ContentBlock) *tool.Call {
 				return &tool.Call{ID: b.ID, Name: b.Name, SessionID: s.cfg.SessionID, AgentID: s.cfg.AgentID,
-					Cwd: s.cfg.Cwd, Model: req.Model, ParentToolUseID: s.cfg.ParentToolUseID}
+					Cwd: s.cfg.Cwd, Model: req.Model, ParentToolUseID: s.cfg.ParentToolUseID, Transcript: convo}
 			},
 		})
 		s.mu.Lock()

@@ -21,18 +21,21 @@ const (
 	PreCompact         Event = "PreCompact"
 	SessionStart       Event = "SessionStart"
 	SessionEnd         Event = "SessionEnd"
+	// PermissionDenied fires when auto mode's classifier blocks a call.
+	PermissionDenied Event = "PermissionDenied"
 )
 
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 	Notification, Stop, SubagentStart, SubagentStop, PreCompact, SessionStart, SessionEnd,
+	PermissionDenied,
 }
 
 // toolEvent reports whether the event is about one tool call.
 func (e Event) toolEvent() bool {
 	switch e {
-	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied:
 		return true
 	}
 	return false
@@ -90,7 +93,8 @@ type Input struct {
 	Model  string
 
 	// Reason says why the session ended (SessionEnd): "clear", "logout",
-	// "prompt_input_exit", "other".
+	// "prompt_input_exit", "other"; or why a call was denied
+	// (PermissionDenied).
 	Reason string
 
 	// Env are NAME=value pairs added to the environment of this run's
@@ -104,7 +108,7 @@ type Input struct {
 // (UserPromptSubmit, Stop) return "" and run every hook.
 func (in *Input) MatchValue() string {
 	switch in.Event {
-	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest:
+	case PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, PermissionDenied:
 		return in.ToolName
 	case SessionStart:
 		return in.Source
@@ -196,7 +200,7 @@ func (in *Input) JSON() []byte {
 		if in.Model != "" {
 			m["model"] = in.Model
 		}
-	case SessionEnd:
+	case SessionEnd, PermissionDenied:
 		m["reason"] = in.Reason
 	}
 	b, err := json.Marshal(m)

@@ -97,6 +97,11 @@ type Call struct {
 	// ParentToolUseID is the tool_use id of the Agent call this call runs
 	// under, "" on the main thread.
 	ParentToolUseID string
+	// Transcript is the conversation the call was made in: the messages of
+	// the request that produced it, without the user context message. It
+	// is shared and must not be changed. Auto mode's classifier reads the
+	// user's messages and the earlier tool calls from it.
+	Transcript []*llm.Message
 	// ReadDenied, when set (by the permission gate's Before), reports the
 	// absolute paths the user's read-deny rules keep from this call: tools
 	// that read many files at once (Grep, Glob) leave them out.
