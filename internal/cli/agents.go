@@ -421,6 +421,8 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		AgentType:           def.Name,
 		AgentTranscriptPath: transcript,
 		Notify:              a.notify,
+		Classifier:          a.classifier,
+		AutoGuard:           a.autoGuard,
 	})
 	c.stop = pg
 	g, err := agent.NewGate(pg, def, a.cwd, a.home)

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reins/internal/automode"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,16 +104,20 @@ type app struct {
 	writer    *session.Writer
 	results   *tool.ResultStore
 
-	files    *filestate.State
-	tasks    *task.Registry
-	todos    *todo.Store
-	checker  *permission.Checker
-	hookRun  *hooks.Runner
-	gate     *engine.PermissionGate
-	asker    askerSlot
-	builtins []tool.Tool
-	tools    []tool.Tool // built-ins after deny filtering (what init lists)
-	mcp      *mcp.Manager
+	files   *filestate.State
+	tasks   *task.Registry
+	todos   *todo.Store
+	checker *permission.Checker
+	hookRun *hooks.Runner
+	gate    *engine.PermissionGate
+	// classifier reviews calls in auto mode for every gate of the
+	// session; autoGuard pauses auto mode after repeated blocks.
+	classifier *automode.Classifier
+	autoGuard  *automode.Guard
+	asker      askerSlot
+	builtins   []tool.Tool
+	tools      []tool.Tool // built-ins after deny filtering (what init lists)
+	mcp        *mcp.Manager
 	// mcpReported remembers the MCP failures already reported.
 	mcpReported mcpReports
 	// mcpWait sets mcpDeadline, when waits for MCP servers give up.

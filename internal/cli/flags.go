@@ -85,7 +85,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.DisallowedTool, "disallowedTools", nil, "tools or rules always denied")
 	fs.StringArrayVar(&o.DisallowedTool, "disallowed-tools", nil, "same as --disallowedTools")
 	fs.StringArrayVar(&o.Tools, "tools", nil, "the built-in tools available: a list, \"default\", or \"\" for none")
-	fs.StringVar(&o.PermissionMode, "permission-mode", "", "default, acceptEdits, plan, bypassPermissions or dontAsk")
+	fs.StringVar(&o.PermissionMode, "permission-mode", "", "default (or manual), acceptEdits, plan, auto, bypassPermissions or dontAsk")
 	fs.BoolVar(&o.SkipPerms, "dangerously-skip-permissions", false, "run every tool without asking (bypassPermissions)")
 	fs.BoolVar(&o.AllowSkipPerms, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later")
 	fs.IntVar(&o.MaxTurns, "max-turns", 0, "stop after this many model turns (print mode)")

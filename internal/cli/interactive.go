@@ -50,6 +50,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Asker:           asker,
 		Mode:            modeHolder{a.checker},
 		BypassAvailable: o.SkipPerms || o.AllowSkipPerms || a.permMode == "bypassPermissions",
+		AutoAvailable:   a.checker.AutoAvailable(),
 		Commands:        tui.CommandRegistry(a.commands, a.expander),
 		Compactor:       u.compactor,
 		Sessions:        u,
@@ -251,6 +252,16 @@ func (a *app) viewPermissions(_ context.Context, args string) (string, error) {
 	p := a.checker.Policy()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Mode: %s\n", p.Mode)
+	switch {
+	case p.AutoDisabled:
+		fmt.Fprintf(&b, "Auto mode: unavailable (%s)\n", p.AutoDisabledBy)
+	case p.Mode == permission.ModeAuto:
+		b.WriteString("Auto mode: a classifier reviews what would ask (`reins auto-mode defaults` prints its built-in rules)")
+		if p.ClassifyAllShell {
+			b.WriteString("; classifyAllShell: every command goes to it")
+		}
+		b.WriteString("\n")
+	}
 	byBehavior := map[string][]string{}
 	for _, r := range p.Rules {
 		where := string(r.Source)

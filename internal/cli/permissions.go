@@ -2,6 +2,10 @@ package cli
 
 import (
 	"path/filepath"
+	"time"
+
+	"reins/internal/automode"
+	"reins/internal/llm"
 
 	"reins/internal/engine"
 	"reins/internal/hooks"
@@ -38,10 +42,24 @@ func (a *app) permissions() error {
 	a.permMode = string(pol.Mode)
 	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Env: a.environ(), Notify: a.hooks.HookNotify}
 	a.hookRun = hooks.New(hcfg)
+	a.autoGuard = &automode.Guard{}
+	a.classifier = &automode.Classifier{
+		Provider: a.provider,
+		Model:    a.classifierModel,
+		Rules:    automode.Resolve(a.settings.AutoMode),
+		// Classifier calls count in the session's usage and cost.
+		Account: func(model string, u llm.Usage, api time.Duration) {
+			if s := a.current(); s != nil {
+				s.AddUsage(model, u, api)
+			}
+		},
+	}
 	a.gate = engine.NewGate(engine.GateConfig{
 		Permissions: a.checker,
 		Hooks:       a.hookRun,
 		Asker:       &a.asker,
+		Classifier:  a.classifier,
+		AutoGuard:   a.autoGuard,
 		HookInput: func() hooks.Input {
 			id := a.currentID()
 			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.cwd}
@@ -49,6 +67,15 @@ func (a *app) permissions() error {
 		Notify: a.notify,
 	})
 	return nil
+}
+
+// classifierModel is the model auto mode's classifier asks: the
+// session's current model.
+func (a *app) classifierModel() string {
+	if s := a.current(); s != nil {
+		return s.Model()
+	}
+	return a.model
 }
 
 // notify passes a message for the user to the front end, or to stderr.

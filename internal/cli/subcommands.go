@@ -37,7 +37,7 @@ func subcommands(env *Env) []*cobra.Command {
 		Approval: func() mcp.Approval { return subcommandMCPApproval(env, cwd, home, configDir, claudeJSON) },
 		Serve:    func(ctx context.Context, in io.Reader, out io.Writer) error { return serveMCP(ctx, env, in, out) },
 	})
-	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir)}
+	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir), autoModeCommand(env)}
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json

@@ -249,10 +249,11 @@ func (s *Session) Config() Config {
 	return s.cfg
 }
 
-// AddUsage accounts a side call's usage (a compaction summary) in the
-// session's totals.
+// AddUsage accounts a side call's usage (a compaction summary, auto
+// mode's classifier) in the session's totals. LastUsage, which measures
+// the conversation's context, is left as it was.
 func (s *Session) AddUsage(model string, u llm.Usage, apiTime time.Duration) {
-	s.addUsage(model, u, apiTime)
+	s.account(model, u, apiTime, false)
 }
 
 // Model is the model the next request uses.
@@ -462,13 +463,21 @@ func (s *Session) AppendMessage(m *llm.Message, meta bool) string {
 	return n.uuid
 }
 
-// addUsage accounts one response.
+// addUsage accounts one response of the conversation.
 func (s *Session) addUsage(model string, u llm.Usage, apiTime time.Duration) (cost float64, t Totals) {
+	return s.account(model, u, apiTime, true)
+}
+
+// account adds a response's usage to the totals; last also makes it the
+// LastUsage (a response of the conversation, not a side call).
+func (s *Session) account(model string, u llm.Usage, apiTime time.Duration, last bool) (cost float64, t Totals) {
 	info := s.cfg.Models.Info(model)
 	cost = info.Cost(u)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.lastUsage = u
+	if last {
+		s.lastUsage = u
+	}
 	s.totals.Usage.Add(u)
 	s.totals.Cost += cost
 	s.totals.APITime += apiTime

@@ -16,7 +16,8 @@ import (
 // doublePress is how close two presses of Esc or Ctrl+C must be.
 const doublePress = 1500 * time.Millisecond
 
-// modeCycle is the Shift+Tab order.
+// modeCycle is the Shift+Tab order; auto and bypassPermissions follow
+// plan when they are available.
 var modeCycle = []string{"default", "acceptEdits", "plan"}
 
 func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
@@ -155,6 +156,9 @@ func (m *Model) cycleMode() tea.Cmd {
 		return nil
 	}
 	cycle := modeCycle
+	if m.o.AutoAvailable {
+		cycle = append(cycle[:len(cycle):len(cycle)], "auto")
+	}
 	if m.o.BypassAvailable {
 		cycle = append(cycle[:len(cycle):len(cycle)], "bypassPermissions")
 	}

@@ -93,6 +93,8 @@ type Options struct {
 	Mode ModeSwitcher
 	// BypassAvailable adds bypassPermissions to the Shift+Tab cycle.
 	BypassAvailable bool
+	// AutoAvailable adds auto to the Shift+Tab cycle (after plan).
+	AutoAvailable bool
 	// Commands adds custom commands and skills to the builtins.
 	Commands  Commands
 	Compactor Compactor

@@ -61,6 +61,7 @@ func newStyles(color bool) styles {
 		"plan":              c("#5fafaf"),
 		"bypassPermissions": c("#ff5f5f"),
 		"dontAsk":           c("#ffaf00"),
+		"auto":              c("#d7af5f"),
 	}
 	return s
 }

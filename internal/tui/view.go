@@ -211,6 +211,8 @@ func (m *Model) modeLabel() string {
 		s = "⏸ plan mode on"
 	case "bypassPermissions":
 		s = "⏵⏵ bypass permissions on"
+	case "auto":
+		s = "⏵⏵ auto mode on"
 	default:
 		s = mode + " mode"
 	}
