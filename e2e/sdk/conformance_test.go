@@ -287,7 +287,7 @@ func TestSetPermissionModeAndSetModelApplyFromTheNextTurn(t *testing.T) {
 	c.request("p-1", `{"subtype":"set_permission_mode","mode":"dontAsk"}`)
 	c.expect(controlOK("p-1", `{}`))
 	c.request("p-2", `{"subtype":"set_permission_mode","mode":"sideways"}`)
-	c.expect(controlErr("p-2", `set_permission_mode: unknown permission mode "sideways" (want default, acceptEdits, plan, bypassPermissions or dontAsk)`))
+	c.expect(controlErr("p-2", `set_permission_mode: unknown permission mode "sideways" (want default, acceptEdits, plan, auto, bypassPermissions or dontAsk; manual means default)`))
 
 	// dontAsk: the call that would need a question is denied without one.
 	c.user("Two?")
@@ -344,7 +344,7 @@ func TestMalformedInputIsAnsweredAndTheSessionGoesOn(t *testing.T) {
 	c.request("bad-4", `{"mode":"plan"}`)
 	c.expect(controlErr("bad-4", `input line 4: control_request bad-4: no string "subtype"`))
 	c.request("bad-5", `{"subtype":"set_permission_mode"}`)
-	c.expect(controlErr("bad-5", `set_permission_mode: "mode" must be a string (default, acceptEdits, plan, bypassPermissions, dontAsk)`))
+	c.expect(controlErr("bad-5", `set_permission_mode: "mode" must be a string (default, acceptEdits, plan, auto, bypassPermissions, dontAsk)`))
 	c.request("bad-6", `{"subtype":"set_max_thinking_tokens","max_thinking_tokens":-3}`)
 	c.expect(controlErr("bad-6", `set_max_thinking_tokens: "max_thinking_tokens" must be a whole number of tokens or null, not -3`))
 	c.request("bad-7", `{"subtype":"stop_task","task_id":"task-9"}`)

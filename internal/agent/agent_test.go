@@ -111,7 +111,7 @@ func TestLoadReportsBrokenFiles(t *testing.T) {
 		msgs = append(msgs, err.Error())
 	}
 	want := []string{
-		`load agent testdata/broken/.claude/agents/badfields.md: line 4: permissionMode: "yolo" is not one of default, acceptEdits, plan, bypassPermissions, dontAsk, auto (ignored)`,
+		`load agent testdata/broken/.claude/agents/badfields.md: line 4: permissionMode: "yolo" is not one of default, acceptEdits, plan, bypassPermissions, dontAsk, auto, manual (ignored)`,
 		`load agent testdata/broken/.claude/agents/badfields.md: line 5: maxTurns: want a whole number, got "many" (ignored)`,
 		`load agent testdata/broken/.claude/agents/nofm.md: no frontmatter: an agent file starts with --- and gives at least name and description`,
 		`load agent testdata/broken/.claude/agents/noname.md: line 1: name is required`,

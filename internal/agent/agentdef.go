@@ -39,7 +39,7 @@ func (s Source) rank() int {
 }
 
 // Permission modes an agent may ask for.
-var permissionModes = []string{"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"}
+var permissionModes = []string{"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto", "manual"}
 
 // Definition is one sub-agent type.
 type Definition struct {

@@ -328,7 +328,7 @@ func (s *Server) setPermissionMode(raw json.RawMessage) error {
 	json.Unmarshal(raw, &req)
 	mode, ok := str(req.Mode)
 	if !ok || mode == "" {
-		return errors.New("set_permission_mode: \"mode\" must be a string (default, acceptEdits, plan, bypassPermissions, dontAsk)")
+		return errors.New("set_permission_mode: \"mode\" must be a string (default, acceptEdits, plan, auto, bypassPermissions, dontAsk)")
 	}
 	if s.cfg.SetPermissionMode == nil {
 		return errors.New("set_permission_mode: permission modes cannot be changed in this session")
