@@ -37,6 +37,13 @@
 // foreground sub-agent asks its parent's Asker, and print mode denies.
 // With no Asker, asking means denying (DESIGN invariant 5).
 //
+// In auto mode a call the permission decision marks Classify goes to the
+// gate's Classifier (automode.Classifier, a side call to the model) before
+// anyone is asked: its allow runs the call, its block denies it with the
+// classifier's reason (a permission denial; PermissionDenied hooks run).
+// When it cannot answer, or its Guard paused auto mode after repeated
+// blocks, the call is asked as above, so print mode denies it.
+//
 // # Invariants
 //
 // Every tool_use in history is answered by exactly one tool_result, on

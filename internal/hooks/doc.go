@@ -36,6 +36,9 @@
 // are killed (their whole process group) after their timeout (default 60
 // seconds) or when the context ends.
 //
+// PermissionDenied fires when auto mode's classifier blocks a call, with
+// tool_name, tool_input, tool_use_id and reason; its output is only shown.
+//
 // Where events fire (outside this package): SessionStart at start
 // ("startup" or "resume"), after /clear ("clear") and after a compaction
 // ("compact", its context following the summary); SessionEnd at exit and

@@ -39,9 +39,15 @@
 //
 // default asks for edits and commands that no rule allows; acceptEdits
 // also allows edits and file-system commands inside the working folders;
-// plan allows read-only tools only; bypassPermissions allows everything
-// that no deny or ask rule stops (refused when policy disables it);
-// dontAsk denies whatever would ask.
+// plan allows read-only tools only; auto allows what acceptEdits allows
+// and marks the other asks Decision.Classify, for auto mode's classifier
+// (package automode) to settle in the user's place, except asks from an
+// ask rule or a safety check, which still go to the user
+// (autoMode.classifyAllShell also suspends Bash allow rules and sends
+// every command to it; disableAutoMode refuses the mode);
+// bypassPermissions allows everything that no deny or ask rule stops
+// (refused when policy disables it); dontAsk denies whatever would ask.
+// "manual" is read as default wherever a mode is parsed.
 //
 // Whatever the mode, edits of .git/, .claude/, .reins/, .vscode/, .idea/
 // and shell start-up files ask, and reads and edits outside the working

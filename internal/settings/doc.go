@@ -25,6 +25,12 @@
 // "/path" rule is relative to) so that the permission and hook packages can
 // evaluate them as their authors meant.
 //
+// Auto mode: permissions.defaultMode "auto" and the autoMode object are
+// not taken from shared project settings (a repository must not switch
+// its users into auto mode or widen what its classifier allows); they are
+// ignored there with a warning. disableAutoMode "disable" counts from any
+// source, at the top level or inside permissions.
+//
 // # Trust
 //
 // Until a folder is trusted, its project and local files apply only a safe
