@@ -244,3 +244,29 @@ func writeAutoFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+func TestAutoModeSubagentInheritsIt(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("archive the notes"), Blocks: []llmtest.Block{
+			agentCall("toolu_a", "archive", "TASK-ZIP: archive notes.txt into notes.tar", "general-purpose", nil)}},
+		llmtest.Turn{Match: isSubagent("TASK-ZIP"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_s1", "Bash", map[string]string{"command": "tar -cf notes.tar notes.txt"})}},
+		autoVerdict("allow", "the task asks for this archive"),
+		llmtest.Turn{Match: answers("TASK-ZIP", "toolu_s1"), Blocks: []llmtest.Block{llmtest.Text("archived")}},
+		llmtest.Turn{Match: isMain("archived"), Blocks: []llmtest.Block{llmtest.Text("All done.")}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "notes.txt", "n")
+	res := decodeAutoResult(t, sb.Run(t, "", "-p", "archive the notes", "--output-format", "json", "--permission-mode", "auto"))
+	if _, err := os.Stat(filepath.Join(sb.Dir, "notes.tar")); err != nil {
+		t.Errorf("the sub-agent's command did not run in auto mode: %v (denials %+v)", err, res.PermissionDenials)
+	}
+	var seen bool
+	for _, req := range srv.Requests() {
+		if strings.Contains(req.SystemText(), "<hard_deny>") {
+			seen = strings.Contains(req.LastUserText(), "TASK-ZIP") && strings.Contains(req.LastUserText(), "tar -cf notes.tar")
+		}
+	}
+	if !seen {
+		t.Error("the classifier did not review the sub-agent's call with the sub-agent's task in view")
+	}
+}

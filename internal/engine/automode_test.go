@@ -63,6 +63,9 @@ func TestGateAutoModeClassifierAllows(t *testing.T) {
 	if asker.n.Load() != 0 {
 		t.Error("the user was asked although the classifier allowed")
 	}
+	if cl.calls() != 1 {
+		t.Fatalf("the classifier was asked %d times, want once", cl.calls())
+	}
 	a := cl.actions[0]
 	if a.Tool != "Bash" || !strings.Contains(string(a.Input), "npm install") || a.Cwd != e.dir || len(a.Transcript) != 1 || a.Reason == "" {
 		t.Errorf("the classifier saw %+v", a)
