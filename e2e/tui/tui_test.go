@@ -162,9 +162,11 @@ func TestShiftTabCyclesPermissionModes(t *testing.T) {
 		return strings.Contains(v, "plan mode on") && !strings.Contains(v, "accept edits on")
 	})
 	tt.keys("BTab")
+	tt.waitFor("auto mode on")
+	tt.keys("BTab")
 	tt.waitUntil("default mode", func(string) bool {
 		v := tt.visible()
-		return !strings.Contains(v, "plan mode on") && !strings.Contains(v, "accept edits on")
+		return !strings.Contains(v, "plan mode on") && !strings.Contains(v, "accept edits on") && !strings.Contains(v, "auto mode on")
 	})
 }
 
