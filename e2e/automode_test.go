@@ -270,3 +270,25 @@ func TestAutoModeSubagentInheritsIt(t *testing.T) {
 		t.Error("the classifier did not review the sub-agent's call with the sub-agent's task in view")
 	}
 }
+
+func TestAutoModeSubcommandPrintsRules(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:9")
+	r := sb.Run(t, "", "auto-mode", "defaults")
+	var d automode.Rules
+	if err := json.Unmarshal([]byte(r.Stdout), &d); r.Code != 0 || err != nil || len(d.SoftDeny) == 0 || len(d.HardDeny) == 0 {
+		t.Fatalf("auto-mode defaults: code %d, %v: %s %s", r.Code, err, r.Stdout, r.Stderr)
+	}
+	writeAutoFile(t, filepath.Join(sb.Home, ".claude", "settings.json"),
+		`{"autoMode": {"hard_deny": ["No prod access", "$defaults"], "allow": [], "classifyAllShell": true}}`)
+	r = sb.Run(t, "", "auto-mode", "config")
+	var c struct {
+		automode.Rules
+		ClassifyAllShell bool `json:"classifyAllShell"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &c); r.Code != 0 || err != nil {
+		t.Fatalf("auto-mode config: code %d, %v: %s %s", r.Code, err, r.Stdout, r.Stderr)
+	}
+	if len(c.Allow) != 0 || len(c.HardDeny) != len(d.HardDeny)+1 || c.HardDeny[0] != "No prod access" || len(c.SoftDeny) != len(d.SoftDeny) || !c.ClassifyAllShell {
+		t.Errorf("auto-mode config = %+v", c)
+	}
+}

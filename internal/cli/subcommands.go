@@ -37,7 +37,10 @@ func subcommands(env *Env) []*cobra.Command {
 		Approval: func() mcp.Approval { return subcommandMCPApproval(env, cwd, home, configDir, claudeJSON) },
 		Serve:    func(ctx context.Context, in io.Reader, out io.Writer) error { return serveMCP(ctx, env, in, out) },
 	})
-	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir), autoModeCommand(env)}
+	settingsHere := func() (*settings.Settings, error) {
+		return subcommandSettings(env, cwd, home, configDir, claudeJSON)
+	}
+	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir), autoModeCommand(env, settingsHere)}
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json
@@ -45,6 +48,18 @@ func subcommands(env *Env) []*cobra.Command {
 // the project's own settings files count only once the folder is trusted,
 // so a cloned repository cannot approve its own servers.
 func subcommandMCPApproval(env *Env, cwd, home, configDir, claudeJSON string) mcp.Approval {
+	s, err := subcommandSettings(env, cwd, home, configDir, claudeJSON)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "reins: warning: %v\n", err)
+		return mcp.Approval{}
+	}
+	return mcpApproval(s.Raw)
+}
+
+// subcommandSettings loads the settings a session in cwd would see (the
+// project's own files only once the folder is trusted), printing their
+// warnings to stderr.
+func subcommandSettings(env *Env, cwd, home, configDir, claudeJSON string) (*settings.Settings, error) {
 	ts := &trust.Store{ConfigDir: configDir, ClaudeJSON: claudeJSON, Home: home}
 	trusted, _ := ts.IsTrusted(cwd)
 	s, warns, err := settings.Load(context.Background(), settings.Options{Cwd: cwd, Home: home, ConfigDir: configDir,
@@ -52,11 +67,7 @@ func subcommandMCPApproval(env *Env, cwd, home, configDir, claudeJSON string) mc
 	for _, w := range warns {
 		fmt.Fprintf(env.Stderr, "reins: warning: %s\n", w.String())
 	}
-	if err != nil {
-		fmt.Fprintf(env.Stderr, "reins: warning: %v\n", err)
-		return mcp.Approval{}
-	}
-	return mcpApproval(s.Raw)
+	return s, err
 }
 
 // serveMCP exposes the built-in tools over MCP on stdin/stdout, under the
