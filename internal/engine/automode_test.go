@@ -177,3 +177,12 @@ func TestGateAutoModeWithoutClassifierAsks(t *testing.T) {
 		t.Errorf("asked %d times, %s", asker.n.Load(), resultOf(out))
 	}
 }
+
+func TestGateAutoModePermissionDeniedHookMayAllowARetry(t *testing.T) {
+	e := newGateEnv(t, gateOpts{mode: permission.ModeAuto, classifier: &stubClassifier{answer: blockAll},
+		hooks: map[string]string{"PermissionDenied": `echo '{"hookSpecificOutput":{"hookEventName":"PermissionDenied","retry":true}}'`}})
+	out := e.run(context.Background(), &gateTool{name: "Bash"}, `{"command":"git push --force"}`)
+	if msg := resultOf(out); !out.Denied || !strings.Contains(msg, "may retry this call") || strings.Contains(msg, "Do not try to get around") {
+		t.Errorf("result = %q", msg)
+	}
+}

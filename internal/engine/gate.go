@@ -250,12 +250,17 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 		g.notify("warning", fmt.Sprintf("Auto mode is paused after %d blocked actions in a row (or %d in this session): actions that need approval are asked again.",
 			automode.MaxConsecutiveBlocks, automode.MaxTotalBlocks))
 	}
+	advice := "Do not try to get around the block; reach the user's goal another way, or ask the user to do this step themselves."
 	if g.has(hooks.PermissionDenied) {
 		in := g.hookInput(hooks.PermissionDenied, c)
 		in.ToolName, in.ToolInput, in.ToolUseID, in.Reason = name, input, c.ID, verdict.Reason
-		g.report(g.cfg.Hooks.Run(ctx, in))
+		r := g.cfg.Hooks.Run(ctx, in)
+		g.report(r)
+		if r.Retry {
+			advice = "A PermissionDenied hook says you may retry this call."
+		}
 	}
-	return denied(fmt.Sprintf("Auto mode blocked this %s call: %s. Do not try to get around the block; reach the user's goal another way, or ask the user to do this step themselves.", name, reason)), true, d
+	return denied(fmt.Sprintf("Auto mode blocked this %s call: %s. %s", name, reason, advice)), true, d
 }
 
 // needsUser reports whether a tool exists to ask the user something

@@ -91,6 +91,9 @@ type Result struct {
 	AdditionalContext []string
 	// SystemMessages are shown to the user.
 	SystemMessages []string
+	// Retry is set when a PermissionDenied hook says the model may try
+	// the denied call again.
+	Retry bool
 	// SuppressOutput asks that the hooks' stdout stay out of the
 	// transcript view.
 	SuppressOutput bool
@@ -113,6 +116,7 @@ type hookJSON struct {
 		PermissionDecisionReason string          `json:"permissionDecisionReason"`
 		UpdatedInput             json.RawMessage `json:"updatedInput"`
 		AdditionalContext        string          `json:"additionalContext"`
+		Retry                    bool            `json:"retry"`
 		Decision                 *struct {
 			Behavior           string          `json:"behavior"`
 			UpdatedInput       json.RawMessage `json:"updatedInput"`
@@ -247,6 +251,8 @@ func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string)
 		if isObject(s.UpdatedInput) {
 			r.UpdatedInput = mergeObjects(r.UpdatedInput, s.UpdatedInput)
 		}
+	case PermissionDenied:
+		r.Retry = r.Retry || s.Retry
 	case PermissionRequest:
 		if d := s.Decision; d != nil && (d.Behavior == "allow" || d.Behavior == "deny") {
 			if r.Permission == nil || r.Permission.Behavior != "deny" {

@@ -37,7 +37,8 @@
 // seconds) or when the context ends.
 //
 // PermissionDenied fires when auto mode's classifier blocks a call, with
-// tool_name, tool_input, tool_use_id and reason; its output is only shown.
+// tool_name, tool_input, tool_use_id and reason; hookSpecificOutput.retry
+// true tells the model it may try the call again.
 //
 // Where events fire (outside this package): SessionStart at start
 // ("startup" or "resume"), after /clear ("clear") and after a compaction
