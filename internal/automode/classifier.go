@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -87,7 +86,7 @@ func (c *Classifier) Classify(ctx context.Context, a Action) (Verdict, error) {
 		NoCache:    true,
 	}
 	start := now()
-	msg, err := complete(ctx, c.Provider, req)
+	msg, err := llm.Complete(ctx, c.Provider, req)
 	if msg != nil && msg.Usage != nil && c.Account != nil {
 		c.Account(model, *msg.Usage, now().Sub(start))
 	}
@@ -95,33 +94,6 @@ func (c *Classifier) Classify(ctx context.Context, a Action) (Verdict, error) {
 		return Verdict{}, fmt.Errorf("auto mode classifier (%s): %w", model, err)
 	}
 	return parseVerdict(msg)
-}
-
-// complete streams req to the end and returns the reply (with its usage
-// even when the stream failed after it started).
-func complete(ctx context.Context, p llm.Provider, req *llm.Request) (*llm.Message, error) {
-	st, err := p.Stream(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close()
-	var acc llm.Accumulator
-	for {
-		ev, err := st.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return acc.Message(), err
-		}
-		if _, _, err := acc.Add(ev); err != nil {
-			return acc.Message(), err
-		}
-	}
-	if !acc.Started() {
-		return nil, io.ErrUnexpectedEOF
-	}
-	return acc.Message(), nil
 }
 
 // verdictInput is the verdict tool's input.
