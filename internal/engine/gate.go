@@ -237,12 +237,7 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 	}
 	if verdict.Allow {
 		g.cfg.AutoGuard.Allowed()
-		c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
-		v := tool.Verdict{Allow: true, Context: extra}
-		if changed {
-			v.Input = input
-		}
-		return v, true, d
+		return g.allow(c, name, input, nil, changed, extra), true, d
 	}
 	reason := strings.TrimSuffix(verdict.Reason, ".")
 	g.notify("info", fmt.Sprintf("Auto mode blocked %s: %s", name, reason))
@@ -282,17 +277,7 @@ func hookDenyReason(name, why string) string {
 // ask settles a call that needs approval: PermissionRequest hooks first,
 // then the Asker.
 func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, input json.RawMessage, changed bool, d permission.Decision, extra []string) tool.Verdict {
-	allow := func(in json.RawMessage) tool.Verdict {
-		c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
-		v := tool.Verdict{Allow: true, Context: extra}
-		switch {
-		case in != nil:
-			v.Input = in
-		case changed:
-			v.Input = input
-		}
-		return v
-	}
+	allow := func(in json.RawMessage) tool.Verdict { return g.allow(c, name, input, in, changed, extra) }
 	suggestions := toSuggestions(d.Suggestions)
 	if g.has(hooks.PermissionRequest) {
 		in := g.hookInput(hooks.PermissionRequest, c)
@@ -355,6 +340,21 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 		return tool.Verdict{Denied: true, Reason: msg, Interrupt: ans.Interrupt}
 	}
 	return allow(ans.UpdatedInput)
+}
+
+// allow lets a call that needed approval run: with in as its input when
+// the approval changed it, else with the hooks' input when they changed
+// it (changed).
+func (g *PermissionGate) allow(c *tool.Call, name string, input, in json.RawMessage, changed bool, extra []string) tool.Verdict {
+	c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
+	v := tool.Verdict{Allow: true, Context: extra}
+	switch {
+	case in != nil:
+		v.Input = in
+	case changed:
+		v.Input = input
+	}
+	return v
 }
 
 // toSuggestions converts permission updates to the engine's wire shape.
