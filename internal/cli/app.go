@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"reins/internal/automode"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/google/uuid"
 
 	"reins/internal/agent"
+	"reins/internal/automode"
 	"reins/internal/command"
 	"reins/internal/compact"
 	"reins/internal/engine"
@@ -104,20 +104,22 @@ type app struct {
 	writer    *session.Writer
 	results   *tool.ResultStore
 
-	files   *filestate.State
-	tasks   *task.Registry
-	todos   *todo.Store
-	checker *permission.Checker
-	hookRun *hooks.Runner
-	gate    *engine.PermissionGate
+	files    *filestate.State
+	tasks    *task.Registry
+	todos    *todo.Store
+	checker  *permission.Checker
+	hookRun  *hooks.Runner
+	gate     *engine.PermissionGate
+	asker    askerSlot
+	builtins []tool.Tool
+	tools    []tool.Tool // built-ins after deny filtering (what init lists)
+	mcp      *mcp.Manager
+
 	// classifier reviews calls in auto mode for every gate of the
 	// session; autoGuard pauses auto mode after repeated blocks.
 	classifier *automode.Classifier
 	autoGuard  *automode.Guard
-	asker      askerSlot
-	builtins   []tool.Tool
-	tools      []tool.Tool // built-ins after deny filtering (what init lists)
-	mcp        *mcp.Manager
+
 	// mcpReported remembers the MCP failures already reported.
 	mcpReported mcpReports
 	// mcpWait sets mcpDeadline, when waits for MCP servers give up.
