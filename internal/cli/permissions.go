@@ -5,10 +5,9 @@ import (
 	"time"
 
 	"reins/internal/automode"
-	"reins/internal/llm"
-
 	"reins/internal/engine"
 	"reins/internal/hooks"
+	"reins/internal/llm"
 	"reins/internal/permission"
 )
 
