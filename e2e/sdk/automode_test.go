@@ -95,3 +95,37 @@ func TestAutoModeThroughSetPermissionMode(t *testing.T) {
 		t.Errorf("the command the client approved did not run: %v", err)
 	}
 }
+
+func TestTypeScriptAgentSDKRunsInAutoMode(t *testing.T) {
+	const shout = "mcp__tools__shout"
+	verdict := func(decision, reason string) llmtest.Turn {
+		return llmtest.Turn{Side: true, MatchText: automode.VerdictTool,
+			Blocks: []llmtest.Block{llmtest.ToolUse("v", automode.VerdictTool, map[string]string{"decision": decision, "reason": reason})}}
+	}
+	srv := server(t,
+		call("toolu_1", shout, `{"text":"hi"}`, 100, 10),
+		verdict("allow", "harmless"),
+		call("toolu_2", shout, `{"text":"secret"}`, 110, 10),
+		verdict("block", "it would shout a secret"),
+		reply("All done.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	msgs, summary := runAgent(t, sb, "auto-mode", "ENABLE_TOOL_SEARCH=false")
+
+	inits := ofType(msgs, "system", "init")
+	if len(inits) != 1 || inits[0]["permissionMode"] != "auto" {
+		t.Fatalf("init messages: %v", inits)
+	}
+	if got := js(summary["asks"]); got != `[]` && got != `null` {
+		t.Errorf("canUseTool was asked although the classifier decided: %s", got)
+	}
+	if got := js(summary["denied"]); got != `[{"reason":"it would shout a secret","tool":"mcp__tools__shout"}]` {
+		t.Errorf("the PermissionDenied hook saw %s", got)
+	}
+	last := msgs[len(msgs)-1]
+	if last["type"] != "result" || js(last["permission_denials"]) != `[{"tool_input":{"text":"secret"},"tool_name":"mcp__tools__shout","tool_use_id":"toolu_2"}]` {
+		t.Errorf("last message %s", js(last))
+	}
+	if got := srv.Requests()[2].ToolResults(); len(got) != 1 || got[0].ResultText() != "HI!" {
+		t.Errorf("the allowed call's result was %+v", got)
+	}
+}

@@ -121,8 +121,32 @@ async function hookBlockScenario() {
   for await (const m of q) print({ msg: m });
 }
 
+// Auto mode from the permissionMode option: the classifier (the fake
+// model's side turns) allows one call and blocks the other without
+// canUseTool; the block reaches a PermissionDenied hook callback.
+async function autoModeScenario() {
+  summary.denied = [];
+  const q = query({
+    prompt: "Shout twice.",
+    options: {
+      ...base,
+      permissionMode: "auto",
+      mcpServers: { tools },
+      canUseTool: async (name, input) => {
+        summary.asks.push({ name, input });
+        return { behavior: "allow", updatedInput: input };
+      },
+      hooks: {
+        PermissionDenied: [{ hooks: [async (input) => { summary.denied.push({ tool: input.tool_name, reason: input.reason }); return {}; }] }],
+      },
+    },
+  });
+  for await (const m of q) print({ msg: m });
+}
+
 try {
   if (scenario === "tools") await toolsScenario();
+  else if (scenario === "auto-mode") await autoModeScenario();
   else if (scenario === "hook-block") await hookBlockScenario();
   else if (scenario === "main-agent") await mainAgentScenario();
   else if (scenario === "mcp-initialize") await mcpInitializeScenario();
