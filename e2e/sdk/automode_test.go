@@ -34,6 +34,7 @@ func TestAutoModeThroughSetPermissionMode(t *testing.T) {
 	var initMode string
 	var denials []map[string]any
 	var blocked string
+	var denied []string
 	for {
 		line := c.next()
 		var v struct {
@@ -61,6 +62,8 @@ func TestAutoModeThroughSetPermissionMode(t *testing.T) {
 		switch {
 		case v.Type == "system" && v.Subtype == "init":
 			initMode = v.Mode
+		case v.Type == "system" && v.Subtype == "permission_denied":
+			denied = append(denied, line)
 		case v.Type == "control_request" && v.Request.Subtype == "can_use_tool":
 			asked = append(asked, string(v.Request.Input))
 			c.answer(v.RequestID, `{"behavior":"allow","updatedInput":`+string(v.Request.Input)+`}`)
@@ -84,6 +87,10 @@ func TestAutoModeThroughSetPermissionMode(t *testing.T) {
 	}
 	if len(denials) != 1 || denials[0]["tool_use_id"] != "toolu_1" {
 		t.Errorf("permission_denials = %v", denials)
+	}
+	if len(denied) != 1 || !strings.Contains(denied[0], `"tool_use_id":"toolu_1"`) || !strings.Contains(denied[0], `"decision_reason_type":"classifier"`) ||
+		!strings.Contains(denied[0], `"tool_name":"Bash"`) || !strings.Contains(denied[0], "archives are not wanted here") {
+		t.Errorf("permission_denied messages = %q, want one for the classifier's block", denied)
 	}
 	if len(asked) != 1 || !strings.Contains(asked[0], "b.tar") {
 		t.Errorf("can_use_tool questions = %v, want one for the call the classifier could not review", asked)

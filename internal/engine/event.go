@@ -152,6 +152,18 @@ type Notice struct {
 	Text  string
 }
 
+// PermissionDenied reports a call refused without asking anyone, by what
+// DeniedBy names ("classifier": auto mode's classifier); stream-json
+// shows it as a permission_denied system message. The call's error
+// result follows as usual.
+type PermissionDenied struct {
+	Origin
+	ToolName  string
+	ToolUseID string
+	DeniedBy  string
+	Reason    string
+}
+
 // CompactBoundary: the history before this point was replaced by a summary.
 type CompactBoundary struct {
 	Origin

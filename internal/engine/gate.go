@@ -255,7 +255,9 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 			advice = "A PermissionDenied hook says you may retry this call."
 		}
 	}
-	return denied(fmt.Sprintf("Auto mode blocked this %s call: %s. %s", name, reason, advice)), true, d
+	v := denied(fmt.Sprintf("Auto mode blocked this %s call: %s. %s", name, reason, advice))
+	v.DeniedBy = "classifier"
+	return v, true, d
 }
 
 // needsUser reports whether a tool exists to ask the user something

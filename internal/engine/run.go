@@ -479,6 +479,9 @@ func (t *turn) forward(outs []tool.Output) []*tool.Outcome {
 			res = append(res, o.Outcome)
 			if o.Outcome.Denied {
 				t.denials = append(t.denials, Denial{ToolName: o.Name, ToolUseID: o.ID, ToolInput: o.Outcome.Input})
+				if by := o.Outcome.DeniedBy; by != "" {
+					t.emit(&PermissionDenied{ToolName: o.Name, ToolUseID: o.ID, DeniedBy: by, Reason: o.Outcome.DenyReason})
+				}
 			}
 		}
 	}

@@ -129,6 +129,12 @@ func (w *Writer) Messages(ev engine.Event) []any {
 	case *engine.Notice:
 		return []any{System{Type: "system", Subtype: "notice", SessionID: sid, UUID: uuid.NewString(), ParentToolUseID: parent(o),
 			Fields: map[string]any{"level": e.Level, "message": e.Text}}}
+	case *engine.PermissionDenied:
+		f := map[string]any{"tool_name": e.ToolName, "tool_use_id": e.ToolUseID, "decision_reason_type": e.DeniedBy, "decision_reason": e.Reason}
+		if o.AgentID != "" {
+			f["agent_id"] = o.AgentID
+		}
+		return []any{System{Type: "system", Subtype: "permission_denied", SessionID: sid, UUID: uuid.NewString(), ParentToolUseID: parent(o), Fields: f}}
 	case *engine.Retry:
 		return []any{System{Type: "system", Subtype: "api_retry", SessionID: sid, UUID: uuid.NewString(), ParentToolUseID: parent(o),
 			Fields: map[string]any{"attempt": e.Attempt, "max_retries": e.Max, "retry_delay_ms": e.Delay.Milliseconds(), "error": errText(e.Err)}}}

@@ -80,6 +80,8 @@ type Outcome struct {
 	// Denied is set when permission refused the call.
 	Denied     bool
 	DenyReason string
+	// DeniedBy is the gate's Verdict.DeniedBy.
+	DeniedBy string
 	// Interrupt ends the turn after this result (a deny with interrupt).
 	Interrupt bool
 	// StopTurn ends the turn after the results (a hook's continue:false).

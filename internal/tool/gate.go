@@ -27,6 +27,10 @@ type Verdict struct {
 	// Denied marks a refusal by permission (reported in
 	// permission_denials), as opposed to a hook block.
 	Denied bool
+	// DeniedBy names what refused a Denied call when front ends report it
+	// on its own (Claude Code's decision_reason_type): "classifier" for
+	// auto mode's classifier; "" otherwise.
+	DeniedBy string
 	// Interrupt ends the turn after this call is answered.
 	Interrupt bool
 	// StopTurn ends the turn after the results (a hook's

@@ -111,7 +111,7 @@ func (p *Pipeline) gated(ctx context.Context, c *Call, t Tool, input json.RawMes
 		if reason == "" {
 			reason = fmt.Sprintf("Permission to use %s was denied.", c.Name)
 		}
-		out.Denied, out.DenyReason, out.Interrupt = v.Denied, reason, v.Interrupt
+		out.Denied, out.DenyReason, out.DeniedBy, out.Interrupt = v.Denied, reason, v.DeniedBy, v.Interrupt
 		out.StopTurn, out.StopReason = v.StopTurn, v.StopReason
 		return failOutcome(out, reason)
 	}
