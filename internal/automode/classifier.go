@@ -53,9 +53,11 @@ type Verdict struct {
 // Classifier reviews actions with a side call to the model. The zero
 // value is not usable: Provider and Model are required.
 type Classifier struct {
+	// Provider sends the side call (the session's provider).
 	Provider llm.Provider
 	// Model returns the model to ask (the session's current model).
 	Model func() string
+	// Rules fill the system prompt's sections (Resolve).
 	Rules Rules
 	// Account, when set, is told each call's usage, so that it counts in
 	// the session's usage and cost.
