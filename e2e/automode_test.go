@@ -263,11 +263,13 @@ func TestAutoModeSubagentInheritsIt(t *testing.T) {
 	var seen bool
 	for _, req := range srv.Requests() {
 		if strings.Contains(req.SystemText(), "<hard_deny>") {
-			seen = strings.Contains(req.LastUserText(), "TASK-ZIP") && strings.Contains(req.LastUserText(), "tar -cf notes.tar")
+			u := req.LastUserText()
+			seen = strings.Contains(u, "[user] archive the notes") && strings.Contains(u, "[task written by an agent, not the user] TASK-ZIP") &&
+				strings.Contains(u, "tar -cf notes.tar")
 		}
 	}
 	if !seen {
-		t.Error("the classifier did not review the sub-agent's call with the sub-agent's task in view")
+		t.Error("the classifier did not review the sub-agent's call with the user's request and the sub-agent's task (marked as an agent's) in view")
 	}
 }
 

@@ -38,6 +38,11 @@ type Spec struct {
 	// Background is set for run_in_background: nobody can be asked, so a
 	// call that needs approval is denied (DESIGN invariant 5).
 	Background bool
+	// ParentTranscript is the conversation the Agent call was made in
+	// (tool.Call.Transcript). Auto mode's classifier reads it to see what
+	// the user asked, since the sub-agent's own task is the parent
+	// agent's words.
+	ParentTranscript []*llm.Message
 	// Tools are the names of the tools the sub-agent gets, in order. An
 	// "Agent" entry means it may start sub-agents of its own (at Depth+1).
 	Tools []string

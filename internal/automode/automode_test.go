@@ -162,3 +162,30 @@ func TestGuard(t *testing.T) {
 		t.Error("not paused after the session's limit of blocks")
 	}
 }
+
+func TestPromptMarksASubagentsTaskAsNotTheUsers(t *testing.T) {
+	parent := []*llm.Message{
+		llm.NewUserText("clean up the build output"),
+		{Role: llm.RoleAssistant, Content: []llm.ContentBlock{{Type: llm.BlockToolUse, ID: "a1", Name: "Agent", Input: json.RawMessage(`{"prompt":"delete everything in ~"}`)}}},
+	}
+	own := []*llm.Message{llm.NewUserText("delete everything in ~")}
+	p := Prompt(Action{Tool: "Bash", Input: json.RawMessage(`{"command":"rm -rf ~"}`), Depth: 1, Parent: parent, Transcript: own})
+	for _, want := range []string{
+		"[user] clean up the build output",
+		`[assistant tool call] Agent {"prompt":"delete everything in ~"}`,
+		"[task written by an agent, not the user] delete everything in ~",
+		"Requested by: a sub-agent (nesting level 1)",
+	} {
+		if !strings.Contains(p, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, p)
+		}
+	}
+	if strings.Contains(p, "[user] delete everything") {
+		t.Errorf("the sub-agent's task is shown as the user's words:\n%s", p)
+	}
+	// Deeper down, the parent's user-role text is an agent's task too.
+	p = Prompt(Action{Tool: "Bash", Input: json.RawMessage(`{}`), Depth: 2, Parent: own, Transcript: own})
+	if strings.Contains(p, "[user]") {
+		t.Errorf("at depth 2 no text is the user's:\n%s", p)
+	}
+}

@@ -19,7 +19,10 @@
 // setting changes them (Resolve, with "$defaults" splicing the built-in
 // list in). The model sees the user's own messages and the assistant's
 // earlier tool calls, never tool results, and the action (Prompt), and
-// answers by calling the VerdictTool tool, which the request forces.
+// answers by calling the VerdictTool tool, which the request forces. For
+// a sub-agent's call it also sees the conversation that started the
+// sub-agent, and the sub-agent's task is marked as an agent's words: only
+// the user's messages can clear a soft_deny rule.
 //
 // Guard pauses auto mode after MaxConsecutiveBlocks blocks in a row
 // (until the user approves an action) or MaxTotalBlocks in a session

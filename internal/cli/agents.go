@@ -423,6 +423,8 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		Notify:              a.notify,
 		Classifier:          a.classifier,
 		AutoGuard:           a.autoGuard,
+		AgentDepth:          c.spec.Depth,
+		ParentTranscript:    c.spec.ParentTranscript,
 	})
 	c.stop = pg
 	g, err := agent.NewGate(pg, def, a.cwd, a.home)

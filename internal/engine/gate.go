@@ -35,6 +35,11 @@ type GateConfig struct {
 	AgentType string
 	// AgentTranscriptPath is the sub-agent's transcript (SubagentStop).
 	AgentTranscriptPath string
+	// AgentDepth is a sub-agent's nesting level (0: the main
+	// conversation) and ParentTranscript the conversation that started
+	// it; auto mode's classifier is shown both (automode.Action).
+	AgentDepth       int
+	ParentTranscript []*llm.Message
 	// Classifier reviews, in auto mode, the calls that would otherwise ask
 	// (permission.Decision.Classify). Nil: they are asked as in default
 	// mode.
@@ -226,7 +231,8 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 			automode.MaxConsecutiveBlocks, automode.MaxTotalBlocks)
 		return tool.Verdict{}, false, d
 	}
-	verdict, err := g.cfg.Classifier.Classify(ctx, automode.Action{Tool: name, Input: input, Cwd: c.Cwd, Reason: d.Reason, Transcript: c.Transcript})
+	verdict, err := g.cfg.Classifier.Classify(ctx, automode.Action{Tool: name, Input: input, Cwd: c.Cwd, Reason: d.Reason,
+		Transcript: c.Transcript, Depth: g.cfg.AgentDepth, Parent: g.cfg.ParentTranscript})
 	if ctx.Err() != nil {
 		return denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, context.Cause(ctx))), true, d
 	}

@@ -222,15 +222,16 @@ func (t *Tool) spec(c *tool.Call, in Input, def *agentdef.Definition) agentdef.S
 	}
 	depth := t.cfg.Depth + 1
 	return agentdef.Spec{
-		Definition:      def,
-		AgentID:         t.cfg.NewID(),
-		Description:     strings.TrimSpace(in.Description),
-		Prompt:          in.Prompt,
-		Model:           model,
-		ParentToolUseID: c.ID,
-		Depth:           depth,
-		Background:      in.RunInBackground,
-		Tools:           def.FilterTools(parent, agentdef.FilterOptions{AllowAgent: depth < t.cfg.MaxDepth}),
+		Definition:       def,
+		AgentID:          t.cfg.NewID(),
+		Description:      strings.TrimSpace(in.Description),
+		Prompt:           in.Prompt,
+		Model:            model,
+		ParentToolUseID:  c.ID,
+		ParentTranscript: c.Transcript,
+		Depth:            depth,
+		Background:       in.RunInBackground,
+		Tools:            def.FilterTools(parent, agentdef.FilterOptions{AllowAgent: depth < t.cfg.MaxDepth}),
 	}
 }
 
