@@ -161,6 +161,10 @@ func TestGuard(t *testing.T) {
 	if !g.Paused() {
 		t.Error("not paused after the session's limit of blocks")
 	}
+	g.Reset()
+	if g.Paused() {
+		t.Error("still paused after Reset")
+	}
 }
 
 func TestPromptMarksASubagentsTaskAsNotTheUsers(t *testing.T) {

@@ -42,6 +42,13 @@ func (g *Guard) Blocked() (paused bool) {
 	return !was && g.paused()
 }
 
+// Reset forgets the blocks counted so far (a new session).
+func (g *Guard) Reset() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.consecutive, g.total = 0, 0
+}
+
 // Allowed records an action the classifier or the user allowed: the run
 // of blocks ends, which lifts a pause that came from it.
 func (g *Guard) Allowed() {

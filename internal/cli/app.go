@@ -205,7 +205,8 @@ func (a *app) currentID() string {
 }
 
 // switchSession makes id the current session: hook input, tool-result
-// files and sub-agent transcripts follow it. Call it between turns.
+// files and sub-agent transcripts follow it, and auto mode counts blocks
+// afresh. Call it between turns.
 func (a *app) switchSession(id string) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -214,6 +215,9 @@ func (a *app) switchSession(id string) {
 	}
 	a.sessionID = id
 	a.results.Dir = a.resultsDir(id)
+	if a.autoGuard != nil {
+		a.autoGuard.Reset() // auto mode's block counts are per session
+	}
 }
 
 // resultsDir is where oversized tool results of session id are written:
