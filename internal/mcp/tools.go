@@ -193,7 +193,8 @@ func (t *Tool) InterruptBehavior() tool.Interrupt {
 	return tool.Block
 }
 
-// MaxResultChars leaves large outputs to the executor's result policy.
+// MaxResultChars leaves large outputs to the executor's result policy,
+// under the MCP output limit (ResultLimit).
 func (t *Tool) MaxResultChars() int { return tool.DefaultMaxResultChars }
 
 // ShouldDefer is true unless the server marked the tool alwaysLoad.
@@ -222,7 +223,9 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 	if err != nil {
 		return nil, err
 	}
-	return MapResult(res), nil
+	out := MapResult(res)
+	t.srv.m.warnLarge(t.name, out.Content)
+	return out, nil
 }
 
 // bounded runs one request to the server (a tool call, a resource read, a
