@@ -68,6 +68,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
+		Resources:   a.mentionableResources,
 		Notices:     a.startupWarnings(),
 		Prompt:      strings.Join(o.Args, " "),
 		Cwd:         a.cwd,

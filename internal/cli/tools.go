@@ -254,7 +254,7 @@ func (a *app) startMCP() error {
 	}
 	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
 		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger,
-		Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener()})
+		Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener(), Notify: a.notify})
 	a.mcp.Start()
 	a.onClose(func() { a.mcp.Close() })
 	if a.front == frontTUI {
@@ -311,7 +311,7 @@ func (a *app) loadCommands() {
 		a.note(err.Error())
 	}
 	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
-		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead}
+		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead, Resource: a.commandResource}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())

@@ -155,7 +155,7 @@ func TestIsCommand(t *testing.T) {
 
 func TestFuzzyScorePrefersBaseNameAndConsecutive(t *testing.T) {
 	files := []string{"internal/tui/model.go", "internal/engine/run.go", "docs/models.md", "cmd/reins/main.go"}
-	got := fileCompletions(files, "model")
+	got := mentionCompletions(files, nil, "model")
 	if len(got) < 2 || got[0].label != "internal/tui/model.go" && got[0].label != "docs/models.md" {
 		t.Fatalf("completions = %+v", got)
 	}
@@ -164,7 +164,7 @@ func TestFuzzyScorePrefersBaseNameAndConsecutive(t *testing.T) {
 			t.Errorf("%q does not contain the letters of model", c.label)
 		}
 	}
-	if got := fileCompletions([]string{"a b/c.go"}, "c"); got[0].insert != `@"a b/c.go" ` {
+	if got := mentionCompletions([]string{"a b/c.go"}, nil, "c"); got[0].insert != `@"a b/c.go" ` {
 		t.Errorf("a path with a space is quoted: %q", got[0].insert)
 	}
 }

@@ -63,11 +63,20 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case editSubmit:
 		return m.submit()
 	case editChanged:
+		opened := m.comp == nil || m.comp.kind != '@'
 		m.updateCompletion()
-		if m.comp != nil && m.comp.kind == '@' && m.files == nil {
-			m.files = []string{}
-			return listFiles(m.ctx, m.o.Cwd)
+		if m.comp == nil || m.comp.kind != '@' {
+			break
 		}
+		var cmds []tea.Cmd
+		if m.files == nil {
+			m.files = []string{}
+			cmds = append(cmds, listFiles(m.ctx, m.o.Cwd))
+		}
+		if opened && m.o.Resources != nil {
+			cmds = append(cmds, listResources(m.ctx, m.o.Resources))
+		}
+		return tea.Batch(cmds...)
 	}
 	return nil
 }
@@ -183,7 +192,7 @@ func (m *Model) updateCompletion() {
 			m.comp = &completion{kind: '@'}
 		}
 		m.comp.start = start
-		m.comp.items = fileCompletions(m.files, strings.Trim(tok[1:], `"`))
+		m.comp.items = mentionCompletions(m.files, m.resources, strings.Trim(tok[1:], `"`))
 		m.comp.sel = min(m.comp.sel, max(0, len(m.comp.items)-1))
 	default:
 		m.comp = nil

@@ -117,6 +117,10 @@ type Options struct {
 	// shown instead of running the turn. It may block; it runs off the
 	// UI goroutine.
 	Prepare func(ctx context.Context, text string) (in engine.Input, refusal string, err error)
+	// Resources, when set, lists the resources of the connected MCP
+	// servers, which @ completion offers beside files (inserted as
+	// @server:uri). It may block; it runs off the UI goroutine.
+	Resources func(ctx context.Context) []Resource
 	// Notices are shown when the UI starts (start-up warnings).
 	Notices []string
 	// PickResume opens the list of earlier conversations at start (reins

@@ -1,0 +1,210 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+var gapServer struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// gapConfig builds the test MCP server (testdata/mcpgapserver: the text
+// resource docs://api/auth, docs://broken whose read fails, and the tool
+// dump) and returns an --mcp-config naming it "gap".
+func gapConfig(t *testing.T) string {
+	t.Helper()
+	gapServer.once.Do(func() {
+		dir, err := os.MkdirTemp("", "mcpgapserver")
+		if err != nil {
+			gapServer.err = err
+			return
+		}
+		gapServer.path = filepath.Join(dir, "mcpgapserver")
+		gapServer.out, gapServer.err = exec.Command("go", "build", "-o", gapServer.path, "./testdata/mcpgapserver").CombinedOutput()
+	})
+	if gapServer.err != nil {
+		t.Fatalf("build the test MCP server: %v\n%s", gapServer.err, gapServer.out)
+	}
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"gap": map[string]any{"command": gapServer.path}}})
+	return string(cfg)
+}
+
+// lastUserBlocks are the text blocks of the last user message a request
+// carried.
+func lastUserBlocks(t *testing.T, r *llmtest.Request) []string {
+	t.Helper()
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role != llm.RoleUser {
+			continue
+		}
+		var out []string
+		for _, b := range r.Messages[i].Content {
+			if b.Type == llm.BlockText {
+				out = append(out, b.Text)
+			}
+		}
+		return out
+	}
+	t.Fatal("no user message")
+	return nil
+}
+
+// blockWith returns the block starting with prefix ("" when none).
+func blockWith(blocks []string, prefix string) string {
+	for _, b := range blocks {
+		if strings.HasPrefix(b, prefix) {
+			return b
+		}
+	}
+	return ""
+}
+
+// A prompt that mentions @server:uri gets the resource read from that
+// server and attached after the prompt, as Claude Code attaches it; the
+// prompt itself goes as typed.
+func TestMCPGapMentionedResourceIsAttachedToThePrompt(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, llmtest.Reply("read it"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	prompt := "Summarise @gap:docs://api/auth, please."
+	r := sb.Run(t, "", "-p", prompt, "--mcp-config", cfg)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	blocks := lastUserBlocks(t, srv.Requests()[0])
+	if blockWith(blocks, prompt) != prompt {
+		t.Errorf("blocks %q lack the prompt as typed", blocks)
+	}
+	want := "<mcp-resource server=\"gap\" uri=\"docs://api/auth\">\nAuthenticate with a bearer token in the Authorization header.\n</mcp-resource>"
+	if got := blockWith(blocks, `<mcp-resource server="gap"`); got != want {
+		t.Errorf("resource block = %q, want %q (blocks %q)", got, want, blocks)
+	}
+}
+
+// A mentioned resource that cannot be read, or of a server that does not
+// exist, is attached as a note saying why; the turn still runs.
+func TestMCPGapUnreadableMentionedResourceIsANoteNotAFailure(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, llmtest.Reply("went on"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "Compare @gap:docs://broken with @nosuch:issue://123", "--mcp-config", cfg)
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "went on" {
+		t.Fatalf("code %d out %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	blocks := lastUserBlocks(t, srv.Requests()[0])
+	broken := blockWith(blocks, `<mcp-resource server="gap" uri="docs://broken">`)
+	if !strings.Contains(broken, "[not attached: ") || !strings.Contains(broken, "the docs store is offline") {
+		t.Errorf("broken resource block = %q", broken)
+	}
+	missing := blockWith(blocks, `<mcp-resource server="nosuch" uri="issue://123">`)
+	if !strings.Contains(missing, `[not attached: no MCP server is named "nosuch"]`) {
+		t.Errorf("missing server block = %q (blocks %q)", missing, blocks)
+	}
+}
+
+// Stream-json input (the Agent SDK's user messages) attaches mentioned
+// resources too.
+func TestMCPGapMentionedResourceInAStreamJSONUserMessage(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	in := `{"type":"user","session_id":"","message":{"role":"user","content":"Check @gap:docs://api/auth"},"parent_tool_use_id":null}` + "\n"
+	r := sb.Run(t, in, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--mcp-config", cfg)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got := blockWith(lastUserBlocks(t, srv.Requests()[0]), `<mcp-resource server="gap" uri="docs://api/auth">`)
+	if !strings.Contains(got, "bearer token") {
+		t.Errorf("resource block = %q", got)
+	}
+}
+
+// A custom command whose body mentions a resource includes it (not as a
+// missing file), and a resource in its arguments is attached too.
+func TestMCPGapCustomCommandMentionsAResource(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/commands/auth.md", "Review the auth docs @gap:docs://api/auth against $ARGUMENTS.\n")
+	r := sb.Run(t, "", "-p", "/auth @gap:docs://broken", "--mcp-config", cfg)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	text := strings.Join(lastUserBlocks(t, srv.Requests()[0]), "\n---\n")
+	if strings.Contains(text, "not included") {
+		t.Errorf("the resource was taken for a file:\n%s", text)
+	}
+	if strings.Count(text, `<mcp-resource server="gap" uri="docs://api/auth">`+"\nAuthenticate with a bearer token") != 1 {
+		t.Errorf("the body's resource is not included once:\n%s", text)
+	}
+	if !strings.Contains(text, `<mcp-resource server="gap" uri="docs://broken">`+"\n[not attached: ") {
+		t.Errorf("the argument's resource is not attached:\n%s", text)
+	}
+}
+
+// dumpTurn has the model call the test server's dump tool for chars
+// characters (through ExecuteExtraTool: MCP tools are deferred).
+func dumpTurn(chars int) llmtest.Turn {
+	return llmtest.Calls(llmtest.ToolUse("toolu_dump", "ExecuteExtraTool",
+		map[string]any{"tool_name": "mcp__gap__dump", "input": map[string]any{"chars": chars}}))
+}
+
+var savedTo = regexp.MustCompile(`Full output saved to: (\S+)`)
+
+// An MCP tool result over MAX_MCP_OUTPUT_TOKENS (estimated at four
+// characters a token) is saved to a file the model can read, and the
+// result says so, naming the variable and the limit.
+func TestMCPGapOutputOverMaxMCPOutputTokensIsSavedAndSaid(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, dumpTurn(6000), llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "MAX_MCP_OUTPUT_TOKENS=1000")
+	r := sb.Run(t, "", "-p", "dump", "--mcp-config", cfg, "--allowedTools", "mcp__gap")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got := srv.Requests()[1].ToolResults()[0].ResultText()
+	if !strings.HasPrefix(got, "<persisted-output>") || !strings.Contains(got, "about 1500 tokens, over the limit of 1000 tokens") ||
+		!strings.Contains(got, "MAX_MCP_OUTPUT_TOKENS") {
+		t.Fatalf("result = %q", got)
+	}
+	m := savedTo.FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("no file named in %q", got)
+	}
+	data, err := os.ReadFile(m[1])
+	if err != nil || len(data) != 6000 {
+		t.Errorf("saved file: %d bytes, %v; want the whole 6000", len(data), err)
+	}
+}
+
+// Under the default limit (25,000 tokens), a result of 15,000 tokens
+// reaches the model whole, though it is longer than the 50,000 characters
+// other tools keep inline.
+func TestMCPGapOutputUnderTheDefaultLimitStaysInline(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, dumpTurn(60_000), llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "dump", "--mcp-config", cfg, "--allowedTools", "mcp__gap")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got := srv.Requests()[1].ToolResults()[0].ResultText()
+	if len(got) != 60_000 || strings.Contains(got, "persisted-output") {
+		t.Errorf("result: %d characters, starting %q", len(got), got[:min(len(got), 200)])
+	}
+}

@@ -1,0 +1,101 @@
+package mcp
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"reins/internal/tool"
+)
+
+func TestParseResourceMentionNeedsAServerAndAURIWithAScheme(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want ResourceMention
+		ok   bool
+	}{
+		{"github:issue://123", ResourceMention{"github", "issue://123"}, true},
+		{"docs:file://api/authentication", ResourceMention{"docs", "file://api/authentication"}, true},
+		{"my-db.v2:urn:isbn:123", ResourceMention{"my-db.v2", "urn:isbn:123"}, true},
+		{"src/main.go:12", ResourceMention{}, false},
+		{"C:/Users/x", ResourceMention{}, false},
+		{"notes.txt", ResourceMention{}, false},
+		{":file://x", ResourceMention{}, false},
+		{"docs:1x://y", ResourceMention{}, false},
+		{"docs:file:", ResourceMention{}, false},
+	} {
+		got, ok := ParseResourceMention(tc.in)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("ParseResourceMention(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestResourceMentionsFindsWordsStartingWithAt(t *testing.T) {
+	text := "Compare @postgres:schema://users with (@docs:file://database/user-model). Mail me@x:y://z, see @src/a.go and @postgres:schema://users again"
+	want := []ResourceMention{{"postgres", "schema://users"}, {"docs", "file://database/user-model"}}
+	if got := ResourceMentions(text); !reflect.DeepEqual(got, want) {
+		t.Errorf("ResourceMentions = %+v, want %+v", got, want)
+	}
+}
+
+func TestAttachResourcesWithoutTheServerGivesANote(t *testing.T) {
+	var m *Manager // no servers configured at all
+	got := m.AttachResources(context.Background(), []ResourceMention{{"github", "issue://123"}, {"notes", "v1:draft"}})
+	if len(got) != 1 || got[0].Text != "<mcp-resource server=\"github\" uri=\"issue://123\">\n[not attached: no MCP server is named \"github\"]\n</mcp-resource>" {
+		t.Errorf("blocks = %+v", got)
+	}
+}
+
+func TestAttachResourcesOfAServerWithoutResourcesSaysWhy(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}})
+	got := m.AttachResources(context.Background(), []ResourceMention{{"self", "docs://x"}})
+	if len(got) != 1 || !strings.Contains(got[0].Text, `[not attached: MCP server "self" has no resources available (connected)]`) {
+		t.Errorf("blocks = %+v", got)
+	}
+}
+
+func TestMaxOutputTokensFollowsTheEnvironment(t *testing.T) {
+	for env, want := range map[string]int{"": DefaultMaxOutputTokens, "5000": 5000, "lots": DefaultMaxOutputTokens, "-3": DefaultMaxOutputTokens} {
+		m := NewManager(Options{Getenv: func(k string) string {
+			if k == "MAX_MCP_OUTPUT_TOKENS" {
+				return env
+			}
+			return ""
+		}})
+		if got := m.MaxOutputTokens(); got != want {
+			t.Errorf("MAX_MCP_OUTPUT_TOKENS=%q: limit %d, want %d", env, got, want)
+		}
+		m.Close()
+	}
+}
+
+func TestServerToolResultLimitIsTheTokenLimitInCharacters(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}, MaxOutputTokens: 30_000})
+	tl := findTool(m.Snapshot(), "mcp__self__echo")
+	if tl == nil {
+		t.Fatal("no echo tool")
+	}
+	if got := tool.Threshold(tl); got != 120_000 {
+		t.Errorf("threshold %d, want 120000 (30,000 tokens at 4 characters)", got)
+	}
+}
+
+func TestLargeToolResultWarnsTheUser(t *testing.T) {
+	var notes []string
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}, MaxOutputTokens: 12_000,
+		Notify: func(level, text string) { notes = append(notes, level+": "+text) }})
+	if _, err := callTool(t, findTool(m.Snapshot(), "mcp__self__echo"), `{"text":"short"}`); err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 0 {
+		t.Fatalf("a short result warned: %q", notes)
+	}
+	if _, err := callTool(t, findTool(m.Snapshot(), "mcp__self__echo"), `{"text":"`+strings.Repeat("x", 44_000)+`"}`); err != nil {
+		t.Fatal(err)
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "warning: mcp__self__echo returned about 11002 tokens of output (more than 10000)") {
+		t.Errorf("notes = %q", notes)
+	}
+}
