@@ -156,11 +156,26 @@ func TestMCPGapCustomCommandMentionsAResource(t *testing.T) {
 	}
 }
 
-// dumpTurn has the model call the test server's dump tool for chars
+// dumpTurn has the model call a tool of the test server for chars
 // characters (through ExecuteExtraTool: MCP tools are deferred).
-func dumpTurn(chars int) llmtest.Turn {
+func dumpTurn(toolName string, chars int) llmtest.Turn {
 	return llmtest.Calls(llmtest.ToolUse("toolu_dump", "ExecuteExtraTool",
-		map[string]any{"tool_name": "mcp__gap__dump", "input": map[string]any{"chars": chars}}))
+		map[string]any{"tool_name": "mcp__gap__" + toolName, "input": map[string]any{"chars": chars}}))
+}
+
+// dumpResult runs a print-mode turn in which the model calls toolName for
+// chars characters, with env added, and returns the result the model got.
+func dumpResult(t *testing.T, toolName string, chars int, env ...string) string {
+	t.Helper()
+	cfg := gapConfig(t)
+	srv := server(t, dumpTurn(toolName, chars), llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, env...)
+	r := sb.Run(t, "", "-p", "dump", "--mcp-config", cfg, "--allowedTools", "mcp__gap")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	return srv.Requests()[1].ToolResults()[0].ResultText()
 }
 
 var savedTo = regexp.MustCompile(`Full output saved to: (\S+)`)
@@ -169,17 +184,9 @@ var savedTo = regexp.MustCompile(`Full output saved to: (\S+)`)
 // characters a token) is saved to a file the model can read, and the
 // result says so, naming the variable and the limit.
 func TestMCPGapOutputOverMaxMCPOutputTokensIsSavedAndSaid(t *testing.T) {
-	cfg := gapConfig(t)
-	srv := server(t, dumpTurn(6000), llmtest.Reply("done"))
-	sb := e2etest.NewSandbox(t, srv.URL)
-	sb.Env = append(sb.Env, "MAX_MCP_OUTPUT_TOKENS=1000")
-	r := sb.Run(t, "", "-p", "dump", "--mcp-config", cfg, "--allowedTools", "mcp__gap")
-	if r.Code != 0 {
-		t.Fatalf("code %d: %s", r.Code, r.Stderr)
-	}
-	got := srv.Requests()[1].ToolResults()[0].ResultText()
-	if !strings.HasPrefix(got, "<persisted-output>") || !strings.Contains(got, "about 1500 tokens, over the limit of 1000 tokens") ||
-		!strings.Contains(got, "MAX_MCP_OUTPUT_TOKENS") {
+	got := dumpResult(t, "dump", 6000, "MAX_MCP_OUTPUT_TOKENS=1000")
+	if !strings.HasPrefix(got, "<persisted-output>") ||
+		!strings.Contains(got, "about 1500 tokens, over the limit of 1000 tokens that MAX_MCP_OUTPUT_TOKENS sets") {
 		t.Fatalf("result = %q", got)
 	}
 	m := savedTo.FindStringSubmatch(got)
@@ -192,19 +199,26 @@ func TestMCPGapOutputOverMaxMCPOutputTokensIsSavedAndSaid(t *testing.T) {
 	}
 }
 
-// Under the default limit (25,000 tokens), a result of 15,000 tokens
-// reaches the model whole, though it is longer than the 50,000 characters
-// other tools keep inline.
-func TestMCPGapOutputUnderTheDefaultLimitStaysInline(t *testing.T) {
-	cfg := gapConfig(t)
-	srv := server(t, dumpTurn(60_000), llmtest.Reply("done"))
-	sb := e2etest.NewSandbox(t, srv.URL)
-	r := sb.Run(t, "", "-p", "dump", "--mcp-config", cfg, "--allowedTools", "mcp__gap")
-	if r.Code != 0 {
-		t.Fatalf("code %d: %s", r.Code, r.Stderr)
-	}
-	got := srv.Requests()[1].ToolResults()[0].ResultText()
+// Raising MAX_MCP_OUTPUT_TOKENS lets a result longer than the 50,000
+// characters of an ordinary tool result reach the model whole.
+func TestMCPGapRaisedMaxMCPOutputTokensKeepsALargeResultInline(t *testing.T) {
+	got := dumpResult(t, "dump", 60_000, "MAX_MCP_OUTPUT_TOKENS=20000")
 	if len(got) != 60_000 || strings.Contains(got, "persisted-output") {
 		t.Errorf("result: %d characters, starting %q", len(got), got[:min(len(got), 200)])
+	}
+}
+
+// Without MAX_MCP_OUTPUT_TOKENS, a result over the ordinary 50,000
+// characters is saved to a file, and the result says how to raise the
+// limit; a tool whose server declares anthropic/maxResultSizeChars keeps
+// results up to that size inline.
+func TestMCPGapDefaultLimitAndTheServersOwnLimit(t *testing.T) {
+	got := dumpResult(t, "dump", 60_000)
+	if !strings.HasPrefix(got, "<persisted-output>") || !strings.Contains(got, "(MAX_MCP_OUTPUT_TOKENS changes it)") {
+		t.Errorf("default: result = %q", got[:min(len(got), 3000)])
+	}
+	got = dumpResult(t, "bigdump", 120_000)
+	if len(got) != 120_000 || strings.Contains(got, "persisted-output") {
+		t.Errorf("declared limit: result %d characters, starting %q", len(got), got[:min(len(got), 200)])
 	}
 }

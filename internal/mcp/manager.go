@@ -62,7 +62,9 @@ type Options struct {
 	MaxReconnects              int
 	// MaxOutputTokens limits one tool result or resource, in tokens
 	// (estimated); a larger one is saved to a file. 0 means
-	// MAX_MCP_OUTPUT_TOKENS or DefaultMaxOutputTokens.
+	// MAX_MCP_OUTPUT_TOKENS, and without it the ordinary limit on a tool
+	// result (tool.DefaultMaxResultChars). A tool's own
+	// MetaMaxResultSizeChars comes before either.
 	MaxOutputTokens int
 	// Notify, when set, tells the user of a large result (a level such
 	// as "warning", and the text).
@@ -88,7 +90,7 @@ type Manager struct {
 	opts        Options
 	toolTimeout time.Duration
 	connTimeout time.Duration
-	// outputTokens limits one result (MaxOutputTokens).
+	// outputTokens limits one result (MaxOutputTokens); 0 when unset.
 	outputTokens int
 	log          *slog.Logger
 

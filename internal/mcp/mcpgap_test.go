@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"reins/internal/tool"
 )
 
@@ -68,6 +70,27 @@ func TestMaxOutputTokensFollowsTheEnvironment(t *testing.T) {
 			t.Errorf("MAX_MCP_OUTPUT_TOKENS=%q: limit %d, want %d", env, got, want)
 		}
 		m.Close()
+	}
+}
+
+func TestServerToolResultLimitDefaultsToTheOrdinaryLimit(t *testing.T) {
+	m := NewManager(Options{Getenv: func(string) string { return "" }})
+	defer m.Close()
+	srv := &server{m: m, name: "s"}
+	plain := newTool(srv, &sdk.Tool{Name: "plain"})
+	if got := tool.Threshold(plain); got != tool.DefaultMaxResultChars {
+		t.Errorf("threshold %d, want %d", got, tool.DefaultMaxResultChars)
+	}
+	if note := plain.OverLimitNote(60_000); !strings.Contains(note, "about 15000 tokens, over the limit of about 12500 tokens on one tool result (MAX_MCP_OUTPUT_TOKENS changes it)") {
+		t.Errorf("note = %q", note)
+	}
+	big := newTool(srv, &sdk.Tool{Name: "big", Meta: sdk.Meta{MetaMaxResultSizeChars: 200_000.0}})
+	if got := tool.Threshold(big); got != 200_000 {
+		t.Errorf("annotated threshold %d, want 200000", got)
+	}
+	huge := newTool(srv, &sdk.Tool{Name: "huge", Meta: sdk.Meta{MetaMaxResultSizeChars: 9e9}})
+	if got := tool.Threshold(huge); got != MaxResultSizeCharsCap {
+		t.Errorf("over-cap threshold %d, want %d", got, MaxResultSizeCharsCap)
 	}
 }
 

@@ -169,13 +169,13 @@ func (m *Manager) resourceBlocks(r ResourceMention, res *sdk.ReadResourceResult)
 	if body == "" && len(images) == 0 {
 		body = "[the resource is empty]\n"
 	}
-	if limit := m.outputTokens * charsPerToken; len(body) > limit {
+	if limit, why := m.resultLimit(0); len(body) > limit {
 		cut := body[:limit]
 		for len(cut) > 0 && !utf8.RuneStart(body[len(cut)]) {
 			cut = cut[:len(cut)-1]
 		}
-		body = cut + fmt.Sprintf("\n[cut: the resource is about %d tokens, over the limit of %d tokens on MCP output (MAX_MCP_OUTPUT_TOKENS); the ReadMcpResource tool gets all of it, saved to a file]\n",
-			estimateTokens(len(body)), m.outputTokens)
+		body = cut + fmt.Sprintf("\n[cut: the resource is about %d tokens, over %s; the ReadMcpResource tool gets all of it, saved to a file]\n",
+			estimateTokens(len(body)), why)
 	}
 	return append([]llm.ContentBlock{llm.TextBlock(r.Tag() + "\n" + body + "</mcp-resource>")}, images...)
 }

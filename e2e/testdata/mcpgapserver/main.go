@@ -28,12 +28,14 @@ func main() {
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return nil, errors.New("the docs store is offline")
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "dump", Description: "Return the number of characters asked for."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in sizeIn) (*mcp.CallToolResult, any, error) {
-			line := "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz.\n"
-			text := strings.Repeat(line, in.Chars/len(line)+1)[:in.Chars]
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
-		})
+	dump := func(_ context.Context, _ *mcp.CallToolRequest, in sizeIn) (*mcp.CallToolResult, any, error) {
+		line := "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz.\n"
+		text := strings.Repeat(line, in.Chars/len(line)+1)[:in.Chars]
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "dump", Description: "Return the number of characters asked for."}, dump)
+	mcp.AddTool(s, &mcp.Tool{Name: "bigdump", Description: "Return the number of characters asked for; results of up to 200,000 characters are meant to be read whole.",
+		Meta: mcp.Meta{"anthropic/maxResultSizeChars": 200_000}}, dump)
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
