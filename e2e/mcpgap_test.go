@@ -222,3 +222,31 @@ func TestMCPGapDefaultLimitAndTheServersOwnLimit(t *testing.T) {
 		t.Errorf("declared limit: result %d characters, starting %q", len(got), got[:min(len(got), 200)])
 	}
 }
+
+// reins mcp reset-project-choices forgets the answers about the project's
+// .mcp.json servers that reins recorded, keeps the other settings, and
+// points out answers kept in Claude Code's own file, which it leaves.
+func TestMCPGapResetProjectChoices(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	local := filepath.Join(sb.Dir, ".claude", "settings.local.json")
+	writeJSON(t, local, map[string]any{"enabledMcpjsonServers": []string{"team"}, "disabledMcpjsonServers": []string{"other"},
+		"permissions": map[string]any{"allow": []string{"Bash(ls)"}}})
+	writeJSON(t, filepath.Join(sb.Home, ".claude", ".claude.json"), map[string]any{"projects": map[string]any{
+		sb.Dir: map[string]any{"enableAllProjectMcpServers": true}}})
+	r := sb.Run(t, "", "mcp", "reset-project-choices")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stdout, "Removed enabledMcpjsonServers, disabledMcpjsonServers from .claude/settings.local.json") ||
+		!strings.Contains(r.Stdout, ".claude.json still records choices for this project") {
+		t.Errorf("output:\n%s", r.Stdout)
+	}
+	var got map[string]any
+	data, _ := os.ReadFile(local)
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatalf("%s: %v\n%s", local, err, data)
+	}
+	if _, ok := got["enabledMcpjsonServers"]; ok || got["permissions"] == nil {
+		t.Errorf("settings.local.json after the reset:\n%s", data)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -144,6 +145,51 @@ func approveMCPServer(path, name string) error {
 		}
 		return append(out, '\n'), nil
 	})
+}
+
+// mcpChoiceKeys are the settings that answer for .mcp.json servers.
+var mcpChoiceKeys = []string{"enabledMcpjsonServers", "disabledMcpjsonServers", "enableAllProjectMcpServers"}
+
+// resetMCPChoices forgets the answers about the project's .mcp.json
+// servers that reins records (in .claude/settings.local.json, where
+// /mcp enable writes them), keeping every other key, and says what it
+// did. Answers in Claude Code's file, which reins never writes, are
+// pointed out.
+func resetMCPChoices(cwd, claudeJSON string) (string, error) {
+	path := filepath.Join(cwd, ".claude", "settings.local.json")
+	var removed []string
+	if _, err := os.Stat(path); err == nil {
+		err := settings.UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
+			root := map[string]json.RawMessage{}
+			if len(bytes.TrimSpace(old)) > 0 {
+				if err := json.Unmarshal(bytes.TrimPrefix(old, []byte("\xef\xbb\xbf")), &root); err != nil {
+					return nil, fmt.Errorf("%s is not a JSON object, not changed: %w", path, err)
+				}
+			}
+			for _, k := range mcpChoiceKeys {
+				if _, ok := root[k]; ok {
+					delete(root, k)
+					removed = append(removed, k)
+				}
+			}
+			if len(removed) == 0 {
+				return old, nil
+			}
+			out, err := json.MarshalIndent(root, "", "  ")
+			return append(out, '\n'), err
+		})
+		if err != nil {
+			return "", fmt.Errorf("reset MCP project choices: %w", err)
+		}
+	}
+	msg := "No choices about this project's .mcp.json servers were recorded in .claude/settings.local.json."
+	if len(removed) > 0 {
+		msg = fmt.Sprintf("Removed %s from .claude/settings.local.json: this project's .mcp.json servers wait for approval again.", strings.Join(removed, ", "))
+	}
+	if appr, err := mcp.ProjectChoices(claudeJSON, cwd); err == nil && (appr.EnableAll || len(appr.Enabled) > 0 || len(appr.Disabled) > 0) {
+		msg += fmt.Sprintf("\n%s still records choices for this project (reins does not change Claude Code's file); `claude mcp reset-project-choices` resets those.", claudeJSON)
+	}
+	return msg, nil
 }
 
 // syncMCPPrompts makes the connected servers' prompts slash commands
