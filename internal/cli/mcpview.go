@@ -13,6 +13,7 @@ import (
 	"reins/internal/command"
 	"reins/internal/mcp"
 	"reins/internal/settings"
+	"reins/internal/tui"
 )
 
 // viewMCP shows the MCP servers (/mcp), reconnects one ("/mcp reconnect
@@ -93,7 +94,7 @@ func (a *app) toggleMCP(name string, on bool) (string, error) {
 	saved := ""
 	if st.Scope == mcp.ScopeProject {
 		path := filepath.Join(a.cwd, ".claude", "settings.local.json")
-		if err := approveMCPServer(path, name); err != nil {
+		if err := recordMCPChoice(path, name, tui.MCPUse); err != nil {
 			return "", fmt.Errorf("approve MCP server %q: %w", name, err)
 		}
 		saved = " (approval saved in .claude/settings.local.json)"
@@ -104,10 +105,13 @@ func (a *app) toggleMCP(name string, on bool) (string, error) {
 	return fmt.Sprintf("Enabled %s%s; it is connecting.", name, saved), nil
 }
 
-// approveMCPServer adds name to enabledMcpjsonServers and drops it from
-// disabledMcpjsonServers in the settings file at path, keeping every other
-// key. A file that is not a JSON object is left alone and reported.
-func approveMCPServer(path, name string) error {
+// recordMCPChoice records an answer about the .mcp.json server name in
+// the settings file at path, keeping every other key: "use" adds it to
+// enabledMcpjsonServers (and drops it from disabledMcpjsonServers),
+// "refuse" the other way round, "use all" also sets
+// enableAllProjectMcpServers. A file that is not a JSON object is left
+// alone and reported.
+func recordMCPChoice(path, name string, choice tui.MCPChoice) error {
 	return settings.UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
 		root := map[string]json.RawMessage{}
 		if len(bytes.TrimSpace(old)) > 0 {
@@ -132,12 +136,19 @@ func approveMCPServer(path, name string) error {
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(enabled, name) {
-			enabled = append(enabled, name)
+		add, drop, addKey, dropKey := enabled, disabled, "enabledMcpjsonServers", "disabledMcpjsonServers"
+		if choice == tui.MCPRefuse {
+			add, drop, addKey, dropKey = disabled, enabled, dropKey, addKey
 		}
-		root["enabledMcpjsonServers"], _ = json.Marshal(enabled)
-		if _, ok := root["disabledMcpjsonServers"]; ok {
-			root["disabledMcpjsonServers"], _ = json.Marshal(slices.DeleteFunc(disabled, func(s string) bool { return s == name }))
+		if !slices.Contains(add, name) {
+			add = append(add, name)
+		}
+		root[addKey], _ = json.Marshal(add)
+		if _, ok := root[dropKey]; ok {
+			root[dropKey], _ = json.Marshal(slices.DeleteFunc(drop, func(s string) bool { return s == name }))
+		}
+		if choice == tui.MCPUseAll {
+			root["enableAllProjectMcpServers"] = json.RawMessage("true")
 		}
 		out, err := json.MarshalIndent(root, "", "  ")
 		if err != nil {
@@ -145,6 +156,48 @@ func approveMCPServer(path, name string) error {
 		}
 		return append(out, '\n'), nil
 	})
+}
+
+// askMCPApprovals asks about the .mcp.json servers waiting for approval
+// (ApproveMCP, before the terminal UI starts), records each answer in
+// .claude/settings.local.json and applies it to cfg for this session. A
+// server left for later keeps waiting (/mcp enable NAME).
+func (a *app) askMCPApprovals(ctx context.Context, cfg *mcp.Config) {
+	pending := cfg.NeedsApproval()
+	if len(pending) == 0 {
+		return
+	}
+	var infos []tui.MCPServerInfo
+	for _, s := range cfg.Servers {
+		if slices.Contains(pending, s.Name) {
+			infos = append(infos, tui.MCPServerInfo{Name: s.Name, Detail: s.Config.Target()})
+		}
+	}
+	answers, err := a.hooks.ApproveMCP(ctx, infos)
+	if err != nil {
+		a.warn(err.Error())
+	}
+	path := filepath.Join(a.cwd, ".claude", "settings.local.json")
+	var use []string
+	for _, info := range infos {
+		c := answers[info.Name]
+		if c == tui.MCPNotNow {
+			continue
+		}
+		if err := recordMCPChoice(path, info.Name, c); err != nil {
+			a.warn(fmt.Sprintf("record the answer about MCP server %q: %v", info.Name, err))
+		}
+		if c == tui.MCPRefuse {
+			for i := range cfg.Servers {
+				if cfg.Servers[i].Name == info.Name {
+					cfg.Servers[i].Disabled = "you chose not to use it (disabledMcpjsonServers; /mcp enable " + info.Name + " to use it)"
+				}
+			}
+			continue
+		}
+		use = append(use, info.Name)
+	}
+	cfg.Approve(use...)
 }
 
 // mcpChoiceKeys are the settings that answer for .mcp.json servers.

@@ -240,7 +240,7 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 
 // startMCP loads the MCP configuration and connects the servers in the
 // background. A --mcp-config value that cannot be used is an error.
-func (a *app) startMCP() error {
+func (a *app) startMCP(ctx context.Context) error {
 	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
 		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
 	if err != nil {
@@ -251,6 +251,9 @@ func (a *app) startMCP() error {
 	}
 	if len(cfg.Servers) == 0 {
 		return nil
+	}
+	if a.front == frontTUI && a.hooks.ApproveMCP != nil {
+		a.askMCPApprovals(ctx, cfg)
 	}
 	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
 		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger,

@@ -264,7 +264,9 @@ func statusLine(st ServerStatus) string {
 	return "✗ failed: " + st.Err
 }
 
-func target(c ServerConfig) string {
+// Target is what a server runs or reaches, for people: its command line,
+// or its URL and transport.
+func (c ServerConfig) Target() string {
 	switch c.Transport() {
 	case TransportStdio:
 		return strings.TrimSpace(c.Command + " " + strings.Join(c.Args, " "))
@@ -299,7 +301,7 @@ func listCommand(opts CommandOptions) *cobra.Command {
 				byName[st.Name] = st
 			}
 			for _, s := range cfg.Servers {
-				fmt.Fprintf(out, "%s: %s - %s\n", s.Name, target(s.Config), statusLine(byName[s.Name]))
+				fmt.Fprintf(out, "%s: %s - %s\n", s.Name, s.Config.Target(), statusLine(byName[s.Name]))
 			}
 			return nil
 		},
