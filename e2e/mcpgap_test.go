@@ -250,3 +250,24 @@ func TestMCPGapResetProjectChoices(t *testing.T) {
 		t.Errorf("settings.local.json after the reset:\n%s", data)
 	}
 }
+
+// Against a real peer (server-everything): a text resource and a text
+// resource sent as a blob are both attached as text.
+func TestMCPGapMentionedResourcesOfServerEverything(t *testing.T) {
+	cfg := everythingConfig(t)
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "Compare @ev:demo://resource/dynamic/text/7 and @ev:demo://resource/dynamic/blob/3", "--mcp-config", cfg)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	blocks := lastUserBlocks(t, srv.Requests()[0])
+	text := blockWith(blocks, `<mcp-resource server="ev" uri="demo://resource/dynamic/text/7">`)
+	if !strings.Contains(text, "\nResource 7: This is a plaintext resource") {
+		t.Errorf("text resource block = %q", text)
+	}
+	blob := blockWith(blocks, `<mcp-resource server="ev" uri="demo://resource/dynamic/blob/3">`)
+	if !strings.Contains(blob, "Resource 3: This is a base64 blob") {
+		t.Errorf("blob resource block = %q", blob)
+	}
+}

@@ -122,3 +122,19 @@ func TestLargeToolResultWarnsTheUser(t *testing.T) {
 		t.Errorf("notes = %q", notes)
 	}
 }
+
+// FuzzResourceMentions: any prompt parses without panicking, and every
+// mention found reads back the same from its written form.
+func FuzzResourceMentions(f *testing.F) {
+	for _, s := range []string{"see @github:issue://123.", "(@a:b:c) @x", "@:", "@a:1:", "@é:x:y", "mail me@x:y://z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, r := range ResourceMentions(text) {
+			back, ok := ParseResourceMention(r.String())
+			if !ok || back != r {
+				t.Fatalf("%q: mention %+v reads back as %+v, %v", text, r, back, ok)
+			}
+		}
+	})
+}

@@ -152,14 +152,17 @@ func (m *Manager) resourceBlocks(r ResourceMention, res *sdk.ReadResourceResult)
 			images = append(images, b)
 			continue
 		}
-		if c.Blob == nil && c.URI != "" && c.URI != r.URI {
+		if c.URI != "" && c.URI != r.URI {
 			// A part of the resource with its own address.
 			text.WriteString("[" + c.URI + "]\n")
 		}
-		if c.Blob == nil {
+		switch {
+		case c.Blob == nil:
 			text.WriteString(c.Text)
-		} else {
-			text.WriteString(b.Text)
+		case textMIME(c.MIMEType) && utf8.Valid(c.Blob):
+			text.Write(c.Blob)
+		default:
+			text.WriteString(b.Text) // described, not shown
 		}
 		if !strings.HasSuffix(text.String(), "\n") {
 			text.WriteByte('\n')
