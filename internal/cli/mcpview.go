@@ -112,13 +112,7 @@ func (a *app) toggleMCP(name string, on bool) (string, error) {
 // enableAllProjectMcpServers. A file that is not a JSON object is left
 // alone and reported.
 func recordMCPChoice(path, name string, choice tui.MCPChoice) error {
-	return settings.UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
-		root := map[string]json.RawMessage{}
-		if len(bytes.TrimSpace(old)) > 0 {
-			if err := json.Unmarshal(old, &root); err != nil {
-				return nil, fmt.Errorf("%s is not a JSON object, not changed: %w", path, err)
-			}
-		}
+	return updateSettingsObject(path, func(root map[string]json.RawMessage) (bool, error) {
 		list := func(key string) ([]string, error) {
 			var l []string
 			if raw, ok := root[key]; ok && string(raw) != "null" {
@@ -130,11 +124,11 @@ func recordMCPChoice(path, name string, choice tui.MCPChoice) error {
 		}
 		enabled, err := list("enabledMcpjsonServers")
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		disabled, err := list("disabledMcpjsonServers")
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		add, drop, addKey, dropKey := enabled, disabled, "enabledMcpjsonServers", "disabledMcpjsonServers"
 		if choice == tui.MCPRefuse {
@@ -149,6 +143,25 @@ func recordMCPChoice(path, name string, choice tui.MCPChoice) error {
 		}
 		if choice == tui.MCPUseAll {
 			root["enableAllProjectMcpServers"] = json.RawMessage("true")
+		}
+		return true, nil
+	})
+}
+
+// updateSettingsObject changes the top-level keys of the settings file at
+// path through fn (which reports whether it changed any), keeping the
+// others. A file that is not a JSON object is left alone and reported.
+func updateSettingsObject(path string, fn func(root map[string]json.RawMessage) (bool, error)) error {
+	return settings.UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
+		root := map[string]json.RawMessage{}
+		if trimmed := bytes.TrimPrefix(old, []byte("\xef\xbb\xbf")); len(bytes.TrimSpace(trimmed)) > 0 {
+			if err := json.Unmarshal(trimmed, &root); err != nil {
+				return nil, fmt.Errorf("%s is not a JSON object, not changed: %w", path, err)
+			}
+		}
+		changed, err := fn(root)
+		if err != nil || !changed {
+			return old, err
 		}
 		out, err := json.MarshalIndent(root, "", "  ")
 		if err != nil {
@@ -212,24 +225,14 @@ func resetMCPChoices(cwd, claudeJSON string) (string, error) {
 	path := filepath.Join(cwd, ".claude", "settings.local.json")
 	var removed []string
 	if _, err := os.Stat(path); err == nil {
-		err := settings.UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
-			root := map[string]json.RawMessage{}
-			if len(bytes.TrimSpace(old)) > 0 {
-				if err := json.Unmarshal(bytes.TrimPrefix(old, []byte("\xef\xbb\xbf")), &root); err != nil {
-					return nil, fmt.Errorf("%s is not a JSON object, not changed: %w", path, err)
-				}
-			}
+		err := updateSettingsObject(path, func(root map[string]json.RawMessage) (bool, error) {
 			for _, k := range mcpChoiceKeys {
 				if _, ok := root[k]; ok {
 					delete(root, k)
 					removed = append(removed, k)
 				}
 			}
-			if len(removed) == 0 {
-				return old, nil
-			}
-			out, err := json.MarshalIndent(root, "", "  ")
-			return append(out, '\n'), err
+			return len(removed) > 0, nil
 		})
 		if err != nil {
 			return "", fmt.Errorf("reset MCP project choices: %w", err)
