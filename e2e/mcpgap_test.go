@@ -199,6 +199,22 @@ func TestMCPGapOutputOverMaxMCPOutputTokensIsSavedAndSaid(t *testing.T) {
 	}
 }
 
+// MAX_MCP_OUTPUT_TOKENS works from the "env" of settings too, where
+// Claude Code users commonly keep it.
+func TestMCPGapMaxMCPOutputTokensFromSettingsEnv(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, dumpTurn("dump", 6000), llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	writeJSON(t, filepath.Join(sb.Home, ".claude", "settings.json"), map[string]any{"env": map[string]string{"MAX_MCP_OUTPUT_TOKENS": "1000"}})
+	r := sb.Run(t, "", "-p", "dump", "--mcp-config", cfg, "--allowedTools", "mcp__gap")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[1].ToolResults()[0].ResultText(); !strings.Contains(got, "over the limit of 1000 tokens that MAX_MCP_OUTPUT_TOKENS sets") {
+		t.Errorf("result = %q", got)
+	}
+}
+
 // Raising MAX_MCP_OUTPUT_TOKENS lets a result longer than the 50,000
 // characters of an ordinary tool result reach the model whole.
 func TestMCPGapRaisedMaxMCPOutputTokensKeepsALargeResultInline(t *testing.T) {
