@@ -138,3 +138,15 @@ func FuzzResourceMentions(f *testing.F) {
 		}
 	})
 }
+
+// A mention in a prompt sent while its server is still connecting for the
+// first time waits for the connection rather than failing at once.
+func TestAttachResourcesWaitsForAServerStillConnecting(t *testing.T) {
+	m := NewManager(Options{Servers: []Server{selfServer(t, "self")}})
+	defer m.Close()
+	m.Start()
+	got := m.AttachResources(context.Background(), []ResourceMention{{"self", "docs://x"}})
+	if len(got) != 1 || !strings.Contains(got[0].Text, "(connected)") {
+		t.Errorf("blocks = %+v", got)
+	}
+}

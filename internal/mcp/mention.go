@@ -131,6 +131,7 @@ func (m *Manager) attachResource(ctx context.Context, r ResourceMention) ([]llm.
 		}
 		return note(fmt.Sprintf("no MCP server is named %q", r.Server)), true
 	}
+	m.waitFirstConnect(ctx, s)
 	res, err := m.readResource(ctx, r.Server, r.URI)
 	if err != nil {
 		return note(err.Error()), true
@@ -181,4 +182,25 @@ func (m *Manager) resourceBlocks(r ResourceMention, res *sdk.ReadResourceResult)
 			estimateTokens(len(body)), why)
 	}
 	return append([]llm.ContentBlock{llm.TextBlock(r.Tag() + "\n" + body + "</mcp-resource>")}, images...)
+}
+
+// waitFirstConnect waits, at most the connect timeout, while s is still
+// connecting for the first time (a prompt sent just after start-up).
+func (m *Manager) waitFirstConnect(ctx context.Context, s *server) {
+	ctx, cancel := context.WithTimeout(ctx, m.connTimeout)
+	defer cancel()
+	for {
+		m.mu.Lock()
+		pending := s.state == StatePending && !s.everSettled && m.started && !m.closed
+		ch := m.changed
+		m.mu.Unlock()
+		if !pending {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
