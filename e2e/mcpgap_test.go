@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"reins/internal/e2etest"
@@ -15,31 +14,16 @@ import (
 	"reins/internal/llm/llmtest"
 )
 
-var gapServer struct {
-	once sync.Once
-	path string
-	err  error
-	out  []byte
-}
-
 // gapConfig builds the test MCP server (testdata/mcpgapserver: the text
-// resource docs://api/auth, docs://broken whose read fails, and the tool
-// dump) and returns an --mcp-config naming it "gap".
+// resource docs://api/auth, docs://broken whose read fails, and the tools
+// dump and bigdump) and returns an --mcp-config naming it "gap".
 func gapConfig(t *testing.T) string {
 	t.Helper()
-	gapServer.once.Do(func() {
-		dir, err := os.MkdirTemp("", "mcpgapserver")
-		if err != nil {
-			gapServer.err = err
-			return
-		}
-		gapServer.path = filepath.Join(dir, "mcpgapserver")
-		gapServer.out, gapServer.err = exec.Command("go", "build", "-o", gapServer.path, "./testdata/mcpgapserver").CombinedOutput()
-	})
-	if gapServer.err != nil {
-		t.Fatalf("build the test MCP server: %v\n%s", gapServer.err, gapServer.out)
+	bin := filepath.Join(t.TempDir(), "mcpgapserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/mcpgapserver").CombinedOutput(); err != nil {
+		t.Fatalf("build the test MCP server: %v\n%s", err, out)
 	}
-	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"gap": map[string]any{"command": gapServer.path}}})
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"gap": map[string]any{"command": bin}}})
 	return string(cfg)
 }
 
