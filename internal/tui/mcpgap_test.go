@@ -3,6 +3,8 @@ package tui
 import (
 	"reflect"
 	"testing"
+
+	"reins/internal/llm"
 )
 
 func newApprovalModel(names ...string) *mcpApprovalModel {
@@ -57,5 +59,17 @@ func TestMentionCompletionsOfferResourcesBesideFiles(t *testing.T) {
 	want := []string{"docs/auth.md|@docs/auth.md |", "docs:file://api/auth|@docs:file://api/auth |MCP resource: Auth"}
 	if len(labels) != 2 || !(reflect.DeepEqual(labels, want) || reflect.DeepEqual(labels, []string{want[1], want[0]})) {
 		t.Errorf("completions = %q", labels)
+	}
+}
+
+func TestDisplayPromptShowsResourcesThatWereNotAttached(t *testing.T) {
+	m := &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{
+		llm.TextBlock("compare @gap:docs://ok and @gap:docs://broken"),
+		llm.TextBlock("<mcp-resource server=\"gap\" uri=\"docs://ok\">\nfine\n</mcp-resource>"),
+		llm.TextBlock("<mcp-resource server=\"gap\" uri=\"docs://broken\">\n[not attached: the store is offline]\n</mcp-resource>"),
+	}}
+	want := "compare @gap:docs://ok and @gap:docs://broken\n(@gap:docs://broken not attached: the store is offline)"
+	if got := displayPrompt(m); got != want {
+		t.Errorf("displayPrompt = %q, want %q", got, want)
 	}
 }
