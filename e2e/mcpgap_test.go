@@ -85,7 +85,8 @@ func TestMCPGapUnreadableMentionedResourceIsANoteNotAFailure(t *testing.T) {
 	cfg := gapConfig(t)
 	srv := server(t, llmtest.Reply("went on"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	r := sb.Run(t, "", "-p", "Compare @gap:docs://broken with @nosuch:issue://123", "--mcp-config", cfg)
+	r := sb.Run(t, "", "-p", "Compare @gap:docs://broken with @nosuch:issue://123 and @down:docs://a", "--mcp-config", cfg,
+		"--mcp-config", `{"mcpServers":{"down":{"command":"/nonexistent/down-server"}}}`)
 	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "went on" {
 		t.Fatalf("code %d out %q: %s", r.Code, r.Stdout, r.Stderr)
 	}
@@ -97,6 +98,10 @@ func TestMCPGapUnreadableMentionedResourceIsANoteNotAFailure(t *testing.T) {
 	missing := blockWith(blocks, `<mcp-resource server="nosuch" uri="issue://123">`)
 	if !strings.Contains(missing, `[not attached: no MCP server is named "nosuch"]`) {
 		t.Errorf("missing server block = %q (blocks %q)", missing, blocks)
+	}
+	down := blockWith(blocks, `<mcp-resource server="down" uri="docs://a">`)
+	if !strings.Contains(down, `[not attached: MCP server "down" has no resources available (failed: `) || !strings.Contains(down, "/nonexistent/down-server") {
+		t.Errorf("failed server block = %q", down)
 	}
 }
 

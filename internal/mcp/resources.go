@@ -65,7 +65,11 @@ func (m *Manager) resourceSessions(name string) ([]*server, error) {
 			continue
 		}
 		if name != "" && (s.state != StateConnected || !s.hasResources) {
-			return nil, fmt.Errorf("MCP server %q has no resources available (%s)", name, s.state)
+			why := string(s.state)
+			if s.err != "" {
+				why += ": " + s.err
+			}
+			return nil, fmt.Errorf("MCP server %q has no resources available (%s)", name, why)
 		}
 		if s.state == StateConnected && s.hasResources && s.cs != nil {
 			out = append(out, s)
