@@ -276,3 +276,33 @@ func TestMCPGapMentionedResourcesOfServerEverything(t *testing.T) {
 		t.Errorf("blob resource block = %q", blob)
 	}
 }
+
+// In print mode, as in the terminal UI, a prompt's @file and @folder
+// mentions attach them, and a file a Read deny rule covers is not read;
+// the MCP resource beside them is attached too.
+func TestMCPGapPrintModeAttachesMentionedFilesAndResources(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "notes.md", "the notes\n")
+	sb.Write(t, "src/a.go", "package src\n")
+	sb.Write(t, "secret.env", "TOKEN=x\n")
+	writeJSON(t, filepath.Join(sb.Home, ".claude", "settings.json"), map[string]any{"permissions": map[string]any{"deny": []string{"Read(./secret.env)"}}})
+	r := sb.Run(t, "", "-p", "Check @notes.md, @src/ and @secret.env against @gap:docs://api/auth", "--mcp-config", cfg)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	blocks := lastUserBlocks(t, srv.Requests()[0])
+	for _, want := range []string{"<file path=\"notes.md\">\nthe notes\n</file>", "<folder path=\"src/\">\na.go\n</folder>",
+		"[@secret.env not included: a permission rule denies reading it]"} {
+		if blockWith(blocks, want) != want {
+			t.Errorf("no block %q in %q", want, blocks)
+		}
+	}
+	if got := blockWith(blocks, `<mcp-resource server="gap"`); !strings.Contains(got, "bearer token") {
+		t.Errorf("resource block = %q", got)
+	}
+	if strings.Contains(strings.Join(blocks, "\n"), "TOKEN=x") {
+		t.Error("the denied file's content was sent")
+	}
+}

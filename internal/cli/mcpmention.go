@@ -10,6 +10,23 @@ import (
 	"reins/internal/tui"
 )
 
+// mentioned reads the files and folders (@path) and the MCP resources
+// (@server:uri) a prompt mentions into blocks sent after it, in every
+// mode, as Claude Code attaches them. Those the expansion of a custom
+// command already includes (its body mentioned them) are not read twice.
+func (a *app) mentioned(ctx context.Context, text, expanded string) []llm.ContentBlock {
+	var out []llm.ContentBlock
+	if a.expander != nil {
+		included := func(p string) bool {
+			return strings.Contains(expanded, `<file path="`+p+`">`) || strings.Contains(expanded, `<folder path="`+p+`">`)
+		}
+		for _, b := range a.expander.Attachments(text, included) {
+			out = append(out, llm.TextBlock(b))
+		}
+	}
+	return append(out, a.mentionedResources(ctx, text, expanded)...)
+}
+
 // mentionedResources reads the MCP resources a prompt mentions
 // (@server:uri) into blocks sent after it, as Claude Code attaches them.
 // Mentions whose block the expanded text already holds (a custom

@@ -29,8 +29,9 @@ type prepared struct {
 
 // prepare turns a line the user typed (print and SDK modes) into a turn:
 // slash commands are dispatched, UserPromptSubmit hooks may block the
-// prompt or add context, a token budget ("+500k") is read, and the MCP
-// resources the prompt mentions (@server:uri) are attached.
+// prompt or add context, a token budget ("+500k") is read, and the files
+// (@path) and MCP resources (@server:uri) the prompt mentions are
+// attached.
 func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prepared, error) {
 	a.syncMCPPrompts()
 	content := []llm.ContentBlock{llm.TextBlock(text)}
@@ -59,7 +60,7 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		in.Model, in.AllowedTools = out.Expansion.Model, out.Expansion.AllowedTools
 		expanded = out.Expansion.Prompt
 	}
-	in.Content = append(in.Content, a.mentionedResources(ctx, text, expanded)...)
+	in.Content = append(in.Content, a.mentioned(ctx, text, expanded)...)
 	if a.hookRun.Has(hooks.UserPromptSubmit) {
 		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) { h.Prompt = text }))
 		a.reportHooks(r)

@@ -260,14 +260,15 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 			TokenBudget: engine.ParseTokenBudget(text),
 		})
 	}
-	prepare, cwd := m.o.Prepare, m.o.Cwd
+	prepare := m.o.Prepare
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Sending…")
 	m.cancel = cancel // esc stops a slow UserPromptSubmit hook
 	return func() tea.Msg {
 		in, refusal, err := prepare(ctx, text)
 		if err == nil && refusal == "" {
-			in.Content = append(append(in.Content, images...), mentionBlocks(text, cwd)...)
+			// Prepare attached the files and resources the prompt mentions.
+			in.Content = append(in.Content, images...)
 		}
 		interrupted := errors.Is(context.Cause(ctx), errInterrupted)
 		cancel(nil)

@@ -113,7 +113,9 @@ type Options struct {
 	Doctor func(ctx context.Context) []Check
 
 	// Prepare, when set, turns a typed prompt into the turn's input
-	// (UserPromptSubmit hooks may add context); a non-empty refusal is
+	// (UserPromptSubmit hooks may add context, and the files and MCP
+	// resources the prompt mentions are attached; without Prepare the UI
+	// attaches mentioned files itself); a non-empty refusal is
 	// shown instead of running the turn. It may block; it runs off the
 	// UI goroutine.
 	Prepare func(ctx context.Context, text string) (in engine.Input, refusal string, err error)
