@@ -26,3 +26,21 @@ func TestAttachmentsOfATypedPrompt(t *testing.T) {
 		t.Errorf("Attachments =\n%s\nwant\n%s", strings.Join(got, "\n--\n"), strings.Join(want, "\n--\n"))
 	}
 }
+
+// FuzzAttachments: any typed prompt is scanned without failing, and only
+// mentions of paths that exist give blocks.
+func FuzzAttachments(f *testing.F) {
+	for _, s := range []string{`see @main.go and @"a dir" (@x)`, `@"unterminated`, "@\n@@", "@$1 @$ARGUMENTS", "@."} {
+		f.Add(s)
+	}
+	dir := f.TempDir()
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
+	f.Fuzz(func(t *testing.T, text string) {
+		e := &Expander{Dir: dir}
+		for _, b := range e.Attachments(text, nil) {
+			if !strings.HasPrefix(b, "<file path=") && !strings.HasPrefix(b, "<folder path=") && !strings.HasPrefix(b, "[@") {
+				t.Fatalf("%q gave block %q", text, b)
+			}
+		}
+	})
+}

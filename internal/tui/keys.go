@@ -255,7 +255,7 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 	}
 	if m.o.Prepare == nil {
 		return m.startTurn(engine.Input{
-			Content:     append(append([]llm.ContentBlock{llm.TextBlock(text)}, images...), mentionBlocks(text, m.o.Cwd)...),
+			Content:     append([]llm.ContentBlock{llm.TextBlock(text)}, images...),
 			UUID:        uuid.NewString(),
 			TokenBudget: engine.ParseTokenBudget(text),
 		})

@@ -114,8 +114,8 @@ type Options struct {
 
 	// Prepare, when set, turns a typed prompt into the turn's input
 	// (UserPromptSubmit hooks may add context, and the files and MCP
-	// resources the prompt mentions are attached; without Prepare the UI
-	// attaches mentioned files itself); a non-empty refusal is
+	// resources the prompt mentions are attached; without Prepare the
+	// prompt goes as typed); a non-empty refusal is
 	// shown instead of running the turn. It may block; it runs off the
 	// UI goroutine.
 	Prepare func(ctx context.Context, text string) (in engine.Input, refusal string, err error)
