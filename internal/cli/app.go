@@ -65,6 +65,10 @@ type appHooks struct {
 	Notify func(level, text string)
 	// ExtraTools adds tools of the front end (SDK StructuredOutput).
 	ExtraTools func() []tool.Tool
+	// ApproveMCP, when set, asks the user about the project's .mcp.json
+	// servers that wait for approval, before they would start (the TUI's
+	// start-up question).
+	ApproveMCP func(ctx context.Context, servers []tui.MCPServerInfo) (map[string]tui.MCPChoice, error)
 	// Trusted overrides the trust check (the TUI asks before it builds
 	// the app); nil means print and SDK modes trust the folder and the
 	// TUI consults the trust records.
@@ -361,7 +365,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	// Serving tools over MCP offers the built-in tools only (as Claude
 	// Code's mcp serve does): the user's own servers are not started.
 	if fe != frontServe {
-		if err := a.startMCP(); err != nil {
+		if err := a.startMCP(ctx); err != nil {
 			return nil, err
 		}
 	}

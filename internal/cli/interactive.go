@@ -33,7 +33,11 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		return exitError{1}
 	}
 	asker := tui.NewAsker()
-	a, err := newAppFor(ctx, env, o, frontTUI, appHooks{Asker: asker, Notify: asker.Notice, Trusted: &trusted})
+	approve := func(ctx context.Context, servers []tui.MCPServerInfo) (map[string]tui.MCPChoice, error) {
+		return tui.ConfirmMCPServers(ctx, tui.MCPApprovalOptions{Servers: servers, Input: env.Stdin, Output: env.Stdout,
+			NoColor: env.Getenv("NO_COLOR") != "", ColorProfile: colors})
+	}
+	a, err := newAppFor(ctx, env, o, frontTUI, appHooks{Asker: asker, Notify: asker.Notice, Trusted: &trusted, ApproveMCP: approve})
 	if err != nil {
 		return err
 	}
@@ -69,6 +73,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
+		Resources:   a.mentionableResources,
 		Notices:     a.startupWarnings(),
 		Prompt:      strings.Join(o.Args, " "),
 		Cwd:         a.cwd,

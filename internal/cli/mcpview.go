@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"reins/internal/command"
 	"reins/internal/mcp"
 	"reins/internal/settings"
+	"reins/internal/tui"
 )
 
 // viewMCP shows the MCP servers (/mcp), reconnects one ("/mcp reconnect
@@ -92,7 +94,7 @@ func (a *app) toggleMCP(name string, on bool) (string, error) {
 	saved := ""
 	if st.Scope == mcp.ScopeProject {
 		path := filepath.Join(a.cwd, ".claude", "settings.local.json")
-		if err := approveMCPServer(path, name); err != nil {
+		if err := recordMCPChoice(path, name, tui.MCPUse); err != nil {
 			return "", fmt.Errorf("approve MCP server %q: %w", name, err)
 		}
 		saved = " (approval saved in .claude/settings.local.json)"
@@ -103,17 +105,14 @@ func (a *app) toggleMCP(name string, on bool) (string, error) {
 	return fmt.Sprintf("Enabled %s%s; it is connecting.", name, saved), nil
 }
 
-// approveMCPServer adds name to enabledMcpjsonServers and drops it from
-// disabledMcpjsonServers in the settings file at path, keeping every other
-// key. A file that is not a JSON object is left alone and reported.
-func approveMCPServer(path, name string) error {
-	return settings.UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
-		root := map[string]json.RawMessage{}
-		if len(bytes.TrimSpace(old)) > 0 {
-			if err := json.Unmarshal(old, &root); err != nil {
-				return nil, fmt.Errorf("%s is not a JSON object, not changed: %w", path, err)
-			}
-		}
+// recordMCPChoice records an answer about the .mcp.json server name in
+// the settings file at path, keeping every other key: "use" adds it to
+// enabledMcpjsonServers (and drops it from disabledMcpjsonServers),
+// "refuse" the other way round, "use all" also sets
+// enableAllProjectMcpServers. A file that is not a JSON object is left
+// alone and reported.
+func recordMCPChoice(path, name string, choice tui.MCPChoice) error {
+	return updateSettingsObject(path, func(root map[string]json.RawMessage) (bool, error) {
 		list := func(key string) ([]string, error) {
 			var l []string
 			if raw, ok := root[key]; ok && string(raw) != "null" {
@@ -125,18 +124,44 @@ func approveMCPServer(path, name string) error {
 		}
 		enabled, err := list("enabledMcpjsonServers")
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		disabled, err := list("disabledMcpjsonServers")
 		if err != nil {
-			return nil, err
+			return false, err
 		}
-		if !slices.Contains(enabled, name) {
-			enabled = append(enabled, name)
+		add, drop, addKey, dropKey := enabled, disabled, "enabledMcpjsonServers", "disabledMcpjsonServers"
+		if choice == tui.MCPRefuse {
+			add, drop, addKey, dropKey = disabled, enabled, dropKey, addKey
 		}
-		root["enabledMcpjsonServers"], _ = json.Marshal(enabled)
-		if _, ok := root["disabledMcpjsonServers"]; ok {
-			root["disabledMcpjsonServers"], _ = json.Marshal(slices.DeleteFunc(disabled, func(s string) bool { return s == name }))
+		if !slices.Contains(add, name) {
+			add = append(add, name)
+		}
+		root[addKey], _ = json.Marshal(add)
+		if _, ok := root[dropKey]; ok {
+			root[dropKey], _ = json.Marshal(slices.DeleteFunc(drop, func(s string) bool { return s == name }))
+		}
+		if choice == tui.MCPUseAll {
+			root["enableAllProjectMcpServers"] = json.RawMessage("true")
+		}
+		return true, nil
+	})
+}
+
+// updateSettingsObject changes the top-level keys of the settings file at
+// path through fn (which reports whether it changed any), keeping the
+// others. A file that is not a JSON object is left alone and reported.
+func updateSettingsObject(path string, fn func(root map[string]json.RawMessage) (bool, error)) error {
+	return settings.UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
+		root := map[string]json.RawMessage{}
+		if trimmed := bytes.TrimPrefix(old, []byte("\xef\xbb\xbf")); len(bytes.TrimSpace(trimmed)) > 0 {
+			if err := json.Unmarshal(trimmed, &root); err != nil {
+				return nil, fmt.Errorf("%s is not a JSON object, not changed: %w", path, err)
+			}
+		}
+		changed, err := fn(root)
+		if err != nil || !changed {
+			return old, err
 		}
 		out, err := json.MarshalIndent(root, "", "  ")
 		if err != nil {
@@ -144,6 +169,83 @@ func approveMCPServer(path, name string) error {
 		}
 		return append(out, '\n'), nil
 	})
+}
+
+// askMCPApprovals asks about the .mcp.json servers waiting for approval
+// (ApproveMCP, before the terminal UI starts), records each answer in
+// .claude/settings.local.json and applies it to cfg for this session. A
+// server left for later keeps waiting (/mcp enable NAME).
+func (a *app) askMCPApprovals(ctx context.Context, cfg *mcp.Config) {
+	pending := cfg.NeedsApproval()
+	if len(pending) == 0 {
+		return
+	}
+	var infos []tui.MCPServerInfo
+	for _, s := range cfg.Servers {
+		if slices.Contains(pending, s.Name) {
+			infos = append(infos, tui.MCPServerInfo{Name: s.Name, Detail: s.Config.Target()})
+		}
+	}
+	answers, err := a.hooks.ApproveMCP(ctx, infos)
+	if err != nil {
+		a.warn(err.Error())
+	}
+	path := filepath.Join(a.cwd, ".claude", "settings.local.json")
+	var use []string
+	for _, info := range infos {
+		c := answers[info.Name]
+		if c == tui.MCPNotNow {
+			continue
+		}
+		if err := recordMCPChoice(path, info.Name, c); err != nil {
+			a.warn(fmt.Sprintf("record the answer about MCP server %q: %v", info.Name, err))
+		}
+		if c == tui.MCPRefuse {
+			for i := range cfg.Servers {
+				if cfg.Servers[i].Name == info.Name {
+					cfg.Servers[i].Disabled = "you chose not to use it (disabledMcpjsonServers; /mcp enable " + info.Name + " to use it)"
+				}
+			}
+			continue
+		}
+		use = append(use, info.Name)
+	}
+	cfg.Approve(use...)
+}
+
+// mcpChoiceKeys are the settings that answer for .mcp.json servers.
+var mcpChoiceKeys = []string{"enabledMcpjsonServers", "disabledMcpjsonServers", "enableAllProjectMcpServers"}
+
+// resetMCPChoices forgets the answers about the project's .mcp.json
+// servers that reins records (in .claude/settings.local.json, where
+// /mcp enable writes them), keeping every other key, and says what it
+// did. Answers in Claude Code's file, which reins never writes, are
+// pointed out.
+func resetMCPChoices(cwd, claudeJSON string) (string, error) {
+	path := filepath.Join(cwd, ".claude", "settings.local.json")
+	var removed []string
+	if _, err := os.Stat(path); err == nil {
+		err := updateSettingsObject(path, func(root map[string]json.RawMessage) (bool, error) {
+			for _, k := range mcpChoiceKeys {
+				if _, ok := root[k]; ok {
+					delete(root, k)
+					removed = append(removed, k)
+				}
+			}
+			return len(removed) > 0, nil
+		})
+		if err != nil {
+			return "", fmt.Errorf("reset MCP project choices: %w", err)
+		}
+	}
+	msg := "No choices about this project's .mcp.json servers were recorded in .claude/settings.local.json."
+	if len(removed) > 0 {
+		msg = fmt.Sprintf("Removed %s from .claude/settings.local.json: this project's .mcp.json servers wait for approval again.", strings.Join(removed, ", "))
+	}
+	if appr, err := mcp.ProjectChoices(claudeJSON, cwd); err == nil && (appr.EnableAll || len(appr.Enabled) > 0 || len(appr.Disabled) > 0) {
+		msg += fmt.Sprintf("\n%s still records choices for this project (reins does not change Claude Code's file); `claude mcp reset-project-choices` resets those.", claudeJSON)
+	}
+	return msg, nil
 }
 
 // syncMCPPrompts makes the connected servers' prompts slash commands

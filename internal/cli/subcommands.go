@@ -33,9 +33,10 @@ func subcommands(env *Env) []*cobra.Command {
 	claudeJSON := trust.ClaudeJSONPath(env.Getenv, home)
 	mcpCmd := mcp.NewCommand(mcp.CommandOptions{
 		Cwd: cwd, Home: home, ClaudeJSON: claudeJSON, ConfigDir: configDir, Getenv: env.Getenv, Version: Version,
-		Managed:  mcp.DefaultManagedFiles(),
-		Approval: func() mcp.Approval { return subcommandMCPApproval(env, cwd, home, configDir, claudeJSON) },
-		Serve:    func(ctx context.Context, in io.Reader, out io.Writer) error { return serveMCP(ctx, env, in, out) },
+		Managed:      mcp.DefaultManagedFiles(),
+		Approval:     func() mcp.Approval { return subcommandMCPApproval(env, cwd, home, configDir, claudeJSON) },
+		Serve:        func(ctx context.Context, in io.Reader, out io.Writer) error { return serveMCP(ctx, env, in, out) },
+		ResetChoices: func() (string, error) { return resetMCPChoices(cwd, claudeJSON) },
 	})
 	settingsHere := func() (*settings.Settings, error) {
 		return subcommandSettings(env, cwd, home, configDir, claudeJSON)

@@ -29,7 +29,9 @@ type prepared struct {
 
 // prepare turns a line the user typed (print and SDK modes) into a turn:
 // slash commands are dispatched, UserPromptSubmit hooks may block the
-// prompt or add context, and a token budget ("+500k") is read.
+// prompt or add context, a token budget ("+500k") is read, and the files
+// (@path) and MCP resources (@server:uri) the prompt mentions are
+// attached.
 func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prepared, error) {
 	a.syncMCPPrompts()
 	content := []llm.ContentBlock{llm.TextBlock(text)}
@@ -53,9 +55,12 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		content = out.Expansion.Content()
 	}
 	in := engine.Input{Content: content, TokenBudget: engine.ParseTokenBudget(text)}
+	expanded := ""
 	if out.Action == command.Query {
 		in.Model, in.AllowedTools = out.Expansion.Model, out.Expansion.AllowedTools
+		expanded = out.Expansion.Prompt
 	}
+	in.Content = append(in.Content, a.mentioned(ctx, text, expanded)...)
 	if a.hookRun.Has(hooks.UserPromptSubmit) {
 		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) { h.Prompt = text }))
 		a.reportHooks(r)

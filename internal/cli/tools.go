@@ -240,7 +240,7 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 
 // startMCP loads the MCP configuration and connects the servers in the
 // background. A --mcp-config value that cannot be used is an error.
-func (a *app) startMCP() error {
+func (a *app) startMCP(ctx context.Context) error {
 	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
 		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
 	if err != nil {
@@ -252,9 +252,12 @@ func (a *app) startMCP() error {
 	if len(cfg.Servers) == 0 {
 		return nil
 	}
+	if a.front == frontTUI && a.hooks.ApproveMCP != nil {
+		a.askMCPApprovals(ctx, cfg)
+	}
 	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
 		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger,
-		Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener()})
+		Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener(), Notify: a.notify})
 	a.mcp.Start()
 	a.onClose(func() { a.mcp.Close() })
 	if a.front == frontTUI {
@@ -311,7 +314,7 @@ func (a *app) loadCommands() {
 		a.note(err.Error())
 	}
 	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
-		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead}
+		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead, Resource: a.commandResource}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())

@@ -76,7 +76,9 @@
 //     "[@p not included: reason]" for a missing, unreadable, binary or
 //     disallowed path (by default only paths inside the working folder or
 //     the skill's own folder may be included, and never one a permission
-//     rule denies reading: Expander.DenyRead).
+//     rule denies reading: Expander.DenyRead). A mention that
+//     Expander.Resource takes as an MCP resource (@server:uri) is replaced
+//     by the text it returns instead.
 //   - A skill's prompt starts with a line naming its folder, so the model
 //     can read the skill's other files, and a blank line.
 //

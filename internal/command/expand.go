@@ -36,6 +36,10 @@ type Expander struct {
 	// SessionID returns the id of the current session, which replaces
 	// "${CLAUDE_SESSION_ID}" (nil leaves it).
 	SessionID func() string
+	// Resource, when set, includes an @ mention that names an MCP
+	// resource (@server:uri) instead of a file: it returns the text to
+	// include, or ok false for a mention that is not one.
+	Resource func(ctx context.Context, mention string) (text string, ok bool)
 	// MaxFileChars caps an included file (0: 50,000 bytes).
 	MaxFileChars int
 	// MaxOutputChars caps the output of a !`cmd` line (0: 30,000 bytes).
@@ -156,6 +160,12 @@ func (e *Expander) template(ctx context.Context, c *Command, args string) (strin
 	}
 	for _, p := range x.files {
 		out.WriteString("\n\n")
+		if e.Resource != nil {
+			if text, ok := e.Resource(ctx, p); ok {
+				out.WriteString(text)
+				continue
+			}
+		}
 		out.WriteString(e.include(c, p))
 	}
 	return out.String(), nil

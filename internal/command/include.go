@@ -13,6 +13,36 @@ import (
 // maxListing caps the entries shown for an @folder.
 const maxListing = 200
 
+// Attachments returns the blocks for the files and folders a typed prompt
+// mentions ("@path" or "@\"a path\"", read as in a template), each once and
+// in order, as an expansion includes them (limits, notes and permission
+// checks alike). A mention of a path that does not exist is left alone (an
+// @ in prose need not be a path), as is one skip reports (already
+// included elsewhere).
+func (e *Expander) Attachments(text string, skip func(path string) bool) []string {
+	x := &expansion{e: e, c: &Command{}, seen: map[string]bool{}}
+	var out []string
+	for i := 0; i < len(text); i++ {
+		if text[i] != '@' || !startsWord(text, i) {
+			continue
+		}
+		n, _, path := x.mention(text[i:])
+		if n == 0 {
+			continue
+		}
+		i += n - 1
+		if path == "" || x.seen[path] || (skip != nil && skip(path)) {
+			continue
+		}
+		x.seen[path] = true
+		if _, err := os.Stat(e.resolve(path)); err != nil {
+			continue
+		}
+		out = append(out, e.include(x.c, path))
+	}
+	return out
+}
+
 // include returns the block for one @file mention (shown as written).
 func (e *Expander) include(c *Command, shown string) string {
 	note := func(why string) string { return "[@" + shown + " not included: " + why + "]" }

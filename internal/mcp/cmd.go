@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,13 +36,18 @@ type CommandOptions struct {
 	// Serve runs `reins mcp serve` on stdin/stdout (the CLI supplies the
 	// tools and the permission gate and calls Serve); nil makes serve fail.
 	Serve func(ctx context.Context, stdin io.Reader, stdout io.Writer) error
+	// ResetChoices forgets the answers given about the project's
+	// .mcp.json servers (`reins mcp reset-project-choices`) and says what
+	// it did; nil makes the subcommand fail.
+	ResetChoices func() (string, error)
 	// HealthTimeout bounds the connection checks of list and get (0: 10s).
 	HealthTimeout time.Duration
 	Version       string
 }
 
 // NewCommand returns `mcp` with its subcommands add, add-json, list, get,
-// remove and serve, for the CLI to mount on its root command.
+// remove, serve, login, logout and reset-project-choices, for the CLI to
+// mount on its root command.
 func NewCommand(opts CommandOptions) *cobra.Command {
 	if opts.HealthTimeout <= 0 {
 		opts.HealthTimeout = 10 * time.Second
@@ -52,7 +58,7 @@ func NewCommand(opts CommandOptions) *cobra.Command {
 		Long:  "Configure the MCP servers reins connects to, check them, and serve reins's own tools over MCP.",
 	}
 	root.AddCommand(addCommand(opts), addJSONCommand(opts), listCommand(opts), getCommand(opts), removeCommand(opts), serveCommand(opts),
-		loginCommand(opts), logoutCommand(opts))
+		loginCommand(opts), logoutCommand(opts), resetChoicesCommand(opts))
 	return root
 }
 
@@ -193,6 +199,35 @@ func removeCommand(opts CommandOptions) *cobra.Command {
 	return cmd
 }
 
+func resetChoicesCommand(opts CommandOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "reset-project-choices",
+		Short: "Forget which of this project's .mcp.json servers were approved or refused",
+		Long: "Forget the approvals and refusals of this project's .mcp.json servers (enabledMcpjsonServers, disabledMcpjsonServers " +
+			"and enableAllProjectMcpServers in .claude/settings.local.json), so that each waits for approval again.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.ResetChoices == nil {
+				return errors.New("reset-project-choices is not available here")
+			}
+			msg, err := opts.ResetChoices()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), msg)
+			return nil
+		},
+	}
+}
+
+// ProjectChoices returns the answers about .mcp.json servers that the
+// user file at path (Claude Code's ~/.claude.json, reins's mcp.json)
+// records for project cwd.
+func ProjectChoices(path, cwd string) (Approval, error) {
+	u, err := readUserFile(path, cwd)
+	return u.approval, err
+}
+
 // load reads the configuration for list and get.
 func load(opts CommandOptions) (*Config, error) {
 	var appr Approval
@@ -229,7 +264,9 @@ func statusLine(st ServerStatus) string {
 	return "✗ failed: " + st.Err
 }
 
-func target(c ServerConfig) string {
+// Target is what a server runs or reaches, for people: its command line,
+// or its URL and transport.
+func (c ServerConfig) Target() string {
 	switch c.Transport() {
 	case TransportStdio:
 		return strings.TrimSpace(c.Command + " " + strings.Join(c.Args, " "))
@@ -264,7 +301,7 @@ func listCommand(opts CommandOptions) *cobra.Command {
 				byName[st.Name] = st
 			}
 			for _, s := range cfg.Servers {
-				fmt.Fprintf(out, "%s: %s - %s\n", s.Name, target(s.Config), statusLine(byName[s.Name]))
+				fmt.Fprintf(out, "%s: %s - %s\n", s.Name, s.Config.Target(), statusLine(byName[s.Name]))
 			}
 			return nil
 		},

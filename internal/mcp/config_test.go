@@ -105,7 +105,7 @@ func TestLoadMergesScopesWithPrecedence(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, s := range cfg.Servers {
-		got[s.Name] = string(s.Scope) + ":" + target(s.Config) + ":" + s.Disabled
+		got[s.Name] = string(s.Scope) + ":" + s.Config.Target() + ":" + s.Disabled
 	}
 	want := map[string]string{
 		"flag":        "dynamic:sdk:flag:",

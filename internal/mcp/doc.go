@@ -11,7 +11,9 @@
 // two files), then --mcp-config values; --strict-mcp-config keeps only the
 // latter. ${VAR} and ${VAR:-default} are expanded in commands, args, env
 // values, URLs and header values when a server starts. AddServer and
-// RemoveServer edit the files for `reins mcp add|remove`.
+// RemoveServer edit the files for `reins mcp add|remove`;
+// `reins mcp reset-project-choices` forgets the approvals (through
+// CommandOptions.ResetChoices).
 //
 // # Client
 //
@@ -43,9 +45,15 @@
 // when annotated readOnlyHint (and then concurrency-safe), deferred unless
 // its _meta asks "anthropic/alwaysLoad", its calls bounded by the tool
 // timeout (MCP_TOOL_TIMEOUT), its results mapped to text and image blocks
-// with structuredContent kept as Data. Resources are reached through the
-// ListMcpResources and ReadMcpResource tools; prompts are Prompt values the
-// command registry turns into /mcp__<server>__<prompt> commands.
+// with structuredContent kept as Data. A result over the MCP output limit
+// (the tool's _meta "anthropic/maxResultSizeChars", else
+// MAX_MCP_OUTPUT_TOKENS when set, else the ordinary limit on a tool
+// result; see tool.UserLimited) is saved to a file and the model told
+// which limit applied. Resources are reached through the
+// ListMcpResources and ReadMcpResource tools, and through @server:uri
+// mentions in prompts (ResourceMentions, AttachResources); prompts are
+// Prompt values the command registry turns into /mcp__<server>__<prompt>
+// commands.
 //
 // # Server
 //

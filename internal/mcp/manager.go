@@ -60,6 +60,15 @@ type Options struct {
 	// the defaults; a negative MaxReconnects never reconnects).
 	ReconnectMin, ReconnectMax time.Duration
 	MaxReconnects              int
+	// MaxOutputTokens limits one tool result or resource, in tokens
+	// (estimated); a larger one is saved to a file. 0 means
+	// MAX_MCP_OUTPUT_TOKENS, and without it the ordinary limit on a tool
+	// result (tool.DefaultMaxResultChars). A tool's own
+	// MetaMaxResultSizeChars comes before either.
+	MaxOutputTokens int
+	// Notify, when set, tells the user of a large result (a level such
+	// as "warning", and the text).
+	Notify func(level, text string)
 	// Credentials holds the OAuth tokens of `reins mcp login`; nil means
 	// none. With it, a server that needs authorization offers the
 	// mcp__<server>__authenticate tool in place of its own.
@@ -81,7 +90,9 @@ type Manager struct {
 	opts        Options
 	toolTimeout time.Duration
 	connTimeout time.Duration
-	log         *slog.Logger
+	// outputTokens limits one result (MaxOutputTokens); 0 when unset.
+	outputTokens int
+	log          *slog.Logger
 
 	ctx     context.Context // cancelled by Close; parent of every connection
 	cancel  context.CancelFunc
@@ -124,6 +135,7 @@ func NewManager(opts Options) *Manager {
 	}
 	m.toolTimeout = envDuration(opts.ToolTimeout, opts.Getenv("MCP_TOOL_TIMEOUT"), DefaultToolTimeout)
 	m.connTimeout = envDuration(opts.ConnectTimeout, opts.Getenv("MCP_TIMEOUT"), DefaultConnectTimeout)
+	m.outputTokens = outputTokens(opts.MaxOutputTokens, opts.Getenv("MAX_MCP_OUTPUT_TOKENS"))
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, s := range opts.Servers {
 		srv := &server{m: m, name: s.Name, conf: s, state: StatePending}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -64,7 +65,11 @@ func (m *Manager) resourceSessions(name string) ([]*server, error) {
 			continue
 		}
 		if name != "" && (s.state != StateConnected || !s.hasResources) {
-			return nil, fmt.Errorf("MCP server %q has no resources available (%s)", name, s.state)
+			why := string(s.state)
+			if s.err != "" {
+				why += ": " + s.err
+			}
+			return nil, fmt.Errorf("MCP server %q has no resources available (%s)", name, why)
 		}
 		if s.state == StateConnected && s.hasResources && s.cs != nil {
 			out = append(out, s)
@@ -87,31 +92,9 @@ func (t *listResourcesTool) Call(ctx context.Context, _ *tool.Call, input json.R
 	if err != nil {
 		return nil, err
 	}
-	list := []ResourceInfo{}
-	var errs []string
-	for _, s := range servers {
-		cs, err := s.session()
-		if err != nil {
-			errs = append(errs, err.Error())
-			continue
-		}
-		var found []ResourceInfo
-		err = s.bounded(ctx, "resources/list", func(ctx context.Context) error {
-			for r, err := range cs.Resources(ctx, nil) {
-				if err != nil {
-					return err
-				}
-				found = append(found, ResourceInfo{URI: r.URI, Name: r.Name, MIMEType: r.MIMEType, Description: r.Description, Server: s.name})
-			}
-			return nil
-		})
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			errs = append(errs, err.Error())
-		}
-		list = append(list, found...)
+	list, errs, err := t.m.listResources(ctx, servers)
+	if err != nil {
+		return nil, err
 	}
 	b, _ := json.MarshalIndent(list, "", "  ")
 	text := string(b)
@@ -150,19 +133,7 @@ func (t *readResourceTool) Call(ctx context.Context, _ *tool.Call, input json.Ra
 	if err := json.Unmarshal(input, &in); err != nil {
 		return nil, fmt.Errorf("%s input: %w", ReadResourceName, err)
 	}
-	servers, err := t.m.resourceSessions(in.Server)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := servers[0].session()
-	if err != nil {
-		return nil, err
-	}
-	var res *sdk.ReadResourceResult
-	err = servers[0].bounded(ctx, "read "+in.URI, func(ctx context.Context) (err error) {
-		res, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: in.URI})
-		return err
-	})
+	res, err := t.m.readResource(ctx, in.Server, in.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -173,4 +144,75 @@ func (t *readResourceTool) Call(ctx context.Context, _ *tool.Call, input json.Ra
 		}
 	}
 	return out, nil
+}
+
+// readResource reads uri from the connected server named server.
+func (m *Manager) readResource(ctx context.Context, server, uri string) (*sdk.ReadResourceResult, error) {
+	servers, err := m.resourceSessions(server)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := servers[0].session()
+	if err != nil {
+		return nil, err
+	}
+	var res *sdk.ReadResourceResult
+	err = servers[0].bounded(ctx, "read "+uri, func(ctx context.Context) (err error) {
+		res, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// listResources lists the resources of servers; errs are the failures of
+// single servers, err is ctx's end.
+func (m *Manager) listResources(ctx context.Context, servers []*server) ([]ResourceInfo, []string, error) {
+	list := []ResourceInfo{}
+	var errs []string
+	for _, s := range servers {
+		cs, err := s.session()
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		var found []ResourceInfo
+		err = s.bounded(ctx, "resources/list", func(ctx context.Context) error {
+			for r, err := range cs.Resources(ctx, nil) {
+				if err != nil {
+					return err
+				}
+				found = append(found, ResourceInfo{URI: r.URI, Name: r.Name, MIMEType: r.MIMEType, Description: r.Description, Server: s.name})
+			}
+			return nil
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, err
+			}
+			errs = append(errs, err.Error())
+		}
+		list = append(list, found...)
+	}
+	return list, errs, nil
+}
+
+// Resources lists the resources of every connected server, sorted by
+// server then URI (for @ completion). Servers that fail to list are left
+// out.
+func (m *Manager) Resources(ctx context.Context) []ResourceInfo {
+	servers, err := m.resourceSessions("")
+	if err != nil {
+		return nil
+	}
+	list, _, _ := m.listResources(ctx, servers)
+	sort.SliceStable(list, func(i, j int) bool {
+		if list[i].Server != list[j].Server {
+			return list[i].Server < list[j].Server
+		}
+		return list[i].URI < list[j].URI
+	})
+	return list
 }

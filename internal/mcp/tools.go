@@ -87,6 +87,9 @@ type Tool struct {
 	schema     json.RawMessage
 	readOnly   bool
 	alwaysLoad bool
+	// maxResultChars is the limit the server set on the tool's results
+	// (MetaMaxResultSizeChars); 0 when it set none.
+	maxResultChars int
 }
 
 var _ tool.Deferrable = (*Tool)(nil)
@@ -105,6 +108,9 @@ func newTool(srv *server, t *sdk.Tool) *Tool {
 	}
 	if v, ok := t.Meta[MetaAlwaysLoad].(bool); ok {
 		mt.alwaysLoad = v
+	}
+	if v, ok := t.Meta[MetaMaxResultSizeChars].(float64); ok && v >= 1 {
+		mt.maxResultChars = int(min(v, MaxResultSizeCharsCap))
 	}
 	mt.schema = objectSchema(t.InputSchema)
 	return mt
@@ -193,7 +199,8 @@ func (t *Tool) InterruptBehavior() tool.Interrupt {
 	return tool.Block
 }
 
-// MaxResultChars leaves large outputs to the executor's result policy.
+// MaxResultChars leaves large outputs to the executor's result policy,
+// under the MCP output limit (ResultLimit).
 func (t *Tool) MaxResultChars() int { return tool.DefaultMaxResultChars }
 
 // ShouldDefer is true unless the server marked the tool alwaysLoad.
@@ -222,7 +229,9 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 	if err != nil {
 		return nil, err
 	}
-	return MapResult(res), nil
+	out := MapResult(res)
+	t.srv.m.warnLarge(t.name, t.maxResultChars, out.Content)
+	return out, nil
 }
 
 // bounded runs one request to the server (a tool call, a resource read, a

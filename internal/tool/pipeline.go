@@ -216,5 +216,10 @@ func limitResult(store *ResultStore, t Tool, id string, content []llm.ContentBlo
 		pv := Preview(text, th)
 		repl = pv + fmt.Sprintf("\n… [output cut: showing %d of %d bytes]", len(pv), len(text))
 	}
+	if u, ok := t.(UserLimited); ok {
+		if note := u.OverLimitNote(len(text)); note != "" {
+			repl += "\n" + note
+		}
+	}
 	return []llm.ContentBlock{llm.TextBlock(repl)}
 }

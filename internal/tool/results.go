@@ -28,9 +28,27 @@ type ResultStore struct {
 	Dir string
 }
 
+// UserLimited is implemented by a tool whose result limit is a setting of
+// the user's rather than the tool's own (MCP tools follow
+// MAX_MCP_OUTPUT_TOKENS): Threshold applies it as it is, also above
+// DefaultMaxResultChars, and the text that replaces a result over it
+// ends with the tool's note.
+type UserLimited interface {
+	// ResultLimit is the most result text kept inline, in characters;
+	// 0 or less leaves the ordinary threshold.
+	ResultLimit() int
+	// OverLimitNote tells the model that a result of size characters
+	// went over the limit, and how it was kept.
+	OverLimitNote(size int) string
+}
+
 // Threshold returns the persistence threshold of a tool: the smaller of its
-// declared limit and DefaultMaxResultChars; -1 when it is never persisted.
+// declared limit and DefaultMaxResultChars (a UserLimited tool's own
+// limit when it sets one); -1 when it is never persisted.
 func Threshold(t Tool) int {
+	if u, ok := t.(UserLimited); ok && u.ResultLimit() > 0 {
+		return u.ResultLimit()
+	}
 	n := t.MaxResultChars()
 	switch {
 	case n == NoLimit:

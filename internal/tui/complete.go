@@ -127,11 +127,27 @@ func fuzzyScore(pattern, s string) (score int, ok bool) {
 	return score*4 - len(rs)/8, true
 }
 
-// fileCompletions ranks files against the typed query.
-func fileCompletions(files []string, query string) []compItem {
+// Resource is an MCP resource @ completion offers.
+type Resource struct {
+	Server, URI string
+	Name        string // shown beside it
+}
+
+// resourcesMsg carries the MCP resources for @ completion.
+type resourcesMsg struct{ resources []Resource }
+
+// listResources lists the MCP resources for @ completion.
+func listResources(ctx context.Context, list func(context.Context) []Resource) tea.Cmd {
+	return func() tea.Msg { return resourcesMsg{resources: list(ctx)} }
+}
+
+// mentionCompletions ranks files and MCP resources (as server:uri)
+// together against the typed query.
+func mentionCompletions(files []string, resources []Resource, query string) []compItem {
 	type scored struct {
-		f string
-		s int
+		f   string
+		res *Resource
+		s   int
 	}
 	var best []scored
 	for _, f := range files {
@@ -139,13 +155,28 @@ func fileCompletions(files []string, query string) []compItem {
 		if !ok {
 			continue
 		}
-		best = append(best, scored{f, s})
+		best = append(best, scored{f: f, s: s})
+	}
+	for i := range resources {
+		r := &resources[i]
+		f := r.Server + ":" + r.URI
+		s, ok := fuzzyScore(query, f)
+		if !ok {
+			continue
+		}
+		best = append(best, scored{f: f, res: r, s: s})
 	}
 	sort.SliceStable(best, func(i, j int) bool { return best[i].s > best[j].s })
 	var out []compItem
 	for i := 0; i < len(best) && i < completeMax; i++ {
 		f := best[i].f
 		switch {
+		case best[i].res != nil:
+			desc := "MCP resource"
+			if best[i].res.Name != "" {
+				desc += ": " + best[i].res.Name
+			}
+			out = append(out, compItem{label: f, desc: desc, insert: "@" + f + " "})
 		case strings.ContainsRune(f, ' '):
 			out = append(out, compItem{label: f, insert: `@"` + f + `" `})
 		case strings.HasSuffix(f, "/"):

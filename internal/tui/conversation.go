@@ -311,12 +311,15 @@ func (c *conversation) currentTodo() *todo {
 // displayPrompt is how a user message is shown: its text, with command
 // invocations as "/name args" and shell runs as "! cmd".
 func displayPrompt(m *llm.Message) string {
-	var parts []string
+	var parts, notes []string
 	images := 0
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
 			if len(parts) > 0 && isAttachment(b.Text) {
+				if n := unattachedResource(b.Text); n != "" {
+					notes = append(notes, n)
+				}
 				continue
 			}
 			parts = append(parts, b.Text)
@@ -328,7 +331,7 @@ func displayPrompt(m *llm.Message) string {
 	for range images - len(imageRef().FindAllString(strings.Join(parts, "\n"), -1)) {
 		parts = append(parts, "[Image]")
 	}
-	text := strings.Join(parts, "\n")
+	text := strings.Join(append(parts, notes...), "\n")
 	if name := between(text, "<command-name>", "</command-name>"); name != "" {
 		args := between(text, "<command-args>", "</command-args>")
 		return strings.TrimSpace(name + " " + args)
@@ -337,6 +340,19 @@ func displayPrompt(m *llm.Message) string {
 		return "! " + cmd
 	}
 	return text
+}
+
+// unattachedResource is the line shown for an MCP resource block that
+// says the resource could not be attached ("" for any other block), so
+// the user sees what the model was told.
+func unattachedResource(block string) string {
+	server := between(block, `<mcp-resource server="`, `"`)
+	uri := between(block, `" uri="`, `">`)
+	why := between(block, "\n[not attached: ", "]\n</mcp-resource>")
+	if server == "" || why == "" {
+		return ""
+	}
+	return "(@" + server + ":" + uri + " not attached: " + why + ")"
 }
 
 func between(s, open, close string) string {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -155,7 +154,7 @@ func TestIsCommand(t *testing.T) {
 
 func TestFuzzyScorePrefersBaseNameAndConsecutive(t *testing.T) {
 	files := []string{"internal/tui/model.go", "internal/engine/run.go", "docs/models.md", "cmd/reins/main.go"}
-	got := fileCompletions(files, "model")
+	got := mentionCompletions(files, nil, "model")
 	if len(got) < 2 || got[0].label != "internal/tui/model.go" && got[0].label != "docs/models.md" {
 		t.Fatalf("completions = %+v", got)
 	}
@@ -164,30 +163,7 @@ func TestFuzzyScorePrefersBaseNameAndConsecutive(t *testing.T) {
 			t.Errorf("%q does not contain the letters of model", c.label)
 		}
 	}
-	if got := fileCompletions([]string{"a b/c.go"}, "c"); got[0].insert != `@"a b/c.go" ` {
+	if got := mentionCompletions([]string{"a b/c.go"}, nil, "c"); got[0].insert != `@"a b/c.go" ` {
 		t.Errorf("a path with a space is quoted: %q", got[0].insert)
-	}
-}
-
-func TestMentionsAttachProjectFiles(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main"), 0o644)
-	os.MkdirAll(filepath.Join(dir, "a dir", "sub"), 0o755)
-	os.WriteFile(filepath.Join(dir, "bin.dat"), []byte{1, 0, 2}, 0o644)
-	if got := mentionPaths(`see @main.go, @"a dir" and (@x) mail@example.com @main.go`); strings.Join(got, "|") != "main.go|a dir|x" {
-		t.Fatalf("paths = %q", got)
-	}
-	blocks := mentionBlocks(`read @main.go and @"a dir" and @bin.dat and @missing and @../outside`, dir)
-	var texts []string
-	for _, b := range blocks {
-		texts = append(texts, b.Text)
-	}
-	want := []string{
-		"<file path=\"main.go\">\npackage main\n</file>",
-		"<folder path=\"a dir\">\nsub/\n</folder>",
-		"<file path=\"bin.dat\">\n[not attached: binary file]\n</file>",
-	}
-	if strings.Join(texts, "\n--\n") != strings.Join(want, "\n--\n") {
-		t.Fatalf("blocks:\n%s", strings.Join(texts, "\n--\n"))
 	}
 }

@@ -3,7 +3,6 @@ package tui
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // FuzzPaste checks that any pasted text is stored without control
@@ -24,23 +23,6 @@ func FuzzPaste(f *testing.F) {
 		want := sanitize(strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n"))
 		if got := e.expanded(); got != want && !strings.Contains(want, "[Pasted text #") {
 			t.Fatalf("expanded %q, want %q", got, want)
-		}
-	})
-}
-
-// FuzzMentionPaths checks that mention parsing never fails and returns
-// only non-empty, distinct paths.
-func FuzzMentionPaths(f *testing.F) {
-	f.Add(`see @main.go and @"a dir" (@x)`)
-	f.Add(`@"unterminated`)
-	f.Add("@\n@@")
-	f.Fuzz(func(t *testing.T, s string) {
-		seen := map[string]bool{}
-		for _, p := range mentionPaths(s) {
-			if p == "" || seen[p] || !utf8.ValidString(p) && utf8.ValidString(s) {
-				t.Fatalf("bad path %q from %q", p, s)
-			}
-			seen[p] = true
 		}
 	})
 }

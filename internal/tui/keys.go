@@ -64,11 +64,20 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case editSubmit:
 		return m.submit()
 	case editChanged:
+		opened := m.comp == nil || m.comp.kind != '@'
 		m.updateCompletion()
-		if m.comp != nil && m.comp.kind == '@' && m.files == nil {
-			m.files = []string{}
-			return listFiles(m.ctx, m.o.Cwd)
+		if m.comp == nil || m.comp.kind != '@' {
+			break
 		}
+		var cmds []tea.Cmd
+		if m.files == nil {
+			m.files = []string{}
+			cmds = append(cmds, listFiles(m.ctx, m.o.Cwd))
+		}
+		if opened && m.o.Resources != nil {
+			cmds = append(cmds, listResources(m.ctx, m.o.Resources))
+		}
+		return tea.Batch(cmds...)
 	}
 	return nil
 }
@@ -187,7 +196,7 @@ func (m *Model) updateCompletion() {
 			m.comp = &completion{kind: '@'}
 		}
 		m.comp.start = start
-		m.comp.items = fileCompletions(m.files, strings.Trim(tok[1:], `"`))
+		m.comp.items = mentionCompletions(m.files, m.resources, strings.Trim(tok[1:], `"`))
 		m.comp.sel = min(m.comp.sel, max(0, len(m.comp.items)-1))
 	default:
 		m.comp = nil
@@ -250,19 +259,20 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 	}
 	if m.o.Prepare == nil {
 		return m.startTurn(engine.Input{
-			Content:     append(append([]llm.ContentBlock{llm.TextBlock(text)}, images...), mentionBlocks(text, m.o.Cwd)...),
+			Content:     append([]llm.ContentBlock{llm.TextBlock(text)}, images...),
 			UUID:        uuid.NewString(),
 			TokenBudget: engine.ParseTokenBudget(text),
 		})
 	}
-	prepare, cwd := m.o.Prepare, m.o.Cwd
+	prepare := m.o.Prepare
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Sending…")
 	m.cancel = cancel // esc stops a slow UserPromptSubmit hook
 	return func() tea.Msg {
 		in, refusal, err := prepare(ctx, text)
 		if err == nil && refusal == "" {
-			in.Content = append(append(in.Content, images...), mentionBlocks(text, cwd)...)
+			// Prepare attached the files and resources the prompt mentions.
+			in.Content = append(in.Content, images...)
 		}
 		interrupted := errors.Is(context.Cause(ctx), errInterrupted)
 		cancel(nil)

@@ -31,7 +31,10 @@ type Model struct {
 	ed    *editor
 	comp  *completion
 	files []string // for @ completion; nil until listed
-	cmds  *commandTable
+	// resources are the MCP resources @ completion offers, listed anew
+	// each time the menu opens.
+	resources []Resource
+	cmds      *commandTable
 
 	width, height int
 
@@ -175,6 +178,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.printing = false
 	case filesMsg:
 		m.files = msg.files
+		m.updateCompletion()
+	case resourcesMsg:
+		m.resources = msg.resources
 		m.updateCompletion()
 	case asyncMsg:
 		cmd = tea.Batch(msg.apply(m), m.drainQueue())

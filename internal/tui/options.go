@@ -115,10 +115,16 @@ type Options struct {
 	Doctor func(ctx context.Context) []Check
 
 	// Prepare, when set, turns a typed prompt into the turn's input
-	// (UserPromptSubmit hooks may add context); a non-empty refusal is
+	// (UserPromptSubmit hooks may add context, and the files and MCP
+	// resources the prompt mentions are attached; without Prepare the
+	// prompt goes as typed); a non-empty refusal is
 	// shown instead of running the turn. It may block; it runs off the
 	// UI goroutine.
 	Prepare func(ctx context.Context, text string) (in engine.Input, refusal string, err error)
+	// Resources, when set, lists the resources of the connected MCP
+	// servers, which @ completion offers beside files (inserted as
+	// @server:uri). It may block; it runs off the UI goroutine.
+	Resources func(ctx context.Context) []Resource
 	// Notices are shown when the UI starts (start-up warnings).
 	Notices []string
 	// PickResume opens the list of earlier conversations at start (reins

@@ -31,21 +31,30 @@ type TrustOptions struct {
 func ConfirmTrust(ctx context.Context, o TrustOptions) (bool, error) {
 	m := &trustModel{o: o, st: newStyles(!o.NoColor), width: 80}
 	m.menu.items = []string{"Yes, proceed", "No, exit"}
-	opts := []tea.ProgramOption{tea.WithContext(ctx)}
-	if o.Input != nil {
-		opts = append(opts, tea.WithInput(o.Input))
-	}
-	if o.Output != nil {
-		opts = append(opts, tea.WithOutput(o.Output))
-	}
-	if o.ColorProfile != nil {
-		opts = append(opts, tea.WithColorProfile(o.ColorProfile()))
-	}
-	_, err := tea.NewProgram(m, opts...).Run()
-	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+	if err := runPrompt(ctx, m, o.Input, o.Output, o.ColorProfile); err != nil {
 		return false, fmt.Errorf("trust prompt: %w", err)
 	}
 	return m.yes, nil
+}
+
+// runPrompt runs a start-up question (before the terminal UI starts) on
+// the terminal, or on input and output when they are set.
+func runPrompt(ctx context.Context, m tea.Model, input io.Reader, output io.Writer, colors Colors) error {
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if input != nil {
+		opts = append(opts, tea.WithInput(input))
+	}
+	if output != nil {
+		opts = append(opts, tea.WithOutput(output))
+	}
+	if colors != nil {
+		opts = append(opts, tea.WithColorProfile(colors()))
+	}
+	_, err := tea.NewProgram(m, opts...).Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return err
+	}
+	return nil
 }
 
 type trustModel struct {
