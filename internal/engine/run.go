@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 
@@ -583,6 +584,7 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	model := s.Model()
 	s.mu.Lock()
 	thinkBudget := s.cfg.MaxThinkingTokens
+	effort := s.cfg.Effort
 	s.mu.Unlock()
 	req := &llm.Request{
 		Model:    model,
@@ -624,6 +626,17 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 				req.Thinking.BudgetTokens = req.MaxTokens / 2
 			}
 		}
+	}
+	if d := s.cfg.ThinkingDisplay; d != "" && req.Thinking != nil && req.Thinking.Type != "disabled" {
+		th := *req.Thinking
+		th.Display = d
+		req.Thinking = &th
+	}
+	if info := s.cfg.Models.Info(model); info.SupportsEffort() {
+		// The beta goes with every request to such a model, level or not,
+		// so the header stays the same when the level changes.
+		req.Effort = info.EffortFor(effort)
+		req.Betas = append(slices.Clip(req.Betas), llm.EffortBeta)
 	}
 	return req
 }
