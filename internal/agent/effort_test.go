@@ -38,7 +38,7 @@ func TestJSONAgentEffortAndIsolation(t *testing.T) {
 		t.Errorf("a: %q %q; b (a number, ignored): %q", defs[0].Effort, defs[0].Isolation, defs[1].Effort)
 	}
 	for in, want := range map[string]string{
-		`{"a":{"description":"d","prompt":"p","effort":"huge"}}`:       `agents JSON: agent "a": effort: effort level "huge" is not one of`,
+		`{"a":{"description":"d","prompt":"p","effort":"huge"}}`:      `agents JSON: agent "a": effort: effort level "huge" is not one of`,
 		`{"a":{"description":"d","prompt":"p","isolation":"remote"}}`: `agents JSON: agent "a": isolation: "remote" is not supported`,
 	} {
 		if _, err := ParseJSON([]byte(in), SourceSDK); err == nil || !strings.HasPrefix(err.Error(), want) {
