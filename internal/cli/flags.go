@@ -54,6 +54,7 @@ type Options struct {
 	MaxThinking    int
 	Thinking       string
 	Effort         string
+	ThinkingDisp   string
 	Betas          []string
 	Debug          bool
 	DebugFile      string
@@ -112,7 +113,8 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Agent, "agent", "", "run the main conversation as this agent (its prompt, tools and model)")
 	fs.IntVar(&o.MaxThinking, "max-thinking-tokens", 0, "enable extended thinking with this budget")
 	fs.StringVar(&o.Thinking, "thinking", "", "adaptive or disabled")
-	fs.StringVar(&o.Effort, "effort", "", "low, medium, high or max")
+	fs.StringVar(&o.Effort, "effort", "", "effort level for supported models: low, medium, high, xhigh, max or auto")
+	fs.StringVar(&o.ThinkingDisp, "thinking-display", "", "how thinking comes back when it is on: summarized or omitted")
 	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")
 	fs.StringVar(&o.DebugFile, "debug-file", "", "write the debug log to this file")

@@ -28,6 +28,7 @@ var knownKeys = map[string]bool{
 	"theme": true, "verbose": true, "respectGitignore": true, "includeGitInstructions": true,
 	"attribution": true, "language": true, "autoUpdates": true, "fileSuggestion": true,
 	"spinnerVerbs": true, "autoCompactEnabled": true, "preferredNotifChannel": true,
+	"effortLevel": true,
 }
 
 // nearKnownKey returns the known key that key most likely misspells: one
@@ -287,7 +288,7 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 				}
 			}
 		}
-	case "model", "apiKeyHelper", "outputStyle":
+	case "model", "apiKeyHelper", "outputStyle", "effortLevel":
 		var s string
 		err = json.Unmarshal(raw, &s)
 	case "cleanupPeriodDays":

@@ -1,0 +1,171 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+// sentEffort is a captured request's output_config.effort ("" for none)
+// and whether its anthropic-beta header carries the effort beta.
+func sentEffort(t *testing.T, r *llmtest.Request) (string, bool) {
+	t.Helper()
+	var b struct {
+		OutputConfig *struct {
+			Effort string `json:"effort"`
+		} `json:"output_config"`
+	}
+	if err := json.Unmarshal(r.Body, &b); err != nil {
+		t.Fatal(err)
+	}
+	beta := false
+	for _, v := range strings.Split(r.Header.Get("anthropic-beta"), ",") {
+		beta = beta || v == llm.EffortBeta
+	}
+	if b.OutputConfig == nil {
+		return "", beta
+	}
+	return b.OutputConfig.Effort, beta
+}
+
+func TestEffortReachesOnlyModelsThatTakeIt(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		effort string
+		beta   bool
+	}{
+		{"opus 5.5 at its default", nil, "medium", true},
+		{"opus 5.5 with --effort", []string{"--effort", "high"}, "high", true},
+		{"xhigh runs as high on opus 4.5", []string{"--effort", "xhigh", "--model", "claude-opus-4-5"}, "high", true},
+		{"sonnet 4.5 refuses effort", []string{"--effort", "high", "--model", "sonnet"}, "", false},
+		{"haiku 4.5 refuses effort", []string{"--effort", "low", "--model", "haiku"}, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := server(t, llmtest.Reply("ok"))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			if r := sb.Run(t, "", append([]string{"-p", "hi"}, tc.args...)...); r.Code != 0 {
+				t.Fatalf("code %d: %s", r.Code, r.Stderr)
+			}
+			effort, beta := sentEffort(t, srv.Requests()[0])
+			if effort != tc.effort || beta != tc.beta {
+				t.Errorf("effort %q beta %v, want %q %v", effort, beta, tc.effort, tc.beta)
+			}
+		})
+	}
+}
+
+func TestEffortSourcesEnvThenFlagThenSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		settings string
+		env      string
+		args     []string
+		want     string
+	}{
+		{"settings", `{"effortLevel":"low"}`, "", nil, "low"},
+		{"the flag beats settings", `{"effortLevel":"low"}`, "", []string{"--effort", "max"}, "max"},
+		{"the environment beats the flag", `{"effortLevel":"low"}`, "xhigh", []string{"--effort", "max"}, "xhigh"},
+		{"auto in the environment is the model's default", `{"effortLevel":"low"}`, "auto", []string{"--effort", "max"}, "medium"},
+		{"a bad settings value is skipped", `{"effortLevel":"huge"}`, "", nil, "medium"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := server(t, llmtest.Reply("ok"))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			sb.Write(t, ".claude/settings.json", tc.settings)
+			if tc.env != "" {
+				sb.Env = append(sb.Env, "CLAUDE_CODE_EFFORT_LEVEL="+tc.env)
+			}
+			r := sb.Run(t, "", append([]string{"-p", "hi"}, tc.args...)...)
+			if r.Code != 0 {
+				t.Fatalf("code %d: %s", r.Code, r.Stderr)
+			}
+			if effort, _ := sentEffort(t, srv.Requests()[0]); effort != tc.want {
+				t.Errorf("effort %q, want %q", effort, tc.want)
+			}
+			if strings.Contains(tc.settings, "huge") && !strings.Contains(r.Stderr, `effortLevel: effort level "huge" is not one of low, medium, high, xhigh, max`) {
+				t.Errorf("no warning for the bad setting: %q", r.Stderr)
+			}
+		})
+	}
+}
+
+func TestUnknownEffortIsAUsageErrorNamingTheLevels(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "hi", "--effort", "extreme")
+	if r.Code != 2 || !strings.Contains(r.Stderr, `--effort: effort level "extreme" is not one of low, medium, high, xhigh, max, or auto`) {
+		t.Fatalf("code %d, stderr %q", r.Code, r.Stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}
+
+func TestSubagentEffortFromItsCallElseItsDefinitionElseTheSession(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("delegate"), Blocks: []llmtest.Block{
+			agentCall("toolu_a", "low job", "TASK-LOW: quick look", "", map[string]any{"effort": "low"}),
+			agentCall("toolu_b", "deep job", "TASK-DEF: deep look", "deep", nil),
+			agentCall("toolu_c", "plain job", "TASK-PLAIN: plain look", "", nil),
+		}},
+		llmtest.Turn{Match: isSubagent("TASK-LOW"), Blocks: []llmtest.Block{llmtest.Text("low done")}},
+		llmtest.Turn{Match: isSubagent("TASK-DEF"), Blocks: []llmtest.Block{llmtest.Text("deep done")}},
+		llmtest.Turn{Match: isSubagent("TASK-PLAIN"), Blocks: []llmtest.Block{llmtest.Text("plain done")}},
+		llmtest.Turn{Match: isMain("low done"), Blocks: []llmtest.Block{llmtest.Text("All done.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	agents := `{"deep":{"description":"Thinks hard","prompt":"You think hard.","effort":"max"}}`
+	r := sb.Run(t, "", "-p", "delegate", "--effort", "high", "--agents", agents)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	for marker, want := range map[string]string{"TASK-LOW": "low", "TASK-DEF": "max", "TASK-PLAIN": "high"} {
+		reqs := requestsMatching(srv, isSubagent(marker))
+		if len(reqs) != 1 {
+			t.Fatalf("%s: %d requests", marker, len(reqs))
+		}
+		if effort, beta := sentEffort(t, reqs[0]); effort != want || !beta {
+			t.Errorf("%s: effort %q beta %v, want %q", marker, effort, beta, want)
+		}
+	}
+	if effort, _ := sentEffort(t, requestsMatching(srv, isMain("delegate"))[0]); effort != "high" {
+		t.Errorf("main conversation effort %q", effort)
+	}
+}
+
+func TestEffortEnvironmentOverridesASubagentsOwnLevel(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("delegate"), Blocks: []llmtest.Block{
+			agentCall("toolu_a", "low job", "TASK-LOW: quick look", "", map[string]any{"effort": "low"})}},
+		llmtest.Turn{Match: isSubagent("TASK-LOW"), Blocks: []llmtest.Block{llmtest.Text("low done")}},
+		llmtest.Turn{Match: isMain("low done"), Blocks: []llmtest.Block{llmtest.Text("ok")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "CLAUDE_CODE_EFFORT_LEVEL=max")
+	if r := sb.Run(t, "", "-p", "delegate"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if effort, _ := sentEffort(t, requestsMatching(srv, isSubagent("TASK-LOW"))[0]); effort != "max" {
+		t.Errorf("sub-agent effort %q, want the environment's max", effort)
+	}
+}
+
+func TestThinkingDisplayFlag(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "hi", "--thinking", "adaptive", "--thinking-display", "omitted"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := string(srv.Requests()[0].Thinking); got != `{"type":"adaptive","display":"omitted"}` {
+		t.Errorf("thinking %s", got)
+	}
+	r := sb.Run(t, "", "-p", "hi", "--thinking-display", "verbose")
+	if r.Code != 2 || !strings.Contains(r.Stderr, "--thinking-display must be summarized or omitted") {
+		t.Errorf("bad value: code %d, stderr %q", r.Code, r.Stderr)
+	}
+}

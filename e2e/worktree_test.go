@@ -1,0 +1,173 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v %s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// agentResult finds the tool_use_result of the Agent call id in
+// stream-json output.
+func agentResult(t *testing.T, stdout, id string) (map[string]any, string) {
+	t.Helper()
+	for _, l := range decodeLines(t, stdout) {
+		if l["type"] != "user" || l["parent_tool_use_id"] != nil {
+			continue
+		}
+		blocks, _ := l["message"].(map[string]any)["content"].([]any)
+		for _, b := range blocks {
+			blk, _ := b.(map[string]any)
+			if blk["tool_use_id"] != id {
+				continue
+			}
+			text := ""
+			switch c := blk["content"].(type) {
+			case string:
+				text = c
+			case []any:
+				for _, x := range c {
+					if m, ok := x.(map[string]any); ok {
+						text += m["text"].(string)
+					}
+				}
+			}
+			tur, _ := l["tool_use_result"].(map[string]any)
+			return tur, text
+		}
+	}
+	t.Fatalf("no result for %s in %s", id, stdout)
+	return nil, ""
+}
+
+func TestIsolatedSubagentKeepsItsChangesInAWorktree(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("change it aside"), Blocks: []llmtest.Block{
+			agentCall("toolu_iso", "edit in isolation", "TASK-ISO: change a.txt", "", map[string]any{"isolation": "worktree"})}},
+		llmtest.Turn{Match: isSubagent("TASK-ISO"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "echo changed > a.txt && echo new > new.txt && pwd"})}},
+		llmtest.Turn{Match: answers("TASK-ISO", "toolu_sh"), Blocks: []llmtest.Block{llmtest.Text("Changed a.txt, added new.txt.")}},
+		llmtest.Turn{Match: isMain("Changed a.txt"), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	r := sb.Run(t, "", "-p", "change it aside", "--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	tur, text := agentResult(t, r.Stdout, "toolu_iso")
+	path, _ := tur["worktreePath"].(string)
+	branch, _ := tur["worktreeBranch"].(string)
+	if !strings.HasPrefix(path, filepath.Join(sb.Dir, ".claude", "worktrees")+string(filepath.Separator)) || !strings.HasPrefix(branch, "worktree-") {
+		t.Fatalf("tool_use_result %v", tur)
+	}
+	if !strings.Contains(text, path) || !strings.Contains(text, branch) {
+		t.Errorf("the report does not name the worktree: %q", text)
+	}
+	// The sub-agent's shell ran in the worktree.
+	sh := requestsMatching(srv, answers("TASK-ISO", "toolu_sh"))[0].ToolResults()[0].ResultText()
+	if !strings.Contains(sh, path) {
+		t.Errorf("the sub-agent's shell ran in %q, not the worktree", sh)
+	}
+	// Its changes are in the worktree, on its branch ...
+	if data, _ := os.ReadFile(filepath.Join(path, "a.txt")); string(data) != "changed\n" {
+		t.Errorf("worktree a.txt = %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(path, "new.txt")); err != nil {
+		t.Errorf("worktree new.txt: %v", err)
+	}
+	if got := gitOut(t, path, "branch", "--show-current"); got != branch {
+		t.Errorf("worktree on branch %q, want %q", got, branch)
+	}
+	// ... and the user's checkout is untouched.
+	if data, _ := os.ReadFile(filepath.Join(sb.Dir, "a.txt")); string(data) != "original\n" {
+		t.Errorf("the user's a.txt changed: %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "new.txt")); !os.IsNotExist(err) {
+		t.Errorf("new.txt reached the user's checkout: %v", err)
+	}
+	if st := gitOut(t, sb.Dir, "status", "--porcelain"); st != "" {
+		t.Errorf("the user's git status: %q", st)
+	}
+	if got := gitOut(t, sb.Dir, "branch", "--show-current"); got != "main" {
+		t.Errorf("the user's branch is now %q", got)
+	}
+}
+
+func TestUnchangedWorktreeIsRemovedAndDefinitionsCanAskForIsolation(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("look aside"), Blocks: []llmtest.Block{
+			agentCall("toolu_iso", "look in isolation", "TASK-LOOK: read only", "isolated", nil)}},
+		llmtest.Turn{Match: isSubagent("TASK-LOOK"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "pwd && cat a.txt"})}},
+		llmtest.Turn{Match: answers("TASK-LOOK", "toolu_sh"), Blocks: []llmtest.Block{llmtest.Text("Nothing to change.")}},
+		llmtest.Turn{Match: isMain("Nothing to change"), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	sb.Write(t, ".claude/agents/isolated.md", "---\nname: isolated\ndescription: Works on a copy\nisolation: worktree\n---\nYou work on a copy.\n")
+	gitInit(t, sb.Dir)
+	r := sb.Run(t, "", "-p", "look aside", "--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	sh := requestsMatching(srv, answers("TASK-LOOK", "toolu_sh"))[0].ToolResults()[0].ResultText()
+	if !strings.Contains(sh, filepath.Join(".claude", "worktrees", "agent-")) || !strings.Contains(sh, "original") {
+		t.Errorf("the sub-agent did not run in a worktree: %q", sh)
+	}
+	tur, text := agentResult(t, r.Stdout, "toolu_iso")
+	if tur["worktreePath"] != nil || strings.Contains(text, "worktree") {
+		t.Errorf("an unchanged worktree was reported: %v %q", tur, text)
+	}
+	left, _ := filepath.Glob(filepath.Join(sb.Dir, ".claude", "worktrees", "*"))
+	if len(left) != 0 {
+		t.Errorf("worktrees left: %v", left)
+	}
+	if b := gitOut(t, sb.Dir, "branch", "--list", "worktree-*"); b != "" {
+		t.Errorf("branches left: %q", b)
+	}
+	if wl := gitOut(t, sb.Dir, "worktree", "list"); strings.Count(wl, "\n") != 0 {
+		t.Errorf("git worktree list: %q", wl)
+	}
+}
+
+func TestWorktreeIsolationOutsideGitIsAnErrorResult(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("change it aside"), Blocks: []llmtest.Block{
+			agentCall("toolu_iso", "edit in isolation", "TASK-ISO: change a.txt", "", map[string]any{"isolation": "worktree"})}},
+		llmtest.Turn{Match: isMain("git repository"), Blocks: []llmtest.Block{llmtest.Text("Cannot isolate here.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(sb.Dir))
+	r := sb.Run(t, "", "-p", "change it aside", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	res := requestsMatching(srv, isMain("git repository"))
+	if len(res) != 1 {
+		t.Fatalf("the parent did not get the error: %d requests", len(res))
+	}
+	tr := res[0].ToolResults()[0]
+	if !tr.IsError || !strings.Contains(tr.ResultText(), `isolation "worktree" needs a git repository`) || !strings.Contains(tr.ResultText(), sb.Dir) {
+		t.Errorf("result %+v %q", tr, tr.ResultText())
+	}
+	if n := len(requestsMatching(srv, isSubagent("TASK-ISO"))); n != 0 {
+		t.Errorf("the sub-agent ran anyway (%d requests)", n)
+	}
+}
