@@ -169,3 +169,48 @@ func TestThinkingDisplayFlag(t *testing.T) {
 		t.Errorf("bad value: code %d, stderr %q", r.Code, r.Stderr)
 	}
 }
+
+func sdkUserLine(text string) string {
+	b, _ := json.Marshal(map[string]any{"type": "user", "session_id": "", "parent_tool_use_id": nil,
+		"message": map[string]any{"role": "user", "content": text}})
+	return string(b) + "\n"
+}
+
+func TestEffortCommandChangesTheLevelFromTheNextRequest(t *testing.T) {
+	srv := server(t, llmtest.Reply("first"), llmtest.Reply("second"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	in := sdkUserLine("one") + sdkUserLine("/effort low") + sdkUserLine("two") + sdkUserLine("/effort")
+	r := sb.Run(t, in, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--effort", "high")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests: /effort went to the model?", len(reqs))
+	}
+	for i, want := range []string{"high", "low"} {
+		if effort, _ := sentEffort(t, reqs[i]); effort != want {
+			t.Errorf("request %d: effort %q, want %q", i+1, effort, want)
+		}
+	}
+	if !strings.Contains(r.Stdout, "Effort set to low.") || !strings.Contains(r.Stdout, "Effort: low.") {
+		t.Errorf("the command's output is missing: %s", r.Stdout)
+	}
+}
+
+func TestEffortCommandCannotOverrideTheEnvironment(t *testing.T) {
+	srv := server(t, llmtest.Reply("first"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "CLAUDE_CODE_EFFORT_LEVEL=max")
+	in := sdkUserLine("/effort low") + sdkUserLine("one")
+	r := sb.Run(t, in, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if effort, _ := sentEffort(t, srv.Requests()[0]); effort != "max" {
+		t.Errorf("effort %q, want the environment's max", effort)
+	}
+	if !strings.Contains(r.Stdout, "CLAUDE_CODE_EFFORT_LEVEL=max is set and wins over /effort") {
+		t.Errorf("no refusal in %s", r.Stdout)
+	}
+}

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"reins/internal/llm"
+	"reins/internal/tui"
 )
 
 // effortEnv is Claude Code's environment variable for the effort level.
@@ -109,4 +111,19 @@ func (a *app) effortLevels(model string, levels []string) []string {
 		out = append(out, v)
 	}
 	return out
+}
+
+// effortLockedBy names the environment setting that fixes the effort
+// level, for /effort; "" when none does.
+func (a *app) effortLockedBy() string {
+	if !a.effort.fromEnv() {
+		return ""
+	}
+	return effortEnv + "=" + strings.TrimSpace(a.getenv(effortEnv))
+}
+
+// cmdEffort is /effort [level] in print and SDK sessions (an SDK client
+// sends it as a user message).
+func (a *app) cmdEffort(_ context.Context, args string) (string, error) {
+	return tui.EffortCommand(a.sess, a.effortLockedBy(), args)
 }

@@ -54,6 +54,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Compactor:       u.compactor,
 		Sessions:        u,
 		NewSession:      u.fresh,
+		EffortLockedBy:  a.effortLockedBy(),
 		Checkpoints:     u.checkpoints,
 		Permissions:     a.viewPermissions,
 		Hooks:           a.viewHooks,
