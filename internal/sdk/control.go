@@ -112,6 +112,10 @@ type ModelInfo struct {
 	ResolvedModel string `json:"resolvedModel"`
 	DisplayName   string `json:"displayName"`
 	Description   string `json:"description"`
+	// SupportsEffort and SupportedEffortLevels say which effort levels
+	// the model takes (none for a model that refuses effort).
+	SupportsEffort        bool     `json:"supportsEffort"`
+	SupportedEffortLevels []string `json:"supportedEffortLevels,omitempty"`
 }
 
 // Account says where the credentials come from.
@@ -277,6 +281,10 @@ func (s *Server) models() []ModelInfo {
 	for _, a := range []struct{ alias, name string }{{"opus", "Opus"}, {"sonnet", "Sonnet"}, {"haiku", "Haiku"}} {
 		out = append(out, ModelInfo{Value: a.alias, ResolvedModel: s.cfg.Models.Resolve(a.alias), DisplayName: a.name,
 			Description: "The latest " + a.name + " model"})
+	}
+	for i := range out {
+		info := s.cfg.Models.Info(out[i].ResolvedModel)
+		out[i].SupportsEffort, out[i].SupportedEffortLevels = info.SupportsEffort(), info.Efforts
 	}
 	return out
 }
