@@ -171,3 +171,71 @@ func TestWorktreeIsolationOutsideGitIsAnErrorResult(t *testing.T) {
 		t.Errorf("the sub-agent ran anyway (%d requests)", n)
 	}
 }
+
+func TestWorktreeFlagRunsTheSessionInANewWorktreeAndKeepsItsChanges(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "pwd && git branch --show-current && echo new > f.txt"})),
+		llmtest.Reply("Added f.txt."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	r := sb.Run(t, "", "-w", "feat", "-p", "add a file", "--dangerously-skip-permissions")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Added f.txt." {
+		t.Fatalf("code %d, stdout %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	wt := filepath.Join(sb.Dir, ".claude", "worktrees", "feat")
+	sh := srv.Requests()[1].ToolResults()[0].ResultText()
+	if !strings.Contains(sh, wt) || !strings.Contains(sh, "worktree-feat") {
+		t.Errorf("the session's shell ran in %q", sh)
+	}
+	if data, _ := os.ReadFile(filepath.Join(wt, "f.txt")); string(data) != "new\n" {
+		t.Errorf("worktree f.txt = %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "f.txt")); !os.IsNotExist(err) {
+		t.Errorf("f.txt reached the user's checkout: %v", err)
+	}
+	if st := gitOut(t, sb.Dir, "status", "--porcelain"); st != "" {
+		t.Errorf("the user's git status: %q", st)
+	}
+	if !strings.Contains(r.Stderr, "kept in the worktree "+wt+" (branch worktree-feat)") {
+		t.Errorf("stderr does not say where the work is: %q", r.Stderr)
+	}
+	// The system prompt names the worktree as the working folder.
+	if !strings.Contains(srv.Requests()[0].SystemText(), wt) {
+		t.Error("the system prompt does not name the worktree")
+	}
+}
+
+func TestWorktreeFlagRemovesAnUnchangedWorktree(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "pwd"})),
+		llmtest.Reply("Looked."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	r := sb.Run(t, "", "-p", "look around", "--worktree", "--dangerously-skip-permissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	sh := srv.Requests()[1].ToolResults()[0].ResultText()
+	if !strings.Contains(sh, filepath.Join(sb.Dir, ".claude", "worktrees", "session-")) {
+		t.Errorf("the session's shell ran in %q, not a made-up worktree", sh)
+	}
+	left, _ := filepath.Glob(filepath.Join(sb.Dir, ".claude", "worktrees", "*"))
+	if len(left) != 0 || gitOut(t, sb.Dir, "branch", "--list", "worktree-*") != "" || strings.Contains(r.Stderr, "kept") {
+		t.Errorf("left: %v, branches %q, stderr %q", left, gitOut(t, sb.Dir, "branch", "--list", "worktree-*"), r.Stderr)
+	}
+}
+
+func TestWorktreeFlagOutsideGitIsAnError(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(sb.Dir))
+	r := sb.Run(t, "", "-p", "hi", "--worktree", "x")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "--worktree needs a git repository, and "+sb.Dir+" is not inside one") {
+		t.Fatalf("code %d, stderr %q", r.Code, r.Stderr)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Error("a request was sent")
+	}
+}

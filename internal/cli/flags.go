@@ -55,6 +55,10 @@ type Options struct {
 	Thinking       string
 	Effort         string
 	ThinkingDisp   string
+	// Worktree is --worktree's name (" " for one reins picks); WorktreeSet
+	// says the flag was given.
+	Worktree    string
+	WorktreeSet bool
 	Betas          []string
 	Debug          bool
 	DebugFile      string
@@ -116,6 +120,8 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Effort, "effort", "", "effort level for supported models: low, medium, high, xhigh, max or auto")
 	fs.StringVar(&o.ThinkingDisp, "thinking-display", "", "how thinking comes back when it is on: summarized or omitted")
 	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
+	fs.StringVarP(&o.Worktree, "worktree", "w", "", "start the session in a new git worktree .claude/worktrees/<name> on branch worktree-<name> (a name is made up when none is given)")
+	fs.Lookup("worktree").NoOptDefVal = " "
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")
 	fs.StringVar(&o.DebugFile, "debug-file", "", "write the debug log to this file")
 	fs.BoolVar(&o.ShowVersion, "version", false, "print the version")
