@@ -57,13 +57,13 @@ type Options struct {
 	ThinkingDisp   string
 	// Worktree is --worktree's name (" " for one reins picks); WorktreeSet
 	// says the flag was given.
-	Worktree    string
-	WorktreeSet bool
-	Betas          []string
-	Debug          bool
-	DebugFile      string
-	ShowVersion    bool
-	ShortVersion   bool
+	Worktree     string
+	WorktreeSet  bool
+	Betas        []string
+	Debug        bool
+	DebugFile    string
+	ShowVersion  bool
+	ShortVersion bool
 
 	// SourcesSet is true when --setting-sources was given, even empty
 	// (no settings files at all).
