@@ -55,19 +55,20 @@ type Options struct {
 	Thinking       string
 	Effort         string
 	ThinkingDisp   string
-	// Worktree is --worktree's name (" " for one reins picks); WorktreeSet
-	// says the flag was given.
-	Worktree     string
-	WorktreeSet  bool
-	Betas        []string
-	Debug        bool
-	DebugFile    string
-	ShowVersion  bool
-	ShortVersion bool
+	Betas          []string
+	Debug          bool
+	DebugFile      string
+	ShowVersion    bool
+	ShortVersion   bool
 
 	// SourcesSet is true when --setting-sources was given, even empty
 	// (no settings files at all).
 	SourcesSet bool
+
+	// Worktree is --worktree's name (" " for one reins picks); WorktreeSet
+	// says the flag was given.
+	Worktree    string
+	WorktreeSet bool
 
 	// Args are the positional arguments (the prompt).
 	Args []string
