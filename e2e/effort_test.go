@@ -59,6 +59,8 @@ func TestEffortReachesOnlyModelsThatTakeIt(t *testing.T) {
 	}
 }
 
+const mainAgentJSON = `{"careful":{"description":"Careful","prompt":"You are careful.","effort":"xhigh"}}`
+
 func TestEffortSourcesEnvThenFlagThenSettings(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -72,6 +74,8 @@ func TestEffortSourcesEnvThenFlagThenSettings(t *testing.T) {
 		{"the environment beats the flag", `{"effortLevel":"low"}`, "xhigh", []string{"--effort", "max"}, "xhigh"},
 		{"auto in the environment is the model's default", `{"effortLevel":"low"}`, "auto", []string{"--effort", "max"}, "medium"},
 		{"a bad settings value is skipped", `{"effortLevel":"huge"}`, "", nil, "medium"},
+		{"the main agent's frontmatter beats settings", `{"effortLevel":"low"}`, "", []string{"--agents", mainAgentJSON, "--agent", "careful"}, "xhigh"},
+		{"the flag beats the main agent's frontmatter", `{"effortLevel":"low"}`, "", []string{"--agents", mainAgentJSON, "--agent", "careful", "--effort", "medium"}, "medium"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := server(t, llmtest.Reply("ok"))
