@@ -41,8 +41,9 @@ type Spec struct {
 	// Tools are the names of the tools the sub-agent gets, in order. An
 	// "Agent" entry means it may start sub-agents of its own (at Depth+1).
 	Tools []string
-	// Effort is the effort level asked for the sub-agent (the call's,
-	// else its definition's); "" runs it at its caller's.
+	// Effort is the effort level asked for the sub-agent: the call's,
+	// else its definition's, else its caller's ("" for the model's
+	// default).
 	Effort string
 	// Isolation is IsolationWorktree to run the sub-agent in a git
 	// worktree of its own, or "".

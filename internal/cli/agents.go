@@ -43,7 +43,7 @@ import (
 // agentTool is the main conversation's Agent tool: it starts sub-agents
 // with the session's tools, permissions and background tasks.
 func (a *app) agentTool() tool.Tool {
-	sp := &agentSpawner{a: a, canAsk: true, pool: a.pool, effort: func() string { return a.current().Effort() }}
+	sp := &agentSpawner{a: a, canAsk: true, pool: a.pool}
 	return agenttool.New(agenttool.Config{
 		Catalog:     a.agentCatalog,
 		Spawner:     sp,
@@ -140,9 +140,6 @@ type agentSpawner struct {
 	// pool returns the tools of the conversation the spawner serves; a
 	// sub-agent's tools are taken from it.
 	pool func() []tool.Tool
-	// effort returns the effort level of the conversation the spawner
-	// serves; a sub-agent with none of its own runs at it.
-	effort func() string
 }
 
 var _ agent.Spawner = (*agentSpawner)(nil)
@@ -246,7 +243,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		MaxToolConcurrency: base.MaxToolConcurrency,
 		MaxTurns:           def.MaxTurns,
 		MaxOutputTokens:    base.MaxOutputTokens,
-		Effort:             a.subagentEffort(spec.Effort, s.effort),
+		Effort:             a.subagentEffort(spec.Effort),
 		Betas:              base.Betas,
 		Extra:              base.Extra,
 		CacheTTL:           base.CacheTTL,
@@ -342,8 +339,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 // background agents are the sub-agent's tasks and end with it.
 func (c *agentConv) nestedAgentTool(parent *agentSpawner) tool.Tool {
 	a := c.a
-	sp := &agentSpawner{a: a, canAsk: parent.canAsk && !c.spec.Background, pool: func() []tool.Tool { return c.currentTools() },
-		effort: func() string { return c.sess.Effort() }}
+	sp := &agentSpawner{a: a, canAsk: parent.canAsk && !c.spec.Background, pool: func() []tool.Tool { return c.currentTools() }}
 	return agenttool.New(agenttool.Config{
 		Catalog:      a.agentCatalog,
 		Spawner:      sp,

@@ -77,21 +77,14 @@ func thinkingDisplay(v string) (string, error) {
 	return "", usageError{fmt.Sprintf("--thinking-display must be summarized or omitted, not %q", v)}
 }
 
-// subagentEffort is the effort level a sub-agent runs at: the environment
-// variable when set, else the level its spec asks for (the Agent call's
-// effort, else its definition's), else the level of the conversation that
-// started it.
-func (a *app) subagentEffort(asked string, parent func() string) string {
+// subagentEffort is the effort level a sub-agent runs at: the
+// environment variable's when set, else the level its spec asks for (its
+// call's, its definition's or its caller's).
+func (a *app) subagentEffort(asked string) string {
 	if a.effort.fromEnv() {
 		return a.effort.Level
 	}
-	if asked != "" {
-		return asked
-	}
-	if parent != nil {
-		return parent()
-	}
-	return a.effort.Level
+	return asked
 }
 
 // effortLevels checks a model override's supportedEffortLevels, dropping

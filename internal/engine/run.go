@@ -735,6 +735,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		}
 		t.emit(&RequestStart{Model: req.Model, Attempt: attempt})
 		sentAt := s.cfg.Now()
+		effort := s.Effort()
 		ex := tool.NewExecutor(ctx, tool.ExecConfig{
 			Lookup:         lookup(ts.Tools),
 			Gate:           s.cfg.Gate,
@@ -744,7 +745,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 			Deferred:       ts.Deferred,
 			NewCall: func(b llm.ContentBlock) *tool.Call {
 				return &tool.Call{ID: b.ID, Name: b.Name, SessionID: s.cfg.SessionID, AgentID: s.cfg.AgentID,
-					Cwd: s.cfg.Cwd, Model: req.Model, ParentToolUseID: s.cfg.ParentToolUseID}
+					Cwd: s.cfg.Cwd, Model: req.Model, Effort: effort, ParentToolUseID: s.cfg.ParentToolUseID}
 			},
 		})
 		s.mu.Lock()

@@ -236,6 +236,9 @@ func (t *Tool) spec(c *tool.Call, in Input, def *agentdef.Definition) agentdef.S
 	if effort == "" {
 		effort = def.Effort
 	}
+	if effort == "" {
+		effort = c.Effort
+	}
 	isolation := in.Isolation
 	if isolation == "" {
 		isolation = def.Isolation

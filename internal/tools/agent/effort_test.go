@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	agentdef "reins/internal/agent"
+	"reins/internal/tool"
 )
 
 func TestSchemaOffersEffortAndWorktreeIsolation(t *testing.T) {
@@ -82,5 +83,22 @@ func TestAKeptWorktreeIsNamedInTheReport(t *testing.T) {
 	}
 	if d := res.Data.(*Data); d.WorktreePath != "/repo/.claude/worktrees/agent-x" || d.WorktreeBranch != "worktree-agent-x" {
 		t.Errorf("data %+v", d)
+	}
+}
+
+func TestASubagentWithoutALevelOfItsOwnRunsAtItsCallers(t *testing.T) {
+	sp := &fakeSpawner{}
+	tl := newTool(t, sp, Config{})
+	raw := json.RawMessage(`{"description":"d","prompt":"p"}`)
+	c := &tool.Call{ID: "toolu_1", Name: Name, Model: "claude-parent", Effort: "xhigh"}
+	if _, err := tl.Call(context.Background(), c, raw, nil); err != nil {
+		t.Fatal(err)
+	}
+	raw = json.RawMessage(`{"description":"d","prompt":"p","effort":"low"}`)
+	if _, err := tl.Call(context.Background(), c, raw, nil); err != nil {
+		t.Fatal(err)
+	}
+	if sp.specs[0].Effort != "xhigh" || sp.specs[1].Effort != "low" {
+		t.Errorf("efforts %q, %q; want the caller's xhigh, then the call's low", sp.specs[0].Effort, sp.specs[1].Effort)
 	}
 }
