@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/tui"
 )
@@ -119,4 +120,23 @@ func (a *app) effortLockedBy() string {
 // sends it as a user message).
 func (a *app) cmdEffort(_ context.Context, args string) (string, error) {
 	return tui.EffortCommand(a.sess, a.effortLockedBy(), args)
+}
+
+// setEffort sets s's effort level for the SDK's apply_flag_settings
+// ("" or "auto": the model's default). While CLAUDE_CODE_EFFORT_LEVEL is
+// set the level stays the environment's, as it does over every other
+// source.
+func (a *app) setEffort(s *engine.Session, level string) error {
+	lvl, err := llm.ParseEffort(level)
+	if err != nil {
+		return err
+	}
+	if a.effort.fromEnv() {
+		return nil
+	}
+	if lvl == llm.EffortAuto {
+		lvl = ""
+	}
+	s.SetEffort(lvl)
+	return nil
 }

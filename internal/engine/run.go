@@ -585,6 +585,7 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	s.mu.Lock()
 	thinkBudget := s.cfg.MaxThinkingTokens
 	effort := s.cfg.Effort
+	display := s.cfg.ThinkingDisplay
 	s.mu.Unlock()
 	req := &llm.Request{
 		Model:    model,
@@ -627,9 +628,9 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 			}
 		}
 	}
-	if d := s.cfg.ThinkingDisplay; d != "" && req.Thinking != nil && req.Thinking.Type != "disabled" {
+	if display != "" && req.Thinking != nil && req.Thinking.Type != "disabled" {
 		th := *req.Thinking
-		th.Display = d
+		th.Display = display
 		req.Thinking = &th
 	}
 	if info := s.cfg.Models.Info(model); info.SupportsEffort() {

@@ -295,6 +295,14 @@ func (s *Session) SetEffort(level string) {
 	s.cfg.Effort = level
 }
 
+// SetThinkingDisplay changes thinking.display ("summarized", "omitted",
+// or "" for none) from the next request on.
+func (s *Session) SetThinkingDisplay(d string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.ThinkingDisplay = d
+}
+
 // Effort returns the effort level asked for ("" when none was).
 func (s *Session) Effort() string {
 	s.mu.Lock()
