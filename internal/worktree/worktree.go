@@ -28,7 +28,7 @@ import (
 const Dir = ".claude/worktrees"
 
 // ErrNotRepo is returned by Create for a folder outside any git
-// repository (or when git is not installed).
+// repository.
 var ErrNotRepo = errors.New("not inside a git repository")
 
 // waitDelay bounds how long a git command may outlive its cancelled
@@ -56,11 +56,10 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" {
-			msg = err.Error()
+		if msg := strings.TrimSpace(errb.String()); msg != "" {
+			return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
 		}
-		return "", fmt.Errorf("git %s: %s", strings.Join(args, " "), msg)
+		return "", fmt.Errorf("git %s: %w", strings.Join(args, " "), err)
 	}
 	return strings.TrimSpace(out.String()), nil
 }
@@ -84,6 +83,9 @@ func without(env []string, names ...string) []string {
 // Root returns the root of the work tree dir is in, or ErrNotRepo.
 func Root(ctx context.Context, dir string) (string, error) {
 	root, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", fmt.Errorf("worktree: git is not installed: %w", err)
+	}
 	if err != nil || root == "" {
 		return "", fmt.Errorf("%s: %w", dir, ErrNotRepo)
 	}
