@@ -2,6 +2,8 @@ package tui
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"reins/internal/llm/llmtest"
@@ -31,7 +33,7 @@ func TestEffortCommandShowsSetsAndSurvivesClear(t *testing.T) {
 	tt.prompt("/effort")
 	tt.waitFor("Effort: medium, the model's default.")
 	tt.prompt("/effort low")
-	tt.waitFor("Effort set to low.")
+	tt.waitFor("Effort set to low.", "claude-opus-5-5 · low effort")
 	tt.prompt("again")
 	tt.waitFor("second answer")
 	tt.prompt("/clear")
@@ -44,4 +46,26 @@ func TestEffortCommandShowsSetsAndSurvivesClear(t *testing.T) {
 			t.Errorf("request %d: effort %q, want %q", i+1, got, want)
 		}
 	}
+}
+
+// A statusLine command reads the effort the next request carries, as
+// Claude Code gives it ({"effort": {"level": ...}}).
+func TestStatusLineCommandGetsTheEffort(t *testing.T) {
+	tt := newTerm(t)
+	dump := filepath.Join(t.TempDir(), "status.json")
+	tt.sb.Write(t, ".claude/settings.json", `{"effortLevel":"high","statusLine":{"type":"command","command":"cat > `+dump+`; echo MY-STATUS"}}`)
+	tt.start()
+	tt.ready()
+	tt.waitFor("MY-STATUS")
+	tt.prompt("/effort max")
+	tt.waitFor("Effort set to max.")
+	var in struct {
+		Effort struct {
+			Level string `json:"level"`
+		} `json:"effort"`
+	}
+	tt.waitUntil("the status line input to carry effort max", func(string) bool {
+		data, err := os.ReadFile(dump)
+		return err == nil && json.Unmarshal(data, &in) == nil && in.Effort.Level == "max"
+	})
 }

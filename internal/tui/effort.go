@@ -99,6 +99,12 @@ func (m *Model) cmdEffort(args string) tea.Cmd {
 	return m.refreshStatus()
 }
 
+// sentEffort is the effort level s's next request carries, "" when it
+// carries none (the model takes none, or has no default of its own).
+func sentEffort(s *engine.Session) string {
+	return s.Config().Models.Info(s.Model()).EffortFor(s.Effort())
+}
+
 // effortNote is ", effort <level>" for a model that takes effort levels,
 // with the level its next request carries; "" otherwise.
 func effortNote(s *engine.Session) string {
@@ -106,7 +112,7 @@ func effortNote(s *engine.Session) string {
 	if !info.SupportsEffort() {
 		return ""
 	}
-	if sent := info.EffortFor(s.Effort()); sent != "" {
+	if sent := sentEffort(s); sent != "" {
 		return ", effort " + sent
 	}
 	return ", its default effort"
