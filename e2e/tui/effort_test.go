@@ -69,3 +69,13 @@ func TestStatusLineCommandGetsTheEffort(t *testing.T) {
 		return err == nil && json.Unmarshal(data, &in) == nil && in.Effort.Level == "max"
 	})
 }
+
+// /agents shows an agent's effort and isolation.
+func TestAgentsListShowsEffortAndIsolation(t *testing.T) {
+	tt := newTerm(t)
+	tt.sb.Write(t, ".claude/agents/careful.md", "---\nname: careful\ndescription: Works carefully.\neffort: xhigh\nisolation: worktree\n---\nBe careful.\n")
+	tt.start()
+	tt.ready()
+	tt.prompt("/agents")
+	tt.waitFor("careful", "effort: xhigh · isolation: worktree")
+}
