@@ -239,3 +239,42 @@ func TestWorktreeFlagOutsideGitIsAnError(t *testing.T) {
 		t.Error("a request was sent")
 	}
 }
+
+func TestBackgroundIsolatedSubagentNamesItsWorktreeInTheNotification(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("work aside in the background"), Blocks: []llmtest.Block{
+			agentCall("toolu_bg", "edit aside", "TASK-BGISO: change a.txt", "", map[string]any{"isolation": "worktree", "run_in_background": true})}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			tr := r.ToolResults()
+			return !strings.Contains(r.SystemText(), subagentMarker) && len(tr) == 1 && tr[0].ToolUseID == "toolu_bg"
+		}, Blocks: []llmtest.Block{llmtest.Text("Started.")}},
+		llmtest.Turn{Match: isSubagent("TASK-BGISO"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "echo changed > a.txt"})}},
+		llmtest.Turn{Match: answers("TASK-BGISO", "toolu_sh"), Blocks: []llmtest.Block{llmtest.Text("Changed a.txt.")}},
+		llmtest.Turn{Match: notifiedMain(filepath.Join(".claude", "worktrees", "agent-")), Blocks: []llmtest.Block{llmtest.Text("Review the branch.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	r := sb.Run(t, "", "-p", "work aside in the background", "--dangerously-skip-permissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stdout, "Review the branch.") {
+		t.Fatalf("stdout %q", r.Stdout)
+	}
+	if data, _ := os.ReadFile(filepath.Join(sb.Dir, "a.txt")); string(data) != "original\n" {
+		t.Errorf("the user's a.txt changed: %q", data)
+	}
+	kept, _ := filepath.Glob(filepath.Join(sb.Dir, ".claude", "worktrees", "agent-*", "a.txt"))
+	if len(kept) != 1 {
+		t.Fatalf("kept worktrees: %v", kept)
+	}
+	if data, _ := os.ReadFile(kept[0]); string(data) != "changed\n" {
+		t.Errorf("worktree a.txt = %q", data)
+	}
+	note := requestsMatching(srv, notifiedMain("worktree-agent-"))
+	if len(note) != 1 {
+		t.Errorf("the notification does not name the branch")
+	}
+}
