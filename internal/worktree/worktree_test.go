@@ -3,10 +3,12 @@ package worktree
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -110,5 +112,34 @@ func TestValidName(t *testing.T) {
 		if err := ValidName(name); (err == nil) != ok {
 			t.Errorf("ValidName(%q) = %v", name, err)
 		}
+	}
+}
+
+func TestParallelCreatesAndRemovalsDoNotCollide(t *testing.T) {
+	dir := repo(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make([]error, 6)
+	for i := range errs {
+		wg.Go(func() {
+			w, err := Create(ctx, dir, fmt.Sprintf("p%d", i))
+			if err == nil {
+				_, err = w.Finish(ctx)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("worktree %d: %v", i, err)
+		}
+	}
+	if b := run(t, dir, "branch", "--list", "worktree-*"); b != "" {
+		t.Errorf("branches left: %q", b)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, ".git", "info", "exclude"))
+	if n := strings.Count(string(data), "/.claude/worktrees/"); n < 1 {
+		t.Errorf("info/exclude: %q", data)
 	}
 }
