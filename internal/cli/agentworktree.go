@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -34,8 +35,9 @@ func (c *agentConv) makeWorktree(ctx context.Context) error {
 }
 
 // worktreeDir is the folder in wt that matches cwd in the checkout wt was
-// made from: the worktree's root when cwd is the repository root (or
-// cannot be placed in it).
+// made from: the worktree's root when cwd is the repository root, cannot
+// be placed in it, or is a folder the worktree lacks (one git does not
+// track).
 func worktreeDir(wt *worktree.Worktree, cwd string) string {
 	real := cwd
 	if r, err := filepath.EvalSymlinks(cwd); err == nil {
@@ -49,7 +51,11 @@ func worktreeDir(wt *worktree.Worktree, cwd string) string {
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return wt.Path
 	}
-	return filepath.Join(wt.Path, rel)
+	dir := filepath.Join(wt.Path, rel)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return wt.Path
+	}
+	return dir
 }
 
 // worktreeReminder tells an isolated sub-agent where it works.
