@@ -20,9 +20,9 @@ type effortChoice struct {
 	// Level is a level llm.ParseEffort accepts, "auto" or "" (the model's
 	// default).
 	Level string
-	// Source names where Level came from, for /effort: "CLAUDE_CODE_EFFORT_LEVEL",
-	// "--effort", "agent <name>", "settings effortLevel" or "" for the
-	// model's default.
+	// Source names where Level came from: "CLAUDE_CODE_EFFORT_LEVEL" (which
+	// /effort and the SDK may not change), "--effort", "agent <name>",
+	// "settings effortLevel", or "" for the model's default.
 	Source string
 }
 
