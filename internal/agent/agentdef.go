@@ -38,6 +38,10 @@ func (s Source) rank() int {
 	return 0
 }
 
+// IsolationWorktree runs a sub-agent in a temporary git worktree of the
+// repository, so its edits stay out of the user's checkout.
+const IsolationWorktree = "worktree"
+
 // Permission modes an agent may ask for.
 var permissionModes = []string{"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto", "manual"}
 
@@ -63,6 +67,12 @@ type Definition struct {
 	PermissionMode string
 	// MaxTurns bounds the agent's turns (0: no bound of its own).
 	MaxTurns int
+	// Effort, when set, is the effort level the agent runs at (one
+	// llm.ParseEffort accepts); "" runs it at its caller's.
+	Effort string
+	// Isolation is IsolationWorktree to run the agent in a git worktree
+	// of its own, or "".
+	Isolation string
 	// Skills are skills to preload into the agent's context.
 	Skills []string
 	// Hooks are the agent's hooks in settings form (JSON), or nil.

@@ -13,6 +13,7 @@ import (
 
 	"reins/internal/confdirs"
 	"reins/internal/frontmatter"
+	"reins/internal/llm"
 )
 
 // Roots are the configuration folders custom agents are read from, each
@@ -158,6 +159,20 @@ func parseDefinition(data []byte, path string, src Source) (d *Definition, probl
 	} else {
 		d.PermissionMode = pm
 	}
+	if f.Has("effort") {
+		if v, err := parseEffortField(f.String("effort")); err != nil {
+			problems = append(problems, &frontmatter.Error{Line: f.Line("effort"), Msg: "effort: " + err.Error()})
+		} else {
+			d.Effort = v
+		}
+	}
+	if f.Has("isolation") {
+		if v, err := parseIsolation(f.String("isolation")); err != nil {
+			problems = append(problems, &frontmatter.Error{Line: f.Line("isolation"), Msg: "isolation: " + err.Error()})
+		} else {
+			d.Isolation = v
+		}
+	}
 	if n, ok, err := f.Int("maxTurns"); err != nil {
 		problems = append(problems, err)
 	} else if ok && n <= 0 {
@@ -218,6 +233,10 @@ type jsonAgent struct {
 	Hooks           json.RawMessage `json:"hooks"`
 	MCPServers      json.RawMessage `json:"mcpServers"`
 	Color           string          `json:"color"`
+	// Effort is a level name; the SDK's type also allows a number, which
+	// reins has no meaning for and ignores.
+	Effort    json.RawMessage `json:"effort"`
+	Isolation string          `json:"isolation"`
 }
 
 // stringList reads a JSON list of strings or one comma-separated string.
@@ -274,14 +293,49 @@ func ParseJSON(data []byte, src Source) ([]*Definition, error) {
 		case a.MaxTurns < 0:
 			return nil, fmt.Errorf("agents JSON: agent %q: maxTurns must be positive", n)
 		}
+		var effort string
+		if e := a.Effort; len(e) > 0 && e[0] == '"' {
+			var s string
+			_ = json.Unmarshal(e, &s) // a quoted JSON value is a string
+			var err error
+			if effort, err = parseEffortField(s); err != nil {
+				return nil, fmt.Errorf("agents JSON: agent %q: effort: %w", n, err)
+			}
+		}
+		isolation, err := parseIsolation(a.Isolation)
+		if err != nil {
+			return nil, fmt.Errorf("agents JSON: agent %q: isolation: %w", n, err)
+		}
 		out = append(out, &Definition{
 			Name: n, Description: strings.TrimSpace(a.Description), Prompt: strings.TrimSpace(a.Prompt),
 			Tools: a.Tools, DisallowedTools: a.DisallowedTools, Model: a.Model, PermissionMode: a.PermissionMode,
 			MaxTurns: a.MaxTurns, Skills: a.Skills, Hooks: nullToNil(a.Hooks), MCPServers: nullToNil(a.MCPServers),
-			Color: a.Color, Source: src,
+			Color: a.Color, Effort: effort, Isolation: isolation, Source: src,
 		})
 	}
 	return out, nil
+}
+
+// parseEffortField checks an agent's effort level; "auto" means none of
+// its own.
+func parseEffortField(v string) (string, error) {
+	lvl, err := llm.ParseEffort(v)
+	if err != nil {
+		return "", err
+	}
+	if lvl == llm.EffortAuto {
+		return "", nil
+	}
+	return lvl, nil
+}
+
+// parseIsolation checks an agent's isolation: "worktree" or nothing.
+func parseIsolation(v string) (string, error) {
+	switch v = strings.TrimSpace(v); v {
+	case "", IsolationWorktree:
+		return v, nil
+	}
+	return "", fmt.Errorf("%q is not supported; the only isolation is %q", v, IsolationWorktree)
 }
 
 func nullToNil(b json.RawMessage) json.RawMessage {

@@ -46,6 +46,13 @@ type Spec struct {
 	// Tools are the names of the tools the sub-agent gets, in order. An
 	// "Agent" entry means it may start sub-agents of its own (at Depth+1).
 	Tools []string
+	// Effort is the effort level asked for the sub-agent: the call's,
+	// else its definition's, else its caller's ("" for the model's
+	// default).
+	Effort string
+	// Isolation is IsolationWorktree to run the sub-agent in a git
+	// worktree of its own, or "".
+	Isolation string
 }
 
 // Result is how a sub-agent's conversation ended.
@@ -67,6 +74,11 @@ type Result struct {
 	LastUsage llm.Usage
 	// Cost is USD for Usage; 0 when the price is unknown.
 	Cost float64
+	// WorktreePath and WorktreeBranch name the git worktree an isolated
+	// sub-agent left changes in; both are empty when it ran in the
+	// caller's folder or changed nothing (its worktree is removed then).
+	WorktreePath   string
+	WorktreeBranch string
 }
 
 // Progress is what a background sub-agent reports as it works, passed to

@@ -29,12 +29,15 @@ import (
 	agenttool "reins/internal/tools/agent"
 	"reins/internal/tools/bash"
 	"reins/internal/tools/edit"
+	"reins/internal/tools/glob"
+	"reins/internal/tools/grep"
 	"reins/internal/tools/notebook"
 	"reins/internal/tools/read"
 	"reins/internal/tools/taskoutput"
 	"reins/internal/tools/todo"
 	"reins/internal/tools/write"
 	"reins/internal/toolsearch"
+	"reins/internal/worktree"
 )
 
 // agentTool is the main conversation's Agent tool: it starts sub-agents
@@ -159,6 +162,8 @@ type agentConv struct {
 	tasks   *task.Registry         // its background shells and agents
 	writer  *session.Writer        // its transcript; nil with --no-session-persistence
 	tmp     string                 // its scratch folder (shell state, task output)
+	cwd     string                 // its working folder: the session's, or in its worktree
+	wt      *worktree.Worktree     // its git worktree (isolation "worktree"); nil if none
 	gate    *agent.Gate            // the narrowed gate
 	stop    *engine.PermissionGate // its SubagentStop hooks
 	checker *permission.Checker    // its permissions (a narrowed clone)
@@ -167,6 +172,9 @@ type agentConv struct {
 
 	ran    sync.Once // Run runs once
 	closed sync.Once // Close runs once
+	// wtDone is set once the worktree was kept or removed (by Run, else
+	// by Close).
+	wtDone sync.Once
 }
 
 // Spawn prepares a sub-agent: its own instances of the tools that keep
@@ -179,12 +187,17 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		return nil, errors.New("no agent definition")
 	}
 	sessDir := a.store.SessionDir(a.cwd, a.currentID())
-	c := &agentConv{a: a, spec: spec, tmp: filepath.Join(sessDir, "subagents", spec.AgentID)}
+	c := &agentConv{a: a, spec: spec, tmp: filepath.Join(sessDir, "subagents", spec.AgentID), cwd: a.cwd}
 	defer func() {
 		if err != nil {
 			c.Close()
 		}
 	}()
+	if spec.Isolation == agent.IsolationWorktree {
+		if err := c.makeWorktree(ctx); err != nil {
+			return nil, err
+		}
+	}
 	c.tasks = &task.Registry{Dir: filepath.Join(c.tmp, "tasks")}
 	c.files = filestate.New()
 	c.todos = todo.NewStore()
@@ -201,6 +214,9 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		return nil, err
 	}
 	c.first = []llm.ContentBlock{llm.TextBlock(spec.Prompt)}
+	if c.wt != nil {
+		c.first = append(c.first, llm.TextBlock(worktreeReminder(c.wt, c.cwd)))
+	}
 	c.first = append(c.first, c.preloadSkills(ctx)...)
 	c.first = append(c.first, c.subagentStart(ctx)...)
 	model := spec.Model
@@ -215,7 +231,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		Models:             a.models,
 		Model:              model,
 		SessionID:          a.currentID(),
-		Cwd:                a.cwd,
+		Cwd:                c.cwd,
 		Version:            Version,
 		GitBranch:          base.GitBranch,
 		System:             c.systemPrompt(ctx, model),
@@ -227,6 +243,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		MaxToolConcurrency: base.MaxToolConcurrency,
 		MaxTurns:           def.MaxTurns,
 		MaxOutputTokens:    base.MaxOutputTokens,
+		Effort:             a.subagentEffort(spec.Effort),
 		Betas:              base.Betas,
 		Extra:              base.Extra,
 		CacheTTL:           base.CacheTTL,
@@ -261,13 +278,15 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 	}
 	files := c.files
 	var out []tool.Tool
+	var shell *bash.Tool
 	for _, name := range c.spec.Tools {
 		var t tool.Tool
 		switch name {
 		case "Bash":
-			sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs})
+			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs})
 			a.onClose(func() { sh.Close() })
 			t = sh
+			shell = sh
 		case "Read":
 			var mem *prompt.Memory
 			if a.memory != nil {
@@ -295,6 +314,22 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		}
 		if t != nil {
 			out = append(out, t)
+		}
+	}
+	if c.wt != nil {
+		// Glob and Grep search from the sub-agent's own folder (and follow
+		// its shell's cd), not from where the parent's shell is.
+		dir := tool.ShellDir{}
+		if shell != nil {
+			dir.Dir = shell.Cwd
+		}
+		for i, t := range out {
+			switch t.Name() {
+			case "Glob":
+				out[i] = &glob.Tool{ShellDir: dir}
+			case "Grep":
+				out[i] = &grep.Tool{ShellDir: dir}
+			}
 		}
 	}
 	return out
@@ -395,6 +430,14 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	if err := checker.SetMode(mode); err != nil {
 		return fmt.Errorf("agent %s: permission mode: %w", def.Name, err)
 	}
+	if c.wt != nil {
+		// Its worktree is a working folder of its own, wherever the
+		// session's working folder is in the repository.
+		if err := checker.Apply([]permission.Update{{Type: permission.UpdateAddDirectories,
+			Directories: []string{c.wt.Path}, Destination: permission.DestSession}}); err != nil {
+			return fmt.Errorf("agent %s: worktree: %w", def.Name, err)
+		}
+	}
 	if _, deny := def.Rules(); len(deny) > 0 {
 		if err := checker.Apply([]permission.Update{{Type: permission.UpdateAddRules, Rules: deny,
 			Behavior: permission.Deny, Destination: permission.DestSession}}); err != nil {
@@ -415,7 +458,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		Hooks:       c.hooks,
 		Asker:       asker,
 		HookInput: func() hooks.Input {
-			return hooks.Input{SessionID: a.currentID(), TranscriptPath: main, Cwd: a.cwd}
+			return hooks.Input{SessionID: a.currentID(), TranscriptPath: main, Cwd: c.cwd}
 		},
 		AgentID:             c.spec.AgentID,
 		AgentType:           def.Name,
@@ -427,7 +470,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		ParentTranscript:    c.spec.ParentTranscript,
 	})
 	c.stop = pg
-	g, err := agent.NewGate(pg, def, a.cwd, a.home)
+	g, err := agent.NewGate(pg, def, c.cwd, a.home)
 	if err != nil {
 		if g == nil {
 			return err
@@ -559,7 +602,7 @@ func inlineServers(raw json.RawMessage) (map[string]json.RawMessage, error) {
 func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.SystemBlock {
 	a := c.a
 	platform, version := prompt.Host(ctx)
-	env := prompt.Environment(prompt.Options{Cwd: a.cwd, AddDirs: a.opts.AddDirs, Platform: platform,
+	env := prompt.Environment(prompt.Options{Cwd: c.cwd, AddDirs: a.opts.AddDirs, Platform: platform,
 		OSVersion: version, Date: a.sessionDate(), Model: model, Git: a.git.Wait()})
 	return []llm.SystemBlock{
 		{Text: c.spec.Definition.SystemPrompt(), Cache: true},
@@ -656,7 +699,11 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 		}
 	}
 	if res.Reason == "" {
+		c.finishWorktree()
 		return nil, errors.New("the sub-agent's turn ended without a result")
+	}
+	if path, branch := c.finishWorktree(); path != "" {
+		res.WorktreePath, res.WorktreeBranch = path, branch
 	}
 	return res, nil
 }
@@ -683,6 +730,7 @@ func (c *agentConv) Close() error {
 			errs = append(errs, c.tasks.Close(ctx))
 			cancel()
 		}
+		c.finishWorktree() // when Run did not
 		if c.search != nil {
 			c.search.Close()
 		}

@@ -151,6 +151,11 @@ type app struct {
 	// the initialize request's agents may define it.
 	pendingAgent string
 
+	// effort is the session's starting effort level and its source;
+	// thinkDisplay is --thinking-display. Set at start, read-only after.
+	effort       effortChoice
+	thinkDisplay string
+
 	// resumed is the transcript a --resume/--continue run started from.
 	resumed *session.Transcript
 
@@ -339,7 +344,8 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	a.models = llm.NewModels(a.getenv)
 	for id, ov := range a.settings.Models {
 		a.models.Set(llm.ModelInfo{ID: id, ContextWindow: ov.ContextWindow, MaxOutput: ov.MaxOutputTokens,
-			InputPrice: ov.InputPrice, OutputPrice: ov.OutputPrice, Family: ov.Family})
+			InputPrice: ov.InputPrice, OutputPrice: ov.OutputPrice, Family: ov.Family,
+			Efforts: a.effortLevels(id, ov.SupportedEffortLevels), DefaultEffort: ov.DefaultEffort})
 	}
 	a.model = a.models.Resolve(firstNonEmpty(o.Model, a.getenv("ANTHROPIC_MODEL"), a.settings.Model, llm.DefaultModel))
 
@@ -377,6 +383,12 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 			}
 			a.pendingAgent = o.Agent
 		}
+	}
+	if a.effort, err = a.resolveEffort(); err != nil {
+		return nil, err
+	}
+	if a.thinkDisplay, err = thinkingDisplay(o.ThinkingDisp); err != nil {
+		return nil, err
 	}
 	a.builtins = a.builtinTools()
 	a.tools = a.filterTools(a.builtins)
@@ -688,6 +700,8 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		MaxThinkingTokens:  firstPositive(o.MaxThinking, atoi(a.getenv("MAX_THINKING_TOKENS"))),
 		MaxOutputTokens:    atoi(firstNonEmpty(a.getenv("REINS_MAX_OUTPUT_TOKENS"), a.getenv("CLAUDE_CODE_MAX_OUTPUT_TOKENS"))),
 		Betas:              permission.SplitToolList(o.Betas...),
+		Effort:             a.effort.Level,
+		ThinkingDisplay:    a.thinkDisplay,
 		GitBranch:          a.git.Wait().Branch,
 		Logger:             a.logger,
 	}

@@ -32,6 +32,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 		local("help", "List the slash commands", "", a.cmdHelp),
 		local("status", "Show version, session, model and permission mode", "", a.cmdStatus),
 		local("model", "Show or change the model", "[model]", a.cmdModel),
+		local("effort", "Show or change the effort level for the rest of the session", "[low|medium|high|xhigh|max|auto]", a.cmdEffort),
 		local("config", "View settings", "", a.viewConfig),
 		local("hooks", "View configured hooks", "", a.viewHooks),
 		local("mcp", "Show MCP servers and their tools", "", a.viewMCP),

@@ -54,6 +54,7 @@ type Options struct {
 	MaxThinking    int
 	Thinking       string
 	Effort         string
+	ThinkingDisp   string
 	Betas          []string
 	Debug          bool
 	DebugFile      string
@@ -63,6 +64,11 @@ type Options struct {
 	// SourcesSet is true when --setting-sources was given, even empty
 	// (no settings files at all).
 	SourcesSet bool
+
+	// Worktree is --worktree's name (" " for one reins picks); WorktreeSet
+	// says the flag was given.
+	Worktree    string
+	WorktreeSet bool
 
 	// Args are the positional arguments (the prompt).
 	Args []string
@@ -112,8 +118,11 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Agent, "agent", "", "run the main conversation as this agent (its prompt, tools and model)")
 	fs.IntVar(&o.MaxThinking, "max-thinking-tokens", 0, "enable extended thinking with this budget")
 	fs.StringVar(&o.Thinking, "thinking", "", "adaptive or disabled")
-	fs.StringVar(&o.Effort, "effort", "", "low, medium, high or max")
+	fs.StringVar(&o.Effort, "effort", "", "effort level for supported models: low, medium, high, xhigh, max or auto")
+	fs.StringVar(&o.ThinkingDisp, "thinking-display", "", "how thinking comes back when it is on: summarized or omitted")
 	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
+	fs.StringVarP(&o.Worktree, "worktree", "w", "", "start the session in a new git worktree .claude/worktrees/<name> on branch worktree-<name> (a name is made up when none is given)")
+	fs.Lookup("worktree").NoOptDefVal = " "
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")
 	fs.StringVar(&o.DebugFile, "debug-file", "", "write the debug log to this file")
 	fs.BoolVar(&o.ShowVersion, "version", false, "print the version")

@@ -59,6 +59,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Compactor:       u.compactor,
 		Sessions:        u,
 		NewSession:      u.fresh,
+		EffortLockedBy:  a.effortLockedBy(),
 		Checkpoints:     u.checkpoints,
 		Permissions:     a.viewPermissions,
 		Hooks:           a.viewHooks,
@@ -372,6 +373,12 @@ func (a *app) viewAgents(context.Context, string) (string, error) {
 		}
 		if len(d.DisallowedTools) > 0 {
 			facts = append(facts, "disallowed: "+strings.Join(d.DisallowedTools, ", "))
+		}
+		if d.Effort != "" {
+			facts = append(facts, "effort: "+d.Effort)
+		}
+		if d.Isolation != "" {
+			facts = append(facts, "isolation: "+d.Isolation)
 		}
 		if len(facts) > 0 {
 			b.WriteString("  " + strings.Join(facts, " · ") + "\n")

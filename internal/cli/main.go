@@ -17,6 +17,7 @@ import (
 
 	"reins/internal/fastpath"
 	"reins/internal/permission"
+	"reins/internal/worktree"
 )
 
 // exitError carries an exit code out of a command.
@@ -138,6 +139,12 @@ func normaliseArgs(args []string) []string {
 		a := args[i]
 		if (a == "--resume" || a == "-r") && i+1 < len(args) && looksLikeID(args[i+1]) {
 			out = append(out, "--resume="+args[i+1])
+			i++
+			continue
+		}
+		if (a == "--worktree" || a == "-w") && i+1 < len(args) && worktree.ValidName(args[i+1]) == nil {
+			// --worktree takes an optional name: the next word is it.
+			out = append(out, "--worktree="+args[i+1])
 			i++
 			continue
 		}
@@ -327,6 +334,7 @@ func newRoot(env *Env, withSubs bool) *cobra.Command {
 			opts.ToolsSet = cmd.Flags().Changed("tools")
 			opts.ResumeSet = cmd.Flags().Changed("resume")
 			opts.SourcesSet = cmd.Flags().Changed("setting-sources")
+			opts.WorktreeSet = cmd.Flags().Changed("worktree")
 			return run(cmd.Context(), env, opts)
 		},
 	}
@@ -365,6 +373,13 @@ func run(ctx context.Context, env *Env, o *Options) error {
 	}
 	if o.SystemPrompt != "" && o.SystemFile != "" {
 		return usageError{"--system-prompt and --system-prompt-file both replace the system prompt; give only one"}
+	}
+	if o.WorktreeSet {
+		wt, err := enterWorktree(ctx, o.Worktree)
+		if err != nil {
+			return err
+		}
+		defer leaveWorktree(wt, env.Stderr)
 	}
 	if o.InputFormat == "stream-json" {
 		return runSDK(ctx, env, o)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 	"strings"
 	"time"
 
@@ -586,6 +587,8 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	model := s.Model()
 	s.mu.Lock()
 	thinkBudget := s.cfg.MaxThinkingTokens
+	effort := s.cfg.Effort
+	display := s.cfg.ThinkingDisplay
 	s.mu.Unlock()
 	req := &llm.Request{
 		Model:    model,
@@ -627,6 +630,17 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 				req.Thinking.BudgetTokens = req.MaxTokens / 2
 			}
 		}
+	}
+	if display != "" && req.Thinking != nil && req.Thinking.Type != "disabled" {
+		th := *req.Thinking
+		th.Display = display
+		req.Thinking = &th
+	}
+	if info := s.cfg.Models.Info(model); info.SupportsEffort() {
+		// The beta goes with every request to such a model, level or not,
+		// so the header stays the same when the level changes.
+		req.Effort = info.EffortFor(effort)
+		req.Betas = append(slices.Clip(req.Betas), llm.EffortBeta)
 	}
 	return req
 }
@@ -729,6 +743,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		if s.ctxMsg != nil && len(convo) > 0 && convo[0] == s.ctxMsg {
 			convo = convo[1:]
 		}
+		effort := s.Effort()
 		ex := tool.NewExecutor(ctx, tool.ExecConfig{
 			Lookup:         lookup(ts.Tools),
 			Gate:           s.cfg.Gate,
@@ -738,7 +753,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 			Deferred:       ts.Deferred,
 			NewCall: func(b llm.ContentBlock) *tool.Call {
 				return &tool.Call{ID: b.ID, Name: b.Name, SessionID: s.cfg.SessionID, AgentID: s.cfg.AgentID,
-					Cwd: s.cfg.Cwd, Model: req.Model, ParentToolUseID: s.cfg.ParentToolUseID, Transcript: convo}
+					Cwd: s.cfg.Cwd, Model: req.Model, Effort: effort, ParentToolUseID: s.cfg.ParentToolUseID, Transcript: convo}
 			},
 		})
 		s.mu.Lock()

@@ -117,6 +117,13 @@ type Config struct {
 	MaxThinkingTokens int
 	// Thinking overrides the thinking configuration entirely when set.
 	Thinking *llm.Thinking
+	// ThinkingDisplay, when set, is sent as thinking.display
+	// ("summarized" or "omitted") whenever thinking is on.
+	ThinkingDisplay string
+	// Effort is the effort level asked for ("" or "auto": the model's
+	// default). Requests to a model that takes effort levels carry the
+	// nearest one it takes, and the effort beta; others carry neither.
+	Effort string
 	// MaxOutputTokens fixes the output cap; 0 means the default cap with
 	// one escalation on truncation.
 	MaxOutputTokens int
@@ -278,6 +285,30 @@ func (s *Session) onFallback() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.fallback
+}
+
+// SetEffort changes the effort level from the next request on ("" or
+// "auto": the model's default). The level is not checked here; callers
+// pass one llm.ParseEffort accepted.
+func (s *Session) SetEffort(level string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.Effort = level
+}
+
+// SetThinkingDisplay changes thinking.display ("summarized", "omitted",
+// or "" for none) from the next request on.
+func (s *Session) SetThinkingDisplay(d string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.ThinkingDisplay = d
+}
+
+// Effort returns the effort level asked for ("" when none was).
+func (s *Session) Effort() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg.Effort
 }
 
 // SetMaxThinkingTokens changes the thinking budget (0 turns it off).

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,12 @@ type ModelInfo struct {
 	// Family is "opus", "sonnet" or "haiku" (or empty), used for the
 	// defaults of unknown ids.
 	Family string `json:"family,omitempty"`
+	// Efforts are the effort levels the model takes (output_config.effort),
+	// lowest first; none means it takes no effort level and requests to it
+	// carry none. DefaultEffort, when set, is the level sent when the user
+	// chose none.
+	Efforts       []string `json:"supportedEffortLevels,omitempty"`
+	DefaultEffort string   `json:"defaultEffort,omitempty"`
 }
 
 // PriceKnown reports whether the model has a price.
@@ -56,8 +63,10 @@ func NewModels(getenv func(string) string) *Models {
 	}
 	m := &Models{byID: map[string]ModelInfo{}, aliases: map[string]string{}}
 	for _, mi := range []ModelInfo{
-		{ID: "claude-opus-5-5", ContextWindow: 1_000_000, MaxOutput: 128_000, InputPrice: 4, OutputPrice: 20, Family: "opus"},
-		{ID: "claude-opus-4-5", ContextWindow: 200_000, MaxOutput: 64_000, InputPrice: 5, OutputPrice: 25, Family: "opus"},
+		{ID: "claude-opus-5-5", ContextWindow: 1_000_000, MaxOutput: 128_000, InputPrice: 4, OutputPrice: 20, Family: "opus",
+			Efforts: effortsFor("claude-opus-5-5"), DefaultEffort: "medium"},
+		{ID: "claude-opus-4-5", ContextWindow: 200_000, MaxOutput: 64_000, InputPrice: 5, OutputPrice: 25, Family: "opus",
+			Efforts: effortsFor("claude-opus-4-5")},
 		{ID: "claude-sonnet-4-5", ContextWindow: 200_000, MaxOutput: 64_000, InputPrice: 3, OutputPrice: 15, Family: "sonnet"},
 		{ID: "claude-haiku-4-5", ContextWindow: 200_000, MaxOutput: 64_000, InputPrice: 1, OutputPrice: 5, Family: "haiku"},
 	} {
@@ -93,6 +102,13 @@ func (m *Models) Set(mi ModelInfo) {
 	}
 	if mi.Family != "" {
 		cur.Family = mi.Family
+	}
+	if mi.Efforts != nil {
+		// An empty list (not nil) says the model takes no effort level.
+		cur.Efforts = slices.Clone(mi.Efforts)
+	}
+	if mi.DefaultEffort != "" {
+		cur.DefaultEffort = mi.DefaultEffort
 	}
 	m.byID[mi.ID] = cur
 }
@@ -139,7 +155,7 @@ func (m *Models) Info(id string) ModelInfo {
 			return mi
 		}
 	}
-	mi := ModelInfo{ID: id, ContextWindow: 200_000, MaxOutput: 32_000}
+	mi := ModelInfo{ID: id, ContextWindow: 200_000, MaxOutput: 32_000, Efforts: effortsFor(base)}
 	for _, fam := range []string{"opus", "sonnet", "haiku"} {
 		if strings.Contains(strings.ToLower(base), fam) {
 			mi.Family = fam

@@ -44,10 +44,13 @@ type ToolSpec struct {
 }
 
 // Thinking configures extended thinking. Type is "enabled" (with
-// BudgetTokens), "adaptive", or "disabled".
+// BudgetTokens), "adaptive", or "disabled". Display, when set, says how
+// the thinking text comes back ("summarized" or "omitted"); it goes with
+// "enabled" and "adaptive" only.
 type Thinking struct {
 	Type         string `json:"type"`
 	BudgetTokens int    `json:"budget_tokens,omitempty"`
+	Display      string `json:"display,omitempty"`
 }
 
 // Request is one model call.
@@ -61,7 +64,10 @@ type Request struct {
 	Thinking    *Thinking
 	Temperature *float64
 	ToolChoice  json.RawMessage
-	Betas       []string
+	// Effort, when set, is sent as output_config.effort (merged into an
+	// output_config that Extra carries, whose own effort wins).
+	Effort string
+	Betas  []string
 	// Extra fields merged into the request body at the top level
 	// (for example output_config or metadata).
 	Extra map[string]json.RawMessage

@@ -109,7 +109,16 @@ var protectedFiles = map[string]bool{
 // protectedPath reports whether editing abs must ask, and why.
 func protectedPath(abs string) (bool, string) {
 	parts := strings.Split(filepath.ToSlash(abs), "/")
-	for i, p := range parts {
+	for i := 0; i < len(parts); i++ {
+		p := parts[i]
+		if p == ".claude" && i+3 < len(parts) && parts[i+1] == "worktrees" && parts[i+2] != "" && parts[i+2] != "." && parts[i+2] != ".." {
+			// A file inside one of the git worktrees reins makes under
+			// .claude/worktrees/<name>/ (isolated sub-agents, --worktree):
+			// that folder is a checkout of its own, and only what is
+			// protected inside it is.
+			i += 2
+			continue
+		}
 		if k := skeleton(p); k != p && (protectedDirs[k] || protectedFiles[k]) {
 			return true, fmt.Sprintf("%q looks like the protected name %s", p, k)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -112,6 +113,10 @@ type ModelInfo struct {
 	ResolvedModel string `json:"resolvedModel"`
 	DisplayName   string `json:"displayName"`
 	Description   string `json:"description"`
+	// SupportsEffort and SupportedEffortLevels say which effort levels
+	// the model takes (none for a model that refuses effort).
+	SupportsEffort        bool     `json:"supportsEffort"`
+	SupportedEffortLevels []string `json:"supportedEffortLevels,omitempty"`
 }
 
 // Account says where the credentials come from.
@@ -190,6 +195,8 @@ func (s *Server) handle(m *Message) (any, error) {
 		return s.contextUsage(), nil
 	case "stop_task":
 		return nil, s.stopTask(m.Request)
+	case "apply_flag_settings":
+		return nil, s.applyFlagSettings(m.Request)
 	}
 	return nil, fmt.Errorf("unsupported control request subtype %q", m.Subtype)
 }
@@ -278,6 +285,10 @@ func (s *Server) models() []ModelInfo {
 		out = append(out, ModelInfo{Value: a.alias, ResolvedModel: s.cfg.Models.Resolve(a.alias), DisplayName: a.name,
 			Description: "The latest " + a.name + " model"})
 	}
+	for i := range out {
+		info := s.cfg.Models.Info(out[i].ResolvedModel)
+		out[i].SupportsEffort, out[i].SupportedEffortLevels = info.SupportsEffort(), info.Efforts
+	}
 	return out
 }
 
@@ -361,7 +372,8 @@ func (s *Server) setModel(raw json.RawMessage) error {
 
 func (s *Server) setMaxThinking(raw json.RawMessage) error {
 	var req struct {
-		N json.RawMessage `json:"max_thinking_tokens"`
+		N       json.RawMessage `json:"max_thinking_tokens"`
+		Display json.RawMessage `json:"thinking_display"`
 	}
 	json.Unmarshal(raw, &req)
 	n := 0
@@ -372,7 +384,65 @@ func (s *Server) setMaxThinking(raw json.RawMessage) error {
 		}
 		n = int(f)
 	}
-	s.cfg.Session().SetMaxThinkingTokens(n)
+	// thinking_display: a mode replaces the session's, null goes back to
+	// the one it started with, and leaving it out keeps the current one.
+	var display *string
+	if len(req.Display) > 0 {
+		d := s.cfg.ThinkingDisplay
+		if string(req.Display) != "null" {
+			v, ok := str(req.Display)
+			if !ok || (v != "summarized" && v != "omitted") {
+				return fmt.Errorf("set_max_thinking_tokens: \"thinking_display\" must be \"summarized\", \"omitted\" or null, not %s", req.Display)
+			}
+			d = v
+		}
+		display = &d
+	}
+	sess := s.cfg.Session()
+	if len(req.N) > 0 {
+		sess.SetMaxThinkingTokens(n)
+	}
+	if display != nil {
+		sess.SetThinkingDisplay(*display)
+	}
+	return nil
+}
+
+// applyFlagSettings applies the settings of apply_flag_settings that
+// reins takes: effortLevel (a level, or null for the model's default).
+// Other keys are refused by name, after effortLevel was applied.
+func (s *Server) applyFlagSettings(raw json.RawMessage) error {
+	var req struct {
+		Settings map[string]json.RawMessage `json:"settings"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		return fmt.Errorf("apply_flag_settings: \"settings\" must be an object: %w", err)
+	}
+	var other []string
+	for k, v := range req.Settings {
+		if k != "effortLevel" {
+			other = append(other, k)
+			continue
+		}
+		if s.cfg.SetEffort == nil {
+			return errors.New("apply_flag_settings: effortLevel cannot be changed in this session")
+		}
+		level := ""
+		if string(v) != "null" {
+			l, ok := str(v)
+			if !ok {
+				return fmt.Errorf("apply_flag_settings: effortLevel must be a string or null, not %s", v)
+			}
+			level = l
+		}
+		if err := s.cfg.SetEffort(level); err != nil {
+			return fmt.Errorf("apply_flag_settings: effortLevel: %w", err)
+		}
+	}
+	if len(other) > 0 {
+		sort.Strings(other)
+		return fmt.Errorf("apply_flag_settings: reins applies only effortLevel, not %s", strings.Join(other, ", "))
+	}
 	return nil
 }
 

@@ -28,7 +28,7 @@ var knownKeys = map[string]bool{
 	"theme": true, "verbose": true, "respectGitignore": true, "includeGitInstructions": true,
 	"attribution": true, "language": true, "autoUpdates": true, "fileSuggestion": true,
 	"spinnerVerbs": true, "autoCompactEnabled": true, "preferredNotifChannel": true,
-	"autoMode": true, "disableAutoMode": true,
+	"autoMode": true, "disableAutoMode": true, "effortLevel": true,
 }
 
 // nearKnownKey returns the known key that key most likely misspells: one
@@ -296,7 +296,7 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 	case "autoMode":
 		var a AutoMode
 		err = json.Unmarshal(raw, &a)
-	case "model", "apiKeyHelper", "outputStyle", "disableAutoMode":
+	case "model", "apiKeyHelper", "outputStyle", "disableAutoMode", "effortLevel":
 		var s string
 		err = json.Unmarshal(raw, &s)
 	case "cleanupPeriodDays":

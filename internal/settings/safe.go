@@ -70,6 +70,7 @@ var safeProjectKeys = map[string]bool{
 	"spinnerTipsEnabled": true, "alwaysThinkingEnabled": true, "showThinkingSummaries": true,
 	"respectGitignore": true, "theme": true, "language": true, "attribution": true,
 	"includeGitInstructions": true, "sandbox": true, "verbose": true, "autoCompactEnabled": true,
+	"effortLevel": true,
 }
 
 // restrict reduces an untrusted project file to its safe subset in place

@@ -123,6 +123,11 @@ type ModelOverride struct {
 	InputPrice      float64 `json:"inputPrice,omitempty"`
 	OutputPrice     float64 `json:"outputPrice,omitempty"`
 	Family          string  `json:"family,omitempty"`
+	// SupportedEffortLevels replaces the model's effort levels (an empty
+	// list: it takes none); DefaultEffort is the level sent when the user
+	// chose none.
+	SupportedEffortLevels []string `json:"supportedEffortLevels,omitempty"`
+	DefaultEffort         string   `json:"defaultEffort,omitempty"`
 }
 
 // AutoMode configures auto mode's classifier (the "autoMode" key). A nil

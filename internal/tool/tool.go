@@ -94,6 +94,9 @@ type Call struct {
 	AgentID   string // "" on the main thread
 	Cwd       string // the session's working folder
 	Model     string // the model that made the call
+	// Effort is the effort level asked for the conversation that made the
+	// call ("" for the model's default); a sub-agent it starts inherits it.
+	Effort string
 	// ParentToolUseID is the tool_use id of the Agent call this call runs
 	// under, "" on the main thread.
 	ParentToolUseID string

@@ -199,6 +199,7 @@ func builtins() []*builtin {
 		{name: "clear", desc: "Start a new conversation", aliases: []string{"reset", "new"}, run: (*Model).cmdClear},
 		{name: "compact", desc: "Summarise the conversation to free context", hint: "[instructions]", run: (*Model).cmdCompact},
 		{name: "model", desc: "Show or change the model", hint: "[model]", run: (*Model).cmdModel},
+		{name: "effort", desc: "Show or change the effort level for the rest of the session", hint: "[low|medium|high|xhigh|max|auto]", run: (*Model).cmdEffort},
 		{name: "cost", desc: "Show the session's cost and usage", duringTurn: true, run: (*Model).cmdCost},
 		{name: "context", desc: "Show what fills the context window", duringTurn: true, run: (*Model).cmdContext},
 		{name: "resume", desc: "Resume an earlier conversation", aliases: []string{"continue"}, run: (*Model).cmdResume},
@@ -259,7 +260,7 @@ func (m *Model) cmdModel(args string) tea.Cmd {
 	s := m.o.Session
 	if args != "" {
 		s.SetModel(args)
-		m.commandOutput("/model "+args, "Model set to "+s.Model(), false)
+		m.commandOutput("/model "+args, "Model set to "+s.Model()+effortNote(s), false)
 		return m.refreshStatus()
 	}
 	names := []string{"opus", "sonnet", "haiku"}
@@ -269,13 +270,13 @@ func (m *Model) cmdModel(args string) tea.Cmd {
 		items = append(items, pickItem{label: n, desc: cfg.Models.Resolve(n)})
 	}
 	items = append(items, pickItem{label: "default", desc: cfg.Models.Resolve(cfg.Model)})
-	m.dialog = newPicker("Model (now "+s.Model()+")", items, func(m *Model, i int) tea.Cmd {
+	m.dialog = newPicker("Model (now "+s.Model()+effortNote(s)+")", items, func(m *Model, i int) tea.Cmd {
 		name := items[i].label
 		if name == "default" {
 			name = ""
 		}
 		m.o.Session.SetModel(name)
-		m.commandOutput("/model", "Model set to "+m.o.Session.Model(), false)
+		m.commandOutput("/model", "Model set to "+m.o.Session.Model()+effortNote(m.o.Session), false)
 		return m.refreshStatus()
 	})
 	return nil

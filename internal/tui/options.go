@@ -137,6 +137,11 @@ type Options struct {
 	// shown before the first prompt.
 	Resumed []engine.HistoryItem
 
+	// EffortLockedBy, when set, names the environment setting that fixes
+	// the effort level (CLAUDE_CODE_EFFORT_LEVEL=max); /effort then only
+	// shows it.
+	EffortLockedBy string
+
 	Cwd     string
 	Version string
 	// KeySource names where the API key came from (for /status).

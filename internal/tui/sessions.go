@@ -34,12 +34,16 @@ func (m *Model) cmdClear(string) tea.Cmd {
 }
 
 // switchSession makes s the conversation the UI runs. The model chosen
-// with /model stays: it is the user's choice for this run of reins, not
-// part of the conversation left (Claude Code keeps it across /clear and
-// /resume); the new session started on the configured model.
+// with /model and the effort chosen with /effort stay: they are the
+// user's choices for this run of reins, not part of the conversation
+// left (Claude Code keeps them across /clear and /resume); the new
+// session started on the configured ones.
 func (m *Model) switchSession(s *engine.Session) {
 	if old := m.o.Session; old != nil && old.Model() != s.Model() {
 		s.SetModel(old.Model())
+	}
+	if old := m.o.Session; old != nil && old.Effort() != s.Effort() {
+		s.SetEffort(old.Effort())
 	}
 	m.o.Session = s
 }

@@ -17,6 +17,9 @@ func (m *Model) defaultStatus() string {
 	s := m.o.Session
 	model := s.Model()
 	parts := []string{model}
+	if e := sentEffort(s); e != "" {
+		parts = append(parts, e+" effort")
+	}
 	if pct, ok := m.contextUsed(); ok {
 		parts = append(parts, fmt.Sprintf("ctx %d%%", pct))
 	}
@@ -77,6 +80,13 @@ type statusInput struct {
 		TotalOutputTokens int     `json:"total_output_tokens"`
 	} `json:"cost"`
 	Exceeds200kTokens bool `json:"exceeds_200k_tokens"`
+	// Effort is the level the next request carries; absent for a model
+	// that takes none.
+	Effort *statusEffort `json:"effort,omitempty"`
+}
+
+type statusEffort struct {
+	Level string `json:"level"`
 }
 
 // refreshStatus runs the statusLine command, when there is one, and
@@ -102,6 +112,9 @@ func (m *Model) refreshStatus() tea.Cmd {
 	in.Cost.TotalDuration = m.o.Now().Sub(m.turnStart0()).Milliseconds()
 	u := s.LastUsage()
 	in.Exceeds200kTokens = u.InputTokens+u.CacheReadInputTokens+u.CacheCreationInputTokens > 200_000
+	if e := sentEffort(s); e != "" {
+		in.Effort = &statusEffort{Level: e}
+	}
 	data, _ := json.Marshal(in)
 	command, cwd, parent, log := m.o.StatusLine, m.o.Cwd, m.ctx, m.o.Logger
 	return func() tea.Msg {

@@ -74,6 +74,31 @@ async function streamScenario() {
   }
 }
 
+// The effort and thinking options reach the CLI (--effort,
+// --thinking-display); between turns applyFlagSettings changes the effort
+// and setMaxThinkingTokens the thinking display.
+async function effortScenario() {
+  let resolveResult;
+  const nextResult = () => new Promise((r) => (resolveResult = r));
+  let q;
+  async function* messages() {
+    let done = nextResult();
+    yield { type: "user", message: { role: "user", content: "One." }, parent_tool_use_id: null, session_id: "" };
+    await done;
+    await q.applyFlagSettings({ effortLevel: "max" });
+    await q.setMaxThinkingTokens(null, "summarized");
+    summary.models = (await q.supportedModels()).map((m) => ({ value: m.value, supportsEffort: m.supportsEffort, levels: m.supportedEffortLevels }));
+    done = nextResult();
+    yield { type: "user", message: { role: "user", content: "Two." }, parent_tool_use_id: null, session_id: "" };
+    await done;
+  }
+  q = query({ prompt: messages(), options: { ...base, effort: "low", thinking: { type: "adaptive", display: "omitted" } } });
+  for await (const m of q) {
+    print({ msg: m });
+    if (m.type === "result") resolveResult();
+  }
+}
+
 // The SDK sends the MCP servers reins starts (here a stdio one) in the
 // initialize request instead of on the command line, and ends the
 // session unless the answer says they were taken.
@@ -151,6 +176,7 @@ try {
   else if (scenario === "main-agent") await mainAgentScenario();
   else if (scenario === "mcp-initialize") await mcpInitializeScenario();
   else if (scenario === "stream") await streamScenario();
+  else if (scenario === "effort") await effortScenario();
   else throw new Error("unknown scenario " + scenario);
 } catch (e) {
   summary.error = String(e && e.stack || e);

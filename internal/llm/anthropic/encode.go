@@ -173,25 +173,59 @@ func appendRequest(buf []byte, req *llm.Request, tc *toolsCache) ([]byte, error)
 		buf = append(buf, `,"tool_choice":`...)
 		buf = append(buf, req.ToolChoice...)
 	}
-	if len(req.Extra) > 0 {
-		keys := make([]string, 0, len(req.Extra))
+	oc, err := outputConfig(req)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Extra) > 0 || oc != nil {
+		keys := make([]string, 0, len(req.Extra)+1)
 		for k := range req.Extra {
 			switch k {
-			case "model", "max_tokens", "system", "tools", "messages", "thinking", "stream":
+			case "model", "max_tokens", "system", "tools", "messages", "thinking", "stream", "output_config":
 				continue // never let extras replace the core fields
 			}
 			keys = append(keys, k)
+		}
+		if oc != nil {
+			keys = append(keys, "output_config")
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
 			buf = append(buf, ',')
 			buf = strconv.AppendQuote(buf, k)
 			buf = append(buf, ':')
-			buf = append(buf, req.Extra[k]...)
+			if k == "output_config" {
+				buf = append(buf, oc...)
+			} else {
+				buf = append(buf, req.Extra[k]...)
+			}
 		}
 	}
 	buf = append(buf, `,"stream":true}`...)
 	return buf, nil
+}
+
+// outputConfig returns the request's output_config object, or nil for
+// none: the one Extra carries, with output_config.effort set from
+// req.Effort unless Extra's already names an effort.
+func outputConfig(req *llm.Request) (json.RawMessage, error) {
+	extra := req.Extra["output_config"]
+	if req.Effort == "" {
+		if len(extra) == 0 {
+			return nil, nil
+		}
+		return extra, nil
+	}
+	oc := map[string]json.RawMessage{}
+	if len(extra) > 0 && string(extra) != "null" {
+		if err := json.Unmarshal(extra, &oc); err != nil {
+			return nil, fmt.Errorf("encode output_config: the extra body's output_config is not a JSON object: %w", err)
+		}
+	}
+	if _, ok := oc["effort"]; !ok {
+		oc["effort"], _ = json.Marshal(req.Effort)
+	}
+	return json.Marshal(oc) // sorted keys: the same bytes every request
 }
 
 func appendTool(buf []byte, t llm.ToolSpec, cache bool, ttl string) ([]byte, error) {

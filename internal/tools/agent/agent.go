@@ -39,6 +39,8 @@ type Input struct {
 	SubagentType    string `json:"subagent_type,omitempty"`
 	Model           string `json:"model,omitempty"`
 	RunInBackground bool   `json:"run_in_background,omitempty"`
+	Effort          string `json:"effort,omitempty"`
+	Isolation       string `json:"isolation,omitempty"`
 }
 
 // Data is the structured result of a foreground run, with Claude Code's
@@ -58,6 +60,10 @@ type Data struct {
 	TotalToolUseCount int `json:"totalToolUseCount"`
 	// Usage is the final response's usage.
 	Usage llm.Usage `json:"usage"`
+	// WorktreePath and WorktreeBranch name the worktree an isolated
+	// agent left its changes in.
+	WorktreePath   string `json:"worktreePath,omitempty"`
+	WorktreeBranch string `json:"worktreeBranch,omitempty"`
 }
 
 // LaunchData is the structured result of run_in_background.
@@ -181,6 +187,11 @@ func (t *Tool) check(in Input) (*agentdef.Definition, error) {
 		return nil, fmt.Errorf("this agent may not start agents of its own (sub-agents nest at most %d level deep); do the work yourself", t.cfg.MaxDepth)
 	case in.RunInBackground && t.cfg.Tasks == nil:
 		return nil, errors.New("background agents are not available here; run it without run_in_background")
+	case in.Isolation != "" && in.Isolation != agentdef.IsolationWorktree:
+		return nil, fmt.Errorf("isolation %q is not available; the only isolation is %q", in.Isolation, agentdef.IsolationWorktree)
+	}
+	if lvl, err := llm.ParseEffort(in.Effort); err != nil || lvl == llm.EffortAuto {
+		return nil, fmt.Errorf("effort: %q is not one of %s", in.Effort, strings.Join(llm.EffortLevels(), ", "))
 	}
 	name := strings.TrimSpace(in.SubagentType)
 	if name == "" {
@@ -221,6 +232,17 @@ func (t *Tool) spec(c *tool.Call, in Input, def *agentdef.Definition) agentdef.S
 		parent = t.cfg.ParentTools()
 	}
 	depth := t.cfg.Depth + 1
+	effort := strings.ToLower(strings.TrimSpace(in.Effort))
+	if effort == "" {
+		effort = def.Effort
+	}
+	if effort == "" {
+		effort = c.Effort
+	}
+	isolation := in.Isolation
+	if isolation == "" {
+		isolation = def.Isolation
+	}
 	return agentdef.Spec{
 		Definition:       def,
 		AgentID:          t.cfg.NewID(),
@@ -232,6 +254,8 @@ func (t *Tool) spec(c *tool.Call, in Input, def *agentdef.Definition) agentdef.S
 		Depth:            depth,
 		Background:       in.RunInBackground,
 		Tools:            def.FilterTools(parent, agentdef.FilterOptions{AllowAgent: depth < t.cfg.MaxDepth}),
+		Effort:           effort,
+		Isolation:        isolation,
 	}
 }
 
@@ -299,6 +323,9 @@ func report(spec agentdef.Spec, res *agentdef.Result, d time.Duration) *tool.Res
 	if answer == "" && st == "completed" && res.Reason != "max_turns" {
 		answer = "(The agent finished without a final message.)"
 	}
+	if res.WorktreePath != "" {
+		notes = append(notes, worktreeNote(res))
+	}
 	text := strings.TrimSpace(strings.Join(append([]string{answer}, notes...), "\n\n"))
 	tokens := res.LastUsage.InputTokens + res.LastUsage.OutputTokens + res.LastUsage.CacheCreationInputTokens + res.LastUsage.CacheReadInputTokens
 	content := []llm.ContentBlock{llm.TextBlock(text)}
@@ -309,8 +336,15 @@ func report(spec agentdef.Spec, res *agentdef.Result, d time.Duration) *tool.Res
 		IsError: st != "completed",
 		Data: &Data{Status: st, Prompt: spec.Prompt, AgentID: spec.AgentID, AgentType: spec.Definition.Name,
 			Content: content, TotalDurationMs: d.Milliseconds(), TotalTokens: tokens,
-			TotalToolUseCount: res.ToolUses, Usage: res.LastUsage},
+			TotalToolUseCount: res.ToolUses, Usage: res.LastUsage,
+			WorktreePath: res.WorktreePath, WorktreeBranch: res.WorktreeBranch},
 	}
+}
+
+// worktreeNote tells the caller where an isolated agent's changes are.
+func worktreeNote(res *agentdef.Result) string {
+	return fmt.Sprintf("(The agent worked in its own git worktree; its changes are kept there, not in your checkout: worktree %s, branch %s. Review them there, then merge the branch or copy what you want.)",
+		res.WorktreePath, res.WorktreeBranch)
 }
 
 func errText(err error) string {
@@ -342,6 +376,9 @@ func (t *Tool) background(ctx context.Context, spec agentdef.Spec) (*tool.Result
 				return 0, err
 			}
 			io.WriteString(out, strings.TrimSpace(res.Text))
+			if res.WorktreePath != "" {
+				io.WriteString(out, "\n\n"+worktreeNote(res))
+			}
 			switch status(res) {
 			case "failed":
 				return 0, errors.New(errText(res.Err))

@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"reins/internal/worktree"
+)
+
+// enterWorktree starts a --worktree session: it makes a git worktree of
+// the repository the working folder is in, .claude/worktrees/<name> on
+// branch worktree-<name> (a name reins makes up when none is given), and
+// moves the process into the matching folder there, so that everything
+// the session does happens in the worktree.
+func enterWorktree(ctx context.Context, name string) (*worktree.Worktree, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		var b [4]byte
+		rand.Read(b[:]) // never fails (crypto/rand)
+		name = "session-" + hex.EncodeToString(b[:])
+	}
+	if err := worktree.ValidName(name); err != nil {
+		return nil, usageError{"--worktree: " + err.Error()}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("--worktree: working folder: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, worktreeTimeout)
+	defer cancel()
+	wt, err := worktree.Create(ctx, cwd, name)
+	if errors.Is(err, worktree.ErrNotRepo) {
+		return nil, fmt.Errorf("--worktree needs a git repository, and %s is not inside one", cwd)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--worktree: %w", err)
+	}
+	if err := os.Chdir(worktreeDir(wt, cwd)); err != nil {
+		leaveWorktree(wt, io.Discard)
+		return nil, fmt.Errorf("--worktree: %w", err)
+	}
+	return wt, nil
+}
+
+// leaveWorktree ends a --worktree session: an unchanged worktree is
+// removed with its branch; one with changes or commits is kept, and w is
+// told where it is.
+func leaveWorktree(wt *worktree.Worktree, w io.Writer) {
+	// Leave the folder first: it may be about to go.
+	_ = os.Chdir(wt.Root)
+	ctx, cancel := context.WithTimeout(context.Background(), worktreeTimeout)
+	defer cancel()
+	kept, err := wt.Finish(ctx)
+	if err != nil {
+		fmt.Fprintf(w, "reins: warning: %v\n", err)
+	}
+	if kept {
+		fmt.Fprintf(w, "reins: the session's work is kept in the worktree %s (branch %s)\n", wt.Path, wt.Branch)
+	}
+}

@@ -1,0 +1,89 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"reins/internal/engine"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
+)
+
+// outputEffort is the output_config.effort of a captured request ("" for
+// none).
+func outputEffort(t *testing.T, r *llmtest.Request) string {
+	t.Helper()
+	var b struct {
+		OutputConfig struct {
+			Effort string `json:"effort"`
+		} `json:"output_config"`
+	}
+	if err := json.Unmarshal(r.Body, &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.OutputConfig.Effort
+}
+
+func hasBeta(r *llmtest.Request, beta string) bool {
+	for _, b := range strings.Split(r.Header.Get("anthropic-beta"), ",") {
+		if b == beta {
+			return true
+		}
+	}
+	return false
+}
+
+func TestEffortChangeAppliesFromTheNextRequestAndKeepsThePrefix(t *testing.T) {
+	h := newHarness(t, engine.Config{Model: "claude-opus-5-5", Effort: "high"}, nil,
+		llmtest.Reply("one"), llmtest.Reply("two"), llmtest.Reply("three"))
+	h.run(t, context.Background(), "first")
+	h.sess.SetEffort("xhigh")
+	h.run(t, context.Background(), "second")
+	h.sess.SetEffort("")
+	h.run(t, context.Background(), "third")
+	reqs := h.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for i, want := range []string{"high", "xhigh", "medium"} { // "" is the model's default
+		if got := outputEffort(t, reqs[i]); got != want {
+			t.Errorf("request %d: effort %q, want %q", i+1, got, want)
+		}
+		if !hasBeta(reqs[i], llm.EffortBeta) {
+			t.Errorf("request %d: anthropic-beta %q lacks %s", i+1, reqs[i].Header.Get("anthropic-beta"), llm.EffortBeta)
+		}
+	}
+	// The cached prefix (system and tools) and the beta header stay the
+	// same across the change.
+	for i := 1; i < len(reqs); i++ {
+		a, b := reqs[i-1].Body, reqs[i].Body
+		cut := strings.Index(string(a), `"messages":`)
+		if cut < 0 || string(a[:cut]) != string(b[:cut]) || reqs[i-1].Header.Get("anthropic-beta") != reqs[i].Header.Get("anthropic-beta") {
+			t.Errorf("request %d changed the prefix or the betas", i+1)
+		}
+	}
+}
+
+func TestEffortIsNotSentToModelsThatRefuseIt(t *testing.T) {
+	h := newHarness(t, engine.Config{Model: "claude-sonnet-4-5", Effort: "high"}, nil, llmtest.Reply("ok"))
+	h.run(t, context.Background(), "hi")
+	r := h.srv.Requests()[0]
+	if strings.Contains(string(r.Body), "output_config") || hasBeta(r, llm.EffortBeta) {
+		t.Errorf("sonnet 4.5 got effort: beta %q, body %s", r.Header.Get("anthropic-beta"), r.Body)
+	}
+}
+
+func TestThinkingDisplayGoesWithThinkingOnly(t *testing.T) {
+	h := newHarness(t, engine.Config{Thinking: &llm.Thinking{Type: "adaptive"}, ThinkingDisplay: "summarized"}, nil, llmtest.Reply("ok"))
+	h.run(t, context.Background(), "hi")
+	if got := string(h.srv.Requests()[0].Thinking); got != `{"type":"adaptive","display":"summarized"}` {
+		t.Errorf("thinking %s", got)
+	}
+	h = newHarness(t, engine.Config{Thinking: &llm.Thinking{Type: "disabled"}, ThinkingDisplay: "omitted"}, nil, llmtest.Reply("ok"))
+	h.run(t, context.Background(), "hi")
+	if got := string(h.srv.Requests()[0].Thinking); got != `{"type":"disabled"}` {
+		t.Errorf("thinking off: %s", got)
+	}
+}
