@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +66,18 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MCPToggle:         f.mcpToggle,
 		RewindFiles:       f.rewindFiles,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
+		ApplyFlagSettings: f.applyFlagSettings,
+		UpdateSettings:    f.updateSettings,
+		GetSettings:       f.getSettings,
+		PermissionRules:   f.permissionRules,
+		ReadFile:          f.readFile,
+		SeedReadState:     f.seedReadState,
+		Reload:            f.reload,
+		MCPReadResource:   f.mcpReadResource,
+		MCPOptions:        func() mcp.Options { return f.a.mcpOptions() },
+		MCPTakeOver:       f.mcpTakeOver,
+		MCPClientServers:  f.mcpClientServers,
+		RenameSession:     f.renameSession,
 		Background:        sdkBackground{f},
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
@@ -120,6 +133,9 @@ type sdkFront struct {
 	initMCP    bool
 	initMCPErr error
 
+	setMu sync.Mutex // guards set; serialises changes to the settings
+	set   sdkSettings
+
 	mu      sync.Mutex // guards sess, started and the app's pendingAgent
 	sess    *engine.Session
 	started bool // a turn has started: the session can no longer be rebuilt
@@ -130,6 +146,8 @@ type sdkFront struct {
 type hookForward struct{ f *sdkFront }
 
 func (h hookForward) Add(hk hooks.Hook) { h.f.a.hookRun.Add(hk) }
+
+func (h hookForward) Remove(drop func(hooks.Hook) bool) int { return h.f.a.hookRun.Remove(drop) }
 
 func (f *sdkFront) session() *engine.Session {
 	f.mu.Lock()
@@ -247,6 +265,13 @@ func (f *sdkFront) lookup(name string) (tool.Tool, bool) {
 func (f *sdkFront) initLine() *streamjson.Init {
 	in := f.a.initMessage()
 	in.Model = f.session().Model()
+	// The servers the client gave at run time, in place of configured
+	// ones of the same name (mcp_set_servers).
+	in.MCPServers = slices.DeleteFunc(in.MCPServers, func(m streamjson.MCPStatus) bool { return f.srv.MCPReplaced(m.Name) })
+	for _, st := range f.srv.MCPServers() {
+		in.MCPServers = slices.DeleteFunc(in.MCPServers, func(m streamjson.MCPStatus) bool { return m.Name == st.Name })
+		in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status, Error: st.Error})
+	}
 	return in
 }
 
@@ -331,19 +356,7 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		CurrentPermissionMode: f.currentMode(),
 		MCPServersApplied:     mcpApplied,
 	}
-	if f.a.commands != nil {
-		for _, c := range f.a.commands.All() {
-			if c.UserInvocable() {
-				resp.Commands = append(resp.Commands, sdk.CommandInfo{Name: c.Name, Description: c.Description,
-					ArgumentHint: c.ArgumentHint, Aliases: c.Aliases})
-			}
-		}
-	}
-	if f.a.agents != nil {
-		for _, ag := range f.a.agents.Infos() {
-			resp.Agents = append(resp.Agents, sdk.AgentInfo{Name: ag.Name, Description: ag.Description, Model: ag.Model})
-		}
-	}
+	resp.Commands, resp.Agents = f.commandInfos(false), f.agentInfos()
 	return resp, nil
 }
 

@@ -252,9 +252,9 @@ func (a *app) startMCP() error {
 	if len(cfg.Servers) == 0 {
 		return nil
 	}
-	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
-		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger,
-		Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener()})
+	opts := a.mcpOptions()
+	opts.Servers, opts.SDK = cfg.Servers, a.hooks.SDKHost
+	a.mcp = mcp.NewManager(opts)
 	a.mcp.Start()
 	a.onClose(func() { a.mcp.Close() })
 	if a.front == frontTUI {
@@ -264,6 +264,13 @@ func (a *app) startMCP() error {
 		}
 	}
 	return nil
+}
+
+// mcpOptions are the options of the session's MCP managers, without
+// their servers and SDK host.
+func (a *app) mcpOptions() mcp.Options {
+	return mcp.Options{Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd, ClientName: "reins", ClientVersion: Version,
+		Logger: a.logger, Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener()}
 }
 
 // mcpApproval reads what merged settings say about .mcp.json servers.
@@ -305,18 +312,25 @@ func (a *app) loadCommands() {
 	if a.front == frontPrint || a.front == frontSDK {
 		a.commands.Add(a.headlessBuiltins()...)
 	}
-	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
+	cmds, defs := a.diskCommands()
 	a.commands.Add(cmds...)
+	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
+		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead}
+	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
+}
+
+// diskCommands reads the custom commands, skills and agents of the
+// standard folders; files that cannot be used are noted for /doctor.
+func (a *app) diskCommands() ([]*command.Command, []*agent.Definition) {
+	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())
 	}
-	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
-		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())
 	}
-	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
+	return cmds, defs
 }
 
 // allowCommandShell decides whether a !`cmd` line of a custom command or

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -142,6 +143,32 @@ func (*readResourceTool) IsConcurrencySafe(json.RawMessage) bool { return true }
 func (*readResourceTool) ShouldDefer() bool                      { return true }
 func (*readResourceTool) SearchHint() string                     { return "read an MCP resource by URI" }
 
+// ReadResource reads the resource uri of the connected server name (""
+// means the first that offers resources), bounded by the tool-call
+// timeout.
+func (m *Manager) ReadResource(ctx context.Context, name, uri string) (*sdk.ReadResourceResult, error) {
+	servers, err := m.resourceSessions(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(servers) == 0 {
+		return nil, errors.New("no connected MCP server offers resources")
+	}
+	cs, err := servers[0].session()
+	if err != nil {
+		return nil, err
+	}
+	var res *sdk.ReadResourceResult
+	err = servers[0].bounded(ctx, "read "+uri, func(ctx context.Context) (err error) {
+		res, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
 func (t *readResourceTool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
 	var in struct {
 		Server string `json:"server"`
@@ -150,19 +177,7 @@ func (t *readResourceTool) Call(ctx context.Context, _ *tool.Call, input json.Ra
 	if err := json.Unmarshal(input, &in); err != nil {
 		return nil, fmt.Errorf("%s input: %w", ReadResourceName, err)
 	}
-	servers, err := t.m.resourceSessions(in.Server)
-	if err != nil {
-		return nil, err
-	}
-	cs, err := servers[0].session()
-	if err != nil {
-		return nil, err
-	}
-	var res *sdk.ReadResourceResult
-	err = servers[0].bounded(ctx, "read "+in.URI, func(ctx context.Context) (err error) {
-		res, err = cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: in.URI})
-		return err
-	})
+	res, err := t.m.ReadResource(ctx, in.Server, in.URI)
 	if err != nil {
 		return nil, err
 	}

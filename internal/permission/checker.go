@@ -126,6 +126,30 @@ func (c *Checker) CheckIn(dir, tool string, input json.RawMessage, readOnly bool
 // outright.
 func (c *Checker) FilterTools(names []string) []string { return FilterTools(c.Policy(), names) }
 
+// SetSourceRules replaces the rules of the settings source src with
+// those of rules that come from it (the flag settings layer, changed
+// while the session runs). It fails, changing nothing, when one does not
+// parse.
+func (c *Checker) SetSourceRules(src settings.Source, rules []settings.Rule) error {
+	var parsed []Rule
+	for _, r := range rules {
+		if r.Source != src {
+			continue
+		}
+		rule, err := ruleFrom(r.Text, r.Behavior, r.Source, r.File, r.Root)
+		if err != nil {
+			return fmt.Errorf("permissions.%s rule %q: %w", r.Behavior, r.Text, err)
+		}
+		rule.Line, rule.Column = r.Line, r.Column
+		parsed = append(parsed, rule)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	kept := slices.DeleteFunc(slices.Clone(c.p.Rules), func(r Rule) bool { return r.Source == src })
+	c.p.Rules = append(kept, parsed...)
+	return nil
+}
+
 // Clone returns an independent checker with the same state, for a
 // sub-agent. Changes to the clone do not reach c.
 func (c *Checker) Clone() *Checker {

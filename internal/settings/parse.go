@@ -28,7 +28,11 @@ var knownKeys = map[string]bool{
 	"theme": true, "verbose": true, "respectGitignore": true, "includeGitInstructions": true,
 	"attribution": true, "language": true, "autoUpdates": true, "fileSuggestion": true,
 	"spinnerVerbs": true, "autoCompactEnabled": true, "preferredNotifChannel": true,
+	"effortLevel": true,
 }
+
+// knownEfforts are the values of effortLevel.
+var knownEfforts = map[string]bool{"low": true, "medium": true, "high": true, "xhigh": true, "max": true}
 
 // nearKnownKey returns the known key that key most likely misspells: one
 // that differs only in case, or by at most two edits for keys of five
@@ -290,6 +294,11 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 	case "model", "apiKeyHelper", "outputStyle":
 		var s string
 		err = json.Unmarshal(raw, &s)
+	case "effortLevel":
+		var e string
+		if err = json.Unmarshal(raw, &e); err == nil && !knownEfforts[e] {
+			return fmt.Sprintf("setting effortLevel: unknown level %q (want low, medium, high, xhigh or max); ignored", e), 0
+		}
 	case "cleanupPeriodDays":
 		var n int
 		if err = json.Unmarshal(raw, &n); err == nil && n < 0 {
