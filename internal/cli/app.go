@@ -477,11 +477,34 @@ func (a *app) settingsOptions() (settings.Options, error) {
 }
 
 // setSettingsEnv sets the environment the settings give (at start, and
-// when an SDK client changes the settings).
+// when an SDK client changes the settings: the main Bash tool's next
+// command sees the change too).
 func (a *app) setSettingsEnv(env map[string]string) {
 	a.envMu.Lock()
+	old := a.setEnv
 	a.setEnv = env
 	a.envMu.Unlock()
+	var set, unset []string
+	for k, v := range env {
+		if ov, ok := old[k]; !ok || ov != v {
+			set = append(set, k+"="+v)
+		}
+	}
+	for k := range old {
+		if _, ok := env[k]; !ok {
+			if v, inProcess := os.LookupEnv(k); inProcess {
+				set = append(set, k+"="+v)
+			} else {
+				unset = append(unset, k)
+			}
+		}
+	}
+	a.shellMu.Lock()
+	defer a.shellMu.Unlock()
+	if a.shell != nil {
+		a.shell.Setenv(set...)
+		a.shell.Unsetenv(unset...)
+	}
 }
 
 // warn reports a start-up problem on stderr (print and SDK modes) and

@@ -328,6 +328,11 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		applied := f.initMCP
 		mcpApplied = &applied
 	}
+	if req.Repeat {
+		// The SDK's reinitialize sends its options again: they were
+		// applied the first time, and the session has run since.
+		return f.describe(mcpApplied), nil
+	}
 	if err := f.a.addAgents(req.Agents); err != nil {
 		return nil, fmt.Errorf("initialize agents: %w", err)
 	}
@@ -351,13 +356,18 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 			return nil, err
 		}
 	}
-	resp := &sdk.InitializeResponse{
+	return f.describe(mcpApplied), nil
+}
+
+// describe is the application's part of the initialize answer.
+func (f *sdkFront) describe(mcpApplied *bool) *sdk.InitializeResponse {
+	return &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
 		MCPServersApplied:     mcpApplied,
+		Commands:              f.commandInfos(false),
+		Agents:                f.agentInfos(),
 	}
-	resp.Commands, resp.Agents = f.commandInfos(false), f.agentInfos()
-	return resp, nil
 }
 
 // setSystem rebuilds the session with the system prompt initialize gave
