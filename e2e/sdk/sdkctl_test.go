@@ -112,7 +112,9 @@ func TestTypeScriptSDKSetMcpServersReplacesTheSessionsServers(t *testing.T) {
 	srv := server(t,
 		reply("One.", 100, 10),
 		call("toolu_1", "mcp__reverser__reverse", `{"text":"abc"}`, 110, 10),
-		reply("Reversed.", 120, 10))
+		reply("Reversed.", 120, 10),
+		call("toolu_2", "mcp__extra__whisper", `{"text":"LOUD"}`, 130, 10),
+		reply("Whispered.", 140, 10))
 	sb := e2etest.NewSandbox(t, srv.URL)
 	_, summary := runScript(t, sb, "sdkctl.mjs", "mcp-set", "ENABLE_TOOL_SEARCH=false")
 
@@ -124,10 +126,10 @@ func TestTypeScriptSDKSetMcpServersReplacesTheSessionsServers(t *testing.T) {
 	if got := js(summary["status"]); got != `[{"name":"broken","status":"failed"},{"name":"reverser","status":"connected"}]` {
 		t.Errorf("mcpServerStatus after the set = %s", got)
 	}
-	if got := js(summary["again"]); got != `{"added":[],"errors":{},"removed":["broken"]}` {
-		t.Errorf("a second set without broken = %s: reverser, unchanged, keeps running", got)
+	if got := js(summary["again"]); got != `{"added":["extra"],"errors":{},"removed":["broken"]}` {
+		t.Errorf("a second set without broken, with an SDK-hosted server = %s: reverser, unchanged, keeps running", got)
 	}
-	if got := js(summary["statusAgain"]); got != `[{"name":"reverser","status":"connected"}]` {
+	if got := js(summary["statusAgain"]); got != `[{"name":"extra","status":"connected"},{"name":"reverser","status":"connected"}]` {
 		t.Errorf("mcpServerStatus after the second set = %s", got)
 	}
 	reqs := srv.Requests()
@@ -136,6 +138,9 @@ func TestTypeScriptSDKSetMcpServersReplacesTheSessionsServers(t *testing.T) {
 	}
 	if res := reqs[2].ToolResults(); len(res) != 1 || res[0].IsError || res[0].ResultText() != "cba" {
 		t.Errorf("the reverser's tool gave %+v", res)
+	}
+	if res := reqs[4].ToolResults(); len(res) != 1 || res[0].IsError || res[0].ResultText() != "loud..." {
+		t.Errorf("the run-time SDK server's tool gave %+v", res)
 	}
 }
 

@@ -99,20 +99,26 @@ const shout = tool("shout", "Shout the text back.", { text: z.string() }, async 
 }));
 const tools = createSdkMcpServer({ name: "tools", version: "1.0.0", tools: [shout] });
 
+const whisper = tool("whisper", "Whisper the text back.", { text: z.string() }, async (args) => ({
+  content: [{ type: "text", text: args.text.toLowerCase() + "..." }],
+}));
+const extra = createSdkMcpServer({ name: "extra", version: "1.0.0", tools: [whisper] });
+
 // setMcpServers replaces the SDK-hosted server with a stdio one (and a
 // broken one) at run time.
 async function mcpSetScenario() {
   const reverser = { command: process.execPath, args: [new URL("./stdio-server.mjs", import.meta.url).pathname] };
-  await session({ mcpServers: { tools }, allowedTools: ["mcp__reverser__reverse"] }, "First.", [
+  await session({ mcpServers: { tools }, allowedTools: ["mcp__reverser__reverse", "mcp__extra__whisper"] }, "First.", [
     async (q) => {
       summary.set = await q.setMcpServers({ reverser, broken: { command: "/nonexistent/reins-test-server" } });
       summary.status = (await q.mcpServerStatus()).map((s) => ({ name: s.name, status: s.status }));
       return "Reverse it.";
     },
     async (q) => {
-      summary.again = await q.setMcpServers({ reverser });
+      // A server the SDK hosts, added at run time, is reached through it.
+      summary.again = await q.setMcpServers({ reverser, extra });
       summary.statusAgain = (await q.mcpServerStatus()).map((s) => ({ name: s.name, status: s.status }));
-      return undefined;
+      return "Whisper it.";
     },
   ]);
 }
