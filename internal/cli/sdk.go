@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -78,6 +77,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MCPTakeOver:       f.mcpTakeOver,
 		MCPClientServers:  f.mcpClientServers,
 		RenameSession:     f.renameSession,
+		MCPAskAlways:      func(name string, ask bool) { f.a.checker.SetMCPAsk(mcp.NormalizeName(name), ask) },
 		Background:        sdkBackground{f},
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
@@ -265,13 +265,6 @@ func (f *sdkFront) lookup(name string) (tool.Tool, bool) {
 func (f *sdkFront) initLine() *streamjson.Init {
 	in := f.a.initMessage()
 	in.Model = f.session().Model()
-	// The servers the client gave at run time, in place of configured
-	// ones of the same name (mcp_set_servers).
-	in.MCPServers = slices.DeleteFunc(in.MCPServers, func(m streamjson.MCPStatus) bool { return f.srv.MCPReplaced(m.Name) })
-	for _, st := range f.srv.MCPServers() {
-		in.MCPServers = slices.DeleteFunc(in.MCPServers, func(m streamjson.MCPStatus) bool { return m.Name == st.Name })
-		in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status, Error: st.Error})
-	}
 	return in
 }
 

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"reins/internal/settings"
@@ -117,9 +119,34 @@ func (c *Checker) CheckIn(dir, tool string, input json.RawMessage, readOnly bool
 	if dir == "" {
 		dir = p.Cwd
 	}
+	if p.Mode == ModeBypass && strings.HasPrefix(tool, "mcp__") {
+		server, _, _ := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
+		if p.MCPAsk[server] {
+			p.Mode = ModeDefault
+		}
+	}
 	r := NewRequest(tool, input, readOnly, dir, p.Home)
 	r.Resolve(dir, p.Home)
 	return Decide(p, r)
+}
+
+// SetMCPAsk makes the tools of the MCP server whose tool names start
+// mcp__<server>__ be asked about under bypassPermissions (ask true), or
+// lets them follow the session's mode again (ask false). It never
+// widens what is allowed.
+func (c *Checker) SetMCPAsk(server string, ask bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := maps.Clone(c.p.MCPAsk)
+	if m == nil {
+		m = map[string]bool{}
+	}
+	if ask {
+		m[server] = true
+	} else {
+		delete(m, server)
+	}
+	c.p.MCPAsk = m
 }
 
 // FilterTools returns names without the tools the current policy denies

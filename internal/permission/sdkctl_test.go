@@ -47,3 +47,22 @@ func TestSetSourceRulesReplacesOneSourcesRulesOrNothing(t *testing.T) {
 		t.Error("a refused replacement changed the rules")
 	}
 }
+
+func TestSetMCPAskAsksAboutOneServersToolsUnderBypass(t *testing.T) {
+	p, _, err := NewPolicy(Config{Mode: string(ModeBypass), Cwd: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewChecker(p, CheckerConfig{})
+	c.SetMCPAsk("github", true)
+	if d := c.Check("mcp__github__create_issue", json.RawMessage(`{}`), false); d.Behavior != Ask {
+		t.Errorf("the overridden server's tool: %s, want ask", d.Behavior)
+	}
+	if d := c.Check("mcp__other__x", json.RawMessage(`{}`), false); d.Behavior != Allow {
+		t.Errorf("another server's tool: %s, want allow under bypassPermissions", d.Behavior)
+	}
+	c.SetMCPAsk("github", false)
+	if d := c.Check("mcp__github__create_issue", json.RawMessage(`{}`), false); d.Behavior != Allow {
+		t.Errorf("after clearing the override: %s, want allow", d.Behavior)
+	}
+}

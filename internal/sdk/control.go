@@ -228,6 +228,8 @@ func (s *Server) handle(m *Message) (any, error) {
 		return s.usage(), nil
 	case "cancel_async_message":
 		return s.cancelAsyncMessage(m.Request)
+	case "set_mcp_permission_mode_override":
+		return s.mcpModeOverride(m.Request)
 	}
 	return nil, fmt.Errorf("unsupported control request subtype %q", m.Subtype)
 }

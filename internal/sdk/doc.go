@@ -26,7 +26,8 @@
 //     get_settings, list_permission_rules, read_file, seed_read_state,
 //     reload_skills, reload_plugins, reload_output_styles,
 //     rename_session, get_usage, cancel_async_message (drops a queued
-//     message by uuid).
+//     message by uuid), set_mcp_permission_mode_override ("default" only:
+//     it narrows).
 //   - mcp_set_servers: replaces the MCP servers the client gave at run
 //     time (its own, declared in initialize, and those of earlier sets),
 //     each under an MCP manager of its own, and answers once the new ones

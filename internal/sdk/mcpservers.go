@@ -128,10 +128,6 @@ func (s *Server) sdkServerTools() []tool.Tool {
 	return out
 }
 
-// MCPServers describes the MCP servers the client gave at run time (for
-// the init line; mcp_status lists them too).
-func (s *Server) MCPServers() []MCPServerStatus { return s.sdkServerStatus() }
-
 // sdkServerStatus describes the client's servers.
 func (s *Server) sdkServerStatus() []MCPServerStatus {
 	var out []MCPServerStatus
@@ -260,10 +256,6 @@ func (s *Server) takeOver(name string) bool {
 	s.sdkMCP.mu.Unlock()
 	return true
 }
-
-// MCPReplaced reports whether the configured server of that name was
-// replaced, or left out, by a set the client gave with mcp_set_servers.
-func (s *Server) MCPReplaced(name string) bool { return s.released(name) }
 
 // released reports whether the configured server of that name was
 // replaced or left out by the client's set.

@@ -346,3 +346,43 @@ func (s *Server) cancelAsyncMessage(raw json.RawMessage) (any, error) {
 	s.mu.Unlock()
 	return map[string]bool{"cancelled": cancelled}, nil
 }
+
+// mcpModeOverride answers set_mcp_permission_mode_override. The override
+// only narrows: "default" has a server's tools asked about even under
+// bypassPermissions, null clears it. "auto" needs Claude Code's
+// auto-mode classifier, which reins does not have, and is refused. A
+// name no server has yet is kept, with a warning.
+func (s *Server) mcpModeOverride(raw json.RawMessage) (any, error) {
+	var req struct {
+		Server json.RawMessage `json:"serverName"`
+		Mode   json.RawMessage `json:"mode"`
+	}
+	json.Unmarshal(raw, &req)
+	name, ok := str(req.Server)
+	if !ok || name == "" {
+		return nil, errors.New("set_mcp_permission_mode_override: \"serverName\" must be a string")
+	}
+	ask := false
+	switch mode := string(req.Mode); mode {
+	case `"default"`:
+		ask = true
+	case "null", "":
+	case `"auto"`:
+		return nil, errors.New("set_mcp_permission_mode_override: mode \"auto\" needs the auto-mode classifier, which reins does not have; use \"default\" or null")
+	default:
+		return nil, fmt.Errorf("set_mcp_permission_mode_override: \"mode\" must be \"default\", \"auto\" or null, not %s", mode)
+	}
+	if s.cfg.MCPAskAlways == nil {
+		return nil, errors.New("set_mcp_permission_mode_override: permissions cannot be changed in this session")
+	}
+	s.cfg.MCPAskAlways(name, ask)
+	resp := map[string]string{}
+	known := s.dynServer(name) != nil
+	for _, st := range s.configuredStatus() {
+		known = known || st.Name == name
+	}
+	if !known && ask {
+		resp["warning"] = fmt.Sprintf("no MCP server is named %q yet; the override applies once one with that name connects", name)
+	}
+	return resp, nil
+}

@@ -201,3 +201,26 @@ func TestGetUsageReportsTheSessionsCost(t *testing.T) {
 	}
 	h.finish()
 }
+
+func TestMCPPermissionModeOverrideNarrowsOnlyAndWarnsOfUnknownServers(t *testing.T) {
+	var got []string
+	h := newHarness(t, Config{MCPAskAlways: func(name string, ask bool) {
+		got = append(got, name+"="+map[bool]string{true: "ask", false: "mode"}[ask])
+	}})
+	if body := okBody(t, h.ask("a", `{"subtype":"set_mcp_permission_mode_override","serverName":"gh","mode":"default"}`)); !strings.Contains(body, `"warning":"no MCP server is named \"gh\" yet`) {
+		t.Errorf("override of an unknown server answered %s", body)
+	}
+	if body := okBody(t, h.ask("b", `{"subtype":"set_mcp_permission_mode_override","serverName":"gh","mode":null}`)); body != `{}` {
+		t.Errorf("clearing answered %s", body)
+	}
+	if r := h.ask("c", `{"subtype":"set_mcp_permission_mode_override","serverName":"gh","mode":"auto"}`); r["subtype"] != "error" || !strings.Contains(r["error"].(string), "auto-mode classifier") {
+		t.Errorf("mode auto answered %v", r)
+	}
+	if r := h.ask("d", `{"subtype":"set_mcp_permission_mode_override","serverName":"gh","mode":"bypassPermissions"}`); r["subtype"] != "error" {
+		t.Errorf("a widening mode answered %v", r)
+	}
+	if strings.Join(got, ",") != "gh=ask,gh=mode" {
+		t.Errorf("applied %v", got)
+	}
+	h.finish()
+}

@@ -118,6 +118,10 @@ type Config struct {
 	// client hosts (the {"type":"sdk"} entries of --mcp-config): a set
 	// given with mcp_set_servers replaces them too.
 	MCPClientServers func() []string
+	// MCPAskAlways makes the tools of an MCP server be asked about even
+	// under bypassPermissions, or (false) follow the session's mode again
+	// (set_mcp_permission_mode_override "default" or null).
+	MCPAskAlways func(server string, ask bool)
 	// RenameSession sets the session's title (rename_session).
 	RenameSession func(title string) error
 
