@@ -28,6 +28,15 @@ func TestTypeScriptSDKApplyFlagSettingsChangesModelRulesAndEnvOrRefusesWholly(t 
 			t.Errorf("%s: applyFlagSettings = %q, want a refusal saying %q", key, got, want)
 		}
 	}
+	if got := js(summary["effectiveEnv"]); got != `{"FLAG_VAR":"from-flag"}` {
+		t.Errorf("getSettings effective env = %s", got)
+	}
+	if got := js(summary["flagSource"]); !strings.Contains(got, `"model":"sonnet"`) || !strings.Contains(got, `"source":"flagSettings"`) {
+		t.Errorf("getSettings flag source = %s", got)
+	}
+	if got := js(summary["flagRules"]); got != `[{"behavior":"allow","editability":"readonly","rule":"Bash(echo:*)","source":"flagSettings"}]` {
+		t.Errorf("listPermissionRules flag rules = %s", got)
+	}
 	reqs := srv.Requests()
 	if len(reqs) != 4 {
 		t.Fatalf("%d model requests, want 4", len(reqs))

@@ -203,8 +203,8 @@ func (a *app) reminders(history []*llm.Message) []string {
 	if r := command.SkillReminder(history, a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
 		out = append(out, r)
 	}
-	if a.agents != nil && a.hasTool("Agent") {
-		if r := a.agentCatalog().Reminder(history, a.agentTypeVisible); r != "" {
+	if cat := a.agentCatalog(); cat != nil && a.hasTool("Agent") {
+		if r := cat.Reminder(history, a.agentTypeVisible); r != "" {
 			out = append(out, r)
 		}
 	}

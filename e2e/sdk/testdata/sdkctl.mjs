@@ -54,6 +54,10 @@ async function flagSettingsScenario() {
       summary.misspelt = await q.applyFlagSettings({ permisions: { allow: ["Bash"] } }).then(() => "applied", failure);
       summary.badRule = await q.applyFlagSettings({ permissions: { allow: ["Bash(unclosed"] } }).then(() => "applied", failure);
       await q.applyFlagSettings({ model: "sonnet", env: { FLAG_VAR: "from-flag" }, permissions: { allow: ["Bash(echo:*)"] } });
+      const settings = await q.getSettings();
+      summary.effectiveEnv = settings.effective.env;
+      summary.flagSource = settings.sources.find((s) => s.source === "flagSettings");
+      summary.flagRules = (await q.listPermissionRules()).state.rules.filter((r) => r.source === "flagSettings");
       return "Echo it.";
     },
     async (q) => {
