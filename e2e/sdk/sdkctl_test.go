@@ -132,7 +132,10 @@ func TestTypeScriptSDKSetMcpServersReplacesTheSessionsServers(t *testing.T) {
 	if js(set["added"]) != `["broken","reverser"]` || js(set["removed"]) != `["tools"]` || len(errs) != 1 || errs["broken"] == nil {
 		t.Errorf("setMcpServers = %s: want broken and reverser added, the SDK-hosted tools removed, an error for broken", js(set))
 	}
-	if got := js(summary["status"]); got != `[{"name":"broken","status":"failed"},{"name":"reverser","status":"connected"}]` {
+	// broken retries in the background: between two attempts it reads
+	// failed, during one (a moment) pending.
+	if got := js(summary["status"]); got != `[{"name":"broken","status":"failed"},{"name":"reverser","status":"connected"}]` &&
+		got != `[{"name":"broken","status":"pending"},{"name":"reverser","status":"connected"}]` {
 		t.Errorf("mcpServerStatus after the set = %s", got)
 	}
 	if got := js(summary["again"]); got != `{"added":["extra"],"errors":{},"removed":["broken"]}` {
