@@ -187,3 +187,31 @@ func TestTypeScriptSDKReloadSkillsFindsASkillWrittenMidSession(t *testing.T) {
 		t.Errorf("the reloaded skill did not run as a command")
 	}
 }
+
+func TestSDKRefusedFlagSettingsLeaveTheEarlierOnesAndSettingSourcesGateUpdates(t *testing.T) {
+	srv := server(t, reply("Done.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil, "--setting-sources", "project")
+	c.request("init-1", `{"subtype":"initialize"}`)
+	c.expect(controlOK("init-1", initResponse("default")))
+	c.request("f1", `{"subtype":"apply_flag_settings","settings":{"model":"sonnet"}}`)
+	c.expect(controlOK("f1", `{}`))
+	c.request("f2", `{"subtype":"apply_flag_settings","settings":{"model":"haiku","permissions":{"deny":["Bash(oops"]}}}`)
+	c.expect(controlErr("f2", `apply_flag_settings: permissions.deny: permission rule "Bash(oops": missing closing parenthesis`))
+	c.request("u1", `{"subtype":"update_settings","source":"localSettings","settings":{"outputStyle":"Explanatory"}}`)
+	c.expect(controlErr("u1", `update_settings: local project settings are not read in this session (--setting-sources "project")`))
+	c.user("Hello.")
+	for !kindIn(c.next(), []string{"result/success"}) {
+	}
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != sonnet {
+		t.Errorf("the turn ran on %s, want the model of the overlay that was accepted", reqs[0].Model)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, ".claude", "settings.local.json")); err == nil {
+		t.Error("the refused update wrote the local settings file")
+	}
+}

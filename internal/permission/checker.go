@@ -165,7 +165,7 @@ func (c *Checker) SetSourceRules(src settings.Source, rules []settings.Rule) err
 		}
 		rule, err := ruleFrom(r.Text, r.Behavior, r.Source, r.File, r.Root)
 		if err != nil {
-			return fmt.Errorf("permissions.%s rule %q: %w", r.Behavior, r.Text, err)
+			return fmt.Errorf("permissions.%s: %w", r.Behavior, err)
 		}
 		rule.Line, rule.Column = r.Line, r.Column
 		parsed = append(parsed, rule)

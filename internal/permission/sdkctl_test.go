@@ -40,7 +40,7 @@ func TestSetSourceRulesReplacesOneSourcesRulesOrNothing(t *testing.T) {
 		{Text: "Read", Behavior: Allow, Source: settings.SourceFlag},
 		{Text: "Bash(unclosed", Behavior: Deny, Source: settings.SourceFlag},
 	})
-	if err == nil || !strings.Contains(err.Error(), `permissions.deny rule "Bash(unclosed"`) {
+	if err == nil || !strings.Contains(err.Error(), `permissions.deny: permission rule "Bash(unclosed": missing closing parenthesis`) {
 		t.Errorf("SetSourceRules with a bad rule = %v", err)
 	}
 	if c.Check("Bash", mkdir, false).Behavior != Allow {
