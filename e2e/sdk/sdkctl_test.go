@@ -1,6 +1,7 @@
 package sdk_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -213,5 +214,44 @@ func TestSDKRefusedFlagSettingsLeaveTheEarlierOnesAndSettingSourcesGateUpdates(t
 	}
 	if _, err := os.Stat(filepath.Join(sb.Dir, ".claude", "settings.local.json")); err == nil {
 		t.Error("the refused update wrote the local settings file")
+	}
+}
+
+func TestSDKRenameAndGenerateSessionTitleSaveTheTitleInTheTranscript(t *testing.T) {
+	srv := server(t, reply("\"Fix the login bug.\"\n", 50, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	c.request("init-1", `{"subtype":"initialize"}`)
+	c.expect(controlOK("init-1", initResponse("default")))
+	c.request("r1", `{"subtype":"rename_session","title":"My own title","source":"host"}`)
+	c.expect(controlOK("r1", `{}`))
+	c.request("g1", `{"subtype":"generate_session_title","description":"The login form rejects valid passwords","persist":true}`)
+	c.expect(controlOK("g1", `{"title":"Fix the login bug"}`))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || reqs[0].Model != haiku || !strings.Contains(reqs[0].SystemText(), "You name coding sessions") ||
+		strings.TrimSpace(reqs[0].LastUserText()) != "The login form rejects valid passwords" {
+		t.Errorf("the title was asked of %s with %q", reqs[0].Model, reqs[0].LastUserText())
+	}
+	files := sb.Transcripts(t)
+	if len(files) != 1 {
+		t.Fatalf("transcripts %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	var titles []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e struct {
+			Type, CustomTitle, SessionID string
+		}
+		json.Unmarshal([]byte(line), &e)
+		if e.Type == "custom-title" && e.SessionID == sessionID {
+			titles = append(titles, e.CustomTitle)
+		}
+	}
+	if strings.Join(titles, "|") != "My own title|Fix the login bug" {
+		t.Errorf("custom-title entries %q", titles)
 	}
 }

@@ -77,6 +77,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MCPTakeOver:       f.mcpTakeOver,
 		MCPClientServers:  f.mcpClientServers,
 		RenameSession:     f.renameSession,
+		GenerateTitle:     f.generateTitle,
 		MCPAskAlways:      func(name string, ask bool) { f.a.checker.SetMCPAsk(mcp.NormalizeName(name), ask) },
 		Background:        sdkBackground{f},
 		JSONSchema:        schema,

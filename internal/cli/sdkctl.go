@@ -18,6 +18,7 @@ import (
 	"reins/internal/command"
 	"reins/internal/filestate"
 	"reins/internal/fsutil"
+	"reins/internal/llm"
 	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/sdk"
@@ -405,4 +406,42 @@ func (f *sdkFront) renameSession(title string) error {
 		return errors.New("this session is not saved (--no-session-persistence), so it has no title to set")
 	}
 	return rec.Append(&session.Entry{Type: session.TypeCustomTitle, CustomTitle: title, SessionID: sess.Config().SessionID})
+}
+
+// titleInstructions is the system prompt of generate_session_title.
+const titleInstructions = "You name coding sessions. Reply with a title of three to seven words that says what " +
+	"the session described by the user is about: plain words in sentence case, no quotes, no final full stop, nothing else."
+
+// generateTitle asks the small model for a session title
+// (generate_session_title).
+func (f *sdkFront) generateTitle(ctx context.Context, description string) (string, error) {
+	req := &llm.Request{Model: f.a.smallModel(), MaxTokens: 64,
+		System:   []llm.SystemBlock{{Text: titleInstructions}},
+		Messages: []*llm.Message{llm.NewUserText(description)}}
+	msg, err := llm.Complete(ctx, f.a.provider, req)
+	if err != nil {
+		return "", fmt.Errorf("ask %s for a title: %w", req.Model, err)
+	}
+	title := cleanTitle(msg.Text())
+	if title == "" {
+		return "", fmt.Errorf("%s gave no title", req.Model)
+	}
+	return title, nil
+}
+
+// cleanTitle keeps the first line of a model's answer, without the
+// quotes, markup and final full stop models add, at most 80 characters.
+func cleanTitle(s string) string {
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.Trim(strings.TrimSpace(line), "\"'`*#_ ")
+		line = strings.TrimSpace(strings.TrimSuffix(line, "."))
+		if line == "" {
+			continue
+		}
+		if r := []rune(line); len(r) > 80 {
+			line = strings.TrimSpace(string(r[:80]))
+		}
+		return line
+	}
+	return ""
 }

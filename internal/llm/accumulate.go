@@ -1,8 +1,11 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -194,4 +197,27 @@ func (a *Accumulator) Message() *Message {
 		}
 	}
 	return m
+}
+
+// Complete sends req and reads the response to its end, returning the
+// message (a side call that streams nothing to anyone).
+func Complete(ctx context.Context, p Provider, req *Request) (*Message, error) {
+	st, err := p.Stream(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var acc Accumulator
+	for {
+		ev, err := st.Next()
+		if errors.Is(err, io.EOF) {
+			return acc.Message(), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if _, _, err := acc.Add(ev); err != nil {
+			return nil, err
+		}
+	}
 }

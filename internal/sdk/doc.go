@@ -25,7 +25,9 @@
 //   - apply_flag_settings and update_settings (the settings layers),
 //     get_settings, list_permission_rules, read_file, seed_read_state,
 //     reload_skills, reload_plugins, reload_output_styles,
-//     rename_session, get_usage, cancel_async_message (drops a queued
+//     rename_session, generate_session_title (answered from a goroutine
+//     of its own, as it waits on a model), get_usage,
+//     cancel_async_message (drops a queued
 //     message by uuid), set_mcp_permission_mode_override ("default" only:
 //     it narrows).
 //   - mcp_set_servers: replaces the MCP servers the client gave at run

@@ -51,8 +51,8 @@ type Reloaded struct {
 
 // asyncSubtypes are the control requests answered from a goroutine of
 // their own: they wait on MCP servers, which may be the client's own and
-// answer through the input this goroutine reads.
-var asyncSubtypes = map[string]bool{"mcp_set_servers": true, "mcp_read_resource": true}
+// answer through the input this goroutine reads, or on a model.
+var asyncSubtypes = map[string]bool{"mcp_set_servers": true, "mcp_read_resource": true, "generate_session_title": true}
 
 // controlAsync answers m from a goroutine of its own; Run waits for it.
 // The synchronous part of mcp_set_servers (which servers stop and start)
@@ -69,6 +69,8 @@ func (s *Server) controlAsync(m *Message) {
 		answer = func() (any, error) { return wait(), nil }
 	case "mcp_read_resource":
 		answer = func() (any, error) { return s.mcpReadResource(m.Request) }
+	case "generate_session_title":
+		answer = func() (any, error) { return s.generateTitle(m.Request) }
 	}
 	s.async.Add(1)
 	go func() {
@@ -295,6 +297,41 @@ func (s *Server) renameSession(raw json.RawMessage) error {
 	}
 	return nil
 }
+
+// generateTitle answers generate_session_title: a short title for the
+// description, saved as the session's title when persist is set.
+func (s *Server) generateTitle(raw json.RawMessage) (any, error) {
+	var req struct {
+		Description json.RawMessage `json:"description"`
+		Persist     bool            `json:"persist"`
+	}
+	json.Unmarshal(raw, &req)
+	desc, ok := str(req.Description)
+	if !ok || strings.TrimSpace(desc) == "" {
+		return nil, errors.New("generate_session_title: \"description\" must be a non-empty string")
+	}
+	if s.cfg.GenerateTitle == nil {
+		return nil, errors.New("generate_session_title: no model is available for titles in this session")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), titleWait)
+	defer cancel()
+	title, err := s.cfg.GenerateTitle(ctx, desc)
+	if err != nil {
+		return nil, fmt.Errorf("generate_session_title: %v", err)
+	}
+	if req.Persist {
+		if s.cfg.RenameSession == nil {
+			return nil, errors.New("generate_session_title: sessions cannot be renamed here")
+		}
+		if err := s.cfg.RenameSession(title); err != nil {
+			return nil, fmt.Errorf("generate_session_title: %v", err)
+		}
+	}
+	return map[string]string{"title": title}, nil
+}
+
+// titleWait bounds the model call of generate_session_title.
+const titleWait = 60 * time.Second
 
 // Usage answers get_usage, with the Agent SDK's field names. reins counts
 // no changed lines and knows no subscription plan: those stay zero and

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -221,6 +222,35 @@ func TestMCPPermissionModeOverrideNarrowsOnlyAndWarnsOfUnknownServers(t *testing
 	}
 	if strings.Join(got, ",") != "gh=ask,gh=mode" {
 		t.Errorf("applied %v", got)
+	}
+	h.finish()
+}
+
+func TestGenerateSessionTitleAnswersFromItsOwnGoroutineAndPersistsOnRequest(t *testing.T) {
+	var renamed []string
+	release := make(chan struct{})
+	h := newHarness(t, Config{
+		GenerateTitle: func(ctx context.Context, desc string) (string, error) {
+			<-release // the reader must not wait for the model
+			return "Title for " + desc, nil
+		},
+		RenameSession: func(title string) error { renamed = append(renamed, title); return nil },
+	})
+	h.send(`{"type":"control_request","request_id":"g","request":{"subtype":"generate_session_title","description":"x","persist":true}}`)
+	if got := okBody(t, h.ask("o", `{"subtype":"reload_output_styles"}`)); got != `{"available_output_styles":["default"]}` {
+		t.Errorf("a request sent while a title is generated answered %s", got)
+	}
+	close(release)
+	r := h.until("control_response", "")["response"].(map[string]any)
+	if r["request_id"] != "g" || okBody(t, r) != `{"title":"Title for x"}` {
+		t.Errorf("generate_session_title answered %v", r)
+	}
+	if strings.Join(renamed, ",") != "Title for x" {
+		t.Errorf("renamed %v", renamed)
+	}
+	if r := h.ask("g2", `{"subtype":"generate_session_title","description":" "}`); r["subtype"] != "error" ||
+		!strings.Contains(r["error"].(string), `"description" must be a non-empty string`) {
+		t.Errorf("a blank description answered %v", r)
 	}
 	h.finish()
 }

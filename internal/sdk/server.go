@@ -122,6 +122,10 @@ type Config struct {
 	// under bypassPermissions, or (false) follow the session's mode again
 	// (set_mcp_permission_mode_override "default" or null).
 	MCPAskAlways func(server string, ask bool)
+	// GenerateTitle asks a model for a short title for a session
+	// described by description (generate_session_title). It is called
+	// on a goroutine of its own.
+	GenerateTitle func(ctx context.Context, description string) (string, error)
 	// RenameSession sets the session's title (rename_session).
 	RenameSession func(title string) error
 

@@ -432,25 +432,11 @@ func (t *Tool) answer(ctx context.Context, p *page, prompt string) (string, erro
 
 // complete runs a request to the end and returns the answer's text.
 func complete(ctx context.Context, p llm.Provider, req *llm.Request) (string, error) {
-	st, err := p.Stream(ctx, req)
+	msg, err := llm.Complete(ctx, p, req)
 	if err != nil {
 		return "", err
 	}
-	defer st.Close()
-	var acc llm.Accumulator
-	for {
-		ev, err := st.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return "", err
-		}
-		if _, _, err := acc.Add(ev); err != nil {
-			return "", err
-		}
-	}
-	return acc.Message().Text(), nil
+	return msg.Text(), nil
 }
 
 // cut shortens s to at most n bytes on a rune boundary, with a note.
