@@ -12,13 +12,17 @@ import (
 )
 
 func TestTypeScriptSDKApplyFlagSettingsChangesModelRulesAndEnvOrRefusesWholly(t *testing.T) {
-	srv := server(t,
-		reply("One.", 100, 10),
-		call("toolu_1", "Bash", `{"command":"echo $FLAG_VAR"}`, 110, 10),
+	srv := server(t, reply("One.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	extra := filepath.Join(sb.Home, "extra")
+	os.MkdirAll(extra, 0o755)
+	os.WriteFile(filepath.Join(extra, "note.txt"), []byte("outside note\n"), 0o644)
+	srv.Add(llmtest.Calls(
+		llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo $FLAG_VAR"}),
+		llmtest.ToolUse("toolu_2", "Read", map[string]string{"file_path": filepath.Join(extra, "note.txt")})),
 		reply("Echoed.", 120, 10),
 		reply("Three.", 130, 10))
-	sb := e2etest.NewSandbox(t, srv.URL)
-	_, summary := runScript(t, sb, "sdkctl.mjs", "flag-settings")
+	_, summary := runScript(t, sb, "sdkctl.mjs", "flag-settings", "EXTRA_DIR="+extra)
 
 	for key, want := range map[string]string{
 		"badType":  "setting model: expected a string",
@@ -47,8 +51,11 @@ func TestTypeScriptSDKApplyFlagSettingsChangesModelRulesAndEnvOrRefusesWholly(t 
 			reqs[0].Model, reqs[1].Model, reqs[2].Model, reqs[3].Model)
 	}
 	res := reqs[2].ToolResults()
-	if len(res) != 1 || res[0].IsError || strings.TrimSpace(res[0].ResultText()) != "from-flag" {
+	if len(res) != 2 || res[0].IsError || strings.TrimSpace(res[0].ResultText()) != "from-flag" {
 		t.Errorf("the Bash call gave %+v: the flag layer's allow rule and env must apply", res)
+	}
+	if len(res) != 2 || res[1].IsError || !strings.Contains(res[1].ResultText(), "outside note") {
+		t.Errorf("the Read call gave %+v: the flag layer's additionalDirectories must apply", res)
 	}
 }
 

@@ -61,9 +61,10 @@ func (f *sdkFront) loadSettings(overlay map[string]json.RawMessage) (*settings.S
 
 // applyFlagSettings merges the client's overlay into the flag settings
 // layer (apply_flag_settings) and applies to the running session what
-// can change while it runs: the flag layer's permission rules and hooks,
-// the settings environment, and the model when the overlay names one (a
-// null model goes back to the session's default). An overlay whose values
+// can change while it runs: the flag layer's permission rules, working
+// folders and hooks, the settings environment, and the model when the
+// overlay names one (a null model goes back to the session's default).
+// The permission mode stays as it is (set_permission_mode changes it). An overlay whose values
 // have the wrong shape, or whose rules do not parse, is refused and
 // changes nothing.
 func (f *sdkFront) applyFlagSettings(over map[string]json.RawMessage) error {
@@ -102,12 +103,56 @@ func (f *sdkFront) applyFlagSettings(over map[string]json.RawMessage) error {
 		return err
 	}
 	f.a.hookRun.SetCommandHooks(settings.SourceFlag, s.Hooks)
+	prev := f.set.current
+	if prev == nil {
+		prev = f.a.settings
+	}
+	f.syncFlagDirs(prev, s)
 	f.a.setSettingsEnv(s.Env)
 	if model != nil {
 		f.session().SetModel(*model)
 	}
 	f.set.overlay, f.set.current = next, s
 	return nil
+}
+
+// syncFlagDirs adds the working folders the new flag layer names
+// (permissions.additionalDirectories) and drops those only the old one
+// named.
+func (f *sdkFront) syncFlagDirs(old, cur *settings.Settings) {
+	fromFlag := func(s *settings.Settings) (flag, other map[string]bool) {
+		flag, other = map[string]bool{}, map[string]bool{}
+		for _, d := range s.AdditionalDirectories {
+			if d.Source == settings.SourceFlag {
+				flag[d.Path] = true
+			} else {
+				other[d.Path] = true
+			}
+		}
+		return flag, other
+	}
+	was, _ := fromFlag(old)
+	now, others := fromFlag(cur)
+	var add, drop []string
+	for d := range now {
+		if !was[d] {
+			add = append(add, d)
+		}
+	}
+	for d := range was {
+		if !now[d] && !others[d] && d != f.a.cwd && !slices.Contains(f.a.opts.AddDirs, d) {
+			drop = append(drop, d)
+		}
+	}
+	var ups []permission.Update
+	if len(add) > 0 {
+		ups = append(ups, permission.Update{Type: permission.UpdateAddDirectories, Directories: add, Destination: permission.DestSession})
+	}
+	if len(drop) > 0 {
+		ups = append(ups, permission.Update{Type: permission.UpdateRemoveDirectories, Directories: drop, Destination: permission.DestSession})
+	}
+	// Folder updates are not written anywhere and do not fail.
+	f.a.checker.Apply(ups) //nolint:errcheck
 }
 
 // updateSettings writes keys into a settings file (update_settings) with

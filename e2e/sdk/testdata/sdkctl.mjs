@@ -45,15 +45,19 @@ async function session(options, first, steps) {
 }
 
 // applyFlagSettings: a refused overlay changes nothing; a valid one
-// switches the model and adds a Bash allow rule and an env variable for
-// the next turn; a null model goes back to the default.
+// switches the model and adds a Bash allow rule, a working folder and an
+// env variable for the next turn; a null model goes back to the default.
 async function flagSettingsScenario() {
   await session({}, "First.", [
     async (q) => {
       summary.badType = await q.applyFlagSettings({ model: 5 }).then(() => "applied", failure);
       summary.misspelt = await q.applyFlagSettings({ permisions: { allow: ["Bash"] } }).then(() => "applied", failure);
       summary.badRule = await q.applyFlagSettings({ permissions: { allow: ["Bash(unclosed"] } }).then(() => "applied", failure);
-      await q.applyFlagSettings({ model: "sonnet", env: { FLAG_VAR: "from-flag" }, permissions: { allow: ["Bash(echo:*)"] } });
+      await q.applyFlagSettings({
+        model: "sonnet",
+        env: { FLAG_VAR: "from-flag" },
+        permissions: { allow: ["Bash(echo:*)"], additionalDirectories: [process.env.EXTRA_DIR] },
+      });
       const settings = await q.getSettings();
       summary.effectiveEnv = settings.effective.env;
       summary.flagSource = settings.sources.find((s) => s.source === "flagSettings");
