@@ -172,28 +172,30 @@ func (f *sdkFront) updateSettings(source string, values map[string]json.RawMessa
 			return fmt.Errorf("%s are not read in this session (--setting-sources %q)", src.Label(), a.opts.SettingSources)
 		}
 	}
-	for k, raw := range values {
+	for k := range values {
 		if k != allowed {
 			return fmt.Errorf("%q cannot be written to %s; only %s can", k, source, allowed)
 		}
-		var v string
-		if err := json.Unmarshal(raw, &v); err != nil {
-			return fmt.Errorf("%s must be a string, not %s", k, raw)
-		}
-		if err := settings.CheckOverlay(map[string]json.RawMessage{k: raw}); err != nil {
-			return err
-		}
-		var err error
-		switch {
-		case k == "outputStyle":
-			err = settings.SetValue(filepath.Join(a.cwd, ".claude", "settings.local.json"), []string{k}, v)
-		case v != "max":
-			model := f.a.models.Resolve(f.session().Model())
-			err = settings.SetValue(filepath.Join(a.configDir, "settings.json"), []string{"modelSettings", model, k}, v)
-		}
-		if err != nil {
-			return err
-		}
+	}
+	// One key is allowed per file: values holds just that one.
+	raw := values[allowed]
+	var v string
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return fmt.Errorf("%s must be a string, not %s", allowed, raw)
+	}
+	if err := settings.CheckOverlay(map[string]json.RawMessage{allowed: raw}); err != nil {
+		return err
+	}
+	var err error
+	switch {
+	case allowed == "outputStyle":
+		err = settings.SetValue(filepath.Join(a.cwd, ".claude", "settings.local.json"), []string{allowed}, v)
+	case v != "max":
+		model := f.a.models.Resolve(f.session().Model())
+		err = settings.SetValue(filepath.Join(a.configDir, "settings.json"), []string{"modelSettings", model, allowed}, v)
+	}
+	if err != nil {
+		return err
 	}
 	f.setMu.Lock()
 	defer f.setMu.Unlock()
