@@ -39,6 +39,11 @@ func initResponse(mode string) string {
 		`"hook_on_failure_supported":true}`
 }
 
+// initResponseHooks is the answer to an initialize that registers hooks.
+func initResponseHooks(mode string) string {
+	return strings.Replace(initResponse(mode), `"session_state":"idle",`, `"session_state":"idle","hooks_applied":true,`, 1)
+}
+
 const echoTool = "mcp__sdk-tools__echo"
 
 // sdkMCPArgs configures the SDK-hosted server "sdk-tools".
@@ -238,7 +243,7 @@ func TestSDKHookCallbackBlocksATool(t *testing.T) {
 	mcp := &fakeMCP{name: "sdk-tools"}
 	c := start(t, sb, mcp, append(sdkMCPArgs, "--permission-prompt-tool", "stdio", "--include-hook-events")...)
 	c.request("init-1", `{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"`+echoTool+`","hookCallbackIds":["hook_0"],"timeout":30}]}}`)
-	c.expect(controlOK("init-1", initResponse("default")))
+	c.expect(controlOK("init-1", initResponseHooks("default")))
 
 	c.user("Echo the forbidden word.")
 	c.expect(stateLine("running"))

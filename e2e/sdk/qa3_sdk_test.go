@@ -69,7 +69,7 @@ func TestQA3HookContextFollowsTheNoOutputPlaceholder(t *testing.T) {
 	sb := e2etest.NewSandbox(t, srv.URL)
 	c := start(t, sb, nil, "--allowedTools", "Bash(touch *)")
 	c.request("init-1", `{"subtype":"initialize","hooks":{"PostToolUse":[{"matcher":"Bash","hookCallbackIds":["post_0"]}]}}`)
-	c.expect(controlOK("init-1", initResponse("default")))
+	c.expect(controlOK("init-1", initResponseHooks("default")))
 	c.user("Make the file.")
 	c.expect(stateLine("running"))
 	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))

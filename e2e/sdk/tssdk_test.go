@@ -42,9 +42,16 @@ func agentSDK(t *testing.T) (node, modules string) {
 // returns the messages the SDK yielded and the script's summary.
 func runAgent(t *testing.T, sb *e2etest.Sandbox, scenario string, env ...string) ([]map[string]any, map[string]any) {
 	t.Helper()
+	return runScript(t, sb, "agent.mjs", scenario, env...)
+}
+
+// runScript is runAgent for another script of testdata that prints the
+// same way.
+func runScript(t *testing.T, sb *e2etest.Sandbox, script, scenario string, env ...string) ([]map[string]any, map[string]any) {
+	t.Helper()
 	node, modules := agentSDK(t)
 	dir := t.TempDir()
-	// agent.mjs and the scripts it starts (stdio MCP servers).
+	// The scripts, and those they start (stdio MCP servers).
 	scripts, _ := filepath.Glob(filepath.Join("testdata", "*.mjs"))
 	for _, path := range scripts {
 		script, err := os.ReadFile(path)
@@ -61,13 +68,13 @@ func runAgent(t *testing.T, sb *e2etest.Sandbox, scenario string, env ...string)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, "agent.mjs"), scenario)
+	cmd := exec.CommandContext(ctx, node, filepath.Join(dir, script), scenario)
 	cmd.Dir = sb.Dir
 	cmd.Env = append(append(append([]string(nil), sb.Env...), "REINS_BIN="+e2etest.Binary(t)), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("agent.mjs %s: %v\nstderr:\n%s", scenario, err, errb.String())
+		t.Fatalf("%s %s: %v\nstderr:\n%s", script, scenario, err, errb.String())
 	}
 	var msgs []map[string]any
 	var summary map[string]any
@@ -77,7 +84,7 @@ func runAgent(t *testing.T, sb *e2etest.Sandbox, scenario string, env ...string)
 			Summary map[string]any `json:"summary"`
 		}
 		if err := json.Unmarshal([]byte(line), &v); err != nil {
-			t.Fatalf("agent.mjs printed %q", line)
+			t.Fatalf("%s printed %q", script, line)
 		}
 		if v.Msg != nil {
 			msgs = append(msgs, v.Msg)

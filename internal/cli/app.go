@@ -93,6 +93,7 @@ type app struct {
 	settings *settings.Settings
 	warnMu   sync.Mutex // guards warnings: the start-up loaders add to it concurrently
 	warnings []string
+	envMu    sync.RWMutex      // guards setEnv: an SDK client may change the settings
 	setEnv   map[string]string // settings env, applied over the process's
 
 	shellMu  sync.Mutex // guards shell and shellEnv
@@ -256,7 +257,10 @@ func (a *app) setAsker(x engine.Asker) { a.asker.set(x) }
 
 // getenv reads the environment: settings env over the process's.
 func (a *app) getenv(k string) string {
-	if v, ok := a.setEnv[k]; ok {
+	a.envMu.RLock()
+	v, ok := a.setEnv[k]
+	a.envMu.RUnlock()
+	if ok {
 		return v
 	}
 	return a.env.Getenv(k)
@@ -266,6 +270,8 @@ func (a *app) getenv(k string) string {
 // servers): the process's with the settings env applied.
 func (a *app) environ() []string {
 	env := os.Environ()
+	a.envMu.RLock()
+	defer a.envMu.RUnlock()
 	for k, v := range a.setEnv {
 		env = append(env, k+"="+v)
 	}
@@ -467,14 +473,9 @@ func (a *app) loadSettings(ctx context.Context) error {
 		// Print and SDK modes treat the folder as trusted, as Claude Code does.
 		a.trusted = true
 	}
-	opts := settings.Options{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
-		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv}
-	if a.opts.SourcesSet {
-		srcs, err := settings.ParseSources(a.opts.SettingSources)
-		if err != nil {
-			return usageError{err.Error()} // it names the flag
-		}
-		opts.Sources = srcs
+	opts, err := a.settingsOptions()
+	if err != nil {
+		return usageError{err.Error()} // it names the flag
 	}
 	s, warns, err := settings.Load(ctx, opts)
 	if err != nil {
@@ -484,8 +485,53 @@ func (a *app) loadSettings(ctx context.Context) error {
 	for _, w := range warns {
 		a.warn(w.String())
 	}
-	a.setEnv = s.Env
+	a.setSettingsEnv(s.Env)
 	return nil
+}
+
+// settingsOptions says where the session's settings come from.
+func (a *app) settingsOptions() (settings.Options, error) {
+	opts := settings.Options{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
+		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv}
+	if a.opts.SourcesSet {
+		srcs, err := settings.ParseSources(a.opts.SettingSources)
+		if err != nil {
+			return opts, err
+		}
+		opts.Sources = srcs
+	}
+	return opts, nil
+}
+
+// setSettingsEnv sets the environment the settings give (at start, and
+// when an SDK client changes the settings: the main Bash tool's next
+// command sees the change too).
+func (a *app) setSettingsEnv(env map[string]string) {
+	a.envMu.Lock()
+	old := a.setEnv
+	a.setEnv = env
+	a.envMu.Unlock()
+	var set, unset []string
+	for k, v := range env {
+		if ov, ok := old[k]; !ok || ov != v {
+			set = append(set, k+"="+v)
+		}
+	}
+	for k := range old {
+		if _, ok := env[k]; !ok {
+			if v, inProcess := os.LookupEnv(k); inProcess {
+				set = append(set, k+"="+v)
+			} else {
+				unset = append(unset, k)
+			}
+		}
+	}
+	a.shellMu.Lock()
+	defer a.shellMu.Unlock()
+	if a.shell != nil {
+		a.shell.Setenv(set...)
+		a.shell.Unsetenv(unset...)
+	}
 }
 
 // warn reports a start-up problem on stderr (print and SDK modes) and

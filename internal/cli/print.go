@@ -306,8 +306,8 @@ func (a *app) initMessage() *streamjson.Init {
 		in.SlashCommands = append(in.SlashCommands, a.commands.Names()...)
 		in.Skills = append(in.Skills, a.commands.SkillNames()...)
 	}
-	if a.agents != nil {
-		in.Agents = append(in.Agents, a.agents.Names()...)
+	if cat := a.agentCatalog(); cat != nil {
+		in.Agents = append(in.Agents, cat.Names()...)
 	}
 	if a.mcp != nil {
 		for _, st := range a.mcp.Status() {

@@ -67,6 +67,20 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
 		SetEffort:         func(level string) error { return f.a.setEffort(f.session(), level) },
 		ThinkingDisplay:   strings.TrimSpace(o.ThinkingDisp),
+		ApplyFlagSettings: f.applyFlagSettings,
+		UpdateSettings:    f.updateSettings,
+		GetSettings:       f.getSettings,
+		PermissionRules:   f.permissionRules,
+		ReadFile:          f.readFile,
+		SeedReadState:     f.seedReadState,
+		Reload:            f.reload,
+		MCPReadResource:   f.mcpReadResource,
+		MCPOptions:        func() mcp.Options { return f.a.mcpOptions() },
+		MCPTakeOver:       f.mcpTakeOver,
+		MCPClientServers:  f.mcpClientServers,
+		RenameSession:     f.renameSession,
+		GenerateTitle:     f.generateTitle,
+		MCPAskAlways:      func(name string, ask bool) { f.a.checker.SetMCPAsk(mcp.NormalizeName(name), ask) },
 		Background:        sdkBackground{f},
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
@@ -122,6 +136,9 @@ type sdkFront struct {
 	initMCP    bool
 	initMCPErr error
 
+	setMu sync.Mutex // guards set; serialises changes to the settings
+	set   sdkSettings
+
 	mu      sync.Mutex // guards sess, started and the app's pendingAgent
 	sess    *engine.Session
 	started bool // a turn has started: the session can no longer be rebuilt
@@ -132,6 +149,8 @@ type sdkFront struct {
 type hookForward struct{ f *sdkFront }
 
 func (h hookForward) Add(hk hooks.Hook) { h.f.a.hookRun.Add(hk) }
+
+func (h hookForward) Remove(drop func(hooks.Hook) bool) int { return h.f.a.hookRun.Remove(drop) }
 
 func (f *sdkFront) session() *engine.Session {
 	f.mu.Lock()
@@ -305,6 +324,11 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		applied := f.initMCP
 		mcpApplied = &applied
 	}
+	if req.Repeat {
+		// The SDK's reinitialize sends its options again: they were
+		// applied the first time, and the session has run since.
+		return f.describe(mcpApplied), nil
+	}
 	if err := f.a.addAgents(req.Agents); err != nil {
 		return nil, fmt.Errorf("initialize agents: %w", err)
 	}
@@ -328,25 +352,18 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 			return nil, err
 		}
 	}
-	resp := &sdk.InitializeResponse{
+	return f.describe(mcpApplied), nil
+}
+
+// describe is the application's part of the initialize answer.
+func (f *sdkFront) describe(mcpApplied *bool) *sdk.InitializeResponse {
+	return &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
 		MCPServersApplied:     mcpApplied,
+		Commands:              f.commandInfos(false),
+		Agents:                f.agentInfos(),
 	}
-	if f.a.commands != nil {
-		for _, c := range f.a.commands.All() {
-			if c.UserInvocable() {
-				resp.Commands = append(resp.Commands, sdk.CommandInfo{Name: c.Name, Description: c.Description,
-					ArgumentHint: c.ArgumentHint, Aliases: c.Aliases})
-			}
-		}
-	}
-	if f.a.agents != nil {
-		for _, ag := range f.a.agents.Infos() {
-			resp.Agents = append(resp.Agents, sdk.AgentInfo{Name: ag.Name, Description: ag.Description, Model: ag.Model})
-		}
-	}
-	return resp, nil
 }
 
 // setSystem rebuilds the session with the system prompt initialize gave

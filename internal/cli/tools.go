@@ -203,8 +203,8 @@ func (a *app) reminders(history []*llm.Message) []string {
 	if r := command.SkillReminder(history, a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
 		out = append(out, r)
 	}
-	if a.agents != nil && a.hasTool("Agent") {
-		if r := a.agentCatalog().Reminder(history, a.agentTypeVisible); r != "" {
+	if cat := a.agentCatalog(); cat != nil && a.hasTool("Agent") {
+		if r := cat.Reminder(history, a.agentTypeVisible); r != "" {
 			out = append(out, r)
 		}
 	}
@@ -255,9 +255,9 @@ func (a *app) startMCP(ctx context.Context) error {
 	if a.front == frontTUI && a.hooks.ApproveMCP != nil {
 		a.askMCPApprovals(ctx, cfg)
 	}
-	a.mcp = mcp.NewManager(mcp.Options{Servers: cfg.Servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
-		SDK: a.hooks.SDKHost, ClientName: "reins", ClientVersion: Version, Logger: a.logger,
-		Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener(), Notify: a.notify})
+	opts := a.mcpOptions()
+	opts.Servers, opts.SDK = cfg.Servers, a.hooks.SDKHost
+	a.mcp = mcp.NewManager(opts)
 	a.mcp.Start()
 	a.onClose(func() { a.mcp.Close() })
 	if a.front == frontTUI {
@@ -267,6 +267,13 @@ func (a *app) startMCP(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// mcpOptions are the options of the session's MCP managers, without
+// their servers and SDK host.
+func (a *app) mcpOptions() mcp.Options {
+	return mcp.Options{Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd, ClientName: "reins", ClientVersion: Version,
+		Logger: a.logger, Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener(), Notify: a.notify}
 }
 
 // mcpApproval reads what merged settings say about .mcp.json servers.
@@ -308,18 +315,25 @@ func (a *app) loadCommands() {
 	if a.front == frontPrint || a.front == frontSDK {
 		a.commands.Add(a.headlessBuiltins()...)
 	}
-	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
+	cmds, defs := a.diskCommands()
 	a.commands.Add(cmds...)
+	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
+		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead, Resource: a.commandResource}
+	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
+}
+
+// diskCommands reads the custom commands, skills and agents of the
+// standard folders; files that cannot be used are noted for /doctor.
+func (a *app) diskCommands() ([]*command.Command, []*agent.Definition) {
+	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())
 	}
-	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
-		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead, Resource: a.commandResource}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
 		a.note(err.Error())
 	}
-	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
+	return cmds, defs
 }
 
 // allowCommandShell decides whether a !`cmd` line of a custom command or

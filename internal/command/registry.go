@@ -41,6 +41,15 @@ func (r *Registry) Add(cmds ...*Command) {
 	}
 }
 
+// Reset replaces every command with cmds, at once, as Add would register
+// them in an empty registry (commands read again from disk).
+func (r *Registry) Reset(cmds ...*Command) {
+	fresh := NewRegistry(cmds...)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cmds = fresh.cmds
+}
+
 // Remove drops every command for which drop returns true and reports how
 // many it dropped (MCP prompts of a server that reconnects, for example).
 func (r *Registry) Remove(drop func(*Command) bool) int {

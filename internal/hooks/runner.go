@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -146,6 +147,39 @@ func (r *Runner) Add(h Hook) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hooks = append(r.hooks, h)
+}
+
+// Remove drops every hook for which drop returns true and reports how
+// many it dropped (the callbacks of an SDK client that registers its
+// hooks again).
+func (r *Runner) Remove(drop func(Hook) bool) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := len(r.hooks)
+	r.hooks = slices.DeleteFunc(r.hooks, drop)
+	return n - len(r.hooks)
+}
+
+// SetCommandHooks replaces the command hooks that came from the settings
+// source src with those of hs from it (the flag settings layer, changed
+// while the session runs).
+func (r *Runner) SetCommandHooks(src settings.Source, hs map[string][]settings.HookMatcher) {
+	from := map[string][]settings.HookMatcher{}
+	for ev, ms := range hs {
+		for _, m := range ms {
+			if m.Source == src {
+				from[ev] = append(from[ev], m)
+			}
+		}
+	}
+	added := commandHooks(r.cfg, from)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hooks = slices.DeleteFunc(r.hooks, func(h Hook) bool {
+		_, isCommand := h.Handler.(*Command)
+		return isCommand && h.Source == src
+	})
+	r.hooks = append(r.hooks, added...)
 }
 
 // Has reports whether any hook is registered for ev.

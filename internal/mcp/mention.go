@@ -132,7 +132,7 @@ func (m *Manager) attachResource(ctx context.Context, r ResourceMention) ([]llm.
 		return note(fmt.Sprintf("no MCP server is named %q", r.Server)), true
 	}
 	m.waitFirstConnect(ctx, s)
-	res, err := m.readResource(ctx, r.Server, r.URI)
+	res, err := m.ReadResource(ctx, r.Server, r.URI)
 	if err != nil {
 		return note(err.Error()), true
 	}

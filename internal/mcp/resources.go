@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -125,32 +126,16 @@ func (*readResourceTool) IsConcurrencySafe(json.RawMessage) bool { return true }
 func (*readResourceTool) ShouldDefer() bool                      { return true }
 func (*readResourceTool) SearchHint() string                     { return "read an MCP resource by URI" }
 
-func (t *readResourceTool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
-	var in struct {
-		Server string `json:"server"`
-		URI    string `json:"uri"`
-	}
-	if err := json.Unmarshal(input, &in); err != nil {
-		return nil, fmt.Errorf("%s input: %w", ReadResourceName, err)
-	}
-	res, err := t.m.readResource(ctx, in.Server, in.URI)
+// ReadResource reads the resource uri of the connected server name (""
+// means the first that offers resources), bounded by the tool-call
+// timeout.
+func (m *Manager) ReadResource(ctx context.Context, name, uri string) (*sdk.ReadResourceResult, error) {
+	servers, err := m.resourceSessions(name)
 	if err != nil {
 		return nil, err
 	}
-	out := &tool.Result{Data: res}
-	for _, c := range res.Contents {
-		if c != nil {
-			out.Content = append(out.Content, resourceBlock(c))
-		}
-	}
-	return out, nil
-}
-
-// readResource reads uri from the connected server named server.
-func (m *Manager) readResource(ctx context.Context, server, uri string) (*sdk.ReadResourceResult, error) {
-	servers, err := m.resourceSessions(server)
-	if err != nil {
-		return nil, err
+	if len(servers) == 0 {
+		return nil, errors.New("no connected MCP server offers resources")
 	}
 	cs, err := servers[0].session()
 	if err != nil {
@@ -165,6 +150,27 @@ func (m *Manager) readResource(ctx context.Context, server, uri string) (*sdk.Re
 		return nil, err
 	}
 	return res, nil
+}
+
+func (t *readResourceTool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	var in struct {
+		Server string `json:"server"`
+		URI    string `json:"uri"`
+	}
+	if err := json.Unmarshal(input, &in); err != nil {
+		return nil, fmt.Errorf("%s input: %w", ReadResourceName, err)
+	}
+	res, err := t.m.ReadResource(ctx, in.Server, in.URI)
+	if err != nil {
+		return nil, err
+	}
+	out := &tool.Result{Data: res}
+	for _, c := range res.Contents {
+		if c != nil {
+			out.Content = append(out.Content, resourceBlock(c))
+		}
+	}
+	return out, nil
 }
 
 // listResources lists the resources of servers; errs are the failures of

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"reins/internal/settings"
@@ -128,14 +130,63 @@ func (c *Checker) CheckIn(dir, tool string, input json.RawMessage, readOnly bool
 	if dir == "" {
 		dir = p.Cwd
 	}
+	if p.Mode == ModeBypass && strings.HasPrefix(tool, "mcp__") {
+		server, _, _ := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
+		if p.MCPAsk[server] {
+			p.Mode = ModeDefault
+		}
+	}
 	r := NewRequest(tool, input, readOnly, dir, p.Home)
 	r.Resolve(dir, p.Home)
 	return Decide(p, r)
 }
 
+// SetMCPAsk makes the tools of the MCP server whose tool names start
+// mcp__<server>__ be asked about under bypassPermissions (ask true), or
+// lets them follow the session's mode again (ask false). It never
+// widens what is allowed.
+func (c *Checker) SetMCPAsk(server string, ask bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := maps.Clone(c.p.MCPAsk)
+	if m == nil {
+		m = map[string]bool{}
+	}
+	if ask {
+		m[server] = true
+	} else {
+		delete(m, server)
+	}
+	c.p.MCPAsk = m
+}
+
 // FilterTools returns names without the tools the current policy denies
 // outright.
 func (c *Checker) FilterTools(names []string) []string { return FilterTools(c.Policy(), names) }
+
+// SetSourceRules replaces the rules of the settings source src with
+// those of rules that come from it (the flag settings layer, changed
+// while the session runs). It fails, changing nothing, when one does not
+// parse.
+func (c *Checker) SetSourceRules(src settings.Source, rules []settings.Rule) error {
+	var parsed []Rule
+	for _, r := range rules {
+		if r.Source != src {
+			continue
+		}
+		rule, err := ruleFrom(r.Text, r.Behavior, r.Source, r.File, r.Root)
+		if err != nil {
+			return fmt.Errorf("permissions.%s: %w", r.Behavior, err)
+		}
+		rule.Line, rule.Column = r.Line, r.Column
+		parsed = append(parsed, rule)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	kept := slices.DeleteFunc(slices.Clone(c.p.Rules), func(r Rule) bool { return r.Source == src })
+	c.p.Rules = append(kept, parsed...)
+	return nil
+}
 
 // Clone returns an independent checker with the same state, for a
 // sub-agent. Changes to the clone do not reach c.

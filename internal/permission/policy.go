@@ -42,6 +42,10 @@ type Policy struct {
 	// IgnoreAllow drops allow rules from sources other than managed
 	// policy (allowManagedPermissionRulesOnly), session answers included.
 	IgnoreAllow bool
+	// MCPAsk are MCP servers, by the server part of their tool names,
+	// whose tools are asked about under bypassPermissions as in the
+	// default mode (the SDK's per-server mode override "default").
+	MCPAsk map[string]bool
 }
 
 // Config builds a Policy from settings and command-line flags.

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
 	"reins/internal/hooks"
-	"reins/internal/mcp"
 	"reins/internal/streamjson"
 )
 
@@ -29,6 +27,9 @@ type InitializeRequest struct {
 	JSONSchema json.RawMessage `json:"jsonSchema"`
 	// SDKMCPServers names the servers the client hosts.
 	SDKMCPServers []string `json:"sdkMcpServers"`
+	// Repeat is set when the session was already initialized: the
+	// SDK's reinitialize, after which only the hooks are registered again.
+	Repeat bool `json:"-"`
 	// MCPServers are servers reins runs or connects to, in the
 	// --mcp-config "mcpServers" shape, sent here rather than on the
 	// command line (the SDK's mcpServersDelivery 'initialize', which
@@ -83,6 +84,9 @@ type InitializeResponse struct {
 	ClaudeCodeVersion     string        `json:"claude_code_version"`
 	CurrentPermissionMode string        `json:"current_permission_mode,omitempty"`
 	SessionState          string        `json:"session_state"`
+	// HooksApplied says the request's hooks were registered (in place
+	// of those of an earlier initialize); absent when it had none.
+	HooksApplied *bool `json:"hooks_applied,omitempty"`
 	// MCPServersApplied says whether the request's mcpServers were taken
 	// at start-up; absent when it had none. The SDK ends a session whose
 	// answer lacks it, as from a reins that cannot read them.
@@ -156,6 +160,10 @@ func (s *Server) control(m *Message) {
 		s.interrupt()
 		return
 	}
+	if asyncSubtypes[m.Subtype] {
+		s.controlAsync(m)
+		return
+	}
 	resp, err := s.handle(m)
 	if err != nil {
 		s.cfg.Out.Line(streamjson.NewControlError(m.RequestID, err.Error()))
@@ -176,11 +184,7 @@ func (s *Server) handle(m *Message) (any, error) {
 	case "set_max_thinking_tokens":
 		return nil, s.setMaxThinking(m.Request)
 	case "mcp_status":
-		var list []MCPServerStatus
-		if s.cfg.MCPStatus != nil {
-			list = s.cfg.MCPStatus()
-		}
-		list = append(list, s.sdkServerStatus()...)
+		list := append(s.configuredStatus(), s.sdkServerStatus()...)
 		if list == nil {
 			list = []MCPServerStatus{}
 		}
@@ -197,6 +201,39 @@ func (s *Server) handle(m *Message) (any, error) {
 		return nil, s.stopTask(m.Request)
 	case "apply_flag_settings":
 		return nil, s.applyFlagSettings(m.Request)
+	case "update_settings":
+		return nil, s.updateSettings(m.Request)
+	case "get_settings":
+		if s.cfg.GetSettings == nil {
+			return nil, errors.New("get_settings: settings are not available in this session")
+		}
+		return s.cfg.GetSettings()
+	case "list_permission_rules":
+		if s.cfg.PermissionRules == nil {
+			return nil, errors.New("list_permission_rules: permission rules are not available in this session")
+		}
+		return map[string]any{"state": s.cfg.PermissionRules()}, nil
+	case "read_file":
+		return s.readFile(m.Request)
+	case "seed_read_state":
+		return nil, s.seedReadState(m.Request)
+	case "reload_skills":
+		return map[string]any{"skills": s.reload().Skills}, nil
+	case "reload_plugins":
+		return s.reloadPlugins(), nil
+	case "reload_output_styles":
+		// reins has the default output style only.
+		return map[string]any{"available_output_styles": []string{"default"}}, nil
+	case "background_tasks":
+		return nil, errors.New("background_tasks: reins cannot move a running tool call to the background; run long commands with Bash's run_in_background instead")
+	case "rename_session":
+		return nil, s.renameSession(m.Request)
+	case "get_usage":
+		return s.usage(), nil
+	case "cancel_async_message":
+		return s.cancelAsyncMessage(m.Request)
+	case "set_mcp_permission_mode_override":
+		return s.mcpModeOverride(m.Request)
 	}
 	return nil, fmt.Errorf("unsupported control request subtype %q", m.Subtype)
 }
@@ -221,18 +258,22 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	again := s.initialized
 	s.initialized = true
 	s.mu.Unlock()
-	if again {
-		return nil, errors.New("initialize: the session is already initialized")
-	}
-	if err := s.registerHooks(req.Hooks); err != nil {
+	// A repeated initialize (the SDK's reinitialize) registers the
+	// client's hooks again, in place of those it registered before, and
+	// describes the session again; what else it carries was taken the
+	// first time.
+	req.Repeat = again
+	if err := s.registerHooks(req.Hooks, again); err != nil {
 		return nil, fmt.Errorf("initialize: %v", err)
 	}
-	if schema != nil {
+	if schema != nil && !again {
 		s.mu.Lock()
 		s.out = schema
 		s.mu.Unlock()
 	}
-	s.startSDKServers(req.SDKMCPServers)
+	if !again {
+		s.startSDKServers(req.SDKMCPServers)
+	}
 	resp := &InitializeResponse{}
 	if s.cfg.Initialize != nil {
 		r, err := s.cfg.Initialize(&req)
@@ -244,6 +285,10 @@ func (s *Server) initialize(raw json.RawMessage) (any, error) {
 		}
 	}
 	s.completeInitialize(resp)
+	if len(req.Hooks) > 0 {
+		applied := true
+		resp.HooksApplied = &applied
+	}
 	return resp, nil
 }
 
@@ -293,8 +338,9 @@ func (s *Server) models() []ModelInfo {
 }
 
 // registerHooks adds a callback hook for every callback id of every
-// matcher.
-func (s *Server) registerHooks(m map[string][]HookMatcher) error {
+// matcher; with replace, the client's callback hooks registered before
+// are dropped first.
+func (s *Server) registerHooks(m map[string][]HookMatcher, replace bool) error {
 	if len(m) == 0 {
 		return nil
 	}
@@ -312,6 +358,9 @@ func (s *Server) registerHooks(m map[string][]HookMatcher) error {
 			}
 		}
 	}
+	if replace {
+		s.cfg.Hooks.Remove(func(h hooks.Hook) bool { return strings.HasPrefix(h.Key, callbackKeyPrefix) })
+	}
 	for event, matchers := range m {
 		if !known[event] {
 			s.warn("initialize: hooks for unknown event %q are ignored", event)
@@ -324,7 +373,7 @@ func (s *Server) registerHooks(m map[string][]HookMatcher) error {
 					return fmt.Errorf("hooks.%s: empty callback id", event)
 				}
 				s.cfg.Hooks.Add(hooks.Hook{Event: hooks.Event(event), Matcher: hm.Matcher,
-					Handler: &callbackHook{s: s, id: id, block: block}, Key: "sdk:" + id, Name: id,
+					Handler: &callbackHook{s: s, id: id, block: block}, Key: callbackKeyPrefix + id, Name: id,
 					Timeout: time.Duration(hm.Timeout * float64(time.Second))})
 			}
 		}
@@ -408,44 +457,6 @@ func (s *Server) setMaxThinking(raw json.RawMessage) error {
 	return nil
 }
 
-// applyFlagSettings applies the settings of apply_flag_settings that
-// reins takes: effortLevel (a level, or null for the model's default).
-// Other keys are refused by name, after effortLevel was applied.
-func (s *Server) applyFlagSettings(raw json.RawMessage) error {
-	var req struct {
-		Settings map[string]json.RawMessage `json:"settings"`
-	}
-	if err := json.Unmarshal(raw, &req); err != nil {
-		return fmt.Errorf("apply_flag_settings: \"settings\" must be an object: %w", err)
-	}
-	var other []string
-	for k, v := range req.Settings {
-		if k != "effortLevel" {
-			other = append(other, k)
-			continue
-		}
-		if s.cfg.SetEffort == nil {
-			return errors.New("apply_flag_settings: effortLevel cannot be changed in this session")
-		}
-		level := ""
-		if string(v) != "null" {
-			l, ok := str(v)
-			if !ok {
-				return fmt.Errorf("apply_flag_settings: effortLevel must be a string or null, not %s", v)
-			}
-			level = l
-		}
-		if err := s.cfg.SetEffort(level); err != nil {
-			return fmt.Errorf("apply_flag_settings: effortLevel: %w", err)
-		}
-	}
-	if len(other) > 0 {
-		sort.Strings(other)
-		return fmt.Errorf("apply_flag_settings: reins applies only effortLevel, not %s", strings.Join(other, ", "))
-	}
-	return nil
-}
-
 func (s *Server) mcpReconnect(raw json.RawMessage) error {
 	var req struct {
 		Name json.RawMessage `json:"serverName"`
@@ -455,10 +466,10 @@ func (s *Server) mcpReconnect(raw json.RawMessage) error {
 	if !ok || name == "" {
 		return errors.New("mcp_reconnect: \"serverName\" must be a string")
 	}
-	if s.cfg.MCPReconnect != nil && s.cfg.MCPReconnect(name) {
+	if d := s.dynServer(name); d != nil && d.mgr.Reconnect(name) {
 		return nil
 	}
-	if m := s.sdkManager(); m != nil && m.Reconnect(name) {
+	if s.cfg.MCPReconnect != nil && !s.released(name) && s.cfg.MCPReconnect(name) {
 		return nil
 	}
 	return fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
@@ -503,19 +514,18 @@ func (s *Server) mcpToggle(raw json.RawMessage) error {
 	if req.Enabled == nil {
 		return errors.New("mcp_toggle: \"enabled\" must be true or false")
 	}
-	if s.cfg.MCPToggle != nil {
+	if d := s.dynServer(name); d != nil {
+		if err := d.mgr.SetEnabled(name, *req.Enabled); err != nil {
+			return fmt.Errorf("mcp_toggle: %v", err)
+		}
+		return nil
+	}
+	if s.cfg.MCPToggle != nil && !s.released(name) {
 		if found, err := s.cfg.MCPToggle(name, *req.Enabled); found || err != nil {
 			if err != nil {
 				return fmt.Errorf("mcp_toggle: %v", err)
 			}
 			return nil
-		}
-	}
-	if m := s.sdkManager(); m != nil {
-		if err := m.SetEnabled(name, *req.Enabled); err == nil {
-			return nil
-		} else if !errors.Is(err, mcp.ErrNoServer) {
-			return fmt.Errorf("mcp_toggle: %v", err)
 		}
 	}
 	return fmt.Errorf("mcp_toggle: no MCP server named %q", name)

@@ -22,6 +22,23 @@
 //   - set_permission_mode, set_model, set_max_thinking_tokens,
 //     mcp_status, mcp_reconnect, mcp_toggle, get_context_usage, stop_task,
 //     rewind_files (with file checkpointing on).
+//   - apply_flag_settings and update_settings (the settings layers),
+//     get_settings, list_permission_rules, read_file, seed_read_state,
+//     reload_skills, reload_plugins, reload_output_styles,
+//     rename_session, generate_session_title (answered from a goroutine
+//     of its own, as it waits on a model), get_usage,
+//     cancel_async_message (drops a queued
+//     message by uuid), set_mcp_permission_mode_override ("default" only:
+//     it narrows).
+//   - mcp_set_servers: replaces the MCP servers the client gave at run
+//     time (its own, declared in initialize, and those of earlier sets),
+//     each under an MCP manager of its own, and answers once the new ones
+//     have settled; mcp_read_resource reads a ui:// resource. Both are
+//     answered from a goroutine of their own, since the client's servers
+//     answer through the input being read.
+//   - a repeated initialize (the SDK's reinitialize) registers the
+//     client's hooks again, in place of the earlier ones, and answers as
+//     the first did.
 //   - a "/clear" prompt starts a new conversation under a new session id,
 //     announced by a fresh init line before its result.
 //

@@ -13,6 +13,7 @@ import (
 	"reins/internal/engine"
 	"reins/internal/hooks"
 	"reins/internal/llm"
+	"reins/internal/mcp"
 	"reins/internal/streamjson"
 	"reins/internal/tool"
 )
@@ -85,6 +86,56 @@ type Config struct {
 	// MCP tools, agents); nil leaves those lists empty.
 	ContextInfo func(*ContextUsage)
 
+	// ApplyFlagSettings merges a settings overlay into the session's flag
+	// settings layer and applies it (apply_flag_settings): each top-level
+	// key replaces the layer's, a null value removes it. An overlay that
+	// is not valid settings must be refused with nothing changed.
+	ApplyFlagSettings func(overlay map[string]json.RawMessage) error
+	// UpdateSettings writes keys into a settings file, "localSettings" or
+	// "userSettings", and applies them (update_settings).
+	UpdateSettings func(source string, values map[string]json.RawMessage) error
+	// GetSettings describes the merged settings and each source's
+	// (get_settings).
+	GetSettings func() (any, error)
+	// PermissionRules describes the session's live permission rules and
+	// working folders (list_permission_rules).
+	PermissionRules func() any
+	// ReadFile reads a file of the session's folder for the client
+	// (read_file), under the Read tool's permission rules.
+	ReadFile func(req ReadFileRequest) (*ReadFileResult, error)
+	// SeedReadState records a file as read at a modification time given
+	// in milliseconds (seed_read_state); a file changed since is left
+	// unrecorded.
+	SeedReadState func(path string, mtimeMS int64) error
+	// Reload re-reads commands, skills and agents from disk
+	// (reload_skills, reload_plugins) and describes them.
+	Reload func() Reloaded
+	// MCPReadResource reads a resource of a configured MCP server
+	// (mcp_read_resource). It is called on a goroutine of its own.
+	MCPReadResource func(ctx context.Context, server, uri string) (any, error)
+	// MCPOptions are the base options for the MCP servers the client
+	// sets at run time (mcp_set_servers): environment, folder,
+	// credentials. Servers, SDK and the client name are filled in.
+	MCPOptions func() mcp.Options
+	// MCPTakeOver turns off a configured server whose name the client
+	// now gives its own configuration, or that it leaves out of its set
+	// (mcp_set_servers); it reports whether one was on.
+	MCPTakeOver func(name string) bool
+	// MCPClientServers names the configured servers, turned on, that the
+	// client hosts (the {"type":"sdk"} entries of --mcp-config): a set
+	// given with mcp_set_servers replaces them too.
+	MCPClientServers func() []string
+	// MCPAskAlways makes the tools of an MCP server be asked about even
+	// under bypassPermissions, or (false) follow the session's mode again
+	// (set_mcp_permission_mode_override "default" or null).
+	MCPAskAlways func(server string, ask bool)
+	// GenerateTitle asks a model for a short title for a session
+	// described by description (generate_session_title). It is called
+	// on a goroutine of its own.
+	GenerateTitle func(ctx context.Context, description string) (string, error)
+	// RenameSession sets the session's title (rename_session).
+	RenameSession func(title string) error
+
 	// JSONSchema is the --json-schema for structured output; the
 	// initialize request may set one too.
 	JSONSchema json.RawMessage
@@ -126,7 +177,13 @@ type RewindResult struct {
 // HookRegistry takes hooks registered at run time.
 type HookRegistry interface {
 	Add(h hooks.Hook)
+	// Remove drops the hooks drop selects (those of an earlier
+	// initialize).
+	Remove(drop func(hooks.Hook) bool) int
 }
+
+// callbackKeyPrefix starts the key of each client callback hook.
+const callbackKeyPrefix = "sdk:"
 
 // DefaultMaxStructuredRetries is used when Config.MaxStructuredRetries is 0.
 const DefaultMaxStructuredRetries = 5
@@ -141,7 +198,10 @@ type Server struct {
 	peer *peer
 	out  *structuredTool // nil without a schema; set by initialize at the latest
 
-	sdkMCP sdkServers // the MCP servers the client declared in initialize
+	sdkMCP sdkServers // the MCP servers the client gave: in initialize, with mcp_set_servers
+
+	started time.Time      // when the server was made (get_usage)
+	async   sync.WaitGroup // control requests answered on goroutines of their own
 
 	// wake is signalled (without blocking) when the queue or the input
 	// state changes.
@@ -214,7 +274,7 @@ func New(cfg Config) *Server {
 	if cfg.MaxStructuredRetries <= 0 {
 		cfg.MaxStructuredRetries = DefaultMaxStructuredRetries
 	}
-	s := &Server{cfg: cfg, peer: newPeer(cfg.Out), wake: make(chan struct{}, 1), readDone: make(chan struct{}),
+	s := &Server{cfg: cfg, peer: newPeer(cfg.Out), wake: make(chan struct{}, 1), readDone: make(chan struct{}), started: time.Now(),
 		firstRead:  make(chan struct{}),
 		hookEvents: streamjson.NewHookEvents(cfg.Out)}
 	if len(cfg.JSONSchema) > 0 {
@@ -240,6 +300,7 @@ func (s *Server) Run(ctx context.Context) error {
 	err := s.runTurns(ctx)
 	if err == nil {
 		<-s.readDone
+		s.async.Wait()
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -89,8 +90,14 @@ func (s *Server) writeInit() {
 		return
 	}
 	in := s.cfg.Init()
-	for _, st := range s.sdkServerStatus() {
-		in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status})
+	// The servers the client gave at run time take the place of
+	// configured ones of the same name, and those it left out go.
+	dyn := s.sdkServerStatus()
+	in.MCPServers = slices.DeleteFunc(in.MCPServers, func(m streamjson.MCPStatus) bool {
+		return s.released(m.Name) || slices.ContainsFunc(dyn, func(d MCPServerStatus) bool { return d.Name == m.Name })
+	})
+	for _, st := range dyn {
+		in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: st.Status, Error: st.Error})
 	}
 	s.cfg.Out.Line(in)
 }

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,6 +35,10 @@ type Options struct {
 	ClaudeDir string
 	// CLISettings is the --settings value: a file path or inline JSON.
 	CLISettings string
+	// FlagOverlay changes the flag layer (CLISettings) at run time, as
+	// the SDK's apply_flag_settings does: each key replaces the layer's
+	// value, a null removes it. Check it with CheckOverlay first.
+	FlagOverlay map[string]json.RawMessage
 	// Sources are the file sources --setting-sources selects, among
 	// SourceUser, SourceProject and SourceLocal. nil loads all three; an
 	// empty non-nil slice loads none. Managed policy and --settings always
@@ -139,6 +144,9 @@ func (o Options) candidates() []candidate {
 	var out []candidate
 	for _, p := range o.ManagedPaths {
 		out = append(out, candidate{path: p, source: SourcePolicy, root: o.Cwd})
+	}
+	if strings.TrimSpace(o.CLISettings) == "" && len(o.FlagOverlay) > 0 {
+		out = append(out, candidate{path: "flag settings", source: SourceFlag, root: o.Cwd, inline: []byte("{}")})
 	}
 	if s := strings.TrimSpace(o.CLISettings); s != "" {
 		if strings.HasPrefix(s, "{") {
@@ -247,6 +255,9 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 				warns = append(warns, Warning{File: c.path, Message: fmt.Sprintf("cannot read settings file: %v; skipped", err)})
 				continue
 			}
+		}
+		if c.source == SourceFlag && len(o.FlagOverlay) > 0 {
+			data = overlay(data, o.FlagOverlay)
 		}
 		fd, ws := parseFile(c.path, data)
 		if c.source == SourcePolicy && len(ws) > 0 {

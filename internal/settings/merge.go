@@ -83,7 +83,7 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 		}
 	}
 	for _, f := range files {
-		s.Files = append(s.Files, LoadedFile{Path: f.path, Source: f.source, Root: f.root})
+		s.Files = append(s.Files, LoadedFile{Path: f.path, Source: f.source, Root: f.root, Values: f.data.values})
 		for _, key := range f.data.order {
 			if _, ok := f.data.values[key]; ok && !knownKeys[key] {
 				// Claude Code has many settings reins has no use for, and

@@ -31,6 +31,9 @@ var knownKeys = map[string]bool{
 	"autoMode": true, "disableAutoMode": true, "effortLevel": true,
 }
 
+// knownEfforts are the values of effortLevel.
+var knownEfforts = map[string]bool{"low": true, "medium": true, "high": true, "xhigh": true, "max": true, "auto": true}
+
 // nearKnownKey returns the known key that key most likely misspells: one
 // that differs only in case, or by at most two edits for keys of five
 // letters or more. It returns "" when there is none.
@@ -296,9 +299,14 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 	case "autoMode":
 		var a AutoMode
 		err = json.Unmarshal(raw, &a)
-	case "model", "apiKeyHelper", "outputStyle", "disableAutoMode", "effortLevel":
+	case "model", "apiKeyHelper", "outputStyle", "disableAutoMode":
 		var s string
 		err = json.Unmarshal(raw, &s)
+	case "effortLevel":
+		var e string
+		if err = json.Unmarshal(raw, &e); err == nil && !knownEfforts[e] {
+			return fmt.Sprintf("setting effortLevel: unknown level %q (want low, medium, high, xhigh, max or auto); ignored", e), 0
+		}
 	case "cleanupPeriodDays":
 		var n int
 		if err = json.Unmarshal(raw, &n); err == nil && n < 0 {

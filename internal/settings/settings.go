@@ -219,6 +219,9 @@ type LoadedFile struct {
 	Source Source
 	// Root is the folder "/path" rules of this file are relative to.
 	Root string
+	// Values are the file's top-level keys that apply (the valid ones; of
+	// an untrusted project file, its safe subset).
+	Values map[string]json.RawMessage
 }
 
 // Withheld is something an untrusted project file set that is held back

@@ -76,16 +76,7 @@ func UpdateFile(path string, perm fs.FileMode, fn func(old []byte) ([]byte, erro
 // two spaces. A file that is not a valid JSON object is left alone and
 // reported.
 func AddRules(path string, b Behavior, rules []string) error {
-	return UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
-		old = bytes.TrimPrefix(old, []byte("\xef\xbb\xbf"))
-		var root []member
-		if len(bytes.TrimSpace(old)) > 0 {
-			var probe map[string]json.RawMessage
-			if err := json.Unmarshal(old, &probe); err != nil {
-				return nil, fmt.Errorf("not a JSON object, not changed: %w", err)
-			}
-			root, _ = members(old)
-		}
+	return editObject(path, func(root []member) ([]member, error) {
 		pi := lastMember(root, "permissions")
 		var perms []member
 		if pi >= 0 {
@@ -113,7 +104,66 @@ func AddRules(path string, b Behavior, rules []string) error {
 			}
 		}
 		perms = setMember(perms, li, string(b), encodeJSON(list))
-		root = setMember(root, pi, "permissions", objectFrom(perms))
+		return setMember(root, pi, "permissions", objectFrom(perms)), nil
+	})
+}
+
+// SetValue sets the value at keys (a path of object keys, such as
+// "modelSettings", "claude-opus-4-1", "effortLevel") in the settings file
+// at path, making the objects on the way that are missing, keeping every
+// other key, their order and their values as written. It refuses, leaving
+// the file alone, when the file or an object on the way is not a JSON
+// object.
+func SetValue(path string, keys []string, value any) error {
+	if len(keys) == 0 {
+		return errors.New("set a settings value: no key given")
+	}
+	return editObject(path, func(root []member) ([]member, error) {
+		return setPath(root, keys, encodeJSON(value), keys[0])
+	})
+}
+
+// setPath sets raw at keys inside the object ms; where names the part
+// of the path walked so far, for errors.
+func setPath(ms []member, keys []string, raw json.RawMessage, where string) ([]member, error) {
+	i := lastMember(ms, keys[0])
+	if len(keys) == 1 {
+		return setMember(ms, i, keys[0], raw), nil
+	}
+	var inner []member
+	if i >= 0 {
+		var probe map[string]json.RawMessage
+		if err := json.Unmarshal(ms[i].raw, &probe); err != nil || probe == nil {
+			return nil, fmt.Errorf("%s is not an object, not changed", where)
+		}
+		inner, _ = members(ms[i].raw)
+	}
+	inner, err := setPath(inner, keys[1:], raw, where+"."+keys[1])
+	if err != nil {
+		return nil, err
+	}
+	return setMember(ms, i, keys[0], objectFrom(inner)), nil
+}
+
+// editObject rewrites the settings file at path (see UpdateFile) through
+// fn, which changes the members of its top-level object. The result is
+// indented with two spaces. A file that is not a JSON object is left
+// alone and reported.
+func editObject(path string, fn func(root []member) ([]member, error)) error {
+	return UpdateFile(path, 0o644, func(old []byte) ([]byte, error) {
+		old = bytes.TrimPrefix(old, []byte("\xef\xbb\xbf"))
+		var root []member
+		if len(bytes.TrimSpace(old)) > 0 {
+			var probe map[string]json.RawMessage
+			if err := json.Unmarshal(old, &probe); err != nil {
+				return nil, fmt.Errorf("not a JSON object, not changed: %w", err)
+			}
+			root, _ = members(old)
+		}
+		root, err := fn(root)
+		if err != nil {
+			return nil, err
+		}
 		var out bytes.Buffer
 		if err := json.Indent(&out, objectFrom(root), "", "  "); err != nil {
 			return nil, err

@@ -156,6 +156,22 @@ type ModelUsage struct {
 	MaxOutputTokens          int     `json:"maxOutputTokens"`
 }
 
+// ModelUsages converts per-model totals to their modelUsage form (never
+// nil).
+func ModelUsages(byModel map[string]engine.ModelTotals) map[string]ModelUsage {
+	out := make(map[string]ModelUsage, len(byModel))
+	for id, mt := range byModel {
+		mu := ModelUsage{InputTokens: mt.Usage.InputTokens, OutputTokens: mt.Usage.OutputTokens,
+			CacheReadInputTokens: mt.Usage.CacheReadInputTokens, CacheCreationInputTokens: mt.Usage.CacheCreationInputTokens,
+			CostUSD: mt.Cost, ContextWindow: mt.Info.ContextWindow, MaxOutputTokens: mt.Info.MaxOutput}
+		if mt.Usage.ServerToolUse != nil {
+			mu.WebSearchRequests = mt.Usage.ServerToolUse.WebSearchRequests
+		}
+		out[id] = mu
+	}
+	return out
+}
+
 // Result is the last line of a run (and the whole output of --output-format
 // json).
 type Result struct {
@@ -209,15 +225,7 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 	if r.Usage.CacheCreation == nil {
 		r.Usage.CacheCreation = &llm.CacheCreation{}
 	}
-	for id, mt := range end.Total.ByModel {
-		mu := ModelUsage{InputTokens: mt.Usage.InputTokens, OutputTokens: mt.Usage.OutputTokens,
-			CacheReadInputTokens: mt.Usage.CacheReadInputTokens, CacheCreationInputTokens: mt.Usage.CacheCreationInputTokens,
-			CostUSD: mt.Cost, ContextWindow: mt.Info.ContextWindow, MaxOutputTokens: mt.Info.MaxOutput}
-		if mt.Usage.ServerToolUse != nil {
-			mu.WebSearchRequests = mt.Usage.ServerToolUse.WebSearchRequests
-		}
-		r.ModelUsage[id] = mu
-	}
+	r.ModelUsage = ModelUsages(end.Total.ByModel)
 	if end.StopReason != "" {
 		sr := end.StopReason
 		r.StopReason = &sr

@@ -226,6 +226,17 @@ func (t *Tool) Setenv(kvs ...string) {
 	t.env = env
 }
 
+// Unsetenv removes variables from the environment the next command
+// starts with (settings env entries a client took back).
+func (t *Tool) Unsetenv(names ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.env = slices.DeleteFunc(append([]string(nil), t.env...), func(x string) bool {
+		name, _, _ := strings.Cut(x, "=")
+		return slices.Contains(names, name)
+	})
+}
+
 // Env returns a copy of the environment the next command starts with.
 func (t *Tool) Env() []string {
 	t.mu.Lock()
