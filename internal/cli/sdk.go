@@ -65,7 +65,6 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MCPToggle:         f.mcpToggle,
 		RewindFiles:       f.rewindFiles,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
-		SetEffort:         func(level string) error { return f.a.setEffort(f.session(), level) },
 		ThinkingDisplay:   strings.TrimSpace(o.ThinkingDisp),
 		ApplyFlagSettings: f.applyFlagSettings,
 		UpdateSettings:    f.updateSettings,

@@ -69,9 +69,6 @@ type Config struct {
 	MCPToggle func(name string, enabled bool) (found bool, err error)
 	// StopTask stops a background task (stop_task).
 	StopTask func(id string) error
-	// SetEffort sets the session's effort level from apply_flag_settings'
-	// effortLevel ("" for the model's default); nil refuses it.
-	SetEffort func(level string) error
 	// ThinkingDisplay is the session's starting thinking display
 	// (--thinking-display), which set_max_thinking_tokens' null
 	// thinking_display goes back to.
