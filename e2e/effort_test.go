@@ -287,3 +287,18 @@ func TestSDKApplyFlagSettingsChangesTheEffort(t *testing.T) {
 		t.Errorf("thinking %s then %s", a, b)
 	}
 }
+
+func TestUltrathinkAsksForHighEffort(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"), llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	for _, args := range [][]string{{"-p", "ultrathink: why is the cache cold?"}, {"-p", "ultrathink please", "--effort", "max"}} {
+		if r := sb.Run(t, "", args...); r.Code != 0 {
+			t.Fatalf("code %d: %s", r.Code, r.Stderr)
+		}
+	}
+	for i, want := range []string{"high", "max"} {
+		if effort, _ := sentEffort(t, srv.Requests()[i]); effort != want {
+			t.Errorf("run %d: effort %q, want %q", i+1, effort, want)
+		}
+	}
+}

@@ -54,7 +54,7 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 	case command.Query:
 		content = out.Expansion.Content()
 	}
-	in := engine.Input{Content: content, TokenBudget: engine.ParseTokenBudget(text)}
+	in := engine.Input{Content: content, TokenBudget: engine.ParseTokenBudget(text), MinEffort: engine.PromptEffort(text)}
 	expanded := ""
 	if out.Action == command.Query {
 		in.Model, in.AllowedTools = out.Expansion.Model, out.Expansion.AllowedTools

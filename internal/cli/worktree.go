@@ -15,7 +15,8 @@ import (
 
 // enterWorktree starts a --worktree session: it makes a git worktree of
 // the repository the working folder is in, .claude/worktrees/<name> on
-// branch worktree-<name> (a name reins makes up when none is given), and
+// branch worktree-<name> (a name reins makes up when none is given) from
+// origin/HEAD when the repository has it, else from HEAD, and
 // moves the process into the matching folder there, so that everything
 // the session does happens in the worktree.
 func enterWorktree(ctx context.Context, name string) (*worktree.Worktree, error) {
@@ -34,7 +35,13 @@ func enterWorktree(ctx context.Context, name string) (*worktree.Worktree, error)
 	}
 	ctx, cancel := context.WithTimeout(ctx, worktreeTimeout)
 	defer cancel()
-	wt, err := worktree.Create(ctx, cwd, name)
+	// Like Claude Code, the branch starts from the remote's default
+	// branch when the repository has one, else from HEAD.
+	from := worktree.RemoteDefault(ctx, cwd)
+	if from == "" {
+		from = "HEAD"
+	}
+	wt, err := worktree.CreateFrom(ctx, cwd, name, from)
 	if errors.Is(err, worktree.ErrNotRepo) {
 		return nil, fmt.Errorf("--worktree needs a git repository, and %s is not inside one", cwd)
 	}

@@ -36,3 +36,16 @@ func ParseTokenBudget(prompt string) int {
 	}
 	return int(v)
 }
+
+// ultrathink matches the word "ultrathink" in a prompt.
+var ultrathink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bultrathink\b`) })
+
+// PromptEffort returns the least effort level a prompt asks for: "high"
+// when it says "ultrathink" (as in Claude Code, for that turn only), else
+// "".
+func PromptEffort(prompt string) string {
+	if ultrathink().MatchString(prompt) {
+		return "high"
+	}
+	return ""
+}

@@ -87,3 +87,20 @@ func TestThinkingDisplayGoesWithThinkingOnly(t *testing.T) {
 		t.Errorf("thinking off: %s", got)
 	}
 }
+
+func TestUltrathinkRaisesTheEffortForItsTurnOnly(t *testing.T) {
+	h := newHarness(t, engine.Config{Model: "claude-opus-5-5"}, nil, llmtest.Reply("one"), llmtest.Reply("two"))
+	for _, prompt := range []string{"ultrathink: why is this slow?", "and now?"} {
+		for range h.sess.Run(context.Background(), engine.Input{Content: []llm.ContentBlock{llm.TextBlock(prompt)}, MinEffort: engine.PromptEffort(prompt)}) {
+		}
+	}
+	reqs := h.srv.Requests()
+	if a, b := outputEffort(t, reqs[0]), outputEffort(t, reqs[1]); a != "high" || b != "medium" {
+		t.Errorf("efforts %q then %q, want high for the ultrathink turn, then the default medium", a, b)
+	}
+	for prompt, want := range map[string]string{"Ultrathink about it": "high", "ultrathinking": "", "think hard": ""} {
+		if got := engine.PromptEffort(prompt); got != want {
+			t.Errorf("PromptEffort(%q) = %q, want %q", prompt, got, want)
+		}
+	}
+}

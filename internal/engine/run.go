@@ -38,6 +38,10 @@ type Input struct {
 	// AllowedTools are permission rules allowed for this turn only (a
 	// custom command's allowed-tools), when the gate is a Granter.
 	AllowedTools []string
+	// MinEffort, when set, is the least effort level this turn's requests
+	// ask for ("high" for a prompt that says "ultrathink"); a higher
+	// session level stays.
+	MinEffort string
 }
 
 // ErrMaxOutputTokens ends a turn whose answer stayed truncated after every
@@ -69,7 +73,7 @@ func (s *Session) Run(ctx context.Context, in Input) iter.Seq[Event] {
 	return func(yield func(Event) bool) {
 		ctx, cancel := context.WithCancelCause(ctx)
 		defer cancel(nil)
-		t := &turn{s: s, yield: yield, cancel: cancel, start: s.cfg.Now(), budget: in.TokenBudget}
+		t := &turn{s: s, yield: yield, cancel: cancel, start: s.cfg.Now(), budget: in.TokenBudget, minEffort: in.MinEffort}
 		s.mu.Lock()
 		s.running = true
 		s.mu.Unlock()
@@ -108,6 +112,7 @@ type turn struct {
 
 	budget       int
 	budgetRounds int
+	minEffort    string // the turn's least effort level (Input.MinEffort)
 	lastOutputs  [2]int
 
 	lastStop      string
@@ -639,7 +644,7 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	if info := s.cfg.Models.Info(model); info.SupportsEffort() {
 		// The beta goes with every request to such a model, level or not,
 		// so the header stays the same when the level changes.
-		req.Effort = info.EffortFor(effort)
+		req.Effort = info.EffortFor(llm.AtLeastEffort(effort, t.minEffort, info))
 		req.Betas = append(slices.Clip(req.Betas), llm.EffortBeta)
 	}
 	return req

@@ -102,3 +102,23 @@ func effortsFor(base string) []string {
 	}
 	return nil
 }
+
+// AtLeastEffort returns level raised to min for model m: min when the
+// level m would run at (its default for "" or "auto") is below it, else
+// level unchanged. An empty min changes nothing.
+func AtLeastEffort(level, min string, m ModelInfo) string {
+	if min == "" {
+		return level
+	}
+	cur := level
+	if cur == "" || cur == EffortAuto {
+		cur = m.DefaultEffort
+		if cur == "" {
+			cur = "high" // the API's own default
+		}
+	}
+	if effortRank(cur) < effortRank(min) {
+		return min
+	}
+	return level
+}

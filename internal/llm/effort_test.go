@@ -66,3 +66,19 @@ func TestModelEffortLevelsAreOverridable(t *testing.T) {
 		t.Error("an override without levels should keep the model's levels")
 	}
 }
+
+func TestAtLeastEffortRaisesOnlyWhatIsBelow(t *testing.T) {
+	m := NewModels(func(string) string { return "" })
+	for _, tc := range []struct{ model, level, min, want string }{
+		{"claude-opus-5-5", "", "high", "high"}, // its default, medium, is below
+		{"claude-opus-5-5", "low", "high", "high"},
+		{"claude-opus-5-5", "max", "high", "max"},
+		{"claude-opus-5-5", "xhigh", "high", "xhigh"},
+		{"claude-opus-4-5", "", "high", ""}, // the API's default is high already
+		{"claude-opus-5-5", "low", "", "low"},
+	} {
+		if got := AtLeastEffort(tc.level, tc.min, m.Info(tc.model)); got != tc.want {
+			t.Errorf("%s %q at least %q = %q, want %q", tc.model, tc.level, tc.min, got, tc.want)
+		}
+	}
+}

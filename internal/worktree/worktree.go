@@ -2,8 +2,8 @@
 // isolate work from the user's checkout: a sub-agent started with
 // isolation "worktree", and a whole session started with --worktree. Each
 // worktree lives under <repository root>/.claude/worktrees/<name>, on a
-// new branch worktree-<name> made from the checkout's HEAD, as Claude Code
-// lays them out.
+// new branch worktree-<name> made from the checkout's HEAD or another
+// revision (CreateFrom), as Claude Code lays them out.
 //
 // The package runs the git command; it never touches the user's checkout
 // beyond `git worktree add` and, once, adding .claude/worktrees/ to the
@@ -116,6 +116,12 @@ func ValidName(name string) error {
 // from HEAD. It fails with ErrNotRepo outside a repository, and when the
 // folder or the branch already exists.
 func Create(ctx context.Context, dir, name string) (*Worktree, error) {
+	return CreateFrom(ctx, dir, name, "HEAD")
+}
+
+// CreateFrom is Create with the branch made from rev (a commit, branch or
+// other revision) instead of HEAD.
+func CreateFrom(ctx context.Context, dir, name, rev string) (*Worktree, error) {
 	if err := ValidName(name); err != nil {
 		return nil, err
 	}
@@ -123,29 +129,56 @@ func Create(ctx context.Context, dir, name string) (*Worktree, error) {
 	if err != nil {
 		return nil, err
 	}
-	base, err := git(ctx, root, "rev-parse", "--verify", "HEAD^{commit}")
+	base, err := git(ctx, root, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}")
 	if err != nil {
-		return nil, fmt.Errorf("create worktree %s: the repository at %s has no commit yet to branch from", name, root)
+		if rev == "HEAD" {
+			return nil, fmt.Errorf("create worktree %s: the repository at %s has no commit yet to branch from", name, root)
+		}
+		return nil, fmt.Errorf("create worktree %s: %s names no commit in %s", name, rev, root)
 	}
 	w := &Worktree{Path: filepath.Join(root, filepath.FromSlash(Dir), name), Branch: "worktree-" + name, Root: root, Base: base}
 	if _, err := os.Lstat(w.Path); err == nil {
 		return nil, fmt.Errorf("create worktree %s: %s already exists", name, w.Path)
 	}
-	excludeWorktrees(ctx, root)
+	common, err := commonDir(ctx, root)
+	if err != nil {
+		return nil, fmt.Errorf("create worktree %s: %w", name, err)
+	}
+	unlock, err := lockRepo(ctx, common)
+	if err != nil {
+		return nil, fmt.Errorf("create worktree %s: %w", name, err)
+	}
+	defer unlock()
+	excludeWorktrees(common)
 	if _, err := git(ctx, root, "worktree", "add", "-b", w.Branch, w.Path, base); err != nil {
 		return nil, fmt.Errorf("create worktree %s: %w", name, err)
 	}
 	return w, nil
 }
 
+// RemoteDefault returns "origin/HEAD" when the repository dir is in knows
+// its remote's default branch, else "".
+func RemoteDefault(ctx context.Context, dir string) string {
+	if _, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "origin/HEAD^{commit}"); err != nil {
+		return ""
+	}
+	return "origin/HEAD"
+}
+
+// commonDir is the repository's shared git folder (the main checkout's
+// .git, also for a linked worktree).
+func commonDir(ctx context.Context, root string) (string, error) {
+	common, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-common-dir")
+	if err != nil || common == "" {
+		return "", fmt.Errorf("find the git folder of %s: %w", root, err)
+	}
+	return common, nil
+}
+
 // excludeWorktrees adds the worktrees folder to the repository's
 // info/exclude, once, so the user's `git status` does not list them. A
 // failure only leaves them listed.
-func excludeWorktrees(ctx context.Context, root string) {
-	common, err := git(ctx, root, "rev-parse", "--path-format=absolute", "--git-common-dir")
-	if err != nil || common == "" {
-		return
-	}
+func excludeWorktrees(common string) {
 	path := filepath.Join(common, "info", "exclude")
 	line := "/" + Dir + "/"
 	data, err := os.ReadFile(path)
@@ -191,6 +224,15 @@ func (w *Worktree) Changed(ctx context.Context) (bool, error) {
 
 // Remove deletes the worktree's folder and its branch, changes or not.
 func (w *Worktree) Remove(ctx context.Context) error {
+	common, err := commonDir(ctx, w.Root)
+	if err != nil {
+		return fmt.Errorf("remove worktree %s: %w", w.Path, err)
+	}
+	unlock, err := lockRepo(ctx, common)
+	if err != nil {
+		return fmt.Errorf("remove worktree %s: %w", w.Path, err)
+	}
+	defer unlock()
 	var errs []error
 	if _, err := git(ctx, w.Root, "worktree", "remove", "--force", w.Path); err != nil {
 		errs = append(errs, fmt.Errorf("remove worktree %s: %w", w.Path, err))

@@ -119,7 +119,7 @@ func TestParallelCreatesAndRemovalsDoNotCollide(t *testing.T) {
 	dir := repo(t)
 	ctx := context.Background()
 	var wg sync.WaitGroup
-	errs := make([]error, 6)
+	errs := make([]error, 12)
 	for i := range errs {
 		wg.Go(func() {
 			w, err := Create(ctx, dir, fmt.Sprintf("p%d", i))
@@ -141,5 +141,33 @@ func TestParallelCreatesAndRemovalsDoNotCollide(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(dir, ".git", "info", "exclude"))
 	if n := strings.Count(string(data), "/.claude/worktrees/"); n < 1 {
 		t.Errorf("info/exclude: %q", data)
+	}
+}
+
+func TestCreateFromTheRemotesDefaultBranch(t *testing.T) {
+	origin := repo(t)
+	clone := filepath.Join(t.TempDir(), "clone")
+	run(t, filepath.Dir(clone), "clone", "-q", origin, clone)
+	// A local commit the remote does not have.
+	os.WriteFile(filepath.Join(clone, "local.txt"), []byte("local\n"), 0o644)
+	run(t, clone, "add", "-A")
+	run(t, clone, "-c", "user.email=t@x", "-c", "user.name=t", "commit", "-qm", "local")
+	ctx := context.Background()
+	from := RemoteDefault(ctx, clone)
+	if from != "origin/HEAD" {
+		t.Fatalf("RemoteDefault = %q", from)
+	}
+	w, err := CreateFrom(ctx, clone, "s", from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(w.Path, "local.txt")); !os.IsNotExist(err) {
+		t.Errorf("the worktree has the local commit's file: %v", err)
+	}
+	if RemoteDefault(ctx, origin) != "" {
+		t.Error("a repository without a remote has a remote default")
+	}
+	if _, err := CreateFrom(ctx, clone, "t", "no-such-branch"); err == nil || !strings.Contains(err.Error(), "no-such-branch names no commit") {
+		t.Errorf("bad revision: %v", err)
 	}
 }
