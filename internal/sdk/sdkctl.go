@@ -279,7 +279,15 @@ func (s *Server) mcpReadResource(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp_read_resource: %v", err)
 	}
-	return res, nil
+	// The answer is the result's contents, without the other members
+	// the MCP library adds.
+	var out struct {
+		Contents json.RawMessage `json:"contents"`
+	}
+	if b, err := json.Marshal(res); err != nil || json.Unmarshal(b, &out) != nil || len(out.Contents) == 0 || string(out.Contents) == "null" {
+		out.Contents = json.RawMessage("[]")
+	}
+	return out, nil
 }
 
 // renameSession answers rename_session: the title is saved with the
