@@ -262,3 +262,19 @@ func TestSDKRenameAndGenerateSessionTitleSaveTheTitleInTheTranscript(t *testing.
 		t.Errorf("custom-title entries %q", titles)
 	}
 }
+
+func TestTypeScriptSDKReadMcpResourceReadsUIResourcesOnly(t *testing.T) {
+	srv := server(t, reply("One.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	_, summary := runScript(t, sb, "sdkctl.mjs", "mcp-resource")
+
+	if got := js(summary["widget"]); got != `{"contents":[{"mimeType":"text/html+skybridge","text":"\u003cdiv\u003ewidget\u003c/div\u003e","uri":"ui://widget/main"}]}` {
+		t.Errorf("readMcpResource(ui://widget/main) = %s", got)
+	}
+	if got, _ := summary["file"].(string); !strings.Contains(got, "only ui:// resources can be read") {
+		t.Errorf("readMcpResource(file:///notes.txt) = %q, want a refusal", got)
+	}
+	if got, _ := summary["unknown"].(string); !strings.Contains(got, `no MCP server is named "nope"`) {
+		t.Errorf("readMcpResource of an unknown server = %q", got)
+	}
+}

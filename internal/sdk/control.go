@@ -220,7 +220,7 @@ func (s *Server) handle(m *Message) (any, error) {
 	case "reload_skills":
 		return map[string]any{"skills": s.reload().Skills}, nil
 	case "reload_plugins":
-		return s.reloadPlugins(), nil
+		return s.reloadPlugins(m.Request)
 	case "reload_output_styles":
 		// reins has the default output style only.
 		return map[string]any{"available_output_styles": []string{"default"}}, nil

@@ -225,14 +225,22 @@ func (s *Server) reload() Reloaded {
 
 // reloadPlugins answers reload_plugins: reins has no plugins, so the list
 // of them is empty, but commands, skills and agents are read again.
-func (s *Server) reloadPlugins() any {
+// Plugins the request asks to add are refused rather than ignored.
+func (s *Server) reloadPlugins(raw json.RawMessage) (any, error) {
+	var req struct {
+		Add []json.RawMessage `json:"add_plugins"`
+	}
+	json.Unmarshal(raw, &req)
+	if len(req.Add) > 0 {
+		return nil, errors.New("reload_plugins: reins has no plugin support, so add_plugins cannot be loaded")
+	}
 	r := s.reload()
 	servers := append(s.configuredStatus(), s.sdkServerStatus()...)
 	if servers == nil {
 		servers = []MCPServerStatus{}
 	}
 	return map[string]any{"commands": r.Commands, "agents": r.Agents, "plugins": []any{},
-		"mcpServers": servers, "error_count": 0}
+		"mcpServers": servers, "error_count": 0}, nil
 }
 
 // mcpReadResource answers mcp_read_resource. As in Claude Code, only ui://
@@ -271,7 +279,15 @@ func (s *Server) mcpReadResource(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp_read_resource: %v", err)
 	}
-	return res, nil
+	// The answer is the result's contents, without the other members
+	// the MCP library adds.
+	var out struct {
+		Contents json.RawMessage `json:"contents"`
+	}
+	if b, err := json.Marshal(res); err != nil || json.Unmarshal(b, &out) != nil || len(out.Contents) == 0 || string(out.Contents) == "null" {
+		out.Contents = json.RawMessage("[]")
+	}
+	return out, nil
 }
 
 // renameSession answers rename_session: the title is saved with the

@@ -154,12 +154,26 @@ async function reloadScenario() {
   ]);
 }
 
+// readMcpResource reads an MCP Apps widget of a server reins runs.
+async function mcpResourceScenario() {
+  const ui = { command: process.execPath, args: [new URL("./ui-server.mjs", import.meta.url).pathname] };
+  await session({ mcpServers: { ui } }, "First.", [
+    async (q) => {
+      summary.widget = await q.readMcpResource("ui", "ui://widget/main");
+      summary.file = await q.readMcpResource("ui", "file:///notes.txt").then(() => "read", failure);
+      summary.unknown = await q.readMcpResource("nope", "ui://widget/main").then(() => "read", failure);
+      return undefined;
+    },
+  ]);
+}
+
 try {
   if (scenario === "flag-settings") await flagSettingsScenario();
   else if (scenario === "update-settings") await updateSettingsScenario();
   else if (scenario === "files") await filesScenario();
   else if (scenario === "mcp-set") await mcpSetScenario();
   else if (scenario === "reload") await reloadScenario();
+  else if (scenario === "mcp-resource") await mcpResourceScenario();
   else throw new Error("unknown scenario " + scenario);
 } catch (e) {
   summary.error = String(e && e.stack || e);
