@@ -197,8 +197,10 @@ func TestQA4ExportWritesTheConversation(t *testing.T) {
 		t.Fatalf("the export holds terminal escapes:\n%q", got)
 	}
 	tt.prompt("/export")
-	s := tt.waitFor("Conversation exported to ")
-	m := regexp.MustCompile(`exported to (\S+-fix-the-login-bug-please\.txt)`).FindStringSubmatch(s)
+	// The earlier export's line may still be on screen: wait for this one.
+	named := regexp.MustCompile(`exported to (\S+-fix-the-login-bug-please\.txt)`)
+	s := tt.waitUntil("the default export", func(s string) bool { return named.MatchString(s) })
+	m := named.FindStringSubmatch(s)
 	if m == nil {
 		t.Fatalf("the default export name is not made of the date and the first prompt:\n%s", s)
 	}
