@@ -125,15 +125,15 @@ func (p *fgProcess) movedResult(note string) *tool.Result {
 	id := p.task.ID()
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "The user moved this command to the background while it ran; it goes on as task %s.", id)
-	if kept := strings.TrimRight(p.kept, "\n"); kept != "" {
-		fmt.Fprintf(&sb, "\nOutput so far:\n%s\n", kept)
-	} else {
-		sb.WriteString(" It had printed nothing yet.")
-	}
 	if path := p.task.Info().OutputPath; path != "" {
 		fmt.Fprintf(&sb, " All of its output is written to %s.", path)
 	}
 	fmt.Fprintf(&sb, " Use TaskOutput with task_id %q to read new output and TaskStop to end it; you will be told when it finishes.", id)
+	if kept := strings.TrimRight(p.kept, "\n"); kept != "" {
+		fmt.Fprintf(&sb, "\nOutput so far:\n%s", kept)
+	} else {
+		sb.WriteString("\nIt had printed nothing yet.")
+	}
 	if note != "" {
 		sb.WriteString("\n" + note)
 	}
