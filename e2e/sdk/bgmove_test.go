@@ -22,7 +22,7 @@ func TestTypeScriptSDKBackgroundTasksMovesARunningBashCall(t *testing.T) {
 		reply("Carried on.", 120, 10),
 		reply("Noted.", 130, 10))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	msgs, summary := runScript(t, sb, "bgmove.mjs", "")
+	msgs, summary := runScript(t, sb, "bgmove.mjs", "toolu_bg")
 
 	if summary["unknown"] != false || summary["moved"] != true {
 		t.Fatalf("backgroundTasks answered %v for an unknown id and %v for the running call, want false and true", summary["unknown"], summary["moved"])
@@ -72,5 +72,49 @@ func TestTypeScriptSDKBackgroundTasksMovesARunningBashCall(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "<task-id>bash_1</task-id>") || !strings.Contains(text.String(), "<status>completed</status>") {
 		t.Fatalf("the third request ends with %q, want the task's notification", text.String())
+	}
+}
+
+// backgroundTasks(toolUseId) of a running Agent call moves the sub-agent:
+// the call answers with an async launch under the agent's id, the turn
+// goes on, and the agent finishes as a task the model is told about.
+func TestTypeScriptSDKBackgroundTasksMovesARunningAgentCall(t *testing.T) {
+	wait := "touch started; while [ ! -e release ]; do sleep 0.05; done; echo released"
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_ag", "Agent", map[string]any{"description": "long job", "prompt": "Run the long job."})),
+		llmtest.Calls(llmtest.ToolUse("toolu_sub", "Bash", map[string]any{"command": wait})),
+		reply("Carried on.", 120, 10),
+		reply("The agent's answer.", 125, 10),
+		reply("Noted.", 130, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	msgs, summary := runScript(t, sb, "bgmove.mjs", "toolu_ag")
+
+	if summary["unknown"] != false || summary["moved"] != true {
+		t.Fatalf("backgroundTasks answered %v for an unknown id and %v for the running Agent call, want false and true", summary["unknown"], summary["moved"])
+	}
+	var launch map[string]any
+	for _, m := range ofType(msgs, "user", "") {
+		if r, ok := m["tool_use_result"].(map[string]any); ok && m["parent_tool_use_id"] == nil {
+			launch = r
+		}
+	}
+	agentID, _ := launch["agentId"].(string)
+	if launch["status"] != "async_launched" || agentID == "" {
+		t.Fatalf("tool_use_result = %v, want an async launch with the agent id", launch)
+	}
+	notes := ofType(msgs, "system", "task_notification")
+	if len(notes) != 1 || notes[0]["task_id"] != agentID || notes[0]["status"] != "completed" {
+		t.Fatalf("task_notification lines = %v, want the agent %s completed", notes, agentID)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d model requests, want 5", len(reqs))
+	}
+	res := reqs[2].ToolResults()
+	if len(res) != 1 || res[0].ToolUseID != "toolu_ag" || !strings.Contains(res[0].ResultText(), "moved the general-purpose agent to the background") {
+		t.Fatalf("the main conversation's second request has results %+v, want the moved Agent call answered once", res)
+	}
+	if sub := reqs[3].ToolResults(); len(sub) != 1 || strings.TrimSpace(sub[0].ResultText()) != "released" {
+		t.Fatalf("the sub-agent's Bash result = %+v, want its command to have run on to the end", sub)
 	}
 }

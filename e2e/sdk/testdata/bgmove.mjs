@@ -1,13 +1,15 @@
-// Moves a running Bash call to the background with the TypeScript SDK's
-// backgroundTasks() (run by bgmove_test.go): once the model's Bash call
-// is running, backgroundTasks of an unknown tool_use id answers false and
-// backgroundTasks("toolu_bg") true; after the first result the script
+// Moves a running call to the background with the TypeScript SDK's
+// backgroundTasks() (run by bgmove_test.go): once the model's call (its
+// tool_use id is the argument) is running and a "started" file exists,
+// backgroundTasks of an unknown tool_use id answers false and
+// backgroundTasks(id) true; after the first result the script
 // lets the command end (it waits for a "release" file) and ends the input
 // after the second result, the turn that tells the model the task ended.
 // Prints like agent.mjs: {"msg": …} per message, then {"summary": …}.
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import fs from "node:fs";
 
+const target = process.argv[2];
 const summary = {};
 const print = (v) => process.stdout.write(JSON.stringify(v) + "\n");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -25,7 +27,7 @@ async function move(q) {
   // The call can move once its command runs; until then the answer is
   // false, so ask again.
   let moved = false;
-  for (summary.attempts = 1; !(moved = await q.backgroundTasks("toolu_bg")); summary.attempts++) await sleep(20);
+  for (summary.attempts = 1; !(moved = await q.backgroundTasks(target)); summary.attempts++) await sleep(20);
   summary.moved = moved;
 }
 
@@ -38,7 +40,7 @@ try {
   let results = 0;
   for await (const m of q) {
     print({ msg: m });
-    const calls = m.type === "assistant" ? m.message.content.filter((b) => b.type === "tool_use" && b.id === "toolu_bg") : [];
+    const calls = m.type === "assistant" ? m.message.content.filter((b) => b.type === "tool_use" && b.id === target) : [];
     if (calls.length > 0 && !moving) moving = move(q);
     if (m.type === "result") {
       results++;
