@@ -287,7 +287,7 @@ func (t *Tool) foreground(ctx context.Context, spec agentdef.Spec, progress func
 	run := t.launch(ctx, conv, progress)
 	remove := func() {}
 	if t.cfg.Tasks != nil && spec.ParentToolUseID != "" {
-		remove = t.cfg.Tasks.AddMovable(spec.ParentToolUseID, func() bool { return t.moveToTask(run, spec) })
+		remove = t.cfg.Tasks.AddMovable(spec.ParentToolUseID, func() bool { return t.moveToTask(ctx, run, spec) })
 	}
 	select {
 	case <-run.done:

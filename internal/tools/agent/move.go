@@ -73,11 +73,11 @@ func (r *fgRun) settle() (moved bool) {
 // moveToTask makes the running sub-agent a background agent task under
 // its agent id: the task ends with the agent's answer (its output) and
 // stopping the task stops the agent. It reports false when the run has
-// ended or no task could start.
-func (t *Tool) moveToTask(r *fgRun, spec agentdef.Spec) bool {
+// ended, its call was stopped (callCtx is done), or no task could start.
+func (t *Tool) moveToTask(callCtx context.Context, r *fgRun, spec agentdef.Spec) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.settled || r.task != nil {
+	if r.settled || r.task != nil || callCtx.Err() != nil {
 		return false
 	}
 	select {

@@ -385,7 +385,7 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 	})
 	remove := func() {}
 	if t.cfg.Tasks != nil && c != nil && c.ID != "" {
-		remove = t.cfg.Tasks.AddMovable(c.ID, func() bool { return t.moveToTask(proc, in, c.ID, out, statePath) })
+		remove = t.cfg.Tasks.AddMovable(c.ID, func() bool { return t.moveToTask(runCtx, proc, in, c.ID, out, statePath) })
 	}
 	select {
 	case <-proc.done:

@@ -73,12 +73,13 @@ func (p *fgProcess) settle() (moved bool) {
 // moveToTask makes the running command a background task: the output so
 // far and everything it writes later go to the task, which ends when the
 // process does (or stops it when the task is stopped), and the call
-// returns at once. It reports false when the command is no longer running
-// or no task could start.
-func (t *Tool) moveToTask(p *fgProcess, in Input, toolUseID string, out *capture, statePath string) bool {
+// returns at once. It reports false when the command is no longer running,
+// its call was stopped or timed out (callCtx is done), or no task could
+// start.
+func (t *Tool) moveToTask(callCtx context.Context, p *fgProcess, in Input, toolUseID string, out *capture, statePath string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.state != fgRunning {
+	if p.state != fgRunning || callCtx.Err() != nil {
 		return false
 	}
 	select {
