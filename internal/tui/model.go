@@ -188,7 +188,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.notice(msg.level, msg.text)
 	case movedMsg:
 		if msg.moved {
-			m.setHint("Moved to the background; you will be told when it finishes", 3*time.Second)
+			m.setHint("Moved to the background; the model will be told when it finishes", 3*time.Second)
 		}
 		return m, nil
 	case backgroundMsg:
