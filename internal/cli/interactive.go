@@ -91,6 +91,8 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Notify:          notifyChannel(a.settings.Raw["preferredNotifChannel"]),
 		BackgroundDone:  a.tasks.Changed(),
 		BackgroundNotes: a.taskReminders,
+		CanBackground:   a.tasks.CanBackground,
+		Background:      a.tasks.Background,
 		OnIdle: func() {
 			a.notification(ctx, "idle_prompt", "reins is waiting for your input")
 		},

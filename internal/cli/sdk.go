@@ -65,6 +65,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MCPToggle:         f.mcpToggle,
 		RewindFiles:       f.rewindFiles,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
+		MoveToBackground:  func(id string) bool { return f.a.tasks.Background(id) },
 		ThinkingDisplay:   strings.TrimSpace(o.ThinkingDisp),
 		ApplyFlagSettings: f.applyFlagSettings,
 		UpdateSettings:    f.updateSettings,

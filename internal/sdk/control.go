@@ -225,7 +225,7 @@ func (s *Server) handle(m *Message) (any, error) {
 		// reins has the default output style only.
 		return map[string]any{"available_output_styles": []string{"default"}}, nil
 	case "background_tasks":
-		return nil, errors.New("background_tasks: reins cannot move a running tool call to the background; run long commands with Bash's run_in_background instead")
+		return s.backgroundTasks(m.Request)
 	case "rename_session":
 		return nil, s.renameSession(m.Request)
 	case "get_usage":
@@ -529,6 +529,27 @@ func (s *Server) mcpToggle(raw json.RawMessage) error {
 		}
 	}
 	return fmt.Errorf("mcp_toggle: no MCP server named %q", name)
+}
+
+// backgroundTasks moves running foreground tool calls to the background:
+// the one whose tool_use block has tool_use_id, or every one without it.
+// The answer says whether any moved.
+func (s *Server) backgroundTasks(raw json.RawMessage) (any, error) {
+	var req struct {
+		ID json.RawMessage `json:"tool_use_id"`
+	}
+	json.Unmarshal(raw, &req)
+	id := ""
+	if len(req.ID) > 0 && string(req.ID) != "null" {
+		var ok bool
+		if id, ok = str(req.ID); !ok {
+			return nil, errors.New("background_tasks: \"tool_use_id\" must be a string")
+		}
+	}
+	if s.cfg.MoveToBackground == nil {
+		return nil, errors.New("background_tasks: background tasks are not available in this session")
+	}
+	return map[string]any{"backgrounded": s.cfg.MoveToBackground(id)}, nil
 }
 
 func (s *Server) stopTask(raw json.RawMessage) error {

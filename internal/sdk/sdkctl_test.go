@@ -59,7 +59,8 @@ func TestSessionControlRequestsRefuseMalformedFieldsNamingThem(t *testing.T) {
 		{`{"subtype":"rename_session","title":"  "}`, `rename_session: "title" must be a non-empty string`},
 		{`{"subtype":"rename_session","title":"T","session_id":"other"}`, `session other is no longer this process's session (now s-1)`},
 		{`{"subtype":"cancel_async_message"}`, `cancel_async_message: "message_uuid" must be a string`},
-		{`{"subtype":"background_tasks"}`, `cannot move a running tool call to the background`},
+		{`{"subtype":"background_tasks"}`, `background_tasks: background tasks are not available in this session`},
+		{`{"subtype":"background_tasks","tool_use_id":7}`, `background_tasks: "tool_use_id" must be a string`},
 		{`{"subtype":"reload_plugins","add_plugins":[{"type":"local","path":"/p"}]}`, `reins has no plugin support, so add_plugins cannot be loaded`},
 		{`{"subtype":"no_such_thing"}`, `unsupported control request subtype "no_such_thing"`},
 	} {

@@ -69,6 +69,11 @@ type Config struct {
 	MCPToggle func(name string, enabled bool) (found bool, err error)
 	// StopTask stops a background task (stop_task).
 	StopTask func(id string) error
+	// MoveToBackground moves the running foreground tool call toolUseID
+	// (a Bash command, a sub-agent), or with "" every one that can move,
+	// to the background and reports whether any moved
+	// (background_tasks); nil refuses the request.
+	MoveToBackground func(toolUseID string) bool
 	// ThinkingDisplay is the session's starting thinking display
 	// (--thinking-display), which set_max_thinking_tokens' null
 	// thinking_display goes back to.

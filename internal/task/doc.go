@@ -12,6 +12,10 @@
 // announced to the model once: TakeFinished returns the finished tasks
 // not yet announced and marks them.
 //
+// The registry also knows the foreground tool calls that could go on as
+// tasks (AddMovable); Background moves them when the user asks (Ctrl+B,
+// the SDK's background_tasks).
+//
 // This package runs no processes itself and knows nothing of tools or the
 // engine.
 package task

@@ -126,6 +126,14 @@ type Registry struct {
 	counter map[Kind]int
 	closed  bool
 	changed chan struct{}
+	// movables are the foreground calls that may move to the background
+	// (move.go).
+	movables []*movable
+
+	// moving is held while Background runs the move functions, so that
+	// a call's remove (AddMovable) waits for a move in progress and no
+	// move function runs after its call stopped being movable.
+	moving sync.Mutex
 }
 
 func (r *Registry) now() time.Time {
@@ -479,6 +487,15 @@ func (t *Task) Output() (string, int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf), t.total - int64(len(t.buf))
+}
+
+// MarkRead counts the output written so far as read: the next ReadNew
+// starts after it (a call moved to the background already gave the model
+// its output up to the move).
+func (t *Task) MarkRead() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.read = t.total
 }
 
 // ReadNew returns the output written since the previous ReadNew (the

@@ -50,6 +50,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return m.onEsc()
 	case "shift+tab":
 		return m.cycleMode()
+	case "ctrl+b":
+		if m.canBackground("") {
+			return m.moveToBackground()
+		}
 	case "ctrl+o":
 		m.openTranscript()
 		return nil
@@ -314,4 +318,21 @@ func isCommand(text string) bool {
 		}
 	}
 	return name != ""
+}
+
+// canBackground reports whether a running tool call (toolUseID, or any
+// with "") could move to the background now.
+func (m *Model) canBackground(toolUseID string) bool {
+	return m.running && m.o.CanBackground != nil && m.o.Background != nil && m.o.CanBackground(toolUseID)
+}
+
+// movedMsg says whether Ctrl+B moved anything to the background.
+type movedMsg struct{ moved bool }
+
+// moveToBackground moves the running calls to the background (Ctrl+B),
+// off the UI goroutine: starting the tasks reports to observers that may
+// send to the program.
+func (m *Model) moveToBackground() tea.Cmd {
+	move := m.o.Background
+	return func() tea.Msg { return movedMsg{moved: move("")} }
 }

@@ -186,6 +186,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(msg.apply(m), m.drainQueue())
 	case noticeMsg:
 		m.notice(msg.level, msg.text)
+	case movedMsg:
+		if msg.moved {
+			m.setHint("Moved to the background; the model will be told when it finishes", 3*time.Second)
+		}
+		return m, nil
 	case backgroundMsg:
 		cmd = m.announceBackground()
 	case tea.ColorProfileMsg:
@@ -229,7 +234,7 @@ func (m *Model) flush() tea.Cmd {
 		it := c.items[c.printed]
 		s := m.r.item(it, m.width, false)
 		if !it.done && it.kind == kTool {
-			s = m.r.liveTool(it.tool, m.width, "○", m.o.Now())
+			s = m.r.liveTool(it.tool, m.width, "○", m.o.Now(), false)
 		}
 		parts = append(parts, "\n"+s)
 		c.printed++

@@ -175,6 +175,14 @@ type Options struct {
 	// task as it was told it would.
 	BackgroundDone  <-chan struct{}
 	BackgroundNotes func() []string
+	// CanBackground, when set, reports whether the running tool call
+	// with this tool_use id (or with "" any running call) could move to
+	// the background; the call's line then offers Ctrl+B. Background
+	// moves every call that can (the call answers at once and its work
+	// goes on as a background task) and reports whether any moved; it
+	// may block and runs off the UI goroutine.
+	CanBackground func(toolUseID string) bool
+	Background    func(toolUseID string) bool
 	// NoColor turns colours off (NO_COLOR).
 	NoColor bool
 	// ColorProfile, when set, gives the terminal's colour profile

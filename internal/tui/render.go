@@ -227,15 +227,29 @@ func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
 	return hang(resultMark, text, width)
 }
 
-// liveTool draws a call that is pending or running.
-func (r *renderer) liveTool(t *toolCall, width int, frame string, now time.Time) string {
+// liveTool draws a call that is pending or running; movable offers
+// Ctrl+B to move it to the background.
+func (r *renderer) liveTool(t *toolCall, width int, frame string, now time.Time, movable bool) string {
 	mark := r.st.dim.Render("○")
 	if t.running {
 		mark = r.st.accent.Render(frame)
 	}
-	s := mark + " " + r.toolHeader(t, width)
+	after := ""
 	if t.running {
-		s += r.st.dim.Render(" · " + elapsed(now.Sub(t.started)))
+		after = " · " + elapsed(now.Sub(t.started))
+	}
+	room := width
+	if movable {
+		// The command gives way so that the hint stays whole.
+		after += " · ctrl+b to run in background"
+		room -= xansi.StringWidth(after)
+	}
+	s := mark + " " + r.toolHeader(t, room)
+	if after != "" {
+		s += r.st.dim.Render(after)
+	}
+	if movable {
+		s = cut(s, width)
 	}
 	if t.sub != "" {
 		s += "\n" + r.st.dim.Render(hang(resultMark, cut(fmt.Sprintf("%s (%s)", t.sub, plural(t.subCalls, "tool use")), width-6), width))

@@ -63,7 +63,7 @@ func (t *transcriptView) view(m *Model) string {
 		if !ok {
 			s = m.r.item(it, w, true)
 			if it.kind == kTool && !it.done {
-				s = m.r.liveTool(it.tool, w, "…", m.o.Now())
+				s = m.r.liveTool(it.tool, w, "…", m.o.Now(), false)
 			}
 			if it.done {
 				t.cache[it] = s

@@ -97,7 +97,7 @@ func (m *Model) liveView(w int) string {
 		case it.kind == kThinking:
 			parts = append(parts, m.st.dim.Render("✻ Thinking…"))
 		case it.kind == kTool:
-			parts = append(parts, m.r.liveTool(it.tool, w, frame, now))
+			parts = append(parts, m.r.liveTool(it.tool, w, frame, now, it.tool.running && m.canBackground(it.tool.id)))
 		}
 	}
 	return strings.Join(parts, "\n")

@@ -284,16 +284,30 @@ func (t *Tool) foreground(ctx context.Context, spec agentdef.Spec, progress func
 	if err != nil {
 		return nil, fmt.Errorf("start the %s agent: %w", spec.Definition.Name, err)
 	}
+	run := t.launch(ctx, conv, progress)
+	remove := func() {}
+	if t.cfg.Tasks != nil && spec.ParentToolUseID != "" {
+		remove = t.cfg.Tasks.AddMovable(spec.ParentToolUseID, func() bool { return t.moveToTask(ctx, run, spec) })
+	}
+	select {
+	case <-run.done:
+	case <-run.moved:
+	case <-ctx.Done():
+	}
+	moved := run.settle()
+	remove()
+	if moved {
+		return movedResult(spec, run.task), nil
+	}
+	if ctx.Err() != nil {
+		run.cancel(context.Cause(ctx)) // it returns what it had
+	}
+	<-run.done
 	defer conv.Close()
-	var emit func(any)
-	if progress != nil {
-		emit = func(ev any) { progress(tool.Progress{Data: ev}) }
+	if run.err != nil {
+		return nil, fmt.Errorf("run the %s agent: %w", spec.Definition.Name, run.err)
 	}
-	res, err := conv.Run(ctx, emit)
-	if err != nil {
-		return nil, fmt.Errorf("run the %s agent: %w", spec.Definition.Name, err)
-	}
-	return report(spec, res, t.cfg.Now().Sub(start)), nil
+	return report(spec, run.res, t.cfg.Now().Sub(start)), nil
 }
 
 // status maps the engine's terminal reason to the result status.
@@ -365,27 +379,10 @@ func (t *Tool) background(ctx context.Context, spec agentdef.Spec) (*tool.Result
 			defer conv.Close()
 			var report func(any)
 			if tk, ok := out.(*task.Task); ok {
-				report = func(v any) {
-					if p, ok := v.(agentdef.Progress); ok {
-						tk.Report(task.Progress{ToolUses: p.ToolUses, LastTool: p.LastTool, Tokens: p.Tokens})
-					}
-				}
+				report = func(v any) { reportProgress(tk, v) }
 			}
 			res, err := conv.Run(ctx, report)
-			if err != nil {
-				return 0, err
-			}
-			io.WriteString(out, strings.TrimSpace(res.Text))
-			if res.WorktreePath != "" {
-				io.WriteString(out, "\n\n"+worktreeNote(res))
-			}
-			switch status(res) {
-			case "failed":
-				return 0, errors.New(errText(res.Err))
-			case "interrupted":
-				return 0, errors.New("interrupted before it finished")
-			}
-			return 0, nil
+			return finishTask(out, res, err)
 		}})
 	if err != nil {
 		conv.Close()

@@ -3,6 +3,10 @@
 // sub-agent to the end, passes its events up as progress, and returns its
 // final report with usage) or in the background (the sub-agent becomes a
 // task in the session's registry and the call returns its id at once).
+// A foreground run registers itself as movable (task.Registry.AddMovable):
+// moved by the user (Ctrl+B, the SDK's background_tasks), the call
+// answers at once like a background launch and the sub-agent finishes as
+// a task under its agent id.
 //
 // The tool decides what to start and narrows it: the sub-agent gets only
 // the parent's tools that its definition allows (never the main-only ones,

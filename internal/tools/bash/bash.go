@@ -257,12 +257,15 @@ type Input struct {
 // holds stdout and stderr as the command interleaved them (they share one
 // pipe); Stderr stays empty.
 type Data struct {
-	Stdout                   string `json:"stdout"`
-	Stderr                   string `json:"stderr"`
-	Interrupted              bool   `json:"interrupted"`
-	IsImage                  bool   `json:"isImage"`
-	NoOutputExpected         bool   `json:"noOutputExpected"`
-	BackgroundTaskID         string `json:"backgroundTaskId,omitempty"`
+	Stdout           string `json:"stdout"`
+	Stderr           string `json:"stderr"`
+	Interrupted      bool   `json:"interrupted"`
+	IsImage          bool   `json:"isImage"`
+	NoOutputExpected bool   `json:"noOutputExpected"`
+	BackgroundTaskID string `json:"backgroundTaskId,omitempty"`
+	// BackgroundedByUser is set when the user moved the running command
+	// to the background (Ctrl+B, the SDK's background_tasks).
+	BackgroundedByUser       bool   `json:"backgroundedByUser,omitempty"`
 	ReturnCodeInterpretation string `json:"returnCodeInterpretation,omitempty"`
 }
 
@@ -334,7 +337,7 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, prog
 		return t.background(in, c.ID, dir, env, note)
 	}
 	timeout, _ := t.timeout(in)
-	return t.foreground(ctx, in, script, dir, env, note, timeout, progress)
+	return t.foreground(ctx, c, in, script, dir, env, note, timeout, progress)
 }
 
 // start returns the folder and environment for the next command, falling
@@ -349,7 +352,7 @@ func (t *Tool) start() (dir string, env []string, note string) {
 	return t.cwd, withPWD(t.env, t.cwd), note
 }
 
-func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, dir string, env []string, note string, timeout time.Duration, progress func(tool.Progress)) (*tool.Result, error) {
+func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *shell.Script, dir string, env []string, note string, timeout time.Duration, progress func(tool.Progress)) (*tool.Result, error) {
 	shellScript, statePath := in.Command, ""
 	if needsState(script) {
 		if t.cfg.StateDir != "" {
@@ -363,7 +366,6 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 		}
 		statePath = stateFile.Name()
 		stateFile.Close()
-		defer os.Remove(statePath)
 		shellScript = wrapScript(in.Command, statePath)
 	}
 
@@ -374,17 +376,36 @@ func (t *Tool) foreground(ctx context.Context, in Input, script *shell.Script, d
 	out := newCapture(t.cfg.CaptureBytes)
 	began := time.Now()
 	stopProgress := t.progressLoop(out, began, progress)
-	pgid := 0
-	code, runErr := runShell(runCtx, runSpec{
+	proc := t.launch(runSpec{
 		shell: t.cfg.Shell, script: shellScript,
 		// One writer for both streams: os/exec then gives the shell one
 		// pipe for stdout and stderr, and the output keeps the order the
 		// command wrote it in (two pipes read by two goroutines do not).
 		dir: dir, env: env, stdout: out, stderr: out, grace: t.cfg.Grace,
-		started: func(id int) { pgid = id },
 	})
+	remove := func() {}
+	if t.cfg.Tasks != nil && c != nil && c.ID != "" {
+		remove = t.cfg.Tasks.AddMovable(c.ID, func() bool { return t.moveToTask(runCtx, proc, in, c.ID, out, statePath) })
+	}
+	select {
+	case <-proc.done:
+	case <-proc.moved:
+	case <-runCtx.Done():
+	}
+	moved := proc.settle()
+	remove()
 	stopProgress()
-	t.keepGroup(pgid)
+	if moved {
+		return proc.movedResult(note), nil
+	}
+	if statePath != "" {
+		defer os.Remove(statePath)
+	}
+	if runCtx.Err() != nil {
+		proc.cancel(context.Cause(runCtx))
+	}
+	<-proc.done
+	code, runErr := proc.code, proc.err
 	if runErr != nil {
 		return nil, runErr
 	}

@@ -24,7 +24,12 @@
 // the whole group, then SIGKILL to whatever is left after a grace period. Progress events start after about two
 // seconds. With run_in_background the command becomes a task in the
 // task.Registry and the call returns its id at once; TaskOutput and
-// TaskStop (package taskoutput) read and stop it.
+// TaskStop (package taskoutput) read and stop it. A foreground command
+// runs under a context of its own and registers itself as movable
+// (task.Registry.AddMovable): moved by the user (Ctrl+B, the SDK's
+// background_tasks), the call answers at once with the output so far and
+// the process goes on as a task that gets the rest of the output; its
+// timeout no longer applies and its folder and environment are not kept.
 //
 // Read-only and concurrency-safe answers come from package shell.
 //

@@ -85,6 +85,8 @@ type capture struct {
 	mu       sync.Mutex
 	combined headTail
 	lines    int
+	// diverted, once set (divert), receives every later write instead.
+	diverted io.Writer
 }
 
 func newCapture(limit int) *capture {
@@ -95,6 +97,9 @@ func newCapture(limit int) *capture {
 func (c *capture) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.diverted != nil {
+		return c.diverted.Write(p)
+	}
 	c.combined.write(p)
 	for _, b := range p {
 		if b == '\n' {
@@ -102,6 +107,22 @@ func (c *capture) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// divert writes the output kept so far to w, then sends every later
+// write to w instead of keeping it; after runs once w had the output so
+// far and before any later write reaches w. It returns the output kept
+// up to then.
+func (c *capture) divert(w io.Writer, after func()) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	kept := c.combined.String()
+	io.WriteString(w, kept)
+	if after != nil {
+		after()
+	}
+	c.diverted = w
+	return kept
 }
 
 // combinedOutput returns the combined output kept.
