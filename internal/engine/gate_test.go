@@ -312,10 +312,11 @@ func TestGateAskHonoursContext(t *testing.T) {
 	bash := &gateTool{name: "Bash"}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	start := time.Now()
+	// The asker returns only when its context ends: a gate that did not
+	// pass the call's context on would wait here for good.
 	out := e.run(ctx, bash, `{"command": "npm install"}`)
-	if time.Since(start) > 2*time.Second || len(bash.inputs()) != 0 || !out.IsError {
-		t.Errorf("took %v, outcome %+v", time.Since(start), out)
+	if len(bash.inputs()) != 0 || !out.IsError {
+		t.Errorf("outcome %+v", out)
 	}
 	v := e.gate.Before(ctx, &tool.Call{ID: "x"}, bash, json.RawMessage(`{"command": "npm install"}`))
 	if v.Allow || !v.Denied {
