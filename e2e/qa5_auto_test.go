@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,4 +85,26 @@ func rawInputCall(id, name, input string) llmtest.Block {
 	b := llmtest.ToolUse(id, name, map[string]any{})
 	b.RawInputJSON = &input
 	return b
+}
+
+// A broad allow rule such as Bash(python3:*) would let any code run
+// without the classifier; in auto mode it is set aside and the
+// classifier's block holds.
+func TestQA5AutoModeSetsAsideAnInterpreterAllowRule(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "python3 -c 'open(\"pwned.txt\",\"w\").write(\"x\")'"})),
+		autoVerdict("block", "running code the user did not ask for"),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	res := decodeAutoResult(t, sb.Run(t, "", "-p", "check the build", "--output-format", "json",
+		"--permission-mode", "auto", "--allowedTools", "Bash(python3:*)"))
+	if len(classifierPrompts(srv)) != 1 {
+		t.Errorf("the classifier was asked %d times, want once: the interpreter rule skipped it", len(classifierPrompts(srv)))
+	}
+	if len(res.PermissionDenials) != 1 || res.PermissionDenials[0].ToolUseID != "toolu_1" {
+		t.Errorf("permission_denials = %+v, want the blocked python3 call", res.PermissionDenials)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "pwned.txt")); err == nil {
+		t.Error("the command ran although the classifier blocked it")
+	}
 }

@@ -215,8 +215,11 @@ func (p *Policy) rules(b Behavior, tool string) []Rule {
 		if b == Allow && p.IgnoreAllow && r.Source != settings.SourcePolicy {
 			continue
 		}
-		if b == Allow && r.Tool == "Bash" && p.Mode == ModeAuto && p.ClassifyAllShell {
-			continue // classifyAllShell: the classifier sees every command
+		if b == Allow && r.Tool == "Bash" && p.Mode == ModeAuto && (p.ClassifyAllShell || runsAnyCode(r.Content)) {
+			// classifyAllShell: the classifier sees every command; and a
+			// rule that lets any code run (Bash, Bash(python:*)) would
+			// skip it, so auto mode sets it aside, as Claude Code does.
+			continue
 		}
 		out = append(out, r)
 	}
