@@ -108,3 +108,25 @@ func TestQA5AutoModeSetsAsideAnInterpreterAllowRule(t *testing.T) {
 		t.Error("the command ran although the classifier blocked it")
 	}
 }
+
+// A repository can hold a symlink to a file that does not exist yet, such
+// as ~/.zshrc: a command an allow rule covers that writes "inside the
+// project" through it creates a shell start-up file. The write is judged
+// where it lands, so it is not allowed on its own.
+func TestQA5AutoModeWriteThroughADanglingSymlinkIsNotInside(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	srv.Add(llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "cat draft.txt > notes.md"})),
+		llmtest.Reply("done"))
+	sb.Write(t, "draft.txt", "echo owned\n")
+	if err := os.Symlink(filepath.Join(sb.Home, ".zshrc"), filepath.Join(sb.Dir, "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	res := decodeAutoResult(t, sb.Run(t, "", "-p", "write my notes", "--output-format", "json", "--permission-mode", "auto", "--allowedTools", "Bash(cat:*)"))
+	if _, err := os.Stat(filepath.Join(sb.Home, ".zshrc")); err == nil {
+		t.Error("the write through the project's symlink created ~/.zshrc without approval")
+	}
+	if len(res.PermissionDenials) != 1 {
+		t.Errorf("permission_denials = %+v, want the write", res.PermissionDenials)
+	}
+}

@@ -1,6 +1,10 @@
 package permission
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // An allow rule that lets any code run would skip auto mode's classifier
 // for every action, so auto mode sets it aside (as Claude Code does);
@@ -38,6 +42,49 @@ func TestQA5AutoModeSetsAsideAllowRulesThatRunAnyCode(t *testing.T) {
 			p = w.policy(pc)
 			if d := Decide(p, w.request(p, pc)); d.Behavior != Allow {
 				t.Errorf("acceptEdits mode: the rule no longer allows: %s (%s)", d.Behavior, d.Reason)
+			}
+		})
+	}
+}
+
+// A symlink inside the project whose target does not exist yet (a new
+// file outside, a start-up file) is where a write through it lands: the
+// write is judged at the target, not counted as inside the project.
+func TestQA5DanglingSymlinkIsJudgedAtItsTarget(t *testing.T) {
+	w := newWorld(t)
+	for link, target := range map[string]string{
+		"dangling": filepath.Join(w.out, "newfile"),
+		"startup":  filepath.Join(w.home, ".zshrc"),
+		"relative": "../outside/other",
+		"chain":    filepath.Join(w.proj, "dangling"),
+		"dir-link": filepath.Join(w.out, "newdir"),
+		"loop-a":   filepath.Join(w.proj, "loop-b"),
+		"loop-b":   filepath.Join(w.proj, "loop-a"),
+	} {
+		if err := os.Symlink(target, filepath.Join(w.proj, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		pc     permCase
+		want   Behavior
+		safety bool
+	}{
+		{"Write through a dangling link", permCase{tool: "Write", input: `{"file_path":"{proj}/dangling","content":"x"}`}, Ask, false},
+		{"Write through a link to a start-up file", permCase{tool: "Write", input: `{"file_path":"{proj}/startup","content":"x"}`}, Ask, true},
+		{"Write through a relative dangling link", permCase{tool: "Write", input: `{"file_path":"{proj}/relative","content":"x"}`}, Ask, false},
+		{"Write through a chain of links", permCase{tool: "Write", input: `{"file_path":"{proj}/chain","content":"x"}`}, Ask, false},
+		{"Write below a link to a missing folder", permCase{tool: "Write", input: `{"file_path":"{proj}/dir-link/f","content":"x"}`}, Ask, false},
+		{"cp onto a link to a start-up file", permCase{cmd: "cp README.md startup"}, Ask, true},
+		{"a link loop is not followed for ever", permCase{tool: "Write", input: `{"file_path":"{proj}/loop-a","content":"x"}`}, Allow, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.pc.mode = ModeAuto
+			p := w.policy(c.pc)
+			d := Decide(p, w.request(p, c.pc))
+			if d.Behavior != c.want || d.Safety != c.safety {
+				t.Fatalf("Decide = %s safety=%v (%s), want %s safety=%v", d.Behavior, d.Safety, d.Reason, c.want, c.safety)
 			}
 		})
 	}
