@@ -130,3 +130,24 @@ func TestQA5AutoModeWriteThroughADanglingSymlinkIsNotInside(t *testing.T) {
 		t.Errorf("permission_denials = %+v, want the write", res.PermissionDenials)
 	}
 }
+
+// Removing the working folder itself (rm -rf ../work from inside it)
+// deletes .git and .claude with everything else; auto mode must not let
+// it run as a file command inside the working folder.
+func TestQA5AutoModeDoesNotRemoveTheWholeProject(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "rm -rf ../work"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "keep.txt", "precious")
+	res := decodeAutoResult(t, sb.Run(t, "", "-p", "clean the build", "--output-format", "json", "--permission-mode", "auto"))
+	if _, err := os.Stat(filepath.Join(sb.Dir, "keep.txt")); err != nil {
+		t.Errorf("rm -rf ../work ran without approval: %v", err)
+	}
+	if len(res.PermissionDenials) != 1 {
+		t.Errorf("permission_denials = %+v, want the rm", res.PermissionDenials)
+	}
+	if n := len(classifierPrompts(srv)); n != 0 {
+		t.Errorf("the classifier was asked %d times; removing the project itself is for the user to approve", n)
+	}
+}

@@ -246,6 +246,11 @@ var patternFirst = map[string]string{
 	"rg": " -e --regexp -f --file ", "awk": " -f --file ", "jq": " -f --from-file ", "yq": " ",
 }
 
+// wholeRemovers are the file commands that remove or move a folder with
+// everything in it: one naming a working folder (or a folder above it)
+// takes the whole project, protected folders included.
+var wholeRemovers = map[string]bool{"rm": true, "rmdir": true, "mv": true, "shred": true, "unlink": true}
+
 // copyCommands write their last operand and read the others.
 var copyCommands = map[string]bool{"cp": true, "ln": true, "install": true}
 
@@ -407,7 +412,7 @@ func decideBash(p *Policy, r Request) Decision {
 	if d, ok := bashRules(p, bp, Ask, forms); ok {
 		return d
 	}
-	if d, ok := protectedWrites(bp, forms); ok {
+	if d, ok := protectedWrites(p, bp, forms); ok {
 		return d
 	}
 	if rule := p.whole(Allow, "Bash"); rule != nil {
@@ -507,7 +512,22 @@ func bashRules(p *Policy, bp *bashPlan, b Behavior, forms func(access) []string)
 }
 
 // protectedWrites asks when a command writes a protected file.
-func protectedWrites(bp *bashPlan, forms func(access) []string) (Decision, bool) {
+func protectedWrites(p *Policy, bp *bashPlan, forms func(access) []string) (Decision, bool) {
+	for _, ci := range bp.cmds {
+		if !wholeRemovers[ci.c.Name()] {
+			continue
+		}
+		for _, a := range ci.files {
+			if !a.write || a.path == "" {
+				continue
+			}
+			for _, f := range forms(a) {
+				if wd := p.workDirWithin(f); wd != "" {
+					return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("The command `%s` removes or moves %s, which holds the working folder %s itself (its .git and settings included); that needs approval.", shortCmd(a.cmd), f, wd)}, true
+				}
+			}
+		}
+	}
 	all := append([]access{}, bp.redirects...)
 	for _, ci := range bp.cmds {
 		all = append(all, ci.files...)

@@ -252,6 +252,19 @@ func (p *Policy) inWorkDirs(abs string) bool {
 	return false
 }
 
+// workDirWithin returns the working folder that abs is, or holds, ("" for
+// none): removing or moving abs takes that folder with it.
+func (p *Policy) workDirWithin(abs string) string {
+	for _, list := range [][]string{p.WorkDirs, p.SessionDirs} {
+		for _, d := range list {
+			if within(d, abs) {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
 // readable reports whether abs may be read without asking.
 func (p *Policy) readable(abs string) bool {
 	if p.inWorkDirs(abs) {

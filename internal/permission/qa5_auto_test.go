@@ -89,3 +89,40 @@ func TestQA5DanglingSymlinkIsJudgedAtItsTarget(t *testing.T) {
 		})
 	}
 }
+
+// Removing or moving a working folder itself (rm -rf . at its root, or a
+// path that names it another way) takes .git and .claude with it: it
+// asks in every mode as an edit of those folders does, and auto mode's
+// classifier cannot approve it. Files and folders below stay allowed.
+func TestQA5RemovingTheWorkingFolderItselfAsks(t *testing.T) {
+	w := newWorld(t)
+	for _, c := range []struct {
+		cmd  string
+		want Behavior
+	}{
+		{"rm -rf .", Ask},
+		{"rm -rf ./", Ask},
+		{"rm -rf -- .", Ask},
+		{"rm -r src .", Ask},
+		{"rm -rf src/..", Ask},
+		{"cd src && rm -rf ..", Ask},
+		{"rm -rf ../proj", Ask},
+		{"rmdir .", Ask},
+		{"mv . ../elsewhere", Ask},
+		{"rm -rf src", Allow},
+		{"rm -rf ./src/", Allow},
+		{"mv src lib", Allow},
+		{"mkdir -p .", Allow},
+	} {
+		for _, mode := range []Mode{ModeAuto, ModeAcceptEdits} {
+			t.Run(string(mode)+" "+c.cmd, func(t *testing.T) {
+				pc := permCase{cmd: c.cmd, mode: mode}
+				p := w.policy(pc)
+				d := Decide(p, w.request(p, pc))
+				if d.Behavior != c.want || (c.want == Ask && (!d.Safety || d.Classify)) {
+					t.Fatalf("Decide = %s safety=%v classify=%v (%s), want %s", d.Behavior, d.Safety, d.Classify, d.Reason, c.want)
+				}
+			})
+		}
+	}
+}
