@@ -126,3 +126,16 @@ func TestQA5RemovingTheWorkingFolderItselfAsks(t *testing.T) {
 		}
 	}
 }
+
+// On a case-insensitive file system (macOS, Windows) .Git/config is
+// .git/config: a protected name in other letter case is protected too.
+func TestQA5ProtectedNamesInOtherLetterCase(t *testing.T) {
+	for _, p := range []string{"/p/.Git/config", "/p/.GIT/hooks/pre-commit", "/p/.Claude/settings.json", "/home/u/.BashRC", "/p/.VSCode/tasks.json", "/p/.MCP.json"} {
+		if prot, _ := protectedPath(p); !prot {
+			t.Errorf("%s is not protected", p)
+		}
+	}
+	if prot, why := protectedPath("/p/src/Config.go"); prot {
+		t.Errorf("an ordinary file is protected: %s", why)
+	}
+}
