@@ -2,10 +2,13 @@ package automode
 
 import (
 	"encoding/json"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"reins/internal/llm"
+	"reins/internal/settings"
 )
 
 // A message reins added (NotUser) is left out of the classifier's
@@ -28,5 +31,20 @@ func TestQA5PromptLeavesOutAddedMessagesAndKeepsEntriesOnTheirLines(t *testing.T
 	}
 	if !strings.Contains(p, `Input: {"command":"rm -rf ~/backups"}`+"\n") {
 		t.Errorf("the input is not on one line:\n%s", p)
+	}
+}
+
+// "$defaults" written with spaces around it still stands for the
+// built-in rules (it used to replace them with the literal text), and
+// lists merged from several settings files that each name it hold the
+// built-in rules once.
+func TestQA5DefaultsMarkerWithSpacesAndTwice(t *testing.T) {
+	d := Defaults()
+	r := Resolve(settings.AutoMode{SoftDeny: []string{" $defaults ", "Running migrations"}, HardDeny: []string{"$defaults", "x", "$defaults", "x"}})
+	if want := append(slices.Clone(d.SoftDeny), "Running migrations"); !reflect.DeepEqual(r.SoftDeny, want) {
+		t.Errorf("soft_deny = %q, want the built-in rules then the user's", r.SoftDeny)
+	}
+	if want := append(slices.Clone(d.HardDeny), "x"); !reflect.DeepEqual(r.HardDeny, want) {
+		t.Errorf("hard_deny = %q, want the built-in rules once, then x once", r.HardDeny)
 	}
 }
