@@ -517,7 +517,11 @@ func protectedWrites(p *Policy, bp *bashPlan, forms func(access) []string) (Deci
 		if !wholeRemovers[ci.c.Name()] {
 			continue
 		}
-		for _, a := range ci.files {
+		files := ci.files
+		if ci.c.Name() == "mv" && len(files) > 1 {
+			files = files[:len(files)-1] // mv src . moves into the folder
+		}
+		for _, a := range files {
 			if !a.write || a.path == "" {
 				continue
 			}

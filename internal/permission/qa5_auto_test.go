@@ -113,6 +113,7 @@ func TestQA5RemovingTheWorkingFolderItselfAsks(t *testing.T) {
 		{"rm -rf ./src/", Allow},
 		{"mv src lib", Allow},
 		{"mkdir -p .", Allow},
+		{"mv src/main.go .", Allow},
 	} {
 		for _, mode := range []Mode{ModeAuto, ModeAcceptEdits} {
 			t.Run(string(mode)+" "+c.cmd, func(t *testing.T) {
