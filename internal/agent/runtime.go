@@ -43,6 +43,9 @@ type Spec struct {
 	// the user asked, since the sub-agent's own task is the parent
 	// agent's words.
 	ParentTranscript []*llm.Message
+	// ParentNotUser marks the messages of ParentTranscript that reins
+	// added (tool.Call.NotUser).
+	ParentNotUser map[*llm.Message]bool
 	// Tools are the names of the tools the sub-agent gets, in order. An
 	// "Agent" entry means it may start sub-agents of its own (at Depth+1).
 	Tools []string

@@ -3,7 +3,8 @@
 // that would otherwise ask for approval.
 //
 // The permission package decides first, as in every mode: deny, ask and
-// allow rules apply as written, reads and edits inside the working
+// allow rules apply as written (except Bash allow rules that let any code
+// run, which auto mode sets aside), reads and edits inside the working
 // folders are allowed as in acceptEdits, and writes to protected paths
 // (.git, .claude, .vscode, .idea, shell start-up files …) still ask the
 // user. What is left (permission.Decision.Classify) goes to Classifier;

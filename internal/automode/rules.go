@@ -2,6 +2,7 @@ package automode
 
 import (
 	"slices"
+	"strings"
 
 	"reins/internal/settings"
 )
@@ -73,17 +74,30 @@ func Resolve(s settings.AutoMode) Rules {
 	}
 }
 
+// splice builds one section: custom with the marker (spaces around it
+// allowed) replaced by defaults. Lists merged from several settings files
+// may name the marker or a rule more than once; each is kept once, at its
+// first place.
 func splice(custom, defaults []string) []string {
 	if custom == nil {
 		return slices.Clone(defaults)
 	}
 	out := []string{}
+	seen := map[string]bool{}
+	add := func(e string) {
+		if !seen[e] {
+			seen[e] = true
+			out = append(out, e)
+		}
+	}
 	for _, e := range custom {
-		if e == DefaultsMarker {
-			out = append(out, defaults...)
+		if strings.TrimSpace(e) != DefaultsMarker {
+			add(e)
 			continue
 		}
-		out = append(out, e)
+		for _, d := range defaults {
+			add(d)
+		}
 	}
 	return out
 }

@@ -468,6 +468,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		AutoGuard:           a.autoGuard,
 		AgentDepth:          c.spec.Depth,
 		ParentTranscript:    c.spec.ParentTranscript,
+		ParentNotUser:       c.spec.ParentNotUser,
 	})
 	c.stop = pg
 	g, err := agent.NewGate(pg, def, c.cwd, a.home)

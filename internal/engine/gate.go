@@ -40,6 +40,9 @@ type GateConfig struct {
 	// it; auto mode's classifier is shown both (automode.Action).
 	AgentDepth       int
 	ParentTranscript []*llm.Message
+	// ParentNotUser marks the messages of ParentTranscript that reins
+	// added (tool.Call.NotUser).
+	ParentNotUser map[*llm.Message]bool
 	// Classifier reviews, in auto mode, the calls that would otherwise ask
 	// (permission.Decision.Classify). Nil: they are asked as in default
 	// mode.
@@ -232,7 +235,7 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 		return tool.Verdict{}, false, d
 	}
 	verdict, err := g.cfg.Classifier.Classify(ctx, automode.Action{Tool: name, Input: input, Cwd: c.Cwd, Reason: d.Reason,
-		Transcript: c.Transcript, Depth: g.cfg.AgentDepth, Parent: g.cfg.ParentTranscript})
+		Transcript: c.Transcript, NotUser: c.NotUser, Depth: g.cfg.AgentDepth, Parent: g.cfg.ParentTranscript, ParentNotUser: g.cfg.ParentNotUser})
 	if ctx.Err() != nil {
 		return denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, context.Cause(ctx))), true, d
 	}

@@ -586,6 +586,23 @@ func (t *turn) escalatedCap() int {
 	return EscalatedOutputCap
 }
 
+// metaMessages returns the messages of the history that reins added
+// (meta entries: reminders, notifications, summaries), nil when there
+// are none. User-role messages go to the model as they are, so the set
+// holds the request's own messages.
+func (s *Session) metaMessages() map[*llm.Message]bool {
+	var out map[*llm.Message]bool
+	for _, n := range s.history {
+		if n.meta {
+			if out == nil {
+				out = map[*llm.Message]bool{}
+			}
+			out[n.msg] = true
+		}
+	}
+	return out
+}
+
 // buildRequest assembles the request for the current history.
 func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	s := t.s
@@ -749,6 +766,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 			convo = convo[1:]
 		}
 		effort := s.Effort()
+		notUser := s.metaMessages()
 		ex := tool.NewExecutor(ctx, tool.ExecConfig{
 			Lookup:         lookup(ts.Tools),
 			Gate:           s.cfg.Gate,
@@ -758,7 +776,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 			Deferred:       ts.Deferred,
 			NewCall: func(b llm.ContentBlock) *tool.Call {
 				return &tool.Call{ID: b.ID, Name: b.Name, SessionID: s.cfg.SessionID, AgentID: s.cfg.AgentID,
-					Cwd: s.cfg.Cwd, Model: req.Model, Effort: effort, ParentToolUseID: s.cfg.ParentToolUseID, Transcript: convo}
+					Cwd: s.cfg.Cwd, Model: req.Model, Effort: effort, ParentToolUseID: s.cfg.ParentToolUseID, Transcript: convo, NotUser: notUser}
 			},
 		})
 		s.mu.Lock()

@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -28,6 +29,61 @@ func bashMatch(content, cmd string) bool {
 		return true
 	}
 	return wildcardRegexp(content).MatchString(cmd)
+}
+
+// codeRunners are the programs (and program-and-subcommand pairs) that
+// run whatever code they are given: a wildcard rule on one of them allows
+// any action at all.
+var codeRunners = map[string]bool{
+	"python": true, "python2": true, "python3": true, "node": true, "deno": true, "bun": true, "tsx": true, "ts-node": true,
+	"ruby": true, "perl": true, "php": true, "lua": true, "Rscript": true, "osascript": true, "pwsh": true, "powershell": true,
+	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
+	"eval": true, "exec": true, "env": true, "xargs": true, "sudo": true, "doas": true, "ssh": true, "nohup": true, "timeout": true, "nice": true, "command": true, "builtin": true,
+	"npx": true, "bunx": true, "pnpx": true, "npm run": true, "npm exec": true, "yarn run": true, "yarn exec": true, "yarn dlx": true,
+	"pnpm run": true, "pnpm exec": true, "pnpm dlx": true, "bun run": true, "bun x": true, "uv run": true, "uvx": true, "poetry run": true,
+	"pipx run": true, "go run": true, "cargo run": true, "docker run": true, "docker exec": true, "kubectl exec": true,
+	"git -c": true,
+}
+
+// runsAnyCode reports whether a Bash allow rule's specifier ("" for the
+// whole tool) lets any code run: no specifier, "*", or a wildcard right
+// after a program of codeRunners (and its options), as in python:*,
+// "node *", "npm run *" or "bash -c *". Auto mode sets such rules aside.
+func runsAnyCode(content string) bool {
+	content = strings.TrimSpace(content)
+	if content == "" || content == "*" {
+		return true
+	}
+	if !hasWildcard(content) {
+		return false
+	}
+	fixed := content
+	for i := 0; i < len(content); i++ {
+		if content[i] == '\\' {
+			i++
+			continue
+		}
+		if content[i] == '*' {
+			fixed = content[:i]
+			break
+		}
+	}
+	words := strings.Fields(strings.TrimSuffix(strings.TrimSpace(fixed), ":"))
+	if len(words) == 0 {
+		return true
+	}
+	n := 1
+	if len(words) > 1 && codeRunners[words[0]+" "+words[1]] {
+		n = 2
+	} else if !codeRunners[path.Base(words[0])] {
+		return false
+	}
+	for _, w := range words[n:] {
+		if !strings.HasPrefix(w, "-") {
+			return false
+		}
+	}
+	return true
 }
 
 func hasWildcard(s string) bool {
@@ -190,6 +246,11 @@ var patternFirst = map[string]string{
 	"rg": " -e --regexp -f --file ", "awk": " -f --file ", "jq": " -f --from-file ", "yq": " ",
 }
 
+// wholeRemovers are the file commands that remove or move a folder with
+// everything in it: one naming a working folder (or a folder above it)
+// takes the whole project, protected folders included.
+var wholeRemovers = map[string]bool{"rm": true, "rmdir": true, "mv": true, "shred": true, "unlink": true}
+
 // copyCommands write their last operand and read the others.
 var copyCommands = map[string]bool{"cp": true, "ln": true, "install": true}
 
@@ -351,7 +412,7 @@ func decideBash(p *Policy, r Request) Decision {
 	if d, ok := bashRules(p, bp, Ask, forms); ok {
 		return d
 	}
-	if d, ok := protectedWrites(bp, forms); ok {
+	if d, ok := protectedWrites(p, bp, forms); ok {
 		return d
 	}
 	if rule := p.whole(Allow, "Bash"); rule != nil {
@@ -451,7 +512,26 @@ func bashRules(p *Policy, bp *bashPlan, b Behavior, forms func(access) []string)
 }
 
 // protectedWrites asks when a command writes a protected file.
-func protectedWrites(bp *bashPlan, forms func(access) []string) (Decision, bool) {
+func protectedWrites(p *Policy, bp *bashPlan, forms func(access) []string) (Decision, bool) {
+	for _, ci := range bp.cmds {
+		if !wholeRemovers[ci.c.Name()] {
+			continue
+		}
+		files := ci.files
+		if ci.c.Name() == "mv" && len(files) > 1 {
+			files = files[:len(files)-1] // mv src . moves into the folder
+		}
+		for _, a := range files {
+			if !a.write || a.path == "" {
+				continue
+			}
+			for _, f := range forms(a) {
+				if wd := p.workDirWithin(f); wd != "" {
+					return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("The command `%s` removes or moves %s, which holds the working folder %s itself (its .git and settings included); that needs approval.", shortCmd(a.cmd), f, wd)}, true
+				}
+			}
+		}
+	}
 	all := append([]access{}, bp.redirects...)
 	for _, ci := range bp.cmds {
 		all = append(all, ci.files...)

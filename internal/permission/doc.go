@@ -43,8 +43,10 @@
 // and marks the other asks Decision.Classify, for auto mode's classifier
 // (package automode) to settle in the user's place, except asks from an
 // ask rule or a safety check, which still go to the user
-// (autoMode.classifyAllShell also suspends Bash allow rules and sends
-// every command to it; disableAutoMode refuses the mode);
+// (Bash allow rules that let any code run, Bash or Bash(python3:*), are
+// set aside in auto mode; autoMode.classifyAllShell suspends every Bash
+// allow rule and sends every command to it; disableAutoMode refuses the
+// mode);
 // bypassPermissions allows everything that no deny or ask rule stops
 // (refused when policy disables it); dontAsk denies whatever would ask.
 // "manual" is read as default wherever a mode is parsed.

@@ -119,7 +119,10 @@ func protectedPath(abs string) (bool, string) {
 			i += 2
 			continue
 		}
-		if k := skeleton(p); k != p && (protectedDirs[k] || protectedFiles[k]) {
+		if k := strings.ToLower(skeleton(p)); k != p && (protectedDirs[k] || protectedFiles[k]) {
+			// A look-alike, or the name in other letter case, which a
+			// case-insensitive file system (macOS, Windows) opens as the
+			// protected one.
 			return true, fmt.Sprintf("%q looks like the protected name %s", p, k)
 		}
 		if protectedDirs[p] && i < len(parts)-1 {
@@ -129,7 +132,7 @@ func protectedPath(abs string) (bool, string) {
 			return true, p + " is a protected folder"
 		}
 	}
-	if base := parts[len(parts)-1]; protectedFiles[base] {
+	if base := parts[len(parts)-1]; protectedFiles[base] || protectedFiles[strings.ToLower(base)] {
 		return true, base + " is a start-up or configuration file that can run code"
 	}
 	return false, ""

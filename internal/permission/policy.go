@@ -215,8 +215,11 @@ func (p *Policy) rules(b Behavior, tool string) []Rule {
 		if b == Allow && p.IgnoreAllow && r.Source != settings.SourcePolicy {
 			continue
 		}
-		if b == Allow && r.Tool == "Bash" && p.Mode == ModeAuto && p.ClassifyAllShell {
-			continue // classifyAllShell: the classifier sees every command
+		if b == Allow && r.Tool == "Bash" && p.Mode == ModeAuto && (p.ClassifyAllShell || runsAnyCode(r.Content)) {
+			// classifyAllShell: the classifier sees every command; and a
+			// rule that lets any code run (Bash, Bash(python:*)) would
+			// skip it, so auto mode sets it aside, as Claude Code does.
+			continue
 		}
 		out = append(out, r)
 	}
@@ -249,6 +252,19 @@ func (p *Policy) inWorkDirs(abs string) bool {
 	return false
 }
 
+// workDirWithin returns the working folder that abs is, or holds, ("" for
+// none): removing or moving abs takes that folder with it.
+func (p *Policy) workDirWithin(abs string) string {
+	for _, list := range [][]string{p.WorkDirs, p.SessionDirs} {
+		for _, d := range list {
+			if within(d, abs) {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
 // readable reports whether abs may be read without asking.
 func (p *Policy) readable(abs string) bool {
 	if p.inWorkDirs(abs) {
@@ -263,13 +279,29 @@ func (p *Policy) readable(abs string) bool {
 }
 
 // realPath resolves symlinks in abs; for a path that does not exist yet
-// it resolves the deepest existing folder and keeps the rest.
-func realPath(abs string) string {
+// it resolves the deepest existing folder and keeps the rest. A dangling
+// symlink is followed to where it points (writing through it creates its
+// target), as is a chain of them, up to maxLinkHops links.
+func realPath(abs string) string { return resolveReal(abs, map[string]bool{}) }
+
+// maxLinkHops bounds the symlinks realPath follows by hand.
+const maxLinkHops = 40
+
+// resolveReal is realPath; seen holds the links followed so far, so that
+// a loop ends it.
+func resolveReal(abs string, seen map[string]bool) string {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		return r
 	}
+	if len(seen) >= maxLinkHops || seen[abs] {
+		return abs
+	}
+	if t, ok := linkTarget(abs); ok {
+		seen[abs] = true
+		return resolveReal(t, seen)
+	}
 	dir, rest := abs, ""
-	for i := 0; i < 64; i++ {
+	for {
 		parent := filepath.Dir(dir)
 		rest = filepath.Join(filepath.Base(dir), rest)
 		if parent == dir {
@@ -279,9 +311,32 @@ func realPath(abs string) string {
 		if r, err := filepath.EvalSymlinks(dir); err == nil {
 			return filepath.Join(r, rest)
 		}
+		if t, ok := linkTarget(dir); ok && !seen[dir] && len(seen) < maxLinkHops {
+			seen[dir] = true
+			return resolveReal(filepath.Join(t, rest), seen)
+		}
 		if _, err := os.Lstat(dir); err == nil {
 			return abs
 		}
 	}
-	return abs
+}
+
+// linkTarget returns the absolute target of p when p is a symlink.
+func linkTarget(p string) (string, bool) {
+	fi, err := os.Lstat(p)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return "", false
+	}
+	t, err := os.Readlink(p)
+	if err != nil {
+		return "", false
+	}
+	if !filepath.IsAbs(t) {
+		dir := filepath.Dir(p)
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = r
+		}
+		t = filepath.Join(dir, t)
+	}
+	return filepath.Clean(t), true
 }

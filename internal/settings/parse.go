@@ -297,8 +297,12 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 			}
 		}
 	case "autoMode":
+		// Unknown members too: a misspelt list (softDeny) would otherwise
+		// leave the built-in rules in place without a word.
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
 		var a AutoMode
-		err = json.Unmarshal(raw, &a)
+		err = dec.Decode(&a)
 	case "model", "apiKeyHelper", "outputStyle", "disableAutoMode":
 		var s string
 		err = json.Unmarshal(raw, &s)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -26,7 +27,7 @@ func sanitizeKey(key string, raw json.RawMessage) (json.RawMessage, []problem) {
 	}
 	if msg, off := validateKey(key, raw); msg == "" {
 		return raw, nil
-	} else if !isJSONObject(raw) || (key != "permissions" && key != "hooks" && key != "env") {
+	} else if !isJSONObject(raw) || (key != "permissions" && key != "hooks" && key != "env" && key != "autoMode") {
 		return nil, []problem{{msg, off}}
 	}
 	switch key {
@@ -34,6 +35,8 @@ func sanitizeKey(key string, raw json.RawMessage) (json.RawMessage, []problem) {
 		return sanitizePermissions(raw)
 	case "hooks":
 		return sanitizeHooks(raw)
+	case "autoMode":
+		return sanitizeAutoMode(raw)
 	}
 	return sanitizeEnv(raw)
 }
@@ -204,6 +207,44 @@ func sanitizeEnv(raw json.RawMessage) (json.RawMessage, []problem) {
 		default:
 			probs = append(probs, problem{fmt.Sprintf("setting env.%s: expected a string, found %s; that variable is ignored", m.key, kindOf(m.raw)), m.off})
 		}
+	}
+	return objectFrom(kept), probs
+}
+
+// autoModeLists are the rule lists of the autoMode object.
+var autoModeLists = []string{"allow", "soft_deny", "hard_deny", "environment"}
+
+// sanitizeAutoMode keeps the members of an autoMode object that have the
+// right shape: a misspelt or mistyped one is reported and dropped, and
+// the others still apply.
+func sanitizeAutoMode(raw json.RawMessage) (json.RawMessage, []problem) {
+	ms, _ := members(raw)
+	var kept []member
+	var probs []problem
+	for _, m := range ms {
+		var err error
+		switch {
+		case m.key == "classifyAllShell":
+			var b bool
+			err = json.Unmarshal(m.raw, &b)
+		case slices.Contains(autoModeLists, m.key):
+			var l []string
+			err = json.Unmarshal(m.raw, &l)
+		default:
+			hint := ""
+			for _, k := range append(slices.Clone(autoModeLists), "classifyAllShell") {
+				if strings.EqualFold(strings.NewReplacer("_", "", "-", "").Replace(k), strings.NewReplacer("_", "", "-", "").Replace(m.key)) {
+					hint = fmt.Sprintf(" (did you mean %s?)", k)
+				}
+			}
+			probs = append(probs, problem{fmt.Sprintf("setting autoMode.%s: not a key of autoMode%s; want allow, soft_deny, hard_deny, environment or classifyAllShell; ignored", m.key, hint), m.off})
+			continue
+		}
+		if err != nil {
+			probs = append(probs, problem{fmt.Sprintf("setting autoMode.%s: %s; ignored", m.key, describeDecodeError(err)), m.off + entryProblemOffset(m.raw, err)})
+			continue
+		}
+		kept = append(kept, m)
 	}
 	return objectFrom(kept), probs
 }

@@ -105,6 +105,11 @@ type Call struct {
 	// is shared and must not be changed. Auto mode's classifier reads the
 	// user's messages and the earlier tool calls from it.
 	Transcript []*llm.Message
+	// NotUser marks the user-role messages of Transcript that reins added
+	// rather than the user wrote (reminders, task notifications, skill
+	// content, compaction summaries). It is shared and must not be
+	// changed; nil means none.
+	NotUser map[*llm.Message]bool
 	// ReadDenied, when set (by the permission gate's Before), reports the
 	// absolute paths the user's read-deny rules keep from this call: tools
 	// that read many files at once (Grep, Glob) leave them out.

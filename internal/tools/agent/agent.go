@@ -251,6 +251,7 @@ func (t *Tool) spec(c *tool.Call, in Input, def *agentdef.Definition) agentdef.S
 		Model:            model,
 		ParentToolUseID:  c.ID,
 		ParentTranscript: c.Transcript,
+		ParentNotUser:    c.NotUser,
 		Depth:            depth,
 		Background:       in.RunInBackground,
 		Tools:            def.FilterTools(parent, agentdef.FilterOptions{AllowAgent: depth < t.cfg.MaxDepth}),
