@@ -1,0 +1,40 @@
+package sdk_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"reins/internal/e2etest"
+)
+
+// read_file is gated as the Read tool is: with no one to ask, a file
+// outside the working folders, directly, by "..", or through a symbolic
+// link in the project, is refused; one inside is read.
+func TestSDKReadFileRefusesFilesOutsideTheWorkingFolders(t *testing.T) {
+	srv := server(t, reply("Done.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	outside := filepath.Join(sb.Home, "private.txt")
+	if err := os.WriteFile(outside, []byte("private\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(sb.Dir, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	inside := sb.Write(t, "notes.txt", "notes\n")
+	c := start(t, sb, nil)
+	c.request("init-1", `{"subtype":"initialize"}`)
+	c.expect(controlOK("init-1", initResponse("default")))
+	c.request("r1", `{"subtype":"read_file","path":`+q(outside)+`}`)
+	c.expect(controlErr("r1", "read_file: reading "+outside+" needs permission: it is outside the session's working folders or an ask rule covers it"))
+	c.request("r2", `{"subtype":"read_file","path":"../home/private.txt"}`)
+	c.expect(controlErr("r2", "read_file: reading ../home/private.txt needs permission: it is outside the session's working folders or an ask rule covers it"))
+	c.request("r3", `{"subtype":"read_file","path":"link.txt"}`)
+	c.expect(controlErr("r3", "read_file: reading link.txt needs permission: it is outside the session's working folders or an ask rule covers it"))
+	c.request("r4", `{"subtype":"read_file","path":"notes.txt"}`)
+	c.expect(controlOK("r4", `{"contents":"notes\n","absPath":`+q(inside)+`,"lossy":false}`))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
