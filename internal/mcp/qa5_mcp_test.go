@@ -7,6 +7,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"reins/internal/llm"
 )
 
 // A MAX_MCP_OUTPUT_TOKENS too large for the limit in characters must not
@@ -51,5 +53,25 @@ func TestMCPTimeoutsFromTheEnvironmentNeverGoNegative(t *testing.T) {
 	defer cancel()
 	if ctx.Err() != nil {
 		t.Error("a context with the largest MCP timeout is already done")
+	}
+}
+
+// The API refuses an image whose bytes do not match its media type, and
+// the refused message stays in the conversation: an MCP image (a tool's
+// or an @-mentioned resource's) goes with the type its bytes show, and
+// bytes that are no image the API takes become a note.
+func TestMCPImagesGoWithTheTypeTheirBytesShow(t *testing.T) {
+	jpeg := []byte("\xff\xd8\xff\xe0\x00\x10JFIF\x00")
+	b := imageBlock("image/png", jpeg)
+	if b.Type != llm.BlockImage || b.Source.MediaType != "image/jpeg" {
+		t.Errorf("a JPEG said to be a PNG: %+v, want an image/jpeg block", b)
+	}
+	b = resourceBlock(&sdk.ResourceContents{URI: "img://x", MIMEType: "image/png", Blob: []byte("this is not a png")})
+	if b.Type != llm.BlockText || !strings.Contains(b.Text, "image said to be image/png, 17 bytes, whose content is not an image") {
+		t.Errorf("text said to be a PNG: %+v, want a note", b)
+	}
+	res := MapResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/webp", Data: []byte{1, 2, 3}}}})
+	if len(res.Content) != 1 || res.Content[0].Type != llm.BlockText {
+		t.Errorf("a tool's image of three stray bytes: %+v, want a note", res.Content)
 	}
 }
