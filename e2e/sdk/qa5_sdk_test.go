@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"reins/internal/e2etest"
@@ -33,6 +34,39 @@ func TestSDKReadFileRefusesFilesOutsideTheWorkingFolders(t *testing.T) {
 	c.expect(controlErr("r3", "read_file: reading link.txt needs permission: it is outside the session's working folders or an ask rule covers it"))
 	c.request("r4", `{"subtype":"read_file","path":"notes.txt"}`)
 	c.expect(controlOK("r4", `{"contents":"notes\n","absPath":`+q(inside)+`,"lossy":false}`))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// A named pipe where a command or agent file is expected (a *.md FIFO in
+// .claude/commands or .claude/agents) is skipped: reading it would wait
+// forever, at start-up and on reload_skills, and SIGTERM could not end
+// the process.
+func TestSDKReloadSkillsSkipsANamedPipeAmongTheCommands(t *testing.T) {
+	srv := server(t, reply("Done.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/skills/good/SKILL.md", "---\nname: good\ndescription: A good skill\n---\nDo good.\n")
+	sb.Write(t, ".claude/agents/keep.md", "---\nname: keep\ndescription: An agent\n---\nKeep going.\n")
+	for _, p := range []string{".claude/commands/pipe.md", ".claude/agents/pipe.md"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(sb.Dir, p)), 0o755)
+		if err := syscall.Mkfifo(filepath.Join(sb.Dir, p), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := start(t, sb, nil)
+	c.request("init-1", `{"subtype":"initialize"}`)
+	c.expect(controlOK("init-1", initResponse("default")))
+	if err := syscall.Mkfifo(filepath.Join(sb.Dir, ".claude/skills/good/extra.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(sb.Dir, ".claude/skills/piped"), 0o755)
+	if err := syscall.Mkfifo(filepath.Join(sb.Dir, ".claude/skills/piped/SKILL.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.request("r1", `{"subtype":"reload_skills"}`)
+	c.expect(controlOK("r1", `{"skills":[{"name":"good","description":"A good skill","argumentHint":"<any>"}]}`))
 	c.closeInput()
 	if code := c.wait(); code != 0 {
 		t.Fatalf("exit code %d", code)
