@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -70,5 +71,48 @@ func TestSDKReloadSkillsSkipsANamedPipeAmongTheCommands(t *testing.T) {
 	c.closeInput()
 	if code := c.wait(); code != 0 {
 		t.Fatalf("exit code %d", code)
+	}
+}
+
+// A user message of several blocks (an image, then the text typed) is
+// handled as Claude Code handles it: the last text block is what was
+// typed, so the files it mentions are attached, after the blocks before
+// it; before, mentions in such a message were sent as plain text.
+func TestSDKMessageOfSeveralBlocksAttachesWhatItsTextMentions(t *testing.T) {
+	srv := server(t, reply("Seen.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "notes.txt", "the notes body\n")
+	c := start(t, sb, nil)
+	c.send(`{"type":"user","session_id":"","parent_tool_use_id":null,"message":{"role":"user","content":[` +
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}},` +
+		`{"type":"text","text":"compare with @notes.txt"}]}}`)
+	for !kindIn(c.next(), []string{"result/success"}) {
+	}
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	msg := reqs[0].Messages[len(reqs[0].Messages)-1]
+	var kinds []string
+	image, typed, attached := -1, -1, -1
+	for i, b := range msg.Content {
+		kinds = append(kinds, b.Type)
+		switch {
+		case b.Type == "image":
+			image = i
+		case b.Text == "compare with @notes.txt":
+			typed = i
+		case strings.Contains(b.Text, "the notes body"):
+			attached = i
+		}
+	}
+	if image < 0 || typed < image || attached < typed {
+		t.Errorf("the message sent has blocks %v (image %d, text %d, notes.txt %d); want the image, the text, then notes.txt's content",
+			kinds, image, typed, attached)
 	}
 }
