@@ -13,6 +13,7 @@ import (
 
 	"reins/internal/confdirs"
 	"reins/internal/frontmatter"
+	"reins/internal/fsutil"
 	"reins/internal/llm"
 )
 
@@ -41,7 +42,7 @@ func Load(roots Roots) ([]*Definition, []error) {
 		}
 		seen[real] = true
 		for _, p := range markdownFiles(filepath.Join(root, "agents"), &errs) {
-			data, err := os.ReadFile(p)
+			data, err := fsutil.ReadRegularFile(p)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("load agent %s: %w", p, err))
 				continue

@@ -11,13 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"reins/internal/fastpath"
 	"reins/internal/permission"
-	"reins/internal/worktree"
 )
 
 // exitError carries an exit code out of a command.
@@ -127,6 +127,13 @@ func (e *Env) isTerminal(r any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// looksLikeWorktreeName reports whether the word after --worktree is
+// meant as its name: one word that is not a flag. A prompt of several
+// words is not.
+func looksLikeWorktreeName(w string) bool {
+	return w != "" && !strings.HasPrefix(w, "-") && !strings.ContainsFunc(w, unicode.IsSpace)
+}
+
 // normaliseArgs rewrites "--resume <id>" and "-r <id>" as "--resume=<id>"
 // (the flag also works without a value, which opens the picker), and gives
 // the rule-list flags every following argument that reads as tool rules,
@@ -142,8 +149,10 @@ func normaliseArgs(args []string) []string {
 			i++
 			continue
 		}
-		if (a == "--worktree" || a == "-w") && i+1 < len(args) && worktree.ValidName(args[i+1]) == nil {
-			// --worktree takes an optional name: the next word is it.
+		if (a == "--worktree" || a == "-w") && i+1 < len(args) && looksLikeWorktreeName(args[i+1]) {
+			// --worktree takes an optional name: the next word is it,
+			// checked later (a name that is not allowed, such as
+			// feature/x, is an error, not the start of the prompt).
 			out = append(out, "--worktree="+args[i+1])
 			i++
 			continue

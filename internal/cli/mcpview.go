@@ -218,13 +218,17 @@ var mcpChoiceKeys = []string{"enabledMcpjsonServers", "disabledMcpjsonServers", 
 
 // resetMCPChoices forgets the answers about the project's .mcp.json
 // servers that reins records (in .claude/settings.local.json, where
-// /mcp enable writes them), keeping every other key, and says what it
-// did. Answers in Claude Code's file, which reins never writes, are
-// pointed out.
+// /mcp enable writes them, and in its .reins/ twin, which is read too),
+// keeping every other key, and says what it did. Answers in Claude
+// Code's file, which reins never writes, are pointed out.
 func resetMCPChoices(cwd, claudeJSON string) (string, error) {
-	path := filepath.Join(cwd, ".claude", "settings.local.json")
-	var removed []string
-	if _, err := os.Stat(path); err == nil {
+	var done []string
+	for _, rel := range []string{filepath.Join(".claude", "settings.local.json"), filepath.Join(".reins", "settings.local.json")} {
+		path := filepath.Join(cwd, rel)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		var removed []string
 		err := updateSettingsObject(path, func(root map[string]json.RawMessage) (bool, error) {
 			for _, k := range mcpChoiceKeys {
 				if _, ok := root[k]; ok {
@@ -237,10 +241,13 @@ func resetMCPChoices(cwd, claudeJSON string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("reset MCP project choices: %w", err)
 		}
+		if len(removed) > 0 {
+			done = append(done, fmt.Sprintf("%s from %s", strings.Join(removed, ", "), filepath.ToSlash(rel)))
+		}
 	}
 	msg := "No choices about this project's .mcp.json servers were recorded in .claude/settings.local.json."
-	if len(removed) > 0 {
-		msg = fmt.Sprintf("Removed %s from .claude/settings.local.json: this project's .mcp.json servers wait for approval again.", strings.Join(removed, ", "))
+	if len(done) > 0 {
+		msg = fmt.Sprintf("Removed %s: this project's .mcp.json servers wait for approval again.", strings.Join(done, " and "))
 	}
 	if appr, err := mcp.ProjectChoices(claudeJSON, cwd); err == nil && (appr.EnableAll || len(appr.Enabled) > 0 || len(appr.Disabled) > 0) {
 		msg += fmt.Sprintf("\n%s still records choices for this project (reins does not change Claude Code's file); `claude mcp reset-project-choices` resets those.", claudeJSON)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -192,10 +193,13 @@ func (f *sdkFront) beforeTurn(ctx context.Context) {
 	f.a.reportMCPFailures()
 }
 
-// prepare runs a user message of one text block (what a string prompt
-// becomes) through the app's input path: slash commands expand or run,
-// UserPromptSubmit hooks see the prompt. Messages of several blocks go to
-// the model as they are.
+// prepare runs a user message whose last block is text (what a string
+// prompt becomes, or text after images) through the app's input path,
+// as Claude Code takes the last text block as what was typed: slash
+// commands expand or run, UserPromptSubmit hooks see the prompt, and the
+// files and MCP resources it mentions are attached. The blocks before it
+// go first, as they are; a message that does not end in text goes to the
+// model as it is.
 func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, error) {
 	f.mu.Lock()
 	pending := f.a.pendingAgent
@@ -205,12 +209,16 @@ func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, 
 		// hide the mistake.
 		return sdk.Prepared{}, f.a.unknownAgent(pending)
 	}
-	if len(in.Content) != 1 || in.Content[0].Type != llm.BlockText {
+	last := len(in.Content) - 1
+	if last < 0 || in.Content[last].Type != llm.BlockText {
 		return sdk.Prepared{Run: true, Input: in}, nil
 	}
-	p, err := f.a.prepare(ctx, in.Content[0].Text, command.SDK)
+	p, err := f.a.prepare(ctx, in.Content[last].Text, command.SDK)
 	if err != nil {
 		return sdk.Prepared{}, err
+	}
+	if p.Run && last > 0 {
+		p.Input.Content = append(slices.Clone(in.Content[:last]), p.Input.Content...)
 	}
 	if p.Clear {
 		f.clear(ctx)

@@ -318,8 +318,11 @@ func (f *sdkFront) resolvePath(p string) string {
 	return filepath.Clean(p)
 }
 
-// readFile answers read_file: the file, up to the request's size, if the
-// session's rules do not deny reading it with Read.
+// readFile answers read_file: the file, up to the request's size, when
+// the Read tool could read it without asking: inside the working folders
+// (or allowed by a rule or the mode) and not denied. There is no one to
+// ask here, so a read that would be asked about is refused. Both the path
+// and, for a symbolic link, the file it leads to must pass.
 func (f *sdkFront) readFile(req sdk.ReadFileRequest) (*sdk.ReadFileResult, error) {
 	abs := f.resolvePath(req.Path)
 	real, info, err := fsutil.StatFile("path", abs)
@@ -328,8 +331,12 @@ func (f *sdkFront) readFile(req sdk.ReadFileRequest) (*sdk.ReadFileResult, error
 	}
 	for _, p := range []string{abs, real} {
 		in, _ := json.Marshal(map[string]string{"file_path": p})
-		if d := f.a.checker.Check("Read", in, true); d.Behavior == permission.Deny {
+		switch d := f.a.checker.Check("Read", in, true); d.Behavior {
+		case permission.Allow:
+		case permission.Deny:
 			return nil, fmt.Errorf("reading %s is denied by the session's permission rules", req.Path)
+		default:
+			return nil, fmt.Errorf("reading %s needs permission: it is outside the session's working folders or an ask rule covers it", req.Path)
 		}
 	}
 	fh, err := os.Open(real)

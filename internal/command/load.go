@@ -12,6 +12,7 @@ import (
 
 	"reins/internal/confdirs"
 	"reins/internal/frontmatter"
+	"reins/internal/fsutil"
 )
 
 // Roots are the configuration folders custom commands and skills are read from, each
@@ -172,7 +173,7 @@ func (l *loader) skill(dir, name string, src Source) {
 
 // parse reads one command or SKILL.md file.
 func (l *loader) parse(path, name string, src Source) (*Command, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegularFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}

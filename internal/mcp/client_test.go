@@ -364,7 +364,7 @@ func TestCloseReleasesProcessesAndGoroutines(t *testing.T) {
 func TestMapResultContent(t *testing.T) {
 	res := MapResult(&sdk.CallToolResult{IsError: true, Content: []sdk.Content{
 		&sdk.TextContent{Text: "a"},
-		&sdk.ImageContent{Data: []byte{1, 2}, MIMEType: "image/png"},
+		&sdk.ImageContent{Data: []byte("\x89PNG\r\n\x1a\n"), MIMEType: "image/png"},
 		&sdk.ImageContent{Data: []byte{1}, MIMEType: "image/tiff"},
 		&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "file:///x", Text: "body"}},
 		&sdk.ResourceLink{URI: "file:///y", Name: "y"},
@@ -378,7 +378,7 @@ func TestMapResultContent(t *testing.T) {
 			t.Errorf("block %d type %s, want %s", i, b.Type, want[i])
 		}
 	}
-	if res.Content[1].Source.Data != "AQI=" || !strings.Contains(res.Content[2].Text, "image/tiff") || !strings.Contains(res.Content[3].Text, "body") {
+	if res.Content[1].Source.Data != "iVBORw0KGgo=" || !strings.Contains(res.Content[2].Text, "image/tiff") || !strings.Contains(res.Content[3].Text, "body") {
 		t.Errorf("content = %+v", res.Content)
 	}
 	structured := MapResult(&sdk.CallToolResult{StructuredContent: map[string]any{"n": 1}})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -172,11 +173,18 @@ func envDuration(set time.Duration, env string, def time.Duration) time.Duration
 	if set > 0 {
 		return set
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(env)); err == nil && n > 0 {
-		return time.Duration(n) * time.Millisecond
+	env = strings.TrimSpace(env)
+	if n, err := strconv.ParseUint(env, 10, 64); err == nil && n > 0 {
+		// Beyond about 146 years the nanoseconds would overflow, and a
+		// negative timeout would end every wait at once.
+		return time.Duration(min(n, maxEnvMillis)) * time.Millisecond
 	}
 	return def
 }
+
+// maxEnvMillis bounds the MCP timeouts set in the environment, in
+// milliseconds (about 146 years: no limit, in effect).
+const maxEnvMillis = uint64(math.MaxInt64/time.Millisecond) / 2
 
 // Start connects every enabled server in parallel, in the background. It
 // returns at once; calling it again does nothing.

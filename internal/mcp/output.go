@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -33,14 +34,23 @@ const charsPerToken = 4
 // estimateTokens is the token estimate of n characters of text.
 func estimateTokens(n int) int { return (n + charsPerToken - 1) / charsPerToken }
 
+// maxOutputTokens bounds MAX_MCP_OUTPUT_TOKENS, so that the limit in
+// characters (and sums with it) cannot overflow: a larger value means
+// "no limit" just as well.
+const maxOutputTokens = math.MaxInt32 / charsPerToken
+
 // outputTokens is set if positive, else the MAX_MCP_OUTPUT_TOKENS in env;
-// 0 when neither gives a limit.
+// 0 when neither gives a limit. A huge value counts as maxOutputTokens.
 func outputTokens(set int, env string) int {
 	if set > 0 {
-		return set
+		return min(set, maxOutputTokens)
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(env)); err == nil && n > 0 {
-		return n
+	env = strings.TrimSpace(env)
+	if n, err := strconv.Atoi(env); err == nil && n > 0 {
+		return min(n, maxOutputTokens)
+	}
+	if n, err := strconv.ParseUint(env, 10, 64); err == nil && n > 0 {
+		return maxOutputTokens // beyond int
 	}
 	return 0
 }

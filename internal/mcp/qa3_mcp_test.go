@@ -365,8 +365,8 @@ func TestLargeImageResultsAreScaledDown(t *testing.T) {
 	if err != nil || len(data) > read.MaxImageBytes || src.MediaType != "image/jpeg" {
 		t.Errorf("image sent: %s, %d bytes (limit %d), %v", src.MediaType, len(data), read.MaxImageBytes, err)
 	}
-	small := MapResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: []byte("tiny")}}})
-	if s := small.Content[0].Source; s == nil || s.MediaType != "image/png" || s.Data != base64.StdEncoding.EncodeToString([]byte("tiny")) {
+	small := MapResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: []byte("\x89PNG\r\n\x1a\ntiny")}}})
+	if s := small.Content[0].Source; s == nil || s.MediaType != "image/png" || s.Data != base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\ntiny")) {
 		t.Errorf("a small image was changed: %+v", small.Content[0])
 	}
 }

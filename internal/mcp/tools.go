@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -318,10 +319,20 @@ func mapContent(cs []sdk.Content) []llm.ContentBlock {
 // imageBlock is an image the model can see, or a note for a format it
 // cannot. An image larger than the API takes (one would fail every later
 // request of the session) is scaled down as Read does, or replaced by a
-// note when it cannot be.
+// note when it cannot be. The type sent is the one the bytes show, as
+// Read finds it: the API refuses an image whose bytes do not match its
+// type, and that failure too would come back with every later request.
 func imageBlock(mime string, data []byte) llm.ContentBlock {
 	switch mime {
 	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		sniffed := http.DetectContentType(data)
+		switch sniffed {
+		case "image/png", "image/jpeg", "image/gif", "image/webp":
+			mime = sniffed
+		default:
+			return llm.TextBlock(fmt.Sprintf("[image said to be %s, %d bytes, whose content is not an image (it looks like %s); not shown]",
+				mime, len(data), sniffed))
+		}
 		if len(data) > read.MaxImageBytes {
 			small, err := read.ShrinkImage(data, read.MaxImageBytes)
 			if err != nil {

@@ -205,9 +205,16 @@ func excludeWorktrees(common string) {
 }
 
 // Changed reports whether anything happened in the worktree: files
-// changed, added or removed (ignored files aside), or commits made on its
-// branch.
+// changed, added or removed (ignored files aside), commits made on its
+// branch, or another worktree made inside it (an isolated sub-agent's of
+// a --worktree session, kept with its work or still in use: git's status
+// does not show it, since the worktrees folder is excluded, and removing
+// the outer folder would delete it).
 func (w *Worktree) Changed(ctx context.Context) (bool, error) {
+	inner, err := w.holdsWorktree(ctx)
+	if err != nil || inner {
+		return inner, err
+	}
 	status, err := git(ctx, w.Path, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		return false, fmt.Errorf("check worktree %s: %w", w.Path, err)
@@ -220,6 +227,35 @@ func (w *Worktree) Changed(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("check worktree %s: %w", w.Path, err)
 	}
 	return head != w.Base, nil
+}
+
+// holdsWorktree reports whether another worktree of the repository has
+// its folder inside w's.
+func (w *Worktree) holdsWorktree(ctx context.Context) (bool, error) {
+	list, err := git(ctx, w.Root, "worktree", "list", "--porcelain")
+	if err != nil {
+		return false, fmt.Errorf("check worktree %s: %w", w.Path, err)
+	}
+	outer := w.Path
+	if real, err := filepath.EvalSymlinks(outer); err == nil {
+		outer = real
+	}
+	for _, line := range strings.Split(list, "\n") {
+		p, ok := strings.CutPrefix(line, "worktree ")
+		if !ok {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		} else {
+			continue // its folder is gone: nothing to lose
+		}
+		if rel, err := filepath.Rel(outer, p); err == nil && rel != "." && rel != ".." &&
+			!strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // Remove deletes the worktree's folder and its branch, changes or not.
