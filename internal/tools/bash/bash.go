@@ -374,6 +374,12 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 	defer cancel()
 
 	out := newCapture(t.cfg.CaptureBytes)
+	movable := t.cfg.Tasks != nil && c != nil && c.ID != ""
+	if movable {
+		// A move hands all of the output so far to the task.
+		out.spillTo(t.cfg.StateDir)
+	}
+	defer out.close()
 	began := time.Now()
 	stopProgress := t.progressLoop(out, began, progress)
 	proc := t.launch(runSpec{
@@ -384,7 +390,7 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 		dir: dir, env: env, stdout: out, stderr: out, grace: t.cfg.Grace,
 	})
 	remove := func() {}
-	if t.cfg.Tasks != nil && c != nil && c.ID != "" {
+	if movable {
 		remove = t.cfg.Tasks.AddMovable(c.ID, func() bool { return t.moveToTask(runCtx, proc, in, c.ID, out, statePath) })
 	}
 	select {
