@@ -62,3 +62,28 @@ func TestMovedCommandKeepsOutputBeyondTheCaptureInItsFile(t *testing.T) {
 		t.Fatalf("files left in the state folder: %v", left)
 	}
 }
+
+// A default timeout above the largest raises the largest, so a call may
+// ask for as long as the default.
+func TestQA5DefaultTimeoutAboveTheLargestRaisesIt(t *testing.T) {
+	def, max, warns := EnvTimeouts(envMap{DefaultTimeoutEnv: "900000", MaxTimeoutEnv: " "}.get)
+	if def != 15*time.Minute || max != 0 || len(warns) != 0 {
+		t.Fatalf("EnvTimeouts = %v, %v, %v; want 15m, 0 and no warning", def, max, warns)
+	}
+	b := newTool(t, Config{DefaultTimeout: def, MaxTimeout: max})
+	if err := b.Validate(context.Background(), nil, input(t, map[string]any{"command": "true", "timeout": 900000})); err != nil {
+		t.Fatalf("timeout 900000 with a 15-minute default: %v", err)
+	}
+	if !strings.Contains(b.Description(), "900000 (15 minutes) by default, at most 900000 (15 minutes)") {
+		t.Fatalf("description does not give the timeouts:\n%s", b.Description())
+	}
+	for _, bad := range []string{"-5", "0", "1.5", "abc", "99999999999999999999"} {
+		if d, _, w := EnvTimeouts(envMap{DefaultTimeoutEnv: bad}.get); d != 0 || len(w) != 1 || !strings.Contains(w[0], DefaultTimeoutEnv) {
+			t.Errorf("EnvTimeouts(%q) = %v, %v; want it ignored with a warning that names the variable", bad, d, w)
+		}
+	}
+}
+
+type envMap map[string]string
+
+func (m envMap) get(k string) string { return m[k] }
