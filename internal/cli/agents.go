@@ -283,7 +283,9 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		var t tool.Tool
 		switch name {
 		case "Bash":
-			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs})
+			defTimeout, maxTimeout, _ := bash.EnvTimeouts(a.getenv) // the session's Bash warned
+			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs,
+				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout})
 			a.onClose(func() { sh.Close() })
 			t = sh
 			shell = sh

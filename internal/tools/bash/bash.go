@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -61,7 +62,8 @@ type Config struct {
 	// calls fail with an error for the model.
 	Tasks *task.Registry
 	// DefaultTimeout and MaxTimeout bound a call; zero means 2 and 10
-	// minutes.
+	// minutes (EnvTimeouts reads Claude Code's variables for them). A
+	// DefaultTimeout above MaxTimeout raises MaxTimeout to it.
 	DefaultTimeout, MaxTimeout time.Duration
 	// CaptureBytes is how much output is kept per stream before the
 	// middle is left out; 0 means DefaultCapture.
@@ -176,6 +178,8 @@ func New(cfg Config) *Tool {
 	if cfg.MaxTimeout <= 0 {
 		cfg.MaxTimeout = MaxTimeout
 	}
+	// A default beyond the largest timeout raises the largest.
+	cfg.MaxTimeout = max(cfg.MaxTimeout, cfg.DefaultTimeout)
 	if cfg.CaptureBytes <= 0 {
 		cfg.CaptureBytes = DefaultCapture
 	}
@@ -191,8 +195,56 @@ func New(cfg Config) *Tool {
 // Name implements tool.Tool.
 func (*Tool) Name() string { return Name }
 
-// Description implements tool.Tool.
-func (*Tool) Description() string { return strings.TrimSpace(description) }
+// Description implements tool.Tool. It gives the timeouts this tool
+// applies.
+func (t *Tool) Description() string {
+	return strings.NewReplacer(
+		"{default_timeout}", describeTimeout(t.cfg.DefaultTimeout),
+		"{max_timeout}", describeTimeout(t.cfg.MaxTimeout),
+	).Replace(strings.TrimSpace(description))
+}
+
+// describeTimeout gives d in milliseconds and in words, as in "120000 (2
+// minutes)".
+func describeTimeout(d time.Duration) string {
+	ms := d.Milliseconds()
+	switch {
+	case d == time.Minute:
+		return fmt.Sprintf("%d (1 minute)", ms)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%d (%d minutes)", ms, d/time.Minute)
+	case d%time.Second == 0:
+		return fmt.Sprintf("%d (%d seconds)", ms, d/time.Second)
+	}
+	return strconv.FormatInt(ms, 10)
+}
+
+// Environment variables that set the timeouts, in milliseconds, as in
+// Claude Code.
+const (
+	DefaultTimeoutEnv = "BASH_DEFAULT_TIMEOUT_MS"
+	MaxTimeoutEnv     = "BASH_MAX_TIMEOUT_MS"
+)
+
+// EnvTimeouts reads BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS with
+// getenv, for Config's DefaultTimeout and MaxTimeout: zero where a
+// variable is unset, and a warning for each value that is not a positive
+// whole number of milliseconds (which is ignored).
+func EnvTimeouts(getenv func(string) string) (def, max time.Duration, warnings []string) {
+	read := func(name string) time.Duration {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			return 0
+		}
+		ms, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || ms <= 0 || ms > math.MaxInt64/int64(time.Millisecond) {
+			warnings = append(warnings, fmt.Sprintf("%s=%q is not a positive number of milliseconds; it is ignored", name, v))
+			return 0
+		}
+		return time.Duration(ms) * time.Millisecond
+	}
+	return read(DefaultTimeoutEnv), read(MaxTimeoutEnv), warnings
+}
 
 // InputSchema implements tool.Tool.
 func (*Tool) InputSchema() json.RawMessage { return schema }
@@ -374,6 +426,12 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 	defer cancel()
 
 	out := newCapture(t.cfg.CaptureBytes)
+	movable := t.cfg.Tasks != nil && c != nil && c.ID != ""
+	if movable {
+		// A move hands all of the output so far to the task.
+		out.spillTo(t.cfg.StateDir)
+	}
+	defer out.close()
 	began := time.Now()
 	stopProgress := t.progressLoop(out, began, progress)
 	proc := t.launch(runSpec{
@@ -384,7 +442,7 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 		dir: dir, env: env, stdout: out, stderr: out, grace: t.cfg.Grace,
 	})
 	remove := func() {}
-	if t.cfg.Tasks != nil && c != nil && c.ID != "" {
+	if movable {
 		remove = t.cfg.Tasks.AddMovable(c.ID, func() bool { return t.moveToTask(runCtx, proc, in, c.ID, out, statePath) })
 	}
 	select {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -87,10 +88,65 @@ type capture struct {
 	lines    int
 	// diverted, once set (divert), receives every later write instead.
 	diverted io.Writer
+
+	// spillDir, when spilling is on (spillTo), is where the output past
+	// the kept head goes, so that divert can hand on all of it, not only
+	// the head and tail kept in memory.
+	spillDir string
+	spilling bool
+	spill    *os.File // created at the first byte past the head
+	spilled  int64    // bytes in spill
+	spillBad bool     // the spill file could not be made or written
 }
+
+// maxSpill caps the output a capture spills to disk (the task's output
+// file has a cap of its own).
+const maxSpill = 256 << 20
 
 func newCapture(limit int) *capture {
 	return &capture{combined: headTail{limit: limit}}
+}
+
+// spillTo makes the capture keep the output past its head in a file in
+// dir ("" is the system's temporary folder) as well, for divert. Call it
+// before the first write; close removes the file.
+func (c *capture) spillTo(dir string) {
+	c.spillDir, c.spilling = dir, true
+}
+
+// keepSpill writes p, output past the head, to the spill file.
+func (c *capture) keepSpill(p []byte) {
+	if !c.spilling || c.spillBad || c.spilled >= maxSpill || len(p) == 0 {
+		return
+	}
+	if c.spill == nil {
+		if c.spillDir != "" {
+			os.MkdirAll(c.spillDir, 0o700)
+		}
+		f, err := os.CreateTemp(c.spillDir, "reins-bash-*.out")
+		if err != nil {
+			c.spillBad = true
+			return
+		}
+		c.spill = f
+	}
+	n, err := c.spill.Write(p[:min(int64(len(p)), maxSpill-c.spilled)])
+	c.spilled += int64(n)
+	if err != nil {
+		c.spillBad = true
+	}
+}
+
+// close removes the spill file, if any.
+func (c *capture) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.spill != nil {
+		c.spill.Close()
+		os.Remove(c.spill.Name())
+		c.spill = nil
+	}
+	c.spilling = false
 }
 
 // Write implements io.Writer.
@@ -100,7 +156,8 @@ func (c *capture) Write(p []byte) (int, error) {
 	if c.diverted != nil {
 		return c.diverted.Write(p)
 	}
-	c.combined.write(p)
+	past := c.combined.write(p)
+	c.keepSpill(past)
 	for _, b := range p {
 		if b == '\n' {
 			c.lines++
@@ -117,12 +174,41 @@ func (c *capture) divert(w io.Writer, after func()) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	kept := c.combined.String()
-	io.WriteString(w, kept)
+	c.writeAll(w)
 	if after != nil {
 		after()
 	}
 	c.diverted = w
 	return kept
+}
+
+// writeAll writes the output so far to w: all of it when the capture
+// spilled what its head could not hold, else what it kept (the head and
+// tail, with a note where bytes were left out). c.mu is held.
+func (c *capture) writeAll(w io.Writer) {
+	h := &c.combined
+	if c.spill == nil || c.spillBad {
+		io.WriteString(w, h.String())
+		return
+	}
+	w.Write(h.head)
+	if _, err := c.spill.Seek(0, io.SeekStart); err != nil {
+		io.WriteString(w, h.String()[len(h.head):])
+		return
+	}
+	copied, _ := io.Copy(w, io.LimitReader(c.spill, c.spilled))
+	rest := h.total - int64(len(h.head)) - copied // past what the file held
+	if rest <= 0 {
+		return
+	}
+	tail := h.tail
+	if int64(len(tail)) > rest {
+		tail = tail[int64(len(tail))-rest:]
+	}
+	if omitted := rest - int64(len(tail)); omitted > 0 {
+		fmt.Fprintf(w, "\n\n… [%d bytes of output omitted] …\n\n", omitted)
+	}
+	w.Write(tail)
 }
 
 // combinedOutput returns the combined output kept.
@@ -149,7 +235,8 @@ type headTail struct {
 	total int64
 }
 
-func (h *headTail) write(p []byte) {
+// write keeps p and returns the part of it past the head.
+func (h *headTail) write(p []byte) (past []byte) {
 	h.total += int64(len(p))
 	if room := h.limit - len(h.head); room > 0 {
 		n := min(room, len(p))
@@ -157,13 +244,15 @@ func (h *headTail) write(p []byte) {
 		p = p[n:]
 	}
 	if len(p) == 0 {
-		return
+		return nil
 	}
+	past = p
 	keep := max(h.limit/4, 1)
 	h.tail = append(h.tail, p...)
 	if len(h.tail) > 2*keep {
 		h.tail = append(h.tail[:0], h.tail[len(h.tail)-keep:]...)
 	}
+	return past
 }
 
 // String returns the kept output, with a note where bytes were left out.
