@@ -680,7 +680,9 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 				prog.Tokens = u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 			}
 		case *engine.ToolStart:
-			if own && c.spec.Background {
+			// A foreground sub-agent reports its progress too, for the
+			// time after the user moved it to the background.
+			if own {
 				prog.ToolUses++
 				prog.LastTool = e.Name
 				if emit != nil {
