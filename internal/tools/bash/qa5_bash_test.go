@@ -87,3 +87,22 @@ func TestQA5DefaultTimeoutAboveTheLargestRaisesIt(t *testing.T) {
 type envMap map[string]string
 
 func (m envMap) get(k string) string { return m[k] }
+
+// BASH_MAX_OUTPUT_LENGTH is capped at 150000 characters, and a value that
+// is no positive whole number is ignored with a warning naming it.
+func TestQA5EnvMaxOutput(t *testing.T) {
+	if n, w := EnvMaxOutput(envMap{MaxOutputEnv: "1000000"}.get); n != MaxOutputLimit || len(w) != 0 {
+		t.Errorf("EnvMaxOutput(1000000) = %d, %v; want %d", n, w, MaxOutputLimit)
+	}
+	if n, w := EnvMaxOutput(envMap{}.get); n != 0 || len(w) != 0 {
+		t.Errorf("EnvMaxOutput(unset) = %d, %v; want 0", n, w)
+	}
+	for _, bad := range []string{"0", "-1", "lots", "1e5"} {
+		if n, w := EnvMaxOutput(envMap{MaxOutputEnv: bad}.get); n != 0 || len(w) != 1 || !strings.Contains(w[0], MaxOutputEnv) {
+			t.Errorf("EnvMaxOutput(%q) = %d, %v; want it ignored with a warning", bad, n, w)
+		}
+	}
+	if b := newTool(t, Config{MaxResultChars: 5000}); b.MaxResultChars() != 5000 || !strings.Contains(b.Description(), "longer than 5000 characters") {
+		t.Errorf("MaxResultChars() = %d; description:\n%s", b.MaxResultChars(), b.Description())
+	}
+}
