@@ -106,3 +106,22 @@ func TestQA5EnvMaxOutput(t *testing.T) {
 		t.Errorf("MaxResultChars() = %d; description:\n%s", b.MaxResultChars(), b.Description())
 	}
 }
+
+// A command that is not moved leaves no spilled output behind, and its
+// result is the capture's usual head and tail.
+func TestQA5UnmovedCommandLeavesNoSpillFile(t *testing.T) {
+	reg := &task.Registry{Dir: t.TempDir()}
+	defer closeTasks(t, reg)
+	stateDir := t.TempDir()
+	b := newTool(t, Config{Tasks: reg, CaptureBytes: 1000, StateDir: stateDir})
+	d := <-startCall(t, b, "toolu_plain", "seq 1 5000")
+	if d.err != nil || !strings.Contains(text(d.res), "bytes of output omitted") || !strings.HasSuffix(strings.TrimSpace(text(d.res)), "5000") {
+		t.Fatalf("call = %v, %q", d.err, text(d.res))
+	}
+	if left, _ := os.ReadDir(stateDir); len(left) != 0 {
+		t.Fatalf("files left in the state folder: %v", left)
+	}
+	if n := len(reg.List()); n != 0 {
+		t.Fatalf("%d tasks for a call that was not moved", n)
+	}
+}
