@@ -76,3 +76,34 @@ func TestQA5BashTimeoutVariableThatIsNoNumberIsReported(t *testing.T) {
 		t.Fatalf("the Bash description does not give the standard timeouts:\n%s", desc)
 	}
 }
+
+// BASH_MAX_OUTPUT_LENGTH sets the longest Bash result the model gets
+// whole, as in Claude Code: under a smaller value a result past it is
+// saved to a file and previewed, and the description says so.
+func TestQA5BashMaxOutputLengthFollowsTheEnvironmentVariable(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_out", "Bash", map[string]any{"command": "seq 1 2000"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"env":{"BASH_MAX_OUTPUT_LENGTH":"5000"}}`)
+	r := sb.Run(t, "", "-p", "check", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	res := reqs[1].ToolResults()
+	if len(res) != 1 || !strings.Contains(res[0].ResultText(), "<persisted-output>") {
+		t.Fatalf("a 8893-character result under BASH_MAX_OUTPUT_LENGTH=5000 answered %+v, want it saved to a file", res)
+	}
+	var desc string
+	for _, tl := range reqs[0].Tools {
+		var v struct{ Name, Description string }
+		json.Unmarshal(tl, &v)
+		if v.Name == "Bash" {
+			desc = v.Description
+		}
+	}
+	if !strings.Contains(desc, "Output longer than 5000 characters is saved to a file") {
+		t.Fatalf("the Bash description does not give the limit set:\n%s", desc)
+	}
+}

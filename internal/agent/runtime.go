@@ -98,9 +98,11 @@ type Conversation interface {
 	// Run sends the prompt and runs the sub-agent until its turn ends,
 	// calling emit (when not nil) with each of its events in order, from
 	// the calling goroutine. The events are the engine's, already tagged
-	// with the sub-agent's origin; a parent passes them up unchanged. A
-	// background sub-agent (Spec.Background) emits a Progress value at
-	// each tool call it starts instead.
+	// with the sub-agent's origin; a parent passes them up unchanged. At
+	// each tool call it starts, a sub-agent also emits a Progress value
+	// (a foreground one may move to the background, where that is all
+	// that is reported); a background sub-agent (Spec.Background) emits
+	// only those.
 	// Cancelling ctx stops the sub-agent; Run then returns what it had.
 	// The error is for failures to run at all; a turn that ended badly is
 	// reported in Result.Reason and Result.Err.

@@ -283,9 +283,11 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		var t tool.Tool
 		switch name {
 		case "Bash":
-			defTimeout, maxTimeout, _ := bash.EnvTimeouts(a.getenv) // the session's Bash warned
+			// The session's Bash warned of bad values.
+			defTimeout, maxTimeout, _ := bash.EnvTimeouts(a.getenv)
+			maxOutput, _ := bash.EnvMaxOutput(a.getenv)
 			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs,
-				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout})
+				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
 			a.onClose(func() { sh.Close() })
 			t = sh
 			shell = sh
@@ -681,7 +683,9 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 				prog.Tokens = u.InputTokens + u.OutputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 			}
 		case *engine.ToolStart:
-			if own && c.spec.Background {
+			// A foreground sub-agent reports its progress too, for the
+			// time after the user moved it to the background.
+			if own {
 				prog.ToolUses++
 				prog.LastTool = e.Name
 				if emit != nil {

@@ -54,12 +54,13 @@ func (a *app) workDirs() []string {
 func (a *app) builtinTools() []tool.Tool {
 	mode := modeHolder{a.checker}
 	defTimeout, maxTimeout, warns := bash.EnvTimeouts(a.getenv)
-	for _, w := range warns {
+	maxOutput, outWarns := bash.EnvMaxOutput(a.getenv)
+	for _, w := range append(warns, outWarns...) {
 		a.notify("warning", w)
 	}
 	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
 		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs,
-		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout})
+		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	a.shellMu.Lock()
 	a.shell = sh

@@ -46,15 +46,16 @@ func (t *Tool) launch(ctx context.Context, conv agentdef.Conversation, progress 
 	return r
 }
 
-// emit passes an event to the call while it waits for the run, and to the
-// task (as progress) once the run moved.
+// emit passes the run's events to the call while it waits for the run,
+// and its progress reports to the task once the run moved.
 func (r *fgRun) emit(ev any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	_, report := ev.(agentdef.Progress)
 	switch {
 	case r.task != nil:
 		reportProgress(r.task, ev)
-	case !r.settled && r.progress != nil:
+	case !r.settled && r.progress != nil && !report:
 		r.progress(tool.Progress{Data: ev})
 	}
 }

@@ -65,6 +65,10 @@ type Config struct {
 	// minutes (EnvTimeouts reads Claude Code's variables for them). A
 	// DefaultTimeout above MaxTimeout raises MaxTimeout to it.
 	DefaultTimeout, MaxTimeout time.Duration
+	// MaxResultChars is the longest result the model gets whole; a
+	// longer one is saved to a file and the model gets a preview. 0 means
+	// MaxResultChars (EnvMaxOutput reads Claude Code's variable for it).
+	MaxResultChars int
 	// CaptureBytes is how much output is kept per stream before the
 	// middle is left out; 0 means DefaultCapture.
 	CaptureBytes int
@@ -180,6 +184,9 @@ func New(cfg Config) *Tool {
 	}
 	// A default beyond the largest timeout raises the largest.
 	cfg.MaxTimeout = max(cfg.MaxTimeout, cfg.DefaultTimeout)
+	if cfg.MaxResultChars <= 0 {
+		cfg.MaxResultChars = MaxResultChars
+	}
 	if cfg.CaptureBytes <= 0 {
 		cfg.CaptureBytes = DefaultCapture
 	}
@@ -201,6 +208,7 @@ func (t *Tool) Description() string {
 	return strings.NewReplacer(
 		"{default_timeout}", describeTimeout(t.cfg.DefaultTimeout),
 		"{max_timeout}", describeTimeout(t.cfg.MaxTimeout),
+		"{max_result}", strconv.Itoa(t.cfg.MaxResultChars),
 	).Replace(strings.TrimSpace(description))
 }
 
@@ -225,6 +233,28 @@ const (
 	DefaultTimeoutEnv = "BASH_DEFAULT_TIMEOUT_MS"
 	MaxTimeoutEnv     = "BASH_MAX_TIMEOUT_MS"
 )
+
+// MaxOutputEnv sets the longest Bash result, in characters, as in Claude
+// Code; at most MaxOutputLimit.
+const MaxOutputEnv = "BASH_MAX_OUTPUT_LENGTH"
+
+// MaxOutputLimit is the largest BASH_MAX_OUTPUT_LENGTH honoured.
+const MaxOutputLimit = 150_000
+
+// EnvMaxOutput reads BASH_MAX_OUTPUT_LENGTH with getenv, for Config's
+// MaxResultChars: zero when unset, at most MaxOutputLimit, and a warning
+// for a value that is not a positive whole number (which is ignored).
+func EnvMaxOutput(getenv func(string) string) (chars int, warnings []string) {
+	v := strings.TrimSpace(getenv(MaxOutputEnv))
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, []string{fmt.Sprintf("%s=%q is not a positive number of characters; it is ignored", MaxOutputEnv, v)}
+	}
+	return int(min(n, MaxOutputLimit)), nil
+}
 
 // EnvTimeouts reads BASH_DEFAULT_TIMEOUT_MS and BASH_MAX_TIMEOUT_MS with
 // getenv, for Config's DefaultTimeout and MaxTimeout: zero where a
@@ -254,7 +284,7 @@ func (*Tool) InputSchema() json.RawMessage { return schema }
 func (*Tool) InterruptBehavior() tool.Interrupt { return tool.Cancel }
 
 // MaxResultChars implements tool.Tool.
-func (*Tool) MaxResultChars() int { return MaxResultChars }
+func (t *Tool) MaxResultChars() int { return t.cfg.MaxResultChars }
 
 // Cwd returns the folder the next command starts in.
 func (t *Tool) Cwd() string {

@@ -30,6 +30,13 @@
 // background_tasks), the call answers at once with the output so far and
 // the process goes on as a task that gets the rest of the output; its
 // timeout no longer applies and its folder and environment are not kept.
+// Output past what the capture keeps in memory (its head) waits in a
+// temporary file in Config.StateDir until the call ends, so that a moved
+// command's task gets every byte it printed.
+//
+// BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS and BASH_MAX_OUTPUT_LENGTH
+// (EnvTimeouts, EnvMaxOutput) set the timeouts and the result limit as in
+// Claude Code; the tool's description gives the values in force.
 //
 // Read-only and concurrency-safe answers come from package shell.
 //

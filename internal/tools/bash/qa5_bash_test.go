@@ -87,3 +87,41 @@ func TestQA5DefaultTimeoutAboveTheLargestRaisesIt(t *testing.T) {
 type envMap map[string]string
 
 func (m envMap) get(k string) string { return m[k] }
+
+// BASH_MAX_OUTPUT_LENGTH is capped at 150000 characters, and a value that
+// is no positive whole number is ignored with a warning naming it.
+func TestQA5EnvMaxOutput(t *testing.T) {
+	if n, w := EnvMaxOutput(envMap{MaxOutputEnv: "1000000"}.get); n != MaxOutputLimit || len(w) != 0 {
+		t.Errorf("EnvMaxOutput(1000000) = %d, %v; want %d", n, w, MaxOutputLimit)
+	}
+	if n, w := EnvMaxOutput(envMap{}.get); n != 0 || len(w) != 0 {
+		t.Errorf("EnvMaxOutput(unset) = %d, %v; want 0", n, w)
+	}
+	for _, bad := range []string{"0", "-1", "lots", "1e5"} {
+		if n, w := EnvMaxOutput(envMap{MaxOutputEnv: bad}.get); n != 0 || len(w) != 1 || !strings.Contains(w[0], MaxOutputEnv) {
+			t.Errorf("EnvMaxOutput(%q) = %d, %v; want it ignored with a warning", bad, n, w)
+		}
+	}
+	if b := newTool(t, Config{MaxResultChars: 5000}); b.MaxResultChars() != 5000 || !strings.Contains(b.Description(), "longer than 5000 characters") {
+		t.Errorf("MaxResultChars() = %d; description:\n%s", b.MaxResultChars(), b.Description())
+	}
+}
+
+// A command that is not moved leaves no spilled output behind, and its
+// result is the capture's usual head and tail.
+func TestQA5UnmovedCommandLeavesNoSpillFile(t *testing.T) {
+	reg := &task.Registry{Dir: t.TempDir()}
+	defer closeTasks(t, reg)
+	stateDir := t.TempDir()
+	b := newTool(t, Config{Tasks: reg, CaptureBytes: 1000, StateDir: stateDir})
+	d := <-startCall(t, b, "toolu_plain", "seq 1 5000")
+	if d.err != nil || !strings.Contains(text(d.res), "bytes of output omitted") || !strings.HasSuffix(strings.TrimSpace(text(d.res)), "5000") {
+		t.Fatalf("call = %v, %q", d.err, text(d.res))
+	}
+	if left, _ := os.ReadDir(stateDir); len(left) != 0 {
+		t.Fatalf("files left in the state folder: %v", left)
+	}
+	if n := len(reg.List()); n != 0 {
+		t.Fatalf("%d tasks for a call that was not moved", n)
+	}
+}
