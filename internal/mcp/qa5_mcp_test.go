@@ -104,6 +104,9 @@ func TestClosingAServerEndsAToolCallStillRunning(t *testing.T) {
 	m.Close()
 	o := <-done
 	if o.err == nil && (o.res == nil || !o.res.IsError) {
-		t.Errorf("the call went on to finish (%+v) after its server was closed; want it ended with an error", o.res)
+		t.Fatalf("the call went on to finish (%+v) after its server was closed; want it ended with an error", o.res)
+	}
+	if o.err != nil && !strings.Contains(o.err.Error(), `MCP server "self" was stopped (removed or turned off) while answering`) {
+		t.Errorf("error %q; want it to say the server was stopped, not that it is restarting", o.err)
 	}
 }
