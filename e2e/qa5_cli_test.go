@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
 )
 
 // `-w feature/x -p hello` names the worktree feature/x: a name it cannot
@@ -52,5 +53,40 @@ func TestMCPResetProjectChoicesClearsTheReinsTwinToo(t *testing.T) {
 	}
 	if strings.Contains(string(data), "enableAllProjectMcpServers") || !strings.Contains(string(data), `"model": "sonnet"`) {
 		t.Errorf("%s after the reset:\n%s", twin, data)
+	}
+}
+
+// In a --worktree session, an isolated sub-agent's worktree lies inside
+// the session's, where the session's own git status does not see it.
+// When the session ends with nothing changed in its own files, its
+// worktree must still be kept: removing it deleted the sub-agent's
+// uncommitted work.
+func TestWorktreeSessionKeepsTheSubagentWorktreeInsideIt(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("change it aside"), Blocks: []llmtest.Block{
+			agentCall("toolu_iso", "edit in isolation", "TASK-ISO: change a.txt", "", map[string]any{"isolation": "worktree"})}},
+		llmtest.Turn{Match: isSubagent("TASK-ISO"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "echo changed > a.txt"})}},
+		llmtest.Turn{Match: answers("TASK-ISO", "toolu_sh"), Blocks: []llmtest.Block{llmtest.Text("Changed a.txt.")}},
+		llmtest.Turn{Match: isMain("Changed a.txt"), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	r := sb.Run(t, "", "-w", "outer", "-p", "change it aside", "--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	tur, _ := agentResult(t, r.Stdout, "toolu_iso")
+	path, _ := tur["worktreePath"].(string)
+	outer := filepath.Join(sb.Dir, ".claude", "worktrees", "outer")
+	if !strings.HasPrefix(path, outer+string(filepath.Separator)) {
+		t.Fatalf("the sub-agent's worktree is %q, not inside the session's %s", path, outer)
+	}
+	if data, err := os.ReadFile(filepath.Join(path, "a.txt")); string(data) != "changed\n" {
+		t.Errorf("the sub-agent's a.txt = %q, %v: its work is lost", data, err)
+	}
+	if !strings.Contains(r.Stderr, "kept in the worktree "+outer) {
+		t.Errorf("stderr does not say the session's worktree was kept: %q", r.Stderr)
 	}
 }

@@ -55,7 +55,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Mode:            modeHolder{a.checker},
 		BypassAvailable: o.SkipPerms || o.AllowSkipPerms || a.permMode == "bypassPermissions",
 		AutoAvailable:   a.checker.AutoAvailable(),
-		Commands:        tui.CommandRegistry(a.commands, a.expander),
+		Commands:        tui.CommandRegistryAttaching(a.commands, a.expander, a.mentioned),
 		Compactor:       u.compactor,
 		Sessions:        u,
 		NewSession:      u.fresh,

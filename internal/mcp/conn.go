@@ -212,8 +212,7 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 	select {
 	case err = <-done:
 	case <-ctx.Done():
-		cs.Close()
-		<-done
+		closeSession(cs, cleanup)
 		return ctx.Err()
 	}
 	cs.Close()
@@ -221,6 +220,35 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 		err = errors.New("the connection closed")
 	}
 	return s.describe(tr, fmt.Errorf("the server stopped: %w", err))
+}
+
+// closeGrace is how long closing a connection may wait for calls still
+// in flight before the transport is cut from under them.
+const closeGrace = 2 * time.Second
+
+// closeSession closes cs for a server being turned off, removed or shut
+// down. The SDK's Close waits for the calls in flight, and a call the
+// server never answers (a tool still running) would hold it, and the
+// caller, for as long as the call may last: past closeGrace the transport
+// is cut (a stdio server's processes are killed), which ends such calls
+// with an error. A call that even that does not end is left to its own
+// timeout.
+func closeSession(cs *sdk.ClientSession, cut func()) {
+	closed := make(chan struct{})
+	go func() {
+		cs.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+		return
+	case <-time.After(closeGrace):
+	}
+	cut()
+	select {
+	case <-closed:
+	case <-time.After(closeGrace):
+	}
 }
 
 // headersHelperTimeout bounds a headersHelper command.

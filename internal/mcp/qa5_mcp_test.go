@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"reins/internal/llm"
+	"reins/internal/tool"
 )
 
 // A MAX_MCP_OUTPUT_TOKENS too large for the limit in characters must not
@@ -73,5 +75,38 @@ func TestMCPImagesGoWithTheTypeTheirBytesShow(t *testing.T) {
 	res := MapResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/webp", Data: []byte{1, 2, 3}}}})
 	if len(res.Content) != 1 || res.Content[0].Type != llm.BlockText {
 		t.Errorf("a tool's image of three stray bytes: %+v, want a note", res.Content)
+	}
+}
+
+// Stopping a server (removed by mcp_set_servers, turned off, shut down)
+// while one of its tools is still running must not wait for the tool:
+// the SDK's Close waits for calls in flight, and it held the caller (the
+// SDK session's reader, so even an interrupt) until the call ended. The
+// call in flight ends with an error instead.
+func TestClosingAServerEndsAToolCallStillRunning(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}})
+	sleep := findTool(m.Snapshot(), "mcp__self__sleep")
+	if sleep == nil {
+		t.Fatal("no sleep tool")
+	}
+	type outcome struct {
+		res *tool.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := sleep.Call(context.Background(), &tool.Call{ID: "toolu_1", Name: sleep.Name()}, json.RawMessage(`{}`), nil)
+		done <- outcome{res, err}
+	}()
+	// Give the call time to reach the server; if it has not, it fails
+	// all the same.
+	time.Sleep(500 * time.Millisecond)
+	m.Close()
+	o := <-done
+	if o.err == nil && (o.res == nil || !o.res.IsError) {
+		t.Fatalf("the call went on to finish (%+v) after its server was closed; want it ended with an error", o.res)
+	}
+	if o.err != nil && !strings.Contains(o.err.Error(), `MCP server "self" was stopped (removed or turned off) while answering`) {
+		t.Errorf("error %q; want it to say the server was stopped, not that it is restarting", o.err)
 	}
 }

@@ -257,7 +257,15 @@ func (s *server) bounded(ctx context.Context, what string, fn func(context.Conte
 		if tail := s.stderr.String(); tail != "" {
 			msg += "; stderr: " + tail
 		}
-		if s.m.opts.MaxReconnects >= 0 {
+		s.m.mu.Lock()
+		off := s.m.closed || s.state == StateDisabled
+		s.m.mu.Unlock()
+		switch {
+		case off:
+			// Stopped on purpose (removed, turned off, shut down): it
+			// does not come back by itself.
+			msg = fmt.Sprintf("MCP server %q was stopped (removed or turned off) while answering %s, so the call did not finish", s.name, what)
+		case s.m.opts.MaxReconnects >= 0:
 			msg += "; reins is restarting it, so its tools return shortly"
 		}
 		return errors.New(msg)

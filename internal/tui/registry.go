@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"reins/internal/command"
+	"reins/internal/llm"
 )
 
 // registryCommands adapts a command registry (custom commands, skills,
@@ -12,12 +13,24 @@ import (
 type registryCommands struct {
 	reg *command.Registry
 	exp *command.Expander
+	// attach, when set, gives the blocks of what a command line
+	// mentions (typed is the line, expanded the command's text).
+	attach func(ctx context.Context, typed, expanded string) []llm.ContentBlock
 }
 
 // CommandRegistry returns the Commands of reg, expanded with exp (nil: a
 // zero Expander).
 func CommandRegistry(reg *command.Registry, exp *command.Expander) Commands {
 	return registryCommands{reg: reg, exp: exp}
+}
+
+// CommandRegistryAttaching is CommandRegistry whose commands that expand
+// into a prompt also send what attach gives for the line typed (the files
+// and MCP resources its arguments mention), as a prompt typed in other
+// modes does.
+func CommandRegistryAttaching(reg *command.Registry, exp *command.Expander,
+	attach func(ctx context.Context, typed, expanded string) []llm.ContentBlock) Commands {
+	return registryCommands{reg: reg, exp: exp, attach: attach}
 }
 
 // Complete lists matching user-invocable commands.
@@ -54,6 +67,9 @@ func (r registryCommands) Run(ctx context.Context, input string) (CommandResult,
 		return CommandResult{}, nil
 	case command.Query:
 		res := CommandResult{Handled: true, Content: out.Expansion.Content(), Model: out.Expansion.Model, AllowedTools: out.Expansion.AllowedTools}
+		if r.attach != nil {
+			res.Content = append(res.Content, r.attach(ctx, input, out.Expansion.Prompt)...)
+		}
 		return res, nil
 	case command.OpenUI:
 		return CommandResult{Handled: true, IsError: true, Text: "/" + out.Name + " has no screen in this build of reins."}, nil
