@@ -88,16 +88,20 @@ func rawInputCall(id, name, input string) llmtest.Block {
 }
 
 // A broad allow rule such as Bash(python3:*) would let any code run
-// without the classifier; in auto mode it is set aside and the
-// classifier's block holds.
+// without the classifier; in auto mode it is set aside (with a warning
+// that names it) and the classifier's block holds.
 func TestQA5AutoModeSetsAsideAnInterpreterAllowRule(t *testing.T) {
 	srv := server(t,
 		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "python3 -c 'open(\"pwned.txt\",\"w\").write(\"x\")'"})),
 		autoVerdict("block", "running code the user did not ask for"),
 		llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	res := decodeAutoResult(t, sb.Run(t, "", "-p", "check the build", "--output-format", "json",
-		"--permission-mode", "auto", "--allowedTools", "Bash(python3:*)"))
+	r := sb.Run(t, "", "-p", "check the build", "--output-format", "json",
+		"--permission-mode", "auto", "--allowedTools", "Bash(python3:*)")
+	res := decodeAutoResult(t, r)
+	if !strings.Contains(r.Stderr, "auto mode sets aside allow rules") || !strings.Contains(r.Stderr, "Bash(python3:*)") {
+		t.Errorf("stderr does not say that the rule is set aside: %q", r.Stderr)
+	}
 	if len(classifierPrompts(srv)) != 1 {
 		t.Errorf("the classifier was asked %d times, want once: the interpreter rule skipped it", len(classifierPrompts(srv)))
 	}

@@ -52,7 +52,7 @@ func (a *app) workDirs() []string {
 // builtinTools constructs the built-in tools for this session, restricted
 // by --tools when given.
 func (a *app) builtinTools() []tool.Tool {
-	mode := modeHolder{a.checker}
+	mode := modeHolder{c: a.checker}
 	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
 		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
