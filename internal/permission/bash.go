@@ -328,13 +328,30 @@ func fileAccess(w shell.Word, write, known bool, dir, home, text string) access 
 	a := access{raw: w.Raw, write: write, known: known, cmd: text}
 	if w.Static && !w.Pattern {
 		a.path = absPath(w.Value, dir, home)
-	} else if w.Static {
+	} else if w.Static && !braceExpansion(w.Value) {
 		// A glob: judge the folder it expands in, and the files it
 		// matches (Request.Globs).
 		a.path = absPath(globBase(w.Value), dir, home)
 		a.glob = absPath(w.Value, dir, home)
 	}
 	return a
+}
+
+// braceExpansion reports whether an unquoted word holds a brace
+// expansion ({a,b} or {1..3}): its files are not the word's folder or
+// its glob matches (src/{..,x}, {~,x}/.bashrc), so its name counts as
+// computed.
+func braceExpansion(v string) bool {
+	i := strings.IndexByte(v, '{')
+	if i < 0 {
+		return false
+	}
+	j := strings.IndexByte(v[i:], '}')
+	if j < 0 {
+		return false
+	}
+	in := v[i : i+j]
+	return strings.Contains(in, ",") || strings.Contains(in, "..")
 }
 
 // globBase is the part of a glob before its first wildcard, cut at a
@@ -525,7 +542,11 @@ func protectedWrites(p *Policy, bp *bashPlan, forms func(access) []string) (Deci
 			if !a.write || a.path == "" {
 				continue
 			}
-			for _, f := range forms(a) {
+			fs := forms(a)
+			if a.glob != "" {
+				fs = fs[2:] // a glob removes what it matches, not its folder
+			}
+			for _, f := range fs {
 				if wd := p.workDirWithin(f); wd != "" {
 					return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("The command `%s` removes or moves %s, which holds the working folder %s itself (its .git and settings included); that needs approval.", shortCmd(a.cmd), f, wd)}, true
 				}
