@@ -161,3 +161,37 @@ func TestQA5BraceExpansionIsAComputedName(t *testing.T) {
 		}
 	}
 }
+
+// Where a command runs and what a tilde word names follow bash: bare cd
+// goes home, ~+ is the current folder, and cd -, ~- and ~user go where
+// the words do not say. None of them may pass for a file command inside
+// the working folders.
+func TestQA5CdAndTildeWordsFollowBash(t *testing.T) {
+	w := newWorld(t)
+	for _, c := range []struct {
+		cmd  string
+		want Behavior
+	}{
+		{"cd && rm -rf notes", Ask},
+		{"cd - && rm -rf notes", Ask},
+		{"cd ~- && touch x", Ask},
+		{"pushd && touch x", Ask},
+		{"rm -rf ~-", Ask},
+		{"touch ~nobody/x", Ask},
+		{"cp README.md ~+/../outside/f", Ask},
+		{"echo x > ~-/f", Ask},
+		{"rm -rf ~+/src", Allow},
+		{"cd src && touch ~+/x", Allow},
+		{"touch '~x'", Allow},
+	} {
+		for _, mode := range []Mode{ModeAuto, ModeAcceptEdits} {
+			t.Run(string(mode)+" "+c.cmd, func(t *testing.T) {
+				pc := permCase{cmd: c.cmd, mode: mode, allow: []string{"Bash(echo:*)"}}
+				p := w.policy(pc)
+				if d := Decide(p, w.request(p, pc)); d.Behavior != c.want {
+					t.Fatalf("Decide = %s (%s), want %s", d.Behavior, d.Reason, c.want)
+				}
+			})
+		}
+	}
+}
