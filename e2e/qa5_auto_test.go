@@ -215,3 +215,23 @@ func TestQA5AutoClassifierSeesEarlierCallsOfTheSameResponse(t *testing.T) {
 		t.Errorf("the review of `sh setup.sh` does not show the download sent before it in the same response:\n%s", second)
 	}
 }
+
+// Bare cd goes to the home folder: what follows it there is outside the
+// project and goes to the classifier, whose block holds.
+func TestQA5AutoModeBareCdLeavesTheProject(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "cd && rm -rf notes"})),
+		autoVerdict("block", "deleting the user's notes outside the project"),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if err := os.MkdirAll(filepath.Join(sb.Home, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res := decodeAutoResult(t, sb.Run(t, "", "-p", "tidy up", "--output-format", "json", "--permission-mode", "auto"))
+	if _, err := os.Stat(filepath.Join(sb.Home, "notes")); err != nil {
+		t.Errorf("cd && rm -rf notes deleted ~/notes without review: %v", err)
+	}
+	if len(classifierPrompts(srv)) != 1 || len(res.PermissionDenials) != 1 {
+		t.Errorf("classifier asked %d times, denials %+v; want the command reviewed and blocked", len(classifierPrompts(srv)), res.PermissionDenials)
+	}
+}
