@@ -46,6 +46,9 @@ type Action struct {
 	// (reminders, task notifications, skill content, summaries): they are
 	// not the user's words and are left out (tool.Call.NotUser).
 	NotUser map[*llm.Message]bool
+	// Earlier are the calls of the same response before this one
+	// (tool.Call.Earlier), shown after the transcript.
+	Earlier []llm.ContentBlock
 	// Depth is 0 for the main conversation's calls and the nesting level
 	// of a sub-agent's. A sub-agent's user-role text is the task an agent
 	// wrote, not the user's words, and is shown as such.
@@ -190,8 +193,9 @@ Answer by calling the ` + VerdictTool + ` tool once with decision "allow" or "bl
 }
 
 // Prompt is the classifier's user message: the transcript (the user's
-// text and the assistant's tool calls, newest kept; for a sub-agent also
-// the conversation that started it) and the action.
+// text and the assistant's tool calls, newest kept, ending with the calls
+// of the same response before this one; for a sub-agent also the
+// conversation that started it) and the action.
 func Prompt(a Action) string {
 	var entries []string
 	if a.Depth > 0 {
@@ -200,6 +204,9 @@ func Prompt(a Action) string {
 		entries = append(entries, "-- the sub-agent's own conversation --")
 	}
 	entries = append(entries, transcriptEntries(a.Transcript, a.NotUser, a.Depth)...)
+	if len(a.Earlier) > 0 {
+		entries = append(entries, transcriptEntries([]*llm.Message{{Role: llm.RoleAssistant, Content: a.Earlier}}, nil, a.Depth)...)
+	}
 	total, first := 0, len(entries)
 	for first > 0 && total+len(entries[first-1]) <= maxTranscriptChars {
 		first--

@@ -52,7 +52,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	opts := tui.Options{
 		Session:         a.sess,
 		Asker:           asker,
-		Mode:            modeHolder{a.checker},
+		Mode:            modeHolder{c: a.checker, notify: a.notify},
 		BypassAvailable: o.SkipPerms || o.AllowSkipPerms || a.permMode == "bypassPermissions",
 		AutoAvailable:   a.checker.AutoAvailable(),
 		Commands:        tui.CommandRegistryAttaching(a.commands, a.expander, a.mentioned),

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"reins/internal/automode"
@@ -39,6 +41,11 @@ func (a *app) permissions() error {
 	}
 	a.checker = permission.NewChecker(pol, permission.CheckerConfig{ProjectDir: a.cwd, UserDir: a.configDir})
 	a.permMode = string(pol.Mode)
+	if pol.Mode == permission.ModeAuto {
+		if msg := autoSetAsideNote(a.checker); msg != "" {
+			a.warn(msg)
+		}
+	}
 	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Env: a.environ(), Notify: a.hooks.HookNotify}
 	a.hookRun = hooks.New(hcfg)
 	a.autoGuard = &automode.Guard{}
@@ -89,7 +96,12 @@ func (a *app) notify(level, text string) {
 }
 
 // mode is the permission mode holder the plan tools and front ends use.
-type modeHolder struct{ c *permission.Checker }
+// notify, when set, hears which allow rules a switch into auto mode sets
+// aside.
+type modeHolder struct {
+	c      *permission.Checker
+	notify func(level, text string)
+}
 
 // Mode returns the current mode.
 func (m modeHolder) Mode() string { return string(m.c.Mode()) }
@@ -100,7 +112,27 @@ func (m modeHolder) SetMode(s string) error {
 	if err != nil {
 		return err
 	}
-	return m.c.SetMode(pm)
+	was := m.c.Mode()
+	if err := m.c.SetMode(pm); err != nil {
+		return err
+	}
+	if pm == permission.ModeAuto && was != permission.ModeAuto && m.notify != nil {
+		if msg := autoSetAsideNote(m.c); msg != "" {
+			m.notify("info", msg)
+		}
+	}
+	return nil
+}
+
+// autoSetAsideNote says which allow rules auto mode sets aside ("" for
+// none), so that a user who relies on them knows why such commands now
+// go to the classifier.
+func autoSetAsideNote(c *permission.Checker) string {
+	rules := c.AutoSetAside()
+	if len(rules) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("auto mode sets aside allow rules that let any code run, so its classifier reviews the commands they cover: %s", strings.Join(rules, ", "))
 }
 
 // skillDirs are the folders of skills the model may read from without

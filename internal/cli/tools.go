@@ -52,7 +52,7 @@ func (a *app) workDirs() []string {
 // builtinTools constructs the built-in tools for this session, restricted
 // by --tools when given.
 func (a *app) builtinTools() []tool.Tool {
-	mode := modeHolder{a.checker}
+	mode := modeHolder{c: a.checker}
 	defTimeout, maxTimeout, warns := bash.EnvTimeouts(a.getenv)
 	maxOutput, outWarns := bash.EnvMaxOutput(a.getenv)
 	for _, w := range append(warns, outWarns...) {

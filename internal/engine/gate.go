@@ -235,7 +235,7 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 		return tool.Verdict{}, false, d
 	}
 	verdict, err := g.cfg.Classifier.Classify(ctx, automode.Action{Tool: name, Input: input, Cwd: c.Cwd, Reason: d.Reason,
-		Transcript: c.Transcript, NotUser: c.NotUser, Depth: g.cfg.AgentDepth, Parent: g.cfg.ParentTranscript, ParentNotUser: g.cfg.ParentNotUser})
+		Transcript: c.Transcript, NotUser: c.NotUser, Earlier: c.Earlier, Depth: g.cfg.AgentDepth, Parent: g.cfg.ParentTranscript, ParentNotUser: g.cfg.ParentNotUser})
 	if ctx.Err() != nil {
 		return denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, context.Cause(ctx))), true, d
 	}

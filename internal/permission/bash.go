@@ -3,6 +3,7 @@ package permission
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -169,12 +170,60 @@ func planBash(command, cwd, home string) (*bashPlan, error) {
 			}
 		}
 		ci.files = commandFiles(c, dir, home)
-		if (c.Program == "cd" || c.Program == "pushd") && len(c.ArgWords) > 1 && c.ArgWords[1].Static {
-			dir = absPath(c.ArgWords[1].Value, dir, home)
+		if c.Program == "cd" || c.Program == "pushd" {
+			var a *access
+			dir, a = changeDir(c, dir, home)
+			if a != nil {
+				ci.files = append(ci.files, *a)
+			}
 		}
 		bp.cmds = append(bp.cmds, ci)
 	}
 	return bp, nil
+}
+
+// changeDir returns the folder cd or pushd c moves the shell to from dir,
+// and an access to add when the command itself does not show it: bare
+// cd goes to the home folder; cd -, pushd without a folder, and ~- or
+// ~user go where the words do not say, which counts as a computed name
+// (the later commands' relative paths cannot be judged).
+func changeDir(c *shell.Command, dir, home string) (string, *access) {
+	if len(c.ArgWords) == 1 {
+		if c.Program == "cd" {
+			return home, &access{path: home, raw: "cd", known: true, cmd: c.Text}
+		}
+		return dir, &access{raw: c.Text, known: true, cmd: c.Text}
+	}
+	w := c.ArgWords[1]
+	if !w.Static {
+		return dir, nil // commandFiles names it as computed
+	}
+	if w.Value == "-" {
+		return dir, &access{raw: "-", known: true, cmd: c.Text}
+	}
+	p, ok := tildePath(w.Raw, w.Value, dir, home)
+	if !ok {
+		return dir, &access{raw: w.Raw, known: true, cmd: c.Text}
+	}
+	return p, nil
+}
+
+// tildePath resolves a word as bash does its tilde prefix: ~ and ~/… are
+// the home folder, ~+ the current folder. ~- (the previous folder) and
+// ~user cannot be known from the words: ok is false, and the name counts
+// as computed. A word without an unquoted leading ~ is made absolute.
+func tildePath(raw, v, dir, home string) (string, bool) {
+	if !strings.HasPrefix(raw, "~") || !strings.HasPrefix(v, "~") {
+		return absPath(v, dir, home), true
+	}
+	prefix, rest, _ := strings.Cut(v, "/")
+	switch prefix {
+	case "~":
+		return absPath(v, dir, home), true
+	case "~+":
+		return filepath.Clean(filepath.Join(dir, rest)), true
+	}
+	return "", false
 }
 
 // commandForms are the texts of a command that rules match: as written
@@ -214,8 +263,8 @@ func redirectAccess(r shell.Redirect, dir, home, text string) (access, bool) {
 		if strings.HasPrefix(v, "/dev/") && (v == "/dev/stdout" || v == "/dev/stderr" || v == "/dev/tty" || v == "/dev/stdin" || strings.HasPrefix(v, "/dev/fd/")) {
 			return access{}, false
 		}
-		a.path = absPath(v, dir, home)
-		if r.Target.Pattern {
+		a.path, _ = tildePath(r.Target.Raw, v, dir, home)
+		if r.Target.Pattern && a.path != "" {
 			// bash expands a glob that names one file; a glob that
 			// matches nothing is used as written.
 			a.glob = a.path
@@ -327,14 +376,34 @@ func commandFiles(c *shell.Command, dir, home string) []access {
 func fileAccess(w shell.Word, write, known bool, dir, home, text string) access {
 	a := access{raw: w.Raw, write: write, known: known, cmd: text}
 	if w.Static && !w.Pattern {
-		a.path = absPath(w.Value, dir, home)
-	} else if w.Static {
+		a.path, _ = tildePath(w.Raw, w.Value, dir, home)
+	} else if w.Static && !braceExpansion(w.Value) {
 		// A glob: judge the folder it expands in, and the files it
 		// matches (Request.Globs).
-		a.path = absPath(globBase(w.Value), dir, home)
-		a.glob = absPath(w.Value, dir, home)
+		base, ok := tildePath(w.Raw, globBase(w.Value), dir, home)
+		glob, _ := tildePath(w.Raw, w.Value, dir, home)
+		if ok {
+			a.path, a.glob = base, glob
+		}
 	}
 	return a
+}
+
+// braceExpansion reports whether an unquoted word holds a brace
+// expansion ({a,b} or {1..3}): its files are not the word's folder or
+// its glob matches (src/{..,x}, {~,x}/.bashrc), so its name counts as
+// computed.
+func braceExpansion(v string) bool {
+	i := strings.IndexByte(v, '{')
+	if i < 0 {
+		return false
+	}
+	j := strings.IndexByte(v[i:], '}')
+	if j < 0 {
+		return false
+	}
+	in := v[i : i+j]
+	return strings.Contains(in, ",") || strings.Contains(in, "..")
 }
 
 // globBase is the part of a glob before its first wildcard, cut at a
@@ -525,7 +594,11 @@ func protectedWrites(p *Policy, bp *bashPlan, forms func(access) []string) (Deci
 			if !a.write || a.path == "" {
 				continue
 			}
-			for _, f := range forms(a) {
+			fs := forms(a)
+			if a.glob != "" {
+				fs = fs[2:] // a glob removes what it matches, not its folder
+			}
+			for _, f := range fs {
 				if wd := p.workDirWithin(f); wd != "" {
 					return Decision{Behavior: Ask, Safety: true, Reason: fmt.Sprintf("The command `%s` removes or moves %s, which holds the working folder %s itself (its .git and settings included); that needs approval.", shortCmd(a.cmd), f, wd)}, true
 				}

@@ -98,6 +98,20 @@ func (c *Checker) AutoAvailable() bool {
 	return !c.p.AutoDisabled
 }
 
+// AutoSetAside returns the allow rules auto mode sets aside because they
+// let any code run (Bash, Bash(python3:*) …), as written.
+func (c *Checker) AutoSetAside() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	for _, r := range c.p.Rules {
+		if r.Behavior == Allow && r.Tool == "Bash" && runsAnyCode(r.Content) {
+			out = append(out, r.String())
+		}
+	}
+	return out
+}
+
 // SetMode changes the mode; bypassPermissions and auto are refused when
 // settings disable them. "manual" is default.
 func (c *Checker) SetMode(m Mode) error {

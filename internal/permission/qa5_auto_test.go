@@ -114,6 +114,8 @@ func TestQA5RemovingTheWorkingFolderItselfAsks(t *testing.T) {
 		{"mv src lib", Allow},
 		{"mkdir -p .", Allow},
 		{"mv src/main.go .", Allow},
+		{"rm -f *.o", Allow},
+		{"rm -rf src/*", Allow},
 	} {
 		for _, mode := range []Mode{ModeAuto, ModeAcceptEdits} {
 			t.Run(string(mode)+" "+c.cmd, func(t *testing.T) {
@@ -138,5 +140,58 @@ func TestQA5ProtectedNamesInOtherLetterCase(t *testing.T) {
 	}
 	if prot, why := protectedPath("/p/src/Config.go"); prot {
 		t.Errorf("an ordinary file is protected: %s", why)
+	}
+}
+
+// A brace expansion names files that are neither the word's folder nor
+// what a glob of it matches: src/{..,x} is the project itself and
+// {~,x}/.bashrc a start-up file in the home folder. Its names count as
+// computed, so a file command using one is not allowed on its own.
+func TestQA5BraceExpansionIsAComputedName(t *testing.T) {
+	w := newWorld(t)
+	for _, cmd := range []string{"rm -rf src/{..,x}", "touch {~,x}/.bashrc", "rm -rf {.git,src}", "mkdir -p ../{outside,x}/y", "cat {~/notes/a,README.md}"} {
+		for _, mode := range []Mode{ModeAuto, ModeAcceptEdits} {
+			t.Run(string(mode)+" "+cmd, func(t *testing.T) {
+				pc := permCase{cmd: cmd, mode: mode}
+				p := w.policy(pc)
+				if d := Decide(p, w.request(p, pc)); d.Behavior != Ask {
+					t.Fatalf("Decide = %s (%s), want ask", d.Behavior, d.Reason)
+				}
+			})
+		}
+	}
+}
+
+// Where a command runs and what a tilde word names follow bash: bare cd
+// goes home, ~+ is the current folder, and cd -, ~- and ~user go where
+// the words do not say. None of them may pass for a file command inside
+// the working folders.
+func TestQA5CdAndTildeWordsFollowBash(t *testing.T) {
+	w := newWorld(t)
+	for _, c := range []struct {
+		cmd  string
+		want Behavior
+	}{
+		{"cd && rm -rf notes", Ask},
+		{"cd - && rm -rf notes", Ask},
+		{"cd ~- && touch x", Ask},
+		{"pushd && touch x", Ask},
+		{"rm -rf ~-", Ask},
+		{"touch ~nobody/x", Ask},
+		{"cp README.md ~+/../outside/f", Ask},
+		{"echo x > ~-/f", Ask},
+		{"rm -rf ~+/src", Allow},
+		{"cd src && touch ~+/x", Allow},
+		{"touch '~x'", Allow},
+	} {
+		for _, mode := range []Mode{ModeAuto, ModeAcceptEdits} {
+			t.Run(string(mode)+" "+c.cmd, func(t *testing.T) {
+				pc := permCase{cmd: c.cmd, mode: mode, allow: []string{"Bash(echo:*)"}}
+				p := w.policy(pc)
+				if d := Decide(p, w.request(p, pc)); d.Behavior != c.want {
+					t.Fatalf("Decide = %s (%s), want %s", d.Behavior, d.Reason, c.want)
+				}
+			})
+		}
 	}
 }

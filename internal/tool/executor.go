@@ -367,6 +367,21 @@ func (e *Executor) emitProgress(o Output) {
 	e.signal()
 }
 
+// earlier returns the blocks of the calls added before c (of the same
+// response).
+func (e *Executor) earlier(c *tracked) []llm.ContentBlock {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []llm.ContentBlock
+	for _, t := range e.calls {
+		if t == c {
+			break
+		}
+		out = append(out, t.block)
+	}
+	return out
+}
+
 // run executes one call through the whole pipeline.
 func (e *Executor) run(ctx context.Context, c *tracked) *Outcome {
 	b := c.block
@@ -385,6 +400,9 @@ func (e *Executor) run(ctx context.Context, c *tracked) *Outcome {
 	p := Pipeline{Gate: e.cfg.Gate, Schemas: e.cfg.Schemas, Store: e.cfg.Store, Deferred: e.cfg.Deferred,
 		Emit: e.emitProgress, stopped: e.hardStopped}
 	call := e.cfg.NewCall(b)
+	if call.Earlier == nil {
+		call.Earlier = e.earlier(c)
+	}
 	if call.ID == "" {
 		call.ID = b.ID
 	}

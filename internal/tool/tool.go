@@ -110,6 +110,11 @@ type Call struct {
 	// content, compaction summaries). It is shared and must not be
 	// changed; nil means none.
 	NotUser map[*llm.Message]bool
+	// Earlier are the tool_use blocks of the same response that come
+	// before this call (the executor fills them in): auto mode's
+	// classifier reads them with Transcript, so that calls split across
+	// one response are seen together.
+	Earlier []llm.ContentBlock
 	// ReadDenied, when set (by the permission gate's Before), reports the
 	// absolute paths the user's read-deny rules keep from this call: tools
 	// that read many files at once (Grep, Glob) leave them out.
