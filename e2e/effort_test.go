@@ -11,31 +11,8 @@ import (
 	"time"
 
 	"reins/internal/e2etest"
-	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
 )
-
-// sentEffort is a captured request's output_config.effort ("" for none)
-// and whether its anthropic-beta header carries the effort beta.
-func sentEffort(t *testing.T, r *llmtest.Request) (string, bool) {
-	t.Helper()
-	var b struct {
-		OutputConfig *struct {
-			Effort string `json:"effort"`
-		} `json:"output_config"`
-	}
-	if err := json.Unmarshal(r.Body, &b); err != nil {
-		t.Fatal(err)
-	}
-	beta := false
-	for _, v := range strings.Split(r.Header.Get("anthropic-beta"), ",") {
-		beta = beta || v == llm.EffortBeta
-	}
-	if b.OutputConfig == nil {
-		return "", beta
-	}
-	return b.OutputConfig.Effort, beta
-}
 
 func TestEffortReachesOnlyModelsThatTakeIt(t *testing.T) {
 	for _, tc := range []struct {
@@ -56,7 +33,7 @@ func TestEffortReachesOnlyModelsThatTakeIt(t *testing.T) {
 			if r := sb.Run(t, "", append([]string{"-p", "hi"}, tc.args...)...); r.Code != 0 {
 				t.Fatalf("code %d: %s", r.Code, r.Stderr)
 			}
-			effort, beta := sentEffort(t, srv.Requests()[0])
+			effort, beta := srv.Requests()[0].Effort()
 			if effort != tc.effort || beta != tc.beta {
 				t.Errorf("effort %q beta %v, want %q %v", effort, beta, tc.effort, tc.beta)
 			}
@@ -93,7 +70,7 @@ func TestEffortSourcesEnvThenFlagThenSettings(t *testing.T) {
 			if r.Code != 0 {
 				t.Fatalf("code %d: %s", r.Code, r.Stderr)
 			}
-			if effort, _ := sentEffort(t, srv.Requests()[0]); effort != tc.want {
+			if effort, _ := srv.Requests()[0].Effort(); effort != tc.want {
 				t.Errorf("effort %q, want %q", effort, tc.want)
 			}
 			if strings.Contains(tc.settings, "huge") && !(strings.Contains(r.Stderr, `effortLevel`) && strings.Contains(r.Stderr, `"huge"`) && strings.Contains(r.Stderr, "low, medium, high, xhigh, max")) {
@@ -138,11 +115,11 @@ func TestSubagentEffortFromItsCallElseItsDefinitionElseTheSession(t *testing.T) 
 		if len(reqs) != 1 {
 			t.Fatalf("%s: %d requests", marker, len(reqs))
 		}
-		if effort, beta := sentEffort(t, reqs[0]); effort != want || !beta {
+		if effort, beta := reqs[0].Effort(); effort != want || !beta {
 			t.Errorf("%s: effort %q beta %v, want %q", marker, effort, beta, want)
 		}
 	}
-	if effort, _ := sentEffort(t, requestsMatching(srv, isMain("delegate"))[0]); effort != "high" {
+	if effort, _ := requestsMatching(srv, isMain("delegate"))[0].Effort(); effort != "high" {
 		t.Errorf("main conversation effort %q", effort)
 	}
 }
@@ -159,7 +136,7 @@ func TestEffortEnvironmentOverridesASubagentsOwnLevel(t *testing.T) {
 	if r := sb.Run(t, "", "-p", "delegate"); r.Code != 0 {
 		t.Fatalf("code %d: %s", r.Code, r.Stderr)
 	}
-	if effort, _ := sentEffort(t, requestsMatching(srv, isSubagent("TASK-LOW"))[0]); effort != "max" {
+	if effort, _ := requestsMatching(srv, isSubagent("TASK-LOW"))[0].Effort(); effort != "max" {
 		t.Errorf("sub-agent effort %q, want the environment's max", effort)
 	}
 }
@@ -198,7 +175,7 @@ func TestEffortCommandChangesTheLevelFromTheNextRequest(t *testing.T) {
 		t.Fatalf("%d requests: /effort went to the model?", len(reqs))
 	}
 	for i, want := range []string{"high", "low"} {
-		if effort, _ := sentEffort(t, reqs[i]); effort != want {
+		if effort, _ := reqs[i].Effort(); effort != want {
 			t.Errorf("request %d: effort %q, want %q", i+1, effort, want)
 		}
 	}
@@ -216,7 +193,7 @@ func TestEffortCommandCannotOverrideTheEnvironment(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("code %d: %s", r.Code, r.Stderr)
 	}
-	if effort, _ := sentEffort(t, srv.Requests()[0]); effort != "max" {
+	if effort, _ := srv.Requests()[0].Effort(); effort != "max" {
 		t.Errorf("effort %q, want the environment's max", effort)
 	}
 	if !strings.Contains(r.Stdout, "CLAUDE_CODE_EFFORT_LEVEL=max is set and wins over /effort") {
@@ -279,7 +256,7 @@ func TestSDKApplyFlagSettingsChangesTheEffort(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	for i, want := range []string{"high", "low"} {
-		if effort, _ := sentEffort(t, reqs[i]); effort != want {
+		if effort, _ := reqs[i].Effort(); effort != want {
 			t.Errorf("request %d: effort %q, want %q", i+1, effort, want)
 		}
 	}
@@ -297,7 +274,7 @@ func TestUltrathinkAsksForHighEffort(t *testing.T) {
 		}
 	}
 	for i, want := range []string{"high", "max"} {
-		if effort, _ := sentEffort(t, srv.Requests()[i]); effort != want {
+		if effort, _ := srv.Requests()[i].Effort(); effort != want {
 			t.Errorf("run %d: effort %q, want %q", i+1, effort, want)
 		}
 	}

@@ -9,19 +9,6 @@ import (
 	"reins/internal/llm/llmtest"
 )
 
-func requestEffort(t *testing.T, r *llmtest.Request) string {
-	t.Helper()
-	var b struct {
-		OutputConfig struct {
-			Effort string `json:"effort"`
-		} `json:"output_config"`
-	}
-	if err := json.Unmarshal(r.Body, &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.OutputConfig.Effort
-}
-
 // /effort shows the level, /effort LEVEL changes it from the next request,
 // and the choice stays after /clear, as the model chosen with /model does.
 func TestEffortCommandShowsSetsAndSurvivesClear(t *testing.T) {
@@ -42,7 +29,7 @@ func TestEffortCommandShowsSetsAndSurvivesClear(t *testing.T) {
 	tt.waitFor("after clear")
 	rs := tt.requests(3)
 	for i, want := range []string{"medium", "low", "low"} {
-		if got := requestEffort(t, rs[i]); got != want {
+		if got := effortOf(rs[i]); got != want {
 			t.Errorf("request %d: effort %q, want %q", i+1, got, want)
 		}
 	}
@@ -78,4 +65,10 @@ func TestAgentsListShowsEffortAndIsolation(t *testing.T) {
 	tt.ready()
 	tt.prompt("/agents")
 	tt.waitFor("careful", "effort: xhigh · isolation: worktree")
+}
+
+// effortOf is the effort level r carries.
+func effortOf(r *llmtest.Request) string {
+	level, _ := r.Effort()
+	return level
 }

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -10,21 +9,6 @@ import (
 	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
 )
-
-// outputEffort is the output_config.effort of a captured request ("" for
-// none).
-func outputEffort(t *testing.T, r *llmtest.Request) string {
-	t.Helper()
-	var b struct {
-		OutputConfig struct {
-			Effort string `json:"effort"`
-		} `json:"output_config"`
-	}
-	if err := json.Unmarshal(r.Body, &b); err != nil {
-		t.Fatal(err)
-	}
-	return b.OutputConfig.Effort
-}
 
 func hasBeta(r *llmtest.Request, beta string) bool {
 	for _, b := range strings.Split(r.Header.Get("anthropic-beta"), ",") {
@@ -48,7 +32,7 @@ func TestEffortChangeAppliesFromTheNextRequestAndKeepsThePrefix(t *testing.T) {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	for i, want := range []string{"high", "xhigh", "medium"} { // "" is the model's default
-		if got := outputEffort(t, reqs[i]); got != want {
+		if got := effortOf(reqs[i]); got != want {
 			t.Errorf("request %d: effort %q, want %q", i+1, got, want)
 		}
 		if !hasBeta(reqs[i], llm.EffortBeta) {
@@ -95,7 +79,7 @@ func TestUltrathinkRaisesTheEffortForItsTurnOnly(t *testing.T) {
 		}
 	}
 	reqs := h.srv.Requests()
-	if a, b := outputEffort(t, reqs[0]), outputEffort(t, reqs[1]); a != "high" || b != "medium" {
+	if a, b := effortOf(reqs[0]), effortOf(reqs[1]); a != "high" || b != "medium" {
 		t.Errorf("efforts %q then %q, want high for the ultrathink turn, then the default medium", a, b)
 	}
 	for prompt, want := range map[string]string{"Ultrathink about it": "high", "ultrathinking": "", "think hard": ""} {
@@ -103,4 +87,11 @@ func TestUltrathinkRaisesTheEffortForItsTurnOnly(t *testing.T) {
 			t.Errorf("PromptEffort(%q) = %q, want %q", prompt, got, want)
 		}
 	}
+}
+
+// effortOf is the output_config.effort of a captured request ("" for
+// none).
+func effortOf(r *llmtest.Request) string {
+	level, _ := r.Effort()
+	return level
 }

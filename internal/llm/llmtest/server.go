@@ -74,6 +74,21 @@ func (r *Request) LastUserText() string {
 	return ""
 }
 
+// Effort is the request's output_config.effort ("" when it has none)
+// and whether its anthropic-beta header names the effort beta.
+func (r *Request) Effort() (level string, beta bool) {
+	var b struct {
+		OutputConfig struct {
+			Effort string `json:"effort"`
+		} `json:"output_config"`
+	}
+	json.Unmarshal(r.Body, &b)
+	for _, v := range strings.Split(r.Header.Get("anthropic-beta"), ",") {
+		beta = beta || strings.TrimSpace(v) == llm.EffortBeta
+	}
+	return b.OutputConfig.Effort, beta
+}
+
 // ToolNames lists the names of the tools sent.
 func (r *Request) ToolNames() []string {
 	var out []string
