@@ -10,6 +10,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -38,7 +39,11 @@ func run(script, requests string) error {
 		if err != nil {
 			return err
 		}
-		if err := json.Unmarshal(data, &turns); err != nil {
+		// A misspelt field (say "text" on a turn instead of inside a
+		// block) would otherwise give a turn that silently says nothing.
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&turns); err != nil {
 			return fmt.Errorf("script %s: %w", script, err)
 		}
 	}
