@@ -17,6 +17,7 @@ import (
 	"reins/internal/compact"
 	"reins/internal/engine"
 	"reins/internal/filestate"
+	"reins/internal/gitinfo"
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/mcp"
@@ -233,7 +234,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		SessionID:          a.currentID(),
 		Cwd:                c.cwd,
 		Version:            Version,
-		GitBranch:          base.GitBranch,
+		GitBranch:          c.gitBranch(base.GitBranch),
 		System:             c.systemPrompt(ctx, model),
 		UserContext:        a.userContext(),
 		Tools:              c.toolSet,
@@ -607,12 +608,32 @@ func inlineServers(raw json.RawMessage) (map[string]json.RawMessage, error) {
 func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.SystemBlock {
 	a := c.a
 	platform, version := prompt.Host(ctx)
+	git := a.git.Wait()
+	if c.wt != nil {
+		// Its own checkout: the session's snapshot describes the user's.
+		git = gitinfo.Take(ctx, c.cwd, gitinfo.Options{})
+	}
 	env := prompt.Environment(prompt.Options{Cwd: c.cwd, AddDirs: a.opts.AddDirs, Platform: platform,
-		OSVersion: version, Date: a.sessionDate(), Model: model, Git: a.git.Wait()})
+		OSVersion: version, Date: a.sessionDate(), Model: model, Git: git})
+	if c.wt != nil {
+		// Its branch and status differ from the user's checkout.
+		if sc := prompt.SystemContext(git, nil); sc != "" {
+			env += "\n\n" + sc
+		}
+	}
 	return []llm.SystemBlock{
 		{Text: c.spec.Definition.SystemPrompt(), Cache: true},
 		{Text: env, Cache: true},
 	}
+}
+
+// gitBranch is the branch the sub-agent's transcript records: its
+// worktree's when it has one, else the session's.
+func (c *agentConv) gitBranch(session string) string {
+	if c.wt != nil && c.wt.Branch != "" {
+		return c.wt.Branch
+	}
+	return session
 }
 
 // preloadSkills expands the skills the definition names into its first

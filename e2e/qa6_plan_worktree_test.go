@@ -1,0 +1,40 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// An isolated sub-agent's system prompt gives the git facts of its own
+// worktree (its branch, its clean status), not those of the user's
+// checkout, which is on main with an uncommitted change.
+func TestIsolatedSubagentPromptDescribesItsWorktree(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("look at git"), Blocks: []llmtest.Block{
+			agentCall("toolu_iso", "look in isolation", "TASK-GIT: say where you are", "", map[string]any{"isolation": "worktree"})}},
+		llmtest.Turn{Match: isSubagent("TASK-GIT"), Blocks: []llmtest.Block{llmtest.Text("In my worktree.")}},
+		llmtest.Turn{Match: isMain("In my worktree"), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	sb.Write(t, "a.txt", "changed by the user\n") // the user's checkout is dirty
+	r := sb.Run(t, "", "-p", "look at git", "--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	main := requestsMatching(srv, isMain("look at git"))[0].SystemText()
+	if !strings.Contains(main, "Current branch: main") || !strings.Contains(main, "M a.txt") {
+		t.Fatalf("the main prompt lacks the user's git facts:\n%s", main)
+	}
+	sub := requestsMatching(srv, isSubagent("TASK-GIT"))[0].SystemText()
+	if strings.Contains(sub, "Current branch: main") || strings.Contains(sub, "M a.txt") {
+		t.Errorf("the isolated sub-agent was told of the user's checkout:\n%s", sub)
+	}
+	if !strings.Contains(sub, "Current branch: worktree-agent-") || !strings.Contains(sub, "(clean)") {
+		t.Errorf("the isolated sub-agent's prompt does not describe its worktree:\n%s", sub)
+	}
+}
