@@ -63,6 +63,11 @@ type appHooks struct {
 	HookNotify func(hooks.Progress)
 	// Notify hears messages for the user (hook systemMessages, warnings).
 	Notify func(level, text string)
+	// Announce, when set, hears announcements made between turns that
+	// the front end must pass on even without Notify (the SDK writes
+	// them as system notice lines): which allow rules a switch into auto
+	// mode sets aside.
+	Announce func(level, text string)
 	// ExtraTools adds tools of the front end (SDK StructuredOutput).
 	ExtraTools func() []tool.Tool
 	// ApproveMCP, when set, asks the user about the project's .mcp.json

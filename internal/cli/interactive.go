@@ -52,7 +52,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	opts := tui.Options{
 		Session:         a.sess,
 		Asker:           asker,
-		Mode:            modeHolder{c: a.checker, notify: a.notify},
+		Mode:            modeHolder{c: a.checker},
 		BypassAvailable: o.SkipPerms || o.AllowSkipPerms || a.permMode == "bypassPermissions",
 		AutoAvailable:   a.checker.AutoAvailable(),
 		Commands:        tui.CommandRegistryAttaching(a.commands, a.expander, a.mentioned),

@@ -88,7 +88,8 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		ClientVersion:     Version,
 	})
 	f.srv = srv
-	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools}
+	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools,
+		Announce: func(level, text string) { w.Event(&engine.Notice{Level: level, Text: text}) }}
 	if o.HookEvents {
 		h.HookNotify = func(p hooks.Progress) { srv.HookProgress(p) }
 	}

@@ -181,9 +181,20 @@ func (m *Model) cycleMode() tea.Cmd {
 			next = cycle[(i+1)%len(cycle)]
 		}
 	}
+	pm, remembers := m.o.Mode.(PlanMemory)
+	if cur == "plan" && remembers && pm.PlanEntries() != m.cycledIntoPlan {
+		// Plan mode came from the model or a control request, not from
+		// this cycle: leaving it goes back to where the session was.
+		if pre := pm.PrePlanMode(); pre != "" {
+			next = pre
+		}
+	}
 	if err := m.o.Mode.SetMode(next); err != nil {
 		m.setHint(err.Error(), 3*time.Second)
 		return nil
+	}
+	if next == "plan" && remembers {
+		m.cycledIntoPlan = pm.PlanEntries()
 	}
 	return m.refreshStatus()
 }

@@ -146,15 +146,29 @@ func (*Exit) Validate(_ context.Context, _ *tool.Call, raw json.RawMessage) erro
 	return err
 }
 
+// PlanLeaver is a Mode that remembers the mode in force before plan mode
+// was entered: LeavePlan goes back to it.
+type PlanLeaver interface {
+	LeavePlan() error
+}
+
 // Call runs once the user approved the plan: it leaves plan mode (unless
-// the approval already chose another mode) and tells the model to go on.
+// the approval already chose another mode), for the mode in force before
+// plan mode when the Mode remembers it (a PlanLeaver), else for default,
+// and tells the model to go on.
 func (x *Exit) Call(_ context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
 	in, err := ParseExit(raw)
 	if err != nil {
 		return nil, err
 	}
 	if x.mode != nil && x.mode.Mode() == ModePlan {
-		if err := x.mode.SetMode(ModeDefault); err != nil {
+		var err error
+		if l, ok := x.mode.(PlanLeaver); ok {
+			err = l.LeavePlan()
+		} else {
+			err = x.mode.SetMode(ModeDefault)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("leave plan mode: %w", err)
 		}
 	}

@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"reins/internal/llm/llmtest"
+)
+
+// A session in auto mode that the model puts in plan mode is offered to
+// go on in auto mode when it presents the plan, with the cursor on that
+// choice; Enter returns to auto mode.
+func TestQA6PlanApprovalReturnsToAutoMode(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("e1", "EnterPlanMode", map[string]any{})),
+		llmtest.Calls(llmtest.ToolUse("p1", "ExitPlanMode", map[string]any{"plan": "1. Change the flag"})),
+		llmtest.Reply("plan approved, starting"))
+	tt.start("--permission-mode", "auto")
+	tt.ready()
+	tt.waitUntil("auto mode on", func(string) bool { return strings.Contains(tt.visible(), "auto mode on") })
+	tt.prompt("plan the change")
+	tt.waitUntil("the plan's choices", func(string) bool { return strings.Contains(tt.visible(), "4. No, keep planning") })
+	s := tt.visible()
+	for _, want := range []string{"❯ 1. Yes, and use auto mode", "2. Yes, and auto-accept edits", "3. Yes, and manually approve edits", "4. No, keep planning"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the plan dialog lacks %q:\n%s", want, tt.visible())
+		}
+	}
+	tt.keys("Enter")
+	tt.waitFor("plan approved, starting")
+	tt.waitUntil("auto mode on after the approval", func(string) bool { return strings.Contains(tt.visible(), "auto mode on") })
+}
+
+// Shift+Tab out of a plan mode the model entered goes back to the mode
+// before it (acceptEdits here), not on round the cycle; out of a plan
+// mode Shift+Tab entered it goes on round the cycle (to auto mode).
+func TestQA6ShiftTabLeavesPlanForTheModeBefore(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("e1", "EnterPlanMode", map[string]any{})),
+		llmtest.Reply("planning now"))
+	tt.start("--permission-mode", "acceptEdits")
+	tt.ready()
+	tt.prompt("think first")
+	tt.waitFor("planning now")
+	onScreen := func(what string) {
+		t.Helper()
+		tt.waitUntil(what, func(string) bool { return strings.Contains(tt.visible(), what) })
+	}
+	onScreen("plan mode on")
+	tt.keys("BTab")
+	onScreen("accept edits on")
+	tt.keys("BTab")
+	onScreen("plan mode on")
+	tt.keys("BTab")
+	onScreen("auto mode on")
+}
+
+// Switching into auto mode with Shift+Tab names the allow rules auto mode
+// sets aside, as start-up does.
+func TestQA6ShiftTabIntoAutoNamesTheRulesSetAside(t *testing.T) {
+	tt := newTerm(t)
+	tt.sb.Write(t, ".claude/settings.local.json", `{"permissions":{"allow":["Bash(python3:*)"]}}`)
+	tt.start()
+	tt.ready()
+	for _, want := range []string{"accept edits on", "plan mode on", "auto mode on"} {
+		tt.keys("BTab")
+		tt.waitUntil(want, func(string) bool { return strings.Contains(tt.visible(), want) })
+	}
+	tt.waitFor("auto mode sets aside allow rules", "Bash(python3:*)")
+}

@@ -1,0 +1,29 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"reins/internal/tool"
+)
+
+// leaverMode remembers the mode before plan mode, as the session's does.
+type leaverMode struct {
+	fakeMode
+	pre string
+}
+
+func (l *leaverMode) LeavePlan() error { return l.SetMode(l.pre) }
+
+// An approved plan whose approval chose no mode goes back to the mode in
+// force before plan mode (auto here), not to default.
+func TestExitReturnsToTheModeBeforePlan(t *testing.T) {
+	m := &leaverMode{fakeMode: fakeMode{m: "plan"}, pre: "auto"}
+	if _, err := NewExit(m).Call(context.Background(), &tool.Call{}, json.RawMessage(`{"plan":"1. edit a.go"}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Mode(); got != "auto" {
+		t.Errorf("mode = %q, want auto", got)
+	}
+}
