@@ -118,11 +118,9 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 				s.DisableBypassPermissions = true
 			}
 		}
-		var top string
-		if raw, ok := f.data.values["disableAutoMode"]; ok {
-			_ = json.Unmarshal(raw, &top)
-		}
-		if (top == "disable" || p.DisableAutoMode == "disable") && !s.DisableAutoMode {
+		top, _ := autoModeDisabled(f.data.values["disableAutoMode"])
+		nested, _ := autoModeDisabled(p.DisableAutoMode)
+		if (top || nested) && !s.DisableAutoMode {
 			s.DisableAutoMode, s.DisableAutoModeFile = true, f.path
 		}
 	}

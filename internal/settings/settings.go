@@ -165,7 +165,7 @@ type Settings struct {
 	// permissions.disableBypassPermissionsMode: "disable".
 	DisableBypassPermissions bool
 	// DisableAutoMode is set when any source says disableAutoMode:
-	// "disable" (at the top level or inside permissions);
+	// "disable" or true (at the top level or inside permissions);
 	// DisableAutoModeFile is the first file that says so.
 	DisableAutoMode     bool
 	DisableAutoModeFile string

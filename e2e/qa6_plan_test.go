@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,5 +37,18 @@ func TestIsolatedSubagentPromptDescribesItsWorktree(t *testing.T) {
 	}
 	if !strings.Contains(sub, "Current branch: worktree-agent-") || !strings.Contains(sub, "(clean)") {
 		t.Errorf("the isolated sub-agent's prompt does not describe its worktree:\n%s", sub)
+	}
+}
+
+// "disableAutoMode": true, as users write it, refuses auto mode like the
+// documented "disable": --permission-mode auto fails and names the file.
+func TestDisableAutoModeTrueRefusesAutoMode(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	file := filepath.Join(sb.Home, ".claude", "settings.json")
+	writeAutoFile(t, file, `{"disableAutoMode": true}`)
+	r := sb.Run(t, "", "-p", "hi", "--permission-mode", "auto")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "auto mode is disabled by disableAutoMode in "+file) {
+		t.Errorf("code %d, stderr %q", r.Code, r.Stderr)
 	}
 }
