@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/automode"
 	"reins/internal/e2etest"
+	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
 )
 
@@ -163,5 +165,100 @@ func TestSDKSwitchIntoAutoAnnouncesTheRulesItSetsAside(t *testing.T) {
 	}
 	if len(log.asked) != 0 {
 		t.Errorf("can_use_tool asked about %v", log.asked)
+	}
+}
+
+// A sub-agent the client moved to the background (background_tasks)
+// cannot ask any more: its next call that needs approval is denied with a
+// result that says why, and can_use_tool is not sent for it.
+func TestSDKMovedSubagentDeniesInsteadOfAsking(t *testing.T) {
+	const marker = "Working as a sub-agent:"
+	isSub := func(r *llmtest.Request) bool { return strings.Contains(r.SystemText(), marker) }
+	after := func(sub bool, id string) func(*llmtest.Request) bool {
+		return func(r *llmtest.Request) bool {
+			res := r.ToolResults()
+			if id == "" {
+				return isSub(r) == sub && len(res) == 0 && len(r.Messages) == 1
+			}
+			return isSub(r) == sub && len(res) == 1 && res[0].ToolUseID == id
+		}
+	}
+	sb := e2etest.NewSandbox(t, "")
+	target := filepath.Join(sb.Dir, "out.txt")
+	wait := "touch started; while [ ! -e release ]; do sleep 0.05; done; echo released"
+	srv := server(t,
+		llmtest.Turn{Match: after(false, ""), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_ag", "Agent", map[string]any{"description": "long job", "prompt": "Run the long job."})}},
+		llmtest.Turn{Match: after(true, ""), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_wait", "Bash", map[string]any{"command": wait})}},
+		llmtest.Turn{Match: after(false, "toolu_ag"), Blocks: []llmtest.Block{llmtest.Text("Carried on.")}},
+		llmtest.Turn{Match: after(true, "toolu_wait"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_w", "Write", map[string]any{"file_path": target, "content": "x\n"})}},
+		llmtest.Turn{Match: after(true, "toolu_w"), Blocks: []llmtest.Block{llmtest.Text("Could not write out.txt.")}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return !isSub(r) }, Blocks: []llmtest.Block{llmtest.Text("Noted.")}})
+	sb.BaseURL = srv.URL
+	for i, e := range sb.Env {
+		if strings.HasPrefix(e, "ANTHROPIC_BASE_URL=") {
+			sb.Env[i] = "ANTHROPIC_BASE_URL=" + srv.URL
+		}
+	}
+	c := start(t, sb, nil, "--permission-prompt-tool", "stdio", "--allowedTools", "Bash")
+	c.request("init-1", `{"subtype":"initialize","hooks":null}`)
+	c.user("Start the long job.")
+	var asked []string
+	sent, results := false, 0
+	for deadline := time.Now().Add(time.Minute); results < 2; {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up after %d results; stderr:\n%s", results, c.stderrText())
+		}
+		var line string
+		select {
+		case line = <-c.lines:
+		case <-time.After(20 * time.Millisecond):
+			if _, err := os.Stat(filepath.Join(sb.Dir, "started")); err == nil && !sent {
+				c.request("bg-1", `{"subtype":"background_tasks","tool_use_id":"toolu_ag"}`)
+				sent = true
+			}
+			continue
+		}
+		var v struct {
+			Type      string `json:"type"`
+			RequestID string `json:"request_id"`
+			Request   struct {
+				Subtype  string `json:"subtype"`
+				ToolName string `json:"tool_name"`
+			} `json:"request"`
+			Response struct {
+				RequestID string         `json:"request_id"`
+				Response  map[string]any `json:"response"`
+			} `json:"response"`
+		}
+		json.Unmarshal([]byte(line), &v)
+		switch {
+		case v.Type == "control_response" && v.Response.RequestID == "bg-1":
+			if v.Response.Response["backgrounded"] != true {
+				t.Fatalf("background_tasks answered %s", line)
+			}
+			os.WriteFile(filepath.Join(sb.Dir, "release"), nil, 0o644)
+		case v.Type == "control_request" && v.Request.Subtype == "can_use_tool":
+			asked = append(asked, v.Request.ToolName)
+			c.answer(v.RequestID, `{"behavior":"deny","message":"no"}`)
+		case v.Type == "result":
+			results++
+		}
+	}
+	if len(asked) != 0 {
+		t.Errorf("can_use_tool was sent for %v after the agent moved to the background", asked)
+	}
+	var res []llm.ContentBlock
+	for _, r := range srv.Requests() {
+		if after(true, "toolu_w")(r) {
+			res = r.ToolResults()
+		}
+	}
+	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "moved this agent to the background, where nobody can approve it") {
+		t.Errorf("the sub-agent's Write result = %+v, want a denial that says why", res)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("the denied write happened")
 	}
 }

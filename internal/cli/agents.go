@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"reins/internal/agent"
@@ -138,6 +139,10 @@ type agentSpawner struct {
 	// canAsk is false under a background agent: nobody can be asked, all
 	// the way down.
 	canAsk bool
+	// bg is the background state of the conversation the spawner serves
+	// (nil for the main one): a sub-agent under one the user moved to the
+	// background cannot ask either.
+	bg *inBackground
 	// pool returns the tools of the conversation the spawner serves; a
 	// sub-agent's tools are taken from it.
 	pool func() []tool.Tool
@@ -166,6 +171,7 @@ type agentConv struct {
 	cwd     string                 // its working folder: the session's, or in its worktree
 	wt      *worktree.Worktree     // its git worktree (isolation "worktree"); nil if none
 	gate    *agent.Gate            // the narrowed gate
+	bg      *inBackground          // set when the user moves it to the background
 	stop    *engine.PermissionGate // its SubagentStop hooks
 	checker *permission.Checker    // its permissions (a narrowed clone)
 	hooks   *hooks.Runner          // the runner its gate uses
@@ -188,7 +194,8 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		return nil, errors.New("no agent definition")
 	}
 	sessDir := a.store.SessionDir(a.cwd, a.currentID())
-	c := &agentConv{a: a, spec: spec, tmp: filepath.Join(sessDir, "subagents", spec.AgentID), cwd: a.cwd}
+	c := &agentConv{a: a, spec: spec, tmp: filepath.Join(sessDir, "subagents", spec.AgentID), cwd: a.cwd,
+		bg: &inBackground{parent: s.bg}}
 	defer func() {
 		if err != nil {
 			c.Close()
@@ -344,7 +351,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 // background agents are the sub-agent's tasks and end with it.
 func (c *agentConv) nestedAgentTool(parent *agentSpawner) tool.Tool {
 	a := c.a
-	sp := &agentSpawner{a: a, canAsk: parent.canAsk && !c.spec.Background, pool: func() []tool.Tool { return c.currentTools() }}
+	sp := &agentSpawner{a: a, canAsk: parent.canAsk && !c.spec.Background, bg: c.bg, pool: func() []tool.Tool { return c.currentTools() }}
 	return agenttool.New(agenttool.Config{
 		Catalog:      a.agentCatalog,
 		Spawner:      sp,
@@ -455,7 +462,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	}
 	var asker engine.Asker
 	if canAsk {
-		asker = rememberInSession{asker: &a.asker, session: a.checker, notify: a.notify}
+		asker = watchedOnly{bg: c.bg, asker: rememberInSession{asker: &a.asker, session: a.checker, notify: a.notify}}
 	}
 	main := a.store.TranscriptPath(a.cwd, a.currentID())
 	pg := engine.NewGate(engine.GateConfig{
@@ -485,6 +492,53 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	}
 	c.gate = g
 	return nil
+}
+
+// inBackground records that the user moved a foreground sub-agent to the
+// background; parent is the conversation that started it (nil for the
+// main one), whose move counts for it too.
+type inBackground struct {
+	moved  atomic.Bool
+	parent *inBackground
+}
+
+// on reports whether the sub-agent or one of those above it was moved.
+func (b *inBackground) on() bool {
+	for ; b != nil; b = b.parent {
+		if b.moved.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+// MovedToBackground marks the sub-agent as moved to the background: its
+// calls that need approval are denied from now on (agent.Backgrounder).
+func (c *agentConv) MovedToBackground() { c.bg.moved.Store(true) }
+
+var _ agent.Backgrounder = (*agentConv)(nil)
+
+// watchedOnly asks while the sub-agent runs in the foreground, where the
+// user watches it; once the user moved it (or an agent above it) to the
+// background, nobody is there to answer, so a call that needs approval is
+// denied and the model told why, as Claude Code does for background
+// sub-agents.
+type watchedOnly struct {
+	bg    *inBackground
+	asker engine.Asker
+}
+
+// Ask forwards the question, or denies the call in the background.
+func (w watchedOnly) Ask(ctx context.Context, q engine.Question) (engine.Answer, error) {
+	if !w.bg.on() {
+		return w.asker.Ask(ctx, q)
+	}
+	why := strings.TrimSpace(q.Reason)
+	if why != "" {
+		why += " "
+	}
+	return engine.Answer{Message: fmt.Sprintf("%sThis %s call needs approval, but the user moved this agent to the background, where nobody can approve it, so it was denied. Do not retry it; finish what you can without it and say in your answer what still needs the user's approval.",
+		why, q.ToolName)}, nil
 }
 
 // rememberInSession passes a sub-agent's questions to the session's
