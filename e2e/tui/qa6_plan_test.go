@@ -68,3 +68,26 @@ func TestQA6ShiftTabIntoAutoNamesTheRulesSetAside(t *testing.T) {
 	}
 	tt.waitFor("auto mode sets aside allow rules", "Bash(python3:*)")
 }
+
+// /plan with a task enters plan mode and sends the task, as typed; the
+// model's edit is refused by plan mode; Shift+Tab then goes back to the
+// mode before /plan.
+func TestQA6PlanCommandEntersPlanModeAndSendsTheTask(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("w1", "Write", map[string]any{"file_path": "/tmp/never-written-by-qa6.txt", "content": "x"})),
+		llmtest.Reply("I will plan instead"))
+	tt.start("--permission-mode", "acceptEdits")
+	tt.ready()
+	tt.prompt("/plan add a retry flag")
+	tt.waitFor("I will plan instead")
+	tt.waitUntil("plan mode on", func(string) bool { return strings.Contains(tt.visible(), "plan mode on") })
+	req := tt.requests(2)
+	if got := req[0].LastUserText(); !strings.Contains(got, "add a retry flag") {
+		t.Errorf("the first request's prompt is %q", got)
+	}
+	if res := req[1].ToolResults(); len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "Plan mode") {
+		t.Errorf("the write's result = %+v, want plan mode's refusal", res)
+	}
+	tt.keys("BTab")
+	tt.waitUntil("accept edits on", func(string) bool { return strings.Contains(tt.visible(), "accept edits on") })
+}

@@ -272,6 +272,11 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 		m.o.Session.Queue(blocks)
 		return nil
 	}
+	return m.submitPrompt(text, images...)
+}
+
+// submitPrompt starts a turn with a prompt, through Prepare when set.
+func (m *Model) submitPrompt(text string, images ...llm.ContentBlock) tea.Cmd {
 	if m.o.Prepare == nil {
 		return m.startTurn(engine.Input{
 			Content:     append([]llm.ContentBlock{llm.TextBlock(text)}, images...),

@@ -140,10 +140,17 @@ func ParseExit(raw json.RawMessage) (*ExitInput, error) {
 	return &in, nil
 }
 
-// Validate checks the plan is there.
-func (*Exit) Validate(_ context.Context, _ *tool.Call, raw json.RawMessage) error {
-	_, err := ParseExit(raw)
-	return err
+// Validate checks the plan is there and the session is in plan mode:
+// outside it there is nothing to approve (a plan already approved, or
+// none asked for), and the user is not asked.
+func (x *Exit) Validate(_ context.Context, _ *tool.Call, raw json.RawMessage) error {
+	if _, err := ParseExit(raw); err != nil {
+		return err
+	}
+	if x.mode != nil && x.mode.Mode() != ModePlan {
+		return errors.New("the session is not in plan mode, so there is no plan to approve: ExitPlanMode only presents a plan made in plan mode. If your plan was approved, carry it out; otherwise go on with the task")
+	}
+	return nil
 }
 
 // PlanLeaver is a Mode that remembers the mode in force before plan mode

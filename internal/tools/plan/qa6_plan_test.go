@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"reins/internal/tool"
@@ -25,5 +26,20 @@ func TestExitReturnsToTheModeBeforePlan(t *testing.T) {
 	}
 	if got := m.Mode(); got != "auto" {
 		t.Errorf("mode = %q, want auto", got)
+	}
+}
+
+// ExitPlanMode outside plan mode is an error for the model, before anyone
+// is asked: there is no plan to approve.
+func TestExitOutsidePlanModeIsRefused(t *testing.T) {
+	in := json.RawMessage(`{"plan":"1. edit a.go"}`)
+	if err := NewExit(&fakeMode{m: "plan"}).Validate(context.Background(), &tool.Call{}, in); err != nil {
+		t.Errorf("in plan mode: %v", err)
+	}
+	for _, mode := range []string{"default", "acceptEdits", "auto"} {
+		err := NewExit(&fakeMode{m: mode}).Validate(context.Background(), &tool.Call{}, in)
+		if err == nil || !strings.Contains(err.Error(), "not in plan mode") {
+			t.Errorf("in %s: err = %v, want a refusal", mode, err)
+		}
 	}
 }
