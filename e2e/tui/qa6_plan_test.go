@@ -91,3 +91,23 @@ func TestQA6PlanCommandEntersPlanModeAndSendsTheTask(t *testing.T) {
 	tt.keys("BTab")
 	tt.waitUntil("accept edits on", func(string) bool { return strings.Contains(tt.visible(), "accept edits on") })
 }
+
+// /permissions says where leaving plan mode goes, and, in auto mode,
+// which allow rules auto mode sets aside.
+func TestQA6PermissionsViewShowsPlanReturnAndRulesSetAside(t *testing.T) {
+	tt := newTerm(t)
+	tt.sb.Write(t, ".claude/settings.local.json", `{"permissions":{"allow":["Bash(python3:*)","Bash(git status:*)"]}}`)
+	tt.start("--permission-mode", "auto")
+	tt.ready()
+	tt.prompt("/permissions")
+	tt.waitFor("Bash(python3:*)", "set aside in auto mode")
+	for _, line := range strings.Split(tt.screen(), "\n") {
+		if strings.Contains(line, "Bash(git status:*)") && strings.Contains(line, "set aside") {
+			t.Errorf("the narrow rule is marked set aside too: %q", line)
+		}
+	}
+	tt.prompt("/plan")
+	tt.waitFor("Plan mode on")
+	tt.prompt("/permissions")
+	tt.waitFor("Leaving plan mode returns to: auto")
+}
