@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +38,18 @@ func TestIsolatedSubagentPromptDescribesItsWorktree(t *testing.T) {
 	}
 	if !strings.Contains(sub, "Current branch: worktree-agent-") || !strings.Contains(sub, "(clean)") {
 		t.Errorf("the isolated sub-agent's prompt does not describe its worktree:\n%s", sub)
+	}
+	// Its transcript records the worktree's branch too.
+	subs, _ := filepath.Glob(filepath.Join(sb.ConfigDir, "projects", "*", "*", "subagents", "agent-*.jsonl"))
+	if len(subs) != 1 {
+		t.Fatalf("sub-agent transcripts: %v", subs)
+	}
+	data, err := os.ReadFile(subs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"gitBranch":"worktree-agent-`) || strings.Contains(string(data), `"gitBranch":"main"`) {
+		t.Errorf("the sub-agent's transcript does not record its worktree's branch:\n%s", data)
 	}
 }
 
