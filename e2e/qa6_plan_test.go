@@ -65,3 +65,18 @@ func TestDisableAutoModeTrueRefusesAutoMode(t *testing.T) {
 		t.Errorf("code %d, stderr %q", r.Code, r.Stderr)
 	}
 }
+
+// A print run in plan mode tells the model it is in plan mode from the
+// first request, in words that fit a run without ExitPlanMode.
+func TestPrintInPlanModeTellsTheModel(t *testing.T) {
+	srv := server(t, llmtest.Reply("Here is the plan."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "add a flag", "--permission-mode", "plan")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got := srv.Requests()[0].LastUserText()
+	if !strings.Contains(got, "Plan mode is on") || !strings.Contains(got, "give that plan in your answer") || strings.Contains(got, "ExitPlanMode") {
+		t.Errorf("the first request's last user message:\n%s", got)
+	}
+}

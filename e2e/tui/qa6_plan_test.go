@@ -111,3 +111,31 @@ func TestQA6PermissionsViewShowsPlanReturnAndRulesSetAside(t *testing.T) {
 	tt.prompt("/permissions")
 	tt.waitFor("Leaving plan mode returns to: auto")
 }
+
+// Shift+Tab into plan mode tells the model at its next request, once;
+// Shift+Tab out of it tells it plan mode is off.
+func TestQA6ShiftTabPlanModeIsToldToTheModel(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("first"), llmtest.Reply("second"), llmtest.Reply("third"))
+	tt.start()
+	tt.ready()
+	for _, want := range []string{"accept edits on", "plan mode on"} {
+		tt.keys("BTab")
+		tt.waitUntil(want, func(string) bool { return strings.Contains(tt.visible(), want) })
+	}
+	tt.prompt("look around")
+	tt.waitFor("first")
+	tt.prompt("and more")
+	tt.waitFor("second")
+	tt.keys("BTab")
+	tt.waitUntil("auto mode on", func(string) bool { return strings.Contains(tt.visible(), "auto mode on") })
+	tt.prompt("now do it")
+	tt.waitFor("third")
+	reqs := tt.requests(3)
+	all := func(i int) string { return messageTexts(reqs[i]) }
+	if n := strings.Count(all(1), "Plan mode is on"); n != 1 || !strings.Contains(all(0), "present it with ExitPlanMode") {
+		t.Errorf("plan mode was told %d times by the second request; first request:\n%s", n, all(0))
+	}
+	if !strings.Contains(all(2), "Plan mode is off now (the permission mode is auto)") {
+		t.Errorf("leaving plan mode was not told:\n%s", all(2))
+	}
+}

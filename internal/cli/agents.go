@@ -34,6 +34,7 @@ import (
 	"reins/internal/tools/glob"
 	"reins/internal/tools/grep"
 	"reins/internal/tools/notebook"
+	"reins/internal/tools/plan"
 	"reins/internal/tools/read"
 	"reins/internal/tools/taskoutput"
 	"reins/internal/tools/todo"
@@ -416,6 +417,9 @@ func (c *agentConv) toolSet(context.Context) engine.ToolSet {
 			if r := todo.Reminder(history, c.todos.Items(c.spec.AgentID)); r != "" {
 				out = append(out, r)
 			}
+		}
+		if r := plan.Reminder(history, string(c.checker.Mode()), false); r != "" {
+			out = append(out, r)
 		}
 		return append(out, agent.TaskReminders(c.tasks)...)
 	}
