@@ -17,7 +17,8 @@ import (
 // turnLog is what one SDK turn showed the client.
 type turnLog struct {
 	asked   []string // tool names put to can_use_tool
-	notices []string // system notice messages
+	notices []string // system informational contents
+	modes   []string // permissionMode of system status lines
 	errors  map[string]string
 }
 
@@ -51,10 +52,16 @@ func runTurn(c *client, updates map[string]string) turnLog {
 				ans += `,"updatedPermissions":` + u
 			}
 			c.answer(v.RequestID, ans+"}")
-		case v.Type == "system" && v.Subtype == "notice":
-			var n struct{ Message string }
+		case v.Type == "system" && v.Subtype == "informational":
+			var n struct{ Content, Level string }
 			json.Unmarshal([]byte(line), &n)
-			log.notices = append(log.notices, n.Message)
+			log.notices = append(log.notices, n.Level+": "+n.Content)
+		case v.Type == "system" && v.Subtype == "status":
+			var n struct {
+				Mode string `json:"permissionMode"`
+			}
+			json.Unmarshal([]byte(line), &n)
+			log.modes = append(log.modes, n.Mode)
 		case v.Type == "user":
 			var m struct {
 				Content []struct {
@@ -100,6 +107,9 @@ func TestSDKApprovedPlanReturnsToAutoMode(t *testing.T) {
 	if len(log.errors) != 0 {
 		t.Errorf("error results: %v", log.errors)
 	}
+	if strings.Join(log.modes, ",") != "auto" {
+		t.Errorf("status lines told the modes %v, want the return to auto (the client asked for the others)", log.modes)
+	}
 	if _, err := os.Stat(filepath.Join(sb.Dir, "a.tar")); err != nil {
 		t.Errorf("the archive was not made: %v", err)
 	}
@@ -128,6 +138,9 @@ func TestSDKApprovedPlanReturnsToAcceptEdits(t *testing.T) {
 	if strings.Join(log.asked, ",") != "ExitPlanMode" {
 		t.Errorf("can_use_tool asked about %v, want only ExitPlanMode", log.asked)
 	}
+	if strings.Join(log.modes, ",") != "plan,acceptEdits" {
+		t.Errorf("status lines told the modes %v, want plan (the model's EnterPlanMode) then acceptEdits", log.modes)
+	}
 	if len(log.errors) != 0 {
 		t.Errorf("error results: %v", log.errors)
 	}
@@ -138,7 +151,8 @@ func TestSDKApprovedPlanReturnsToAcceptEdits(t *testing.T) {
 
 // set_permission_mode auto sets aside an allow rule that lets any code
 // run, as starting in auto mode does, and says so: on stderr with the
-// start-up warning's words and as a system notice line. The command the
+// start-up warning's words and as a system informational line (the Agent
+// SDK's banner message). The command the
 // rule would have allowed goes to the classifier.
 func TestSDKSwitchIntoAutoAnnouncesTheRulesItSetsAside(t *testing.T) {
 	srv := server(t,
@@ -157,7 +171,7 @@ func TestSDKSwitchIntoAutoAnnouncesTheRulesItSetsAside(t *testing.T) {
 	if !strings.Contains(c.stderrText(), "reins: warning: "+said) {
 		t.Errorf("stderr does not name the rule set aside:\n%s", c.stderrText())
 	}
-	if len(log.notices) != 1 || log.notices[0] != said {
+	if len(log.notices) != 1 || log.notices[0] != "warning: "+said {
 		t.Errorf("system notices %q, want the rule set aside once", log.notices)
 	}
 	if !strings.Contains(log.errors["toolu_py"], "Auto mode blocked this Bash call") {
@@ -165,6 +179,9 @@ func TestSDKSwitchIntoAutoAnnouncesTheRulesItSetsAside(t *testing.T) {
 	}
 	if len(log.asked) != 0 {
 		t.Errorf("can_use_tool asked about %v", log.asked)
+	}
+	if len(log.modes) != 0 {
+		t.Errorf("status lines told the client the mode it set itself: %v", log.modes)
 	}
 }
 

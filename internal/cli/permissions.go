@@ -41,6 +41,9 @@ func (a *app) permissions() error {
 	}
 	a.checker = permission.NewChecker(pol, permission.CheckerConfig{ProjectDir: a.cwd, UserDir: a.configDir,
 		OnMode: func(from, to permission.Mode) {
+			if a.hooks.ModeChanged != nil {
+				a.hooks.ModeChanged(from, to)
+			}
 			if to == permission.ModeAuto {
 				a.announceAutoSetAside()
 			}
@@ -133,8 +136,8 @@ func (m modeHolder) LeavePlan() error { return m.c.LeavePlan() }
 // the return from plan mode), which allow rules auto mode sets aside, as
 // start-up does when the session starts in auto mode: in the terminal UI
 // as a notice; in SDK mode on stderr with the start-up warning's words
-// and as a system notice line, for clients that read only the stream; in
-// print mode on stderr.
+// and as a system informational line (the Agent SDK's banner message),
+// for clients that read only the stream; in print mode on stderr.
 func (a *app) announceAutoSetAside() {
 	msg := autoSetAsideNote(a.checker)
 	if msg == "" {
