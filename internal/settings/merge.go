@@ -114,12 +114,12 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 	for _, f := range files {
 		var p permissionsShape
 		if raw, ok := f.data.values["permissions"]; ok && json.Unmarshal(raw, &p) == nil {
-			if p.DisableBypassPermissionsMode == "disable" {
+			if off, _ := modeDisabled(p.DisableBypassPermissionsMode); off {
 				s.DisableBypassPermissions = true
 			}
 		}
-		top, _ := autoModeDisabled(f.data.values["disableAutoMode"])
-		nested, _ := autoModeDisabled(p.DisableAutoMode)
+		top, _ := modeDisabled(f.data.values["disableAutoMode"])
+		nested, _ := modeDisabled(p.DisableAutoMode)
 		if (top || nested) && !s.DisableAutoMode {
 			s.DisableAutoMode, s.DisableAutoModeFile = true, f.path
 		}

@@ -252,21 +252,22 @@ func jsonKind(v any) string {
 
 // permissionsShape is the schema of the permissions key.
 type permissionsShape struct {
-	Allow                        []string `json:"allow"`
-	Ask                          []string `json:"ask"`
-	Deny                         []string `json:"deny"`
-	DefaultMode                  string   `json:"defaultMode"`
-	AdditionalDirectories        []string `json:"additionalDirectories"`
-	DisableBypassPermissionsMode string   `json:"disableBypassPermissionsMode"`
-	// DisableAutoMode is "disable" or a boolean (autoModeDisabled).
-	DisableAutoMode json.RawMessage `json:"disableAutoMode"`
+	Allow                 []string `json:"allow"`
+	Ask                   []string `json:"ask"`
+	Deny                  []string `json:"deny"`
+	DefaultMode           string   `json:"defaultMode"`
+	AdditionalDirectories []string `json:"additionalDirectories"`
+	// DisableBypassPermissionsMode and DisableAutoMode are "disable" or
+	// a boolean (modeDisabled).
+	DisableBypassPermissionsMode json.RawMessage `json:"disableBypassPermissionsMode"`
+	DisableAutoMode              json.RawMessage `json:"disableAutoMode"`
 }
 
-// autoModeDisabled reads a disableAutoMode value: "disable", as Claude
-// Code documents it, or true, which users write too (false leaves auto
-// mode available). msg, when not empty, says why another value is
-// ignored.
-func autoModeDisabled(raw json.RawMessage) (disabled bool, msg string) {
+// modeDisabled reads a disableAutoMode or disableBypassPermissionsMode
+// value: "disable", as Claude Code documents it, or true, which users
+// write too (false leaves the mode available). msg, when not empty, says
+// why another value is ignored.
+func modeDisabled(raw json.RawMessage) (disabled bool, msg string) {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return false, ""
@@ -304,9 +305,12 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		if err = json.Unmarshal(raw, &p); err == nil && p.DefaultMode != "" && !knownModes[p.DefaultMode] {
 			return fmt.Sprintf("setting permissions.defaultMode: unknown mode %q (%s); permissions ignored", p.DefaultMode, modeChoices), 0
 		}
-		if _, msg := autoModeDisabled(p.DisableAutoMode); err == nil && msg != "" {
+		if _, msg := modeDisabled(p.DisableAutoMode); err == nil && msg != "" {
 			// sanitizePermissions drops the value alone and says why.
 			return "setting permissions.disableAutoMode: " + msg, 0
+		}
+		if _, msg := modeDisabled(p.DisableBypassPermissionsMode); err == nil && msg != "" {
+			return "setting permissions.disableBypassPermissionsMode: " + msg, 0
 		}
 	case "hooks":
 		var h map[string][]HookMatcher
@@ -330,7 +334,7 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		var a AutoMode
 		err = dec.Decode(&a)
 	case "disableAutoMode":
-		if _, msg := autoModeDisabled(raw); msg != "" {
+		if _, msg := modeDisabled(raw); msg != "" {
 			return "setting disableAutoMode: " + msg, 0
 		}
 	case "model", "apiKeyHelper", "outputStyle":

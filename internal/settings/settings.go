@@ -162,7 +162,7 @@ type Settings struct {
 	// (permissions.additionalDirectories), resolved to absolute paths.
 	AdditionalDirectories []Dir
 	// DisableBypassPermissions is set when any source says
-	// permissions.disableBypassPermissionsMode: "disable".
+	// permissions.disableBypassPermissionsMode: "disable" (or true).
 	DisableBypassPermissions bool
 	// DisableAutoMode is set when any source says disableAutoMode:
 	// "disable" or true (at the top level or inside permissions);
