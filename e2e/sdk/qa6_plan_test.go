@@ -279,3 +279,39 @@ func TestSDKMovedSubagentDeniesInsteadOfAsking(t *testing.T) {
 		t.Error("the denied write happened")
 	}
 }
+
+// With the TypeScript SDK: a session in acceptEdits mode whose model
+// enters plan mode goes back to acceptEdits when canUseTool approves the
+// plan; the SDK yields the status messages that tell the client so, and
+// the write that follows is not put to canUseTool.
+func TestTypeScriptSDKApprovedPlanReturnsToTheModeBefore(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "")
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_enter", "EnterPlanMode", map[string]any{})),
+		llmtest.Calls(llmtest.ToolUse("toolu_plan", "ExitPlanMode", map[string]any{"plan": "1. write b.txt"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_w", "Write", map[string]any{"file_path": filepath.Join(sb.Dir, "b.txt"), "content": "b\n"})),
+		llmtest.Reply("Written."))
+	sb.BaseURL = srv.URL
+	for i, e := range sb.Env {
+		if strings.HasPrefix(e, "ANTHROPIC_BASE_URL=") {
+			sb.Env[i] = "ANTHROPIC_BASE_URL=" + srv.URL
+		}
+	}
+	msgs, summary := runScript(t, sb, "plan.mjs", "")
+	if summary["error"] != nil {
+		t.Fatalf("the script failed: %v", summary["error"])
+	}
+	if got := js(summary["asks"]); got != `["ExitPlanMode"]` {
+		t.Errorf("canUseTool was asked about %s, want only ExitPlanMode", got)
+	}
+	var modes []string
+	for _, m := range ofType(msgs, "system", "status") {
+		modes = append(modes, m["permissionMode"].(string))
+	}
+	if strings.Join(modes, ",") != "plan,acceptEdits" {
+		t.Errorf("status messages told the modes %v, want plan then acceptEdits", modes)
+	}
+	if data, err := os.ReadFile(filepath.Join(sb.Dir, "b.txt")); err != nil || string(data) != "b\n" {
+		t.Errorf("b.txt = %q, %v", data, err)
+	}
+}
