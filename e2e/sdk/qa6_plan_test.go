@@ -272,7 +272,7 @@ func TestSDKMovedSubagentDeniesInsteadOfAsking(t *testing.T) {
 			res = r.ToolResults()
 		}
 	}
-	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "moved this agent to the background, where nobody can approve it") {
+	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].ResultText(), "runs in the background, where nobody watches it to approve calls") {
 		t.Errorf("the sub-agent's Write result = %+v, want a denial that says why", res)
 	}
 	if _, err := os.Stat(target); err == nil {

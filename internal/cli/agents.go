@@ -464,10 +464,11 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	if extra := c.definitionHooks(); len(extra) > 0 && c.hooks != nil {
 		c.hooks = c.hooks.With(extra)
 	}
-	var asker engine.Asker
-	if canAsk {
-		asker = watchedOnly{bg: c.bg, asker: rememberInSession{asker: &a.asker, session: a.checker, notify: a.notify}}
+	if !canAsk {
+		// Started in the background, or by an agent that runs there.
+		c.bg.moved.Store(true)
 	}
+	asker := watchedOnly{bg: c.bg, asker: rememberInSession{asker: &a.asker, session: a.checker, notify: a.notify}}
 	main := a.store.TranscriptPath(a.cwd, a.currentID())
 	pg := engine.NewGate(engine.GateConfig{
 		Permissions: checker,
@@ -498,9 +499,9 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	return nil
 }
 
-// inBackground records that the user moved a foreground sub-agent to the
-// background; parent is the conversation that started it (nil for the
-// main one), whose move counts for it too.
+// inBackground records that a sub-agent runs in the background: started
+// there, or moved there by the user; parent is the conversation that
+// started it (nil for the main one), whose move counts for it too.
 type inBackground struct {
 	moved  atomic.Bool
 	parent *inBackground
@@ -523,10 +524,10 @@ func (c *agentConv) MovedToBackground() { c.bg.moved.Store(true) }
 var _ agent.Backgrounder = (*agentConv)(nil)
 
 // watchedOnly asks while the sub-agent runs in the foreground, where the
-// user watches it; once the user moved it (or an agent above it) to the
-// background, nobody is there to answer, so a call that needs approval is
-// denied and the model told why, as Claude Code does for background
-// sub-agents.
+// user watches it; in the background (started there, or moved there with
+// an agent above it) nobody is there to answer, so a call that needs
+// approval is denied and the model told why, as Claude Code does for
+// background sub-agents.
 type watchedOnly struct {
 	bg    *inBackground
 	asker engine.Asker
@@ -541,7 +542,7 @@ func (w watchedOnly) Ask(ctx context.Context, q engine.Question) (engine.Answer,
 	if why != "" {
 		why += " "
 	}
-	return engine.Answer{Message: fmt.Sprintf("%sThis %s call needs approval, but the user moved this agent to the background, where nobody can approve it, so it was denied. Do not retry it; finish what you can without it and say in your answer what still needs the user's approval.",
+	return engine.Answer{Message: fmt.Sprintf("%sThis %s call needs approval, but this agent runs in the background, where nobody watches it to approve calls, so it was denied. Do not retry it; finish what you can without it and say in your answer what still needs the user's approval.",
 		why, q.ToolName)}, nil
 }
 
