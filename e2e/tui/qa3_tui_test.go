@@ -231,7 +231,7 @@ func TestQA3LongPlanShowsItsStartAndCtrlOShowsAll(t *testing.T) {
 	tt.waitUntil("the plan's start and the choices", func(string) bool {
 		v := tt.visible()
 		return strings.Contains(v, "Opening summary of the plan.") && strings.Contains(v, "ctrl+o to read the whole plan") &&
-			strings.Contains(v, "Would you like to proceed?") && strings.Contains(v, "3. No, keep planning")
+			strings.Contains(v, "Would you like to proceed?") && strings.Contains(v, "4. No, keep planning")
 	})
 	tt.keys("C-o")
 	tt.waitUntil("the plan's end", func(string) bool { return strings.Contains(tt.visible(), "Closing line of the plan.") })

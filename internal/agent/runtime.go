@@ -113,6 +113,15 @@ type Conversation interface {
 	Close() error
 }
 
+// Backgrounder is a Conversation that can be told the user moved it to
+// the background while it ran (Ctrl+B, the SDK's background_tasks). From
+// then on nobody watches it, so a call of its that needs approval is
+// denied, with a result that says why, instead of being asked: a
+// background sub-agent has only the permissions it had without asking.
+type Backgrounder interface {
+	MovedToBackground()
+}
+
 // Spawner starts sub-agents. The CLI implements it on top of the engine;
 // this package and the Agent tool see only this interface. Spawn prepares
 // the sub-agent (tools, gate, system prompt, transcript) and fires the

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"reins/internal/agent"
@@ -17,6 +18,7 @@ import (
 	"reins/internal/compact"
 	"reins/internal/engine"
 	"reins/internal/filestate"
+	"reins/internal/gitinfo"
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/mcp"
@@ -32,6 +34,7 @@ import (
 	"reins/internal/tools/glob"
 	"reins/internal/tools/grep"
 	"reins/internal/tools/notebook"
+	"reins/internal/tools/plan"
 	"reins/internal/tools/read"
 	"reins/internal/tools/taskoutput"
 	"reins/internal/tools/todo"
@@ -137,6 +140,10 @@ type agentSpawner struct {
 	// canAsk is false under a background agent: nobody can be asked, all
 	// the way down.
 	canAsk bool
+	// bg is the background state of the conversation the spawner serves
+	// (nil for the main one): a sub-agent under one the user moved to the
+	// background cannot ask either.
+	bg *inBackground
 	// pool returns the tools of the conversation the spawner serves; a
 	// sub-agent's tools are taken from it.
 	pool func() []tool.Tool
@@ -165,6 +172,7 @@ type agentConv struct {
 	cwd     string                 // its working folder: the session's, or in its worktree
 	wt      *worktree.Worktree     // its git worktree (isolation "worktree"); nil if none
 	gate    *agent.Gate            // the narrowed gate
+	bg      *inBackground          // set when the user moves it to the background
 	stop    *engine.PermissionGate // its SubagentStop hooks
 	checker *permission.Checker    // its permissions (a narrowed clone)
 	hooks   *hooks.Runner          // the runner its gate uses
@@ -187,7 +195,8 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		return nil, errors.New("no agent definition")
 	}
 	sessDir := a.store.SessionDir(a.cwd, a.currentID())
-	c := &agentConv{a: a, spec: spec, tmp: filepath.Join(sessDir, "subagents", spec.AgentID), cwd: a.cwd}
+	c := &agentConv{a: a, spec: spec, tmp: filepath.Join(sessDir, "subagents", spec.AgentID), cwd: a.cwd,
+		bg: &inBackground{parent: s.bg}}
 	defer func() {
 		if err != nil {
 			c.Close()
@@ -233,7 +242,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		SessionID:          a.currentID(),
 		Cwd:                c.cwd,
 		Version:            Version,
-		GitBranch:          base.GitBranch,
+		GitBranch:          c.gitBranch(base.GitBranch),
 		System:             c.systemPrompt(ctx, model),
 		UserContext:        a.userContext(),
 		Tools:              c.toolSet,
@@ -343,7 +352,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 // background agents are the sub-agent's tasks and end with it.
 func (c *agentConv) nestedAgentTool(parent *agentSpawner) tool.Tool {
 	a := c.a
-	sp := &agentSpawner{a: a, canAsk: parent.canAsk && !c.spec.Background, pool: func() []tool.Tool { return c.currentTools() }}
+	sp := &agentSpawner{a: a, canAsk: parent.canAsk && !c.spec.Background, bg: c.bg, pool: func() []tool.Tool { return c.currentTools() }}
 	return agenttool.New(agenttool.Config{
 		Catalog:      a.agentCatalog,
 		Spawner:      sp,
@@ -409,6 +418,9 @@ func (c *agentConv) toolSet(context.Context) engine.ToolSet {
 				out = append(out, r)
 			}
 		}
+		if r := plan.Reminder(history, string(c.checker.Mode()), false); r != "" {
+			out = append(out, r)
+		}
 		return append(out, agent.TaskReminders(c.tasks)...)
 	}
 	return ts
@@ -452,10 +464,11 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	if extra := c.definitionHooks(); len(extra) > 0 && c.hooks != nil {
 		c.hooks = c.hooks.With(extra)
 	}
-	var asker engine.Asker
-	if canAsk {
-		asker = rememberInSession{asker: &a.asker, session: a.checker, notify: a.notify}
+	if !canAsk {
+		// Started in the background, or by an agent that runs there.
+		c.bg.moved.Store(true)
 	}
+	asker := watchedOnly{bg: c.bg, asker: rememberInSession{asker: &a.asker, session: a.checker, notify: a.notify}}
 	main := a.store.TranscriptPath(a.cwd, a.currentID())
 	pg := engine.NewGate(engine.GateConfig{
 		Permissions: checker,
@@ -484,6 +497,53 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 	}
 	c.gate = g
 	return nil
+}
+
+// inBackground records that a sub-agent runs in the background: started
+// there, or moved there by the user; parent is the conversation that
+// started it (nil for the main one), whose move counts for it too.
+type inBackground struct {
+	moved  atomic.Bool
+	parent *inBackground
+}
+
+// on reports whether the sub-agent or one of those above it was moved.
+func (b *inBackground) on() bool {
+	for ; b != nil; b = b.parent {
+		if b.moved.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+// MovedToBackground marks the sub-agent as moved to the background: its
+// calls that need approval are denied from now on (agent.Backgrounder).
+func (c *agentConv) MovedToBackground() { c.bg.moved.Store(true) }
+
+var _ agent.Backgrounder = (*agentConv)(nil)
+
+// watchedOnly asks while the sub-agent runs in the foreground, where the
+// user watches it; in the background (started there, or moved there with
+// an agent above it) nobody is there to answer, so a call that needs
+// approval is denied and the model told why, as Claude Code does for
+// background sub-agents.
+type watchedOnly struct {
+	bg    *inBackground
+	asker engine.Asker
+}
+
+// Ask forwards the question, or denies the call in the background.
+func (w watchedOnly) Ask(ctx context.Context, q engine.Question) (engine.Answer, error) {
+	if !w.bg.on() {
+		return w.asker.Ask(ctx, q)
+	}
+	why := strings.TrimSpace(q.Reason)
+	if why != "" {
+		why += " "
+	}
+	return engine.Answer{Message: fmt.Sprintf("%sThis %s call needs approval, but this agent runs in the background, where nobody watches it to approve calls, so it was denied. Do not retry it; finish what you can without it and say in your answer what still needs the user's approval.",
+		why, q.ToolName)}, nil
 }
 
 // rememberInSession passes a sub-agent's questions to the session's
@@ -607,12 +667,32 @@ func inlineServers(raw json.RawMessage) (map[string]json.RawMessage, error) {
 func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.SystemBlock {
 	a := c.a
 	platform, version := prompt.Host(ctx)
+	git := a.git.Wait()
+	if c.wt != nil {
+		// Its own checkout: the session's snapshot describes the user's.
+		git = gitinfo.Take(ctx, c.cwd, gitinfo.Options{})
+	}
 	env := prompt.Environment(prompt.Options{Cwd: c.cwd, AddDirs: a.opts.AddDirs, Platform: platform,
-		OSVersion: version, Date: a.sessionDate(), Model: model, Git: a.git.Wait()})
+		OSVersion: version, Date: a.sessionDate(), Model: model, Git: git})
+	if c.wt != nil {
+		// Its branch and status differ from the user's checkout.
+		if sc := prompt.SystemContext(git, nil); sc != "" {
+			env += "\n\n" + sc
+		}
+	}
 	return []llm.SystemBlock{
 		{Text: c.spec.Definition.SystemPrompt(), Cache: true},
 		{Text: env, Cache: true},
 	}
+}
+
+// gitBranch is the branch the sub-agent's transcript records: its
+// worktree's when it has one, else the session's.
+func (c *agentConv) gitBranch(session string) string {
+	if c.wt != nil && c.wt.Branch != "" {
+		return c.wt.Branch
+	}
+	return session
 }
 
 // preloadSkills expands the skills the definition names into its first

@@ -181,7 +181,7 @@ func TestOnlyForegroundSubagentsAskTheParentsAsker(t *testing.T) {
 			denied = r.ToolResults()[0].ResultText()
 		}
 	}
-	if !strings.Contains(denied, "Nobody can approve it") {
+	if !strings.Contains(denied, "runs in the background, where nobody watches it to approve calls") {
 		t.Errorf("the background call was answered %q", denied)
 	}
 }

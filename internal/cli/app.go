@@ -63,6 +63,15 @@ type appHooks struct {
 	HookNotify func(hooks.Progress)
 	// Notify hears messages for the user (hook systemMessages, warnings).
 	Notify func(level, text string)
+	// Announce, when set, hears announcements that the front end must
+	// pass on even without Notify, between turns too (the SDK writes them
+	// as system informational lines): which allow rules a switch into
+	// auto mode sets aside.
+	Announce func(level, text string)
+	// ModeChanged, when set, hears each change of the permission mode
+	// (the SDK tells the client of those it did not ask for, such as the
+	// return from plan mode when a plan is approved).
+	ModeChanged func(from, to permission.Mode)
 	// ExtraTools adds tools of the front end (SDK StructuredOutput).
 	ExtraTools func() []tool.Tool
 	// ApproveMCP, when set, asks the user about the project's .mcp.json

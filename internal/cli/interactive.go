@@ -52,7 +52,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	opts := tui.Options{
 		Session:         a.sess,
 		Asker:           asker,
-		Mode:            modeHolder{c: a.checker, notify: a.notify},
+		Mode:            modeHolder{c: a.checker},
 		BypassAvailable: o.SkipPerms || o.AllowSkipPerms || a.permMode == "bypassPermissions",
 		AutoAvailable:   a.checker.AutoAvailable(),
 		Commands:        tui.CommandRegistryAttaching(a.commands, a.expander, a.mentioned),
@@ -260,6 +260,15 @@ func (a *app) viewPermissions(_ context.Context, args string) (string, error) {
 	p := a.checker.Policy()
 	var b strings.Builder
 	fmt.Fprintf(&b, "Mode: %s\n", p.Mode)
+	if pre := a.checker.PrePlanMode(); pre != "" {
+		fmt.Fprintf(&b, "Leaving plan mode returns to: %s\n", pre)
+	}
+	setAside := map[string]bool{}
+	if p.Mode == permission.ModeAuto {
+		for _, r := range a.checker.AutoSetAside() {
+			setAside[r] = true
+		}
+	}
 	switch {
 	case p.AutoDisabled:
 		fmt.Fprintf(&b, "Auto mode: unavailable (%s)\n", p.AutoDisabledBy)
@@ -276,7 +285,11 @@ func (a *app) viewPermissions(_ context.Context, args string) (string, error) {
 		if r.File != "" {
 			where = r.File
 		}
-		byBehavior[string(r.Behavior)] = append(byBehavior[string(r.Behavior)], fmt.Sprintf("%s  (%s)", r.Text, where))
+		line := fmt.Sprintf("%s  (%s)", r.Text, where)
+		if r.Behavior == permission.Allow && r.Tool == "Bash" && (setAside[r.String()] || (p.Mode == permission.ModeAuto && p.ClassifyAllShell)) {
+			line += "  set aside in auto mode: the classifier reviews these commands"
+		}
+		byBehavior[string(r.Behavior)] = append(byBehavior[string(r.Behavior)], line)
 	}
 	for _, beh := range []string{"allow", "ask", "deny"} {
 		rules := byBehavior[beh]

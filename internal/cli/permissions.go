@@ -39,7 +39,15 @@ func (a *app) permissions() error {
 	for _, w := range warns {
 		a.warn(w.String())
 	}
-	a.checker = permission.NewChecker(pol, permission.CheckerConfig{ProjectDir: a.cwd, UserDir: a.configDir})
+	a.checker = permission.NewChecker(pol, permission.CheckerConfig{ProjectDir: a.cwd, UserDir: a.configDir,
+		OnMode: func(from, to permission.Mode) {
+			if a.hooks.ModeChanged != nil {
+				a.hooks.ModeChanged(from, to)
+			}
+			if to == permission.ModeAuto {
+				a.announceAutoSetAside()
+			}
+		}})
 	a.permMode = string(pol.Mode)
 	if pol.Mode == permission.ModeAuto {
 		if msg := autoSetAsideNote(a.checker); msg != "" {
@@ -95,12 +103,10 @@ func (a *app) notify(level, text string) {
 	}
 }
 
-// mode is the permission mode holder the plan tools and front ends use.
-// notify, when set, hears which allow rules a switch into auto mode sets
-// aside.
+// modeHolder is the permission mode holder the plan tools and the
+// terminal UI use.
 type modeHolder struct {
-	c      *permission.Checker
-	notify func(level, text string)
+	c *permission.Checker
 }
 
 // Mode returns the current mode.
@@ -112,16 +118,43 @@ func (m modeHolder) SetMode(s string) error {
 	if err != nil {
 		return err
 	}
-	was := m.c.Mode()
-	if err := m.c.SetMode(pm); err != nil {
-		return err
+	return m.c.SetMode(pm)
+}
+
+// PrePlanMode is the mode leaving plan mode returns to ("" outside plan
+// mode).
+func (m modeHolder) PrePlanMode() string { return string(m.c.PrePlanMode()) }
+
+// PlanEntries counts the session's entries into plan mode.
+func (m modeHolder) PlanEntries() int { return m.c.PlanEntries() }
+
+// LeavePlan returns from plan mode to the mode in force before it.
+func (m modeHolder) LeavePlan() error { return m.c.LeavePlan() }
+
+// announceAutoSetAside tells the user, after a switch into auto mode
+// during the session (a key, set_permission_mode, an approval's setMode,
+// the return from plan mode), which allow rules auto mode sets aside, as
+// start-up does when the session starts in auto mode: in the terminal UI
+// as a notice; in SDK mode on stderr with the start-up warning's words
+// and as a system informational line (the Agent SDK's banner message),
+// for clients that read only the stream; in print mode on stderr.
+func (a *app) announceAutoSetAside() {
+	msg := autoSetAsideNote(a.checker)
+	if msg == "" {
+		return
 	}
-	if pm == permission.ModeAuto && was != permission.ModeAuto && m.notify != nil {
-		if msg := autoSetAsideNote(m.c); msg != "" {
-			m.notify("info", msg)
+	switch {
+	case a.front == frontTUI:
+		// The switch may come from the UI's own goroutine (Shift+Tab, the
+		// plan approval), which a notice sent from it would wait for
+		// forever; the send ends when the UI takes it or stops.
+		go a.notify("info", msg)
+	default:
+		fmt.Fprintf(a.env.Stderr, "reins: warning: %s\n", msg)
+		if a.hooks.Announce != nil {
+			a.hooks.Announce("warning", msg)
 		}
 	}
-	return nil
 }
 
 // autoSetAsideNote says which allow rules auto mode sets aside ("" for

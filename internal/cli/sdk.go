@@ -88,7 +88,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		ClientVersion:     Version,
 	})
 	f.srv = srv
-	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools}
+	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools, Announce: f.announce, ModeChanged: f.modeChanged}
 	if o.HookEvents {
 		h.HookNotify = func(p hooks.Progress) { srv.HookProgress(p) }
 	}
@@ -140,9 +140,43 @@ type sdkFront struct {
 	setMu sync.Mutex // guards set; serialises changes to the settings
 	set   sdkSettings
 
-	mu      sync.Mutex // guards sess, started and the app's pendingAgent
+	mu      sync.Mutex // guards sess, started, modeAsked and the app's pendingAgent
 	sess    *engine.Session
 	started bool // a turn has started: the session can no longer be rebuilt
+	// modeAsked is the mode a set_permission_mode request is switching
+	// to, while it does.
+	modeAsked permission.Mode
+}
+
+// announce writes a message for the user as a system informational line,
+// the Agent SDK's banner for status text (level info, notice, suggestion
+// or warning).
+func (f *sdkFront) announce(level, text string) {
+	f.out.Line(streamjson.System{Type: "system", Subtype: "informational", SessionID: f.sessionID(), UUID: uuid.NewString(),
+		Fields: map[string]any{"content": text, "level": level}})
+}
+
+// modeChanged tells the client of a change of permission mode it did not
+// ask for (a plan approved without a setMode, the model's EnterPlanMode,
+// a hook's setMode) with a system status line carrying permissionMode,
+// as the Agent SDK's status message does.
+func (f *sdkFront) modeChanged(_, to permission.Mode) {
+	f.mu.Lock()
+	asked := f.modeAsked == to
+	f.mu.Unlock()
+	if asked {
+		return
+	}
+	f.out.Line(streamjson.System{Type: "system", Subtype: "status", SessionID: f.sessionID(), UUID: uuid.NewString(),
+		Fields: map[string]any{"status": nil, "permissionMode": string(to)}})
+}
+
+// sessionID is the session's id, "" while the app is being built.
+func (f *sdkFront) sessionID() string {
+	if f.a == nil {
+		return ""
+	}
+	return f.a.currentID()
 }
 
 // hookForward registers the client's callback hooks with the session's
@@ -175,6 +209,14 @@ func (f *sdkFront) setMode(mode string) error {
 	if m == permission.ModeBypass && !f.a.opts.AllowSkipPerms && !f.a.opts.SkipPerms {
 		return fmt.Errorf("bypassPermissions needs --allow-dangerously-skip-permissions or --dangerously-skip-permissions")
 	}
+	f.mu.Lock()
+	f.modeAsked = m
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.modeAsked = ""
+		f.mu.Unlock()
+	}()
 	return f.a.checker.SetMode(m)
 }
 

@@ -219,6 +219,9 @@ func (a *app) reminders(history []*llm.Message) []string {
 			out = append(out, r)
 		}
 	}
+	if r := plan.Reminder(history, string(a.checker.Mode()), a.hasTool(plan.ExitName)); r != "" {
+		out = append(out, r)
+	}
 	return append(out, a.taskReminders()...)
 }
 

@@ -57,6 +57,10 @@ type CheckerConfig struct {
 	// UserDir holds settings.json for userSettings (reins' user config
 	// folder).
 	UserDir string
+	// OnMode, when set, hears each change of mode (from whatever asked
+	// for it: a key, a control request, an approval's setMode update,
+	// the plan tools), after it was made. A clone does not inherit it.
+	OnMode func(from, to Mode)
 }
 
 // Checker holds a session's permission state: the policy it started with
@@ -64,8 +68,14 @@ type CheckerConfig struct {
 type Checker struct {
 	cfg CheckerConfig
 
-	mu sync.Mutex // guards p; p's slices are replaced, never changed in place
+	mu sync.Mutex // guards the fields below; p's slices are replaced, never changed in place
 	p  Policy
+	// prePlan is the mode in force when plan mode was entered ("" when
+	// the session started in plan mode or is not in it); leaving plan
+	// mode goes back to it. planEntries counts the entries into plan
+	// mode, so a front end can tell whether it made the last one.
+	prePlan     Mode
+	planEntries int
 }
 
 // NewChecker returns a checker starting from p.
@@ -113,22 +123,77 @@ func (c *Checker) AutoSetAside() []string {
 }
 
 // SetMode changes the mode; bypassPermissions and auto are refused when
-// settings disable them. "manual" is default.
+// settings disable them. "manual" is default. Entering plan mode
+// remembers the mode it leaves (PrePlanMode); leaving it forgets it.
 func (c *Checker) SetMode(m Mode) error {
 	m, err := ParseMode(string(m))
 	if err != nil {
 		return err
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
+	if err := c.allowedLocked(m); err != nil {
+		c.mu.Unlock()
+		return err
+	}
+	from := c.p.Mode
+	switch {
+	case m == ModePlan && from != ModePlan:
+		c.prePlan = from
+		c.planEntries++
+	case m != ModePlan:
+		c.prePlan = ""
+	}
+	c.p.Mode = m
+	onMode := c.cfg.OnMode
+	c.mu.Unlock()
+	if onMode != nil && from != m {
+		onMode(from, m)
+	}
+	return nil
+}
+
+// allowedLocked refuses the modes settings disable. c.mu is held.
+func (c *Checker) allowedLocked(m Mode) error {
 	if m == ModeBypass && c.p.BypassDisabled {
 		return fmt.Errorf("set mode: %w (%s)", ErrBypassDisabled, c.p.BypassDisabledBy)
 	}
 	if m == ModeAuto && c.p.AutoDisabled {
 		return fmt.Errorf("set mode: %w (%s)", ErrAutoDisabled, c.p.AutoDisabledBy)
 	}
-	c.p.Mode = m
 	return nil
+}
+
+// PrePlanMode is the mode leaving plan mode returns to: the one in force
+// when plan mode was entered, or default when there was none (the
+// session started in plan mode) or settings now disable it. It is ""
+// when the session is not in plan mode.
+func (c *Checker) PrePlanMode() Mode {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.p.Mode != ModePlan {
+		return ""
+	}
+	if c.prePlan == "" || c.allowedLocked(c.prePlan) != nil {
+		return ModeDefault
+	}
+	return c.prePlan
+}
+
+// PlanEntries counts the times the session entered plan mode.
+func (c *Checker) PlanEntries() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.planEntries
+}
+
+// LeavePlan leaves plan mode for PrePlanMode; it does nothing outside
+// plan mode.
+func (c *Checker) LeavePlan() error {
+	m := c.PrePlanMode()
+	if m == "" {
+		return nil
+	}
+	return c.SetMode(m)
 }
 
 // Check builds, resolves and decides the request for a call whose
@@ -205,7 +270,11 @@ func (c *Checker) SetSourceRules(src settings.Source, rules []settings.Rule) err
 // Clone returns an independent checker with the same state, for a
 // sub-agent. Changes to the clone do not reach c.
 func (c *Checker) Clone() *Checker {
-	return &Checker{cfg: c.cfg, p: *c.Policy()}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cfg := c.cfg
+	cfg.OnMode = nil
+	return &Checker{cfg: cfg, p: c.p, prePlan: c.prePlan, planEntries: c.planEntries}
 }
 
 // Apply applies updates: rules and directories take effect in this

@@ -60,8 +60,11 @@
 // Decide(policy, request) is pure and tested with tables. A Checker holds
 // a session's mutable state (mode, rules added by "don't ask again"
 // answers, persisted to .claude/settings.local.json and friends) and is
-// what the engine's gate calls. FilterTools hides tools denied outright
-// from the model (DESIGN invariant 7).
+// what the engine's gate calls. It remembers the mode in force when plan
+// mode was entered (PrePlanMode), which leaving plan mode returns to
+// (LeavePlan), and tells CheckerConfig.OnMode of every change of mode,
+// whoever asked for it. FilterTools hides tools denied outright from the
+// model (DESIGN invariant 7).
 //
 // This package decides; it never asks the user or runs anything.
 package permission

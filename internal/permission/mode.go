@@ -29,7 +29,7 @@ const aliasManual = "manual"
 var Modes = []Mode{ModeDefault, ModeAcceptEdits, ModePlan, ModeAuto, ModeBypass, ModeDontAsk}
 
 // ErrAutoDisabled is returned when auto mode is refused by settings
-// (disableAutoMode: "disable").
+// (disableAutoMode: "disable" or true).
 var ErrAutoDisabled = errors.New("auto mode is disabled by disableAutoMode in settings")
 
 // ParseMode parses a --permission-mode or defaultMode value. "" and

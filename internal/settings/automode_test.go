@@ -50,7 +50,7 @@ func TestDisableAutoModeFromAnySource(t *testing.T) {
 		}
 	}
 	e := newEnv(t)
-	e.write(filepath.Join(e.claude, "settings.json"), `{"disableAutoMode": true, "autoMode": {"allow": "all"}}`)
+	e.write(filepath.Join(e.claude, "settings.json"), `{"disableAutoMode": 1, "autoMode": {"allow": "all"}}`)
 	s, w := e.load(e.opts())
 	if s.DisableAutoMode || len(w) != 2 {
 		t.Errorf("badly typed values: disabled %v, warnings %v", s.DisableAutoMode, w)

@@ -28,8 +28,8 @@
 // Auto mode: permissions.defaultMode "auto" and the autoMode object are
 // not taken from shared project settings (a repository must not switch
 // its users into auto mode or widen what its classifier allows); they are
-// ignored there with a warning. disableAutoMode "disable" counts from any
-// source, at the top level or inside permissions.
+// ignored there with a warning. disableAutoMode "disable" (or true)
+// counts from any source, at the top level or inside permissions.
 //
 // # Trust
 //

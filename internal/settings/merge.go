@@ -114,15 +114,13 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 	for _, f := range files {
 		var p permissionsShape
 		if raw, ok := f.data.values["permissions"]; ok && json.Unmarshal(raw, &p) == nil {
-			if p.DisableBypassPermissionsMode == "disable" {
+			if off, _ := modeDisabled(p.DisableBypassPermissionsMode); off {
 				s.DisableBypassPermissions = true
 			}
 		}
-		var top string
-		if raw, ok := f.data.values["disableAutoMode"]; ok {
-			_ = json.Unmarshal(raw, &top)
-		}
-		if (top == "disable" || p.DisableAutoMode == "disable") && !s.DisableAutoMode {
+		top, _ := modeDisabled(f.data.values["disableAutoMode"])
+		nested, _ := modeDisabled(p.DisableAutoMode)
+		if (top || nested) && !s.DisableAutoMode {
 			s.DisableAutoMode, s.DisableAutoModeFile = true, f.path
 		}
 	}

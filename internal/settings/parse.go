@@ -252,13 +252,36 @@ func jsonKind(v any) string {
 
 // permissionsShape is the schema of the permissions key.
 type permissionsShape struct {
-	Allow                        []string `json:"allow"`
-	Ask                          []string `json:"ask"`
-	Deny                         []string `json:"deny"`
-	DefaultMode                  string   `json:"defaultMode"`
-	AdditionalDirectories        []string `json:"additionalDirectories"`
-	DisableBypassPermissionsMode string   `json:"disableBypassPermissionsMode"`
-	DisableAutoMode              string   `json:"disableAutoMode"`
+	Allow                 []string `json:"allow"`
+	Ask                   []string `json:"ask"`
+	Deny                  []string `json:"deny"`
+	DefaultMode           string   `json:"defaultMode"`
+	AdditionalDirectories []string `json:"additionalDirectories"`
+	// DisableBypassPermissionsMode and DisableAutoMode are "disable" or
+	// a boolean (modeDisabled).
+	DisableBypassPermissionsMode json.RawMessage `json:"disableBypassPermissionsMode"`
+	DisableAutoMode              json.RawMessage `json:"disableAutoMode"`
+}
+
+// modeDisabled reads a disableAutoMode or disableBypassPermissionsMode
+// value: "disable", as Claude Code documents it, or true, which users
+// write too (false leaves the mode available). msg, when not empty, says
+// why another value is ignored.
+func modeDisabled(raw json.RawMessage) (disabled bool, msg string) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return false, ""
+	}
+	switch x := v.(type) {
+	case bool:
+		return x, ""
+	case string:
+		if x == "disable" {
+			return true, ""
+		}
+		return false, fmt.Sprintf("unknown value %q (want \"disable\" or true); ignored", x)
+	}
+	return false, fmt.Sprintf("expected \"disable\" or a boolean, found %s; ignored", kindOf(raw))
 }
 
 // validateKey checks the shape of a known key's value. It returns a
@@ -282,6 +305,13 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		if err = json.Unmarshal(raw, &p); err == nil && p.DefaultMode != "" && !knownModes[p.DefaultMode] {
 			return fmt.Sprintf("setting permissions.defaultMode: unknown mode %q (%s); permissions ignored", p.DefaultMode, modeChoices), 0
 		}
+		if _, msg := modeDisabled(p.DisableAutoMode); err == nil && msg != "" {
+			// sanitizePermissions drops the value alone and says why.
+			return "setting permissions.disableAutoMode: " + msg, 0
+		}
+		if _, msg := modeDisabled(p.DisableBypassPermissionsMode); err == nil && msg != "" {
+			return "setting permissions.disableBypassPermissionsMode: " + msg, 0
+		}
 	case "hooks":
 		var h map[string][]HookMatcher
 		err = json.Unmarshal(raw, &h)
@@ -303,7 +333,11 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		dec.DisallowUnknownFields()
 		var a AutoMode
 		err = dec.Decode(&a)
-	case "model", "apiKeyHelper", "outputStyle", "disableAutoMode":
+	case "disableAutoMode":
+		if _, msg := modeDisabled(raw); msg != "" {
+			return "setting disableAutoMode: " + msg, 0
+		}
+	case "model", "apiKeyHelper", "outputStyle":
 		var s string
 		err = json.Unmarshal(raw, &s)
 	case "effortLevel":

@@ -148,7 +148,12 @@ func sanitizePermissions(raw json.RawMessage) (json.RawMessage, []problem) {
 				continue
 			}
 			m.raw = v
-		case "defaultmode", "disablebypasspermissionsmode", "disableautomode":
+		case "disableautomode", "disablebypasspermissionsmode":
+			if _, msg := modeDisabled(m.raw); msg != "" {
+				probs = append(probs, problem{"setting " + field + ": " + msg, m.off})
+				continue
+			}
+		case "defaultmode":
 			var s string
 			if json.Unmarshal(m.raw, &s) != nil {
 				probs = append(probs, problem{fmt.Sprintf("setting %s: expected a string, found %s; ignored", field, kindOf(m.raw)), m.off})

@@ -162,10 +162,10 @@ type Settings struct {
 	// (permissions.additionalDirectories), resolved to absolute paths.
 	AdditionalDirectories []Dir
 	// DisableBypassPermissions is set when any source says
-	// permissions.disableBypassPermissionsMode: "disable".
+	// permissions.disableBypassPermissionsMode: "disable" (or true).
 	DisableBypassPermissions bool
 	// DisableAutoMode is set when any source says disableAutoMode:
-	// "disable" (at the top level or inside permissions);
+	// "disable" or true (at the top level or inside permissions);
 	// DisableAutoModeFile is the first file that says so.
 	DisableAutoMode     bool
 	DisableAutoModeFile string

@@ -202,6 +202,7 @@ func builtins() []*builtin {
 		{name: "effort", desc: "Show or change the effort level for the rest of the session", hint: "[low|medium|high|xhigh|max|auto]", run: (*Model).cmdEffort},
 		{name: "cost", desc: "Show the session's cost and usage", duringTurn: true, run: (*Model).cmdCost},
 		{name: "context", desc: "Show what fills the context window", duringTurn: true, run: (*Model).cmdContext},
+		{name: "plan", desc: "Enter plan mode (explore and plan, change nothing); /plan <task> also starts planning it", hint: "[task]", run: (*Model).cmdPlan},
 		{name: "resume", desc: "Resume an earlier conversation", aliases: []string{"continue"}, run: (*Model).cmdResume},
 		{name: "rewind", desc: "Go back to an earlier prompt (esc esc)", run: func(m *Model, _ string) tea.Cmd { m.openRewind(); return nil }},
 		{name: "permissions", desc: "View permission rules", duringTurn: true, run: viewer("permissions", func(o *Options) Viewer { return o.Permissions })},
@@ -325,6 +326,27 @@ func (m *Model) cmdInit(args string) tea.Cmd {
 	}
 	content := []llm.ContentBlock{llm.TextBlock(headerText("init", args)), llm.TextBlock(text)}
 	return m.startTurn(engine.Input{Content: content, UUID: uuid.NewString()})
+}
+
+// cmdPlan switches to plan mode and, given a task, sends it as the
+// prompt, as if typed.
+func (m *Model) cmdPlan(args string) tea.Cmd {
+	input := strings.TrimSpace("/plan " + args)
+	if m.o.Mode == nil {
+		m.commandOutput(input, "Permission modes are not available", true)
+		return nil
+	}
+	if m.mode() != "plan" {
+		if err := m.o.Mode.SetMode("plan"); err != nil {
+			m.commandOutput(input, err.Error(), true)
+			return nil
+		}
+	}
+	if args == "" {
+		m.commandOutput(input, "Plan mode on: reins explores and plans, and changes nothing until you approve its plan (shift+tab leaves it).", false)
+		return m.refreshStatus()
+	}
+	return tea.Batch(m.refreshStatus(), m.submitPrompt(args))
 }
 
 // headerText records a command invocation the way transcripts do.

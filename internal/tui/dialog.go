@@ -99,7 +99,7 @@ func newAskDialog(m *Model, a askMsg) dialog {
 			return d
 		}
 	case "ExitPlanMode":
-		return newPlanDialog(a)
+		return newPlanDialog(m, a)
 	}
 	return newPermissionDialog(m, a)
 }

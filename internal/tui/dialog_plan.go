@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -10,25 +11,70 @@ import (
 	"reins/internal/tools/plan"
 )
 
-// planDialog shows a plan from ExitPlanMode for approval.
+// planDialog shows a plan from ExitPlanMode for approval. The choices
+// are the modes to go on in (auto mode when it is available, accepting
+// edits, approving each one; the mode in force before plan mode when it
+// is another), then keeping on planning with feedback for the model. The
+// cursor starts on the mode in force before plan mode, so Enter goes
+// back to it.
 type planDialog struct {
 	a        askMsg
 	plan     string
 	menu     menu
+	modes    []string // the mode of each choice; "" keeps planning
 	feedback *lineInput
 }
 
-func newPlanDialog(a askMsg) *planDialog {
+// planChoices are the approving choices, in the order shown.
+var planChoices = []struct{ mode, label string }{
+	{"auto", "Yes, and use auto mode"},
+	{"acceptEdits", "Yes, and auto-accept edits"},
+	{"default", "Yes, and manually approve edits"},
+}
+
+func newPlanDialog(m *Model, a askMsg) *planDialog {
 	d := &planDialog{a: a}
 	if in, err := plan.ParseExit(a.q.Input); err == nil {
 		d.plan = in.Plan
 	}
-	d.menu.items = []string{
-		"Yes, and auto-accept edits",
-		"Yes, and approve each edit",
-		"No, keep planning",
+	pre := ""
+	if pm, ok := m.o.Mode.(PlanMemory); ok {
+		pre = pm.PrePlanMode()
+	}
+	known := pre == ""
+	for _, c := range planChoices {
+		if c.mode == "auto" && !m.o.AutoAvailable {
+			continue
+		}
+		known = known || c.mode == pre
+		d.menu.items = append(d.menu.items, c.label)
+		d.modes = append(d.modes, c.mode)
+	}
+	if !known {
+		// A mode none of the choices names (bypassPermissions, dontAsk):
+		// going back to it comes first.
+		d.menu.items = append([]string{"Yes, and go back to " + modeName(pre)}, d.menu.items...)
+		d.modes = append([]string{pre}, d.modes...)
+	}
+	d.menu.items = append(d.menu.items, "No, keep planning")
+	d.modes = append(d.modes, "")
+	for i, mode := range d.modes {
+		if mode != "" && mode == pre {
+			d.menu.sel = i
+		}
 	}
 	return d
+}
+
+// modeName names a permission mode in words.
+func modeName(mode string) string {
+	switch mode {
+	case "bypassPermissions":
+		return "bypass permissions"
+	case "dontAsk":
+		return "don't-ask mode"
+	}
+	return mode + " mode"
 }
 
 func (d *planDialog) ask() askMsg { return d.a }
@@ -60,20 +106,20 @@ func (d *planDialog) key(m *Model, k tea.KeyPressMsg) (bool, tea.Cmd) {
 		answer(d.a, engine.Answer{Allow: false, Interrupt: true, Message: "The user stopped to think about the plan."})
 		return true, nil
 	}
-	mode := ""
-	switch d.menu.key(k) {
-	case 0:
-		mode = "acceptEdits"
-	case 1:
-		mode = "default"
-	case 2:
-		d.feedback = &lineInput{}
+	i := d.menu.key(k)
+	if i < 0 {
 		return false, nil
-	default:
+	}
+	mode := d.modes[i]
+	if mode == "" {
+		d.feedback = &lineInput{}
 		return false, nil
 	}
 	if m.o.Mode != nil {
-		m.o.Mode.SetMode(mode)
+		if err := m.o.Mode.SetMode(mode); err != nil {
+			m.setHint(err.Error(), 3*time.Second)
+			return false, nil
+		}
 	}
 	answer(d.a, engine.Answer{Allow: true, Updates: []engine.Suggestion{{Type: "setMode", Mode: mode, Destination: "session"}}})
 	return true, m.refreshStatus()

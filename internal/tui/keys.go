@@ -181,9 +181,20 @@ func (m *Model) cycleMode() tea.Cmd {
 			next = cycle[(i+1)%len(cycle)]
 		}
 	}
+	pm, remembers := m.o.Mode.(PlanMemory)
+	if cur == "plan" && remembers && pm.PlanEntries() != m.cycledIntoPlan {
+		// Plan mode came from the model or a control request, not from
+		// this cycle: leaving it goes back to where the session was.
+		if pre := pm.PrePlanMode(); pre != "" {
+			next = pre
+		}
+	}
 	if err := m.o.Mode.SetMode(next); err != nil {
 		m.setHint(err.Error(), 3*time.Second)
 		return nil
+	}
+	if next == "plan" && remembers {
+		m.cycledIntoPlan = pm.PlanEntries()
 	}
 	return m.refreshStatus()
 }
@@ -261,6 +272,11 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 		m.o.Session.Queue(blocks)
 		return nil
 	}
+	return m.submitPrompt(text, images...)
+}
+
+// submitPrompt starts a turn with a prompt, through Prepare when set.
+func (m *Model) submitPrompt(text string, images ...llm.ContentBlock) tea.Cmd {
 	if m.o.Prepare == nil {
 		return m.startTurn(engine.Input{
 			Content:     append([]llm.ContentBlock{llm.TextBlock(text)}, images...),

@@ -21,11 +21,14 @@ var errInterrupted = errors.New("interrupted by the user")
 
 // Model is the UI's Bubble Tea model. Build it with newModel; Run does.
 type Model struct {
-	o   Options
-	ctx context.Context // the program's; turns derive from it
-	br  *bridge
-	st  styles
-	r   renderer
+	o Options
+	// cycledIntoPlan is the count of plan mode entries (PlanMemory)
+	// when Shift+Tab last entered plan mode.
+	cycledIntoPlan int
+	ctx            context.Context // the program's; turns derive from it
+	br             *bridge
+	st             styles
+	r              renderer
 
 	conv  *conversation
 	ed    *editor

@@ -19,6 +19,18 @@ type ModeSwitcher interface {
 	SetMode(mode string) error
 }
 
+// PlanMemory is implemented by a ModeSwitcher that remembers the mode in
+// force before plan mode was entered. The plan approval starts on that
+// mode, and Shift+Tab goes back to it from plan mode when something else
+// than Shift+Tab entered plan mode (the model, a control request).
+type PlanMemory interface {
+	// PrePlanMode is the mode leaving plan mode returns to ("" outside
+	// plan mode).
+	PrePlanMode() string
+	// PlanEntries counts the session's entries into plan mode.
+	PlanEntries() int
+}
+
 // CommandInfo describes a slash command for completion and /help.
 type CommandInfo struct {
 	Name         string

@@ -104,6 +104,9 @@ func (t *Tool) moveToTask(callCtx context.Context, r *fgRun, spec agentdef.Spec)
 		return false
 	}
 	r.task = tk
+	if b, ok := r.conv.(agentdef.Backgrounder); ok {
+		b.MovedToBackground()
+	}
 	close(ready)
 	close(r.moved)
 	return true

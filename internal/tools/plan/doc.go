@@ -8,5 +8,7 @@
 // Asker, which shows the plan; an approval may carry a "setMode" update
 // naming the mode to continue in, and a refusal carries the user's
 // feedback as the message to the model. When the approved call runs and
-// the session is still in plan mode, Call switches back to "default".
+// the session is still in plan mode, Call switches back to the mode in
+// force before plan mode was entered (when the Mode is a PlanLeaver, as
+// the session's is), else to "default".
 package plan

@@ -140,21 +140,42 @@ func ParseExit(raw json.RawMessage) (*ExitInput, error) {
 	return &in, nil
 }
 
-// Validate checks the plan is there.
-func (*Exit) Validate(_ context.Context, _ *tool.Call, raw json.RawMessage) error {
-	_, err := ParseExit(raw)
-	return err
+// Validate checks the plan is there and the session is in plan mode:
+// outside it there is nothing to approve (a plan already approved, or
+// none asked for), and the user is not asked.
+func (x *Exit) Validate(_ context.Context, _ *tool.Call, raw json.RawMessage) error {
+	if _, err := ParseExit(raw); err != nil {
+		return err
+	}
+	if x.mode != nil && x.mode.Mode() != ModePlan {
+		return errors.New("the session is not in plan mode, so there is no plan to approve: ExitPlanMode only presents a plan made in plan mode. If your plan was approved, carry it out; otherwise go on with the task")
+	}
+	return nil
+}
+
+// PlanLeaver is a Mode that remembers the mode in force before plan mode
+// was entered: LeavePlan goes back to it.
+type PlanLeaver interface {
+	LeavePlan() error
 }
 
 // Call runs once the user approved the plan: it leaves plan mode (unless
-// the approval already chose another mode) and tells the model to go on.
+// the approval already chose another mode), for the mode in force before
+// plan mode when the Mode remembers it (a PlanLeaver), else for default,
+// and tells the model to go on.
 func (x *Exit) Call(_ context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
 	in, err := ParseExit(raw)
 	if err != nil {
 		return nil, err
 	}
 	if x.mode != nil && x.mode.Mode() == ModePlan {
-		if err := x.mode.SetMode(ModeDefault); err != nil {
+		var err error
+		if l, ok := x.mode.(PlanLeaver); ok {
+			err = l.LeavePlan()
+		} else {
+			err = x.mode.SetMode(ModeDefault)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("leave plan mode: %w", err)
 		}
 	}
