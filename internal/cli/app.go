@@ -582,6 +582,21 @@ func (a *app) sessionIdentity() error {
 		}
 		a.resumed = t
 		a.sessionID = t.SessionID
+		if !session.IsID(a.sessionID) {
+			// A transcript named otherwise (--resume ./notes.jsonl)
+			// goes on under an id of its own.
+			a.sessionID = uuid.NewString()
+		}
+		if o.SessionID == "" && !o.ForkSession && !o.NoPersist {
+			// Never record into another transcript that happens to
+			// hold this id (a copy of the one resumed, say).
+			p := a.store.TranscriptPath(a.cwd, a.sessionID)
+			if _, err := os.Stat(p); err == nil && !sameFile(t.Path, p) {
+				old := a.sessionID
+				a.sessionID = uuid.NewString()
+				a.warn(fmt.Sprintf("%s already holds another transcript of session %s than the one resumed (%s); continuing under the new session id %s", p, old, t.Path, a.sessionID))
+			}
+		}
 	}
 	if o.SessionID != "" && !o.NoPersist {
 		// A new conversation never goes into another session's file.

@@ -410,17 +410,21 @@ func (s Store) Find(id, cwd string) (Info, error) {
 	var matches []string
 	for _, root := range roots {
 		exact, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+".jsonl"))
+		// The same id in several folders (a session continued in
+		// another folder goes on in a copy there): the one recorded
+		// last.
+		var newest *Info
 		for _, p := range exact {
-			if _, ok := Stat(p); ok {
-				matches = []string{p}
-				break
-			}
-			if empty == "" {
+			info, ok := Stat(p)
+			switch {
+			case ok && (newest == nil || info.Modified.After(newest.Modified)):
+				newest = &info
+			case !ok && empty == "":
 				empty = p
 			}
 		}
-		if len(matches) > 0 {
-			break
+		if newest != nil {
+			return *newest, nil
 		}
 		pre, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+"*.jsonl"))
 		matches = append(matches, pre...)

@@ -153,8 +153,14 @@ func LoadAt(path, at string) (*Transcript, error) {
 		return nil, fmt.Errorf("load session %s: %w", path, err)
 	}
 	t.Path = path
-	if t.SessionID == "" {
-		t.SessionID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	// The file name is the session's id, as Claude Code names its
+	// transcripts: lines copied from an earlier session (a transcript a
+	// resume began by copying) still carry that session's id.
+	if name := strings.TrimSuffix(filepath.Base(path), ".jsonl"); IsID(name) || t.SessionID == "" {
+		t.SessionID = name
+	}
+	for _, r := range t.Repairs {
+		r.SessionID = t.SessionID
 	}
 	return t, nil
 }
