@@ -9,6 +9,7 @@ import (
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
+	"reins/internal/session"
 )
 
 // in returns a copy of sb whose runs start in the folder rel under its
@@ -105,5 +106,100 @@ func TestQA6ResumeFromAnotherFolderSaysWhereItGoesOn(t *testing.T) {
 		if !carries(req, want) {
 			t.Errorf("third resume lacks %q: %q", want, historyTexts(req))
 		}
+	}
+}
+
+// writeClaudeSession writes a transcript shaped as Claude Code writes one
+// (see spec/captures/transcript-sample.jsonl) in Claude Code's project
+// folder for the sandbox's working folder, and returns its path and bytes.
+func writeClaudeSession(t *testing.T, sb *e2etest.Sandbox, id, prompt, answer string) (string, []byte) {
+	t.Helper()
+	dir := filepath.Join(sb.Home, ".claude", "projects", session.Slug(sb.Dir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lines := []map[string]any{
+		{"parentUuid": nil, "isSidechain": false, "type": "user", "uuid": "cc-u1", "sessionId": id, "cwd": sb.Dir,
+			"timestamp": "2026-11-29T21:20:26.857Z", "version": "2.1.328", "userType": "external", "entrypoint": "cli",
+			"message": map[string]any{"role": "user", "content": prompt}},
+		{"parentUuid": "cc-u1", "isSidechain": false, "type": "assistant", "uuid": "cc-a1", "sessionId": id, "cwd": sb.Dir,
+			"timestamp": "2026-11-29T21:20:27.059Z", "version": "2.1.328", "requestId": "req_1",
+			"message": map[string]any{"id": "msg_cc1", "type": "message", "role": "assistant", "model": "claude-opus-5-5",
+				"content": []any{map[string]any{"type": "text", "text": answer}}, "stop_reason": "end_turn",
+				"usage": map[string]any{"input_tokens": 10, "output_tokens": 3}}},
+		{"type": "last-prompt", "lastPrompt": prompt, "leafUuid": "cc-a1", "sessionId": id},
+	}
+	var data []byte
+	for _, l := range lines {
+		b, _ := json.Marshal(l)
+		data = append(append(data, b...), '\n')
+	}
+	p := filepath.Join(dir, id+".jsonl")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p, data
+}
+
+// A user coming from Claude Code finds their sessions of this folder in
+// `reins sessions`, and --continue picks the latest up: reins continues it
+// in its own store, says so, and leaves Claude Code's file alone. The list
+// then shows the session once. reins listed and continued only its own.
+func TestQA6ClaudeCodeSessionsAreListedAndContinued(t *testing.T) {
+	srv := server(t, llmtest.Reply("reins goes on"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	id := "5d0c3f6e-8a41-4b7e-9c2d-1e6f0a9b8c7d"
+	ccPath, data := writeClaudeSession(t, sb, id, "remember MANGO please", "Noted: MANGO.")
+	r := sb.Run(t, "", "sessions")
+	if r.Code != 0 || !strings.Contains(r.Stdout, id) || !strings.Contains(r.Stdout, "(Claude Code) remember MANGO please") {
+		t.Fatalf("reins sessions: code %d stdout %q stderr %q: want Claude Code's session, marked as such", r.Code, r.Stdout, r.Stderr)
+	}
+	r = sb.Run(t, "", "-p", "what was the word", "--continue", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("continue: code %d: %s", r.Code, r.Stderr)
+	}
+	if got := resultSessionID(t, r); got != id {
+		t.Errorf("session_id %s, want Claude Code's %s", got, id)
+	}
+	if !carries(srv.Requests()[0], "remember MANGO please") || !carries(srv.Requests()[0], "Noted: MANGO.") {
+		t.Errorf("the request lacks Claude Code's history: %q", historyTexts(srv.Requests()[0]))
+	}
+	if !strings.Contains(r.Stderr, "recorded by Claude Code") || !strings.Contains(r.Stderr, ccPath) {
+		t.Errorf("stderr %q: want a note that the session was Claude Code's and where it goes on", r.Stderr)
+	}
+	if got, _ := os.ReadFile(ccPath); string(got) != string(data) {
+		t.Errorf("Claude Code's transcript was changed")
+	}
+	r = sb.Run(t, "", "sessions")
+	if n := strings.Count(r.Stdout, id); n != 1 {
+		t.Errorf("reins sessions lists the session %d times, want once:\n%s", n, r.Stdout)
+	}
+}
+
+// /rename NAME names the session (print mode too), `reins sessions` shows
+// the name, and --resume NAME finds the session, as claude --resume <name>
+// does. reins answered "Unknown command: /rename" and took NAME for an id.
+func TestQA6ResumeByTheNameGivenWithRename(t *testing.T) {
+	srv := server(t, llmtest.Reply("answer one"), llmtest.Reply("answer two"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "question one"); r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	r := sb.Run(t, "", "-p", "/rename auth-refactor", "--continue")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "auth-refactor") {
+		t.Fatalf("/rename: code %d stdout %q stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := sb.Run(t, "", "sessions"); !strings.Contains(r.Stdout, "TITLE") || !strings.Contains(r.Stdout, "auth-refactor") {
+		t.Errorf("reins sessions does not show the name:\n%s", r.Stdout)
+	}
+	r = in(t, sb, "sub").Run(t, "", "-p", "question two", "--resume", "auth-refactor")
+	if r.Code != 0 {
+		t.Fatalf("--resume by name: code %d: %s", r.Code, r.Stderr)
+	}
+	if !carries(srv.Requests()[1], "question one") {
+		t.Errorf("the resumed request lacks the history: %q", historyTexts(srv.Requests()[1]))
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d model requests, want 2 (/rename runs locally)", n)
 	}
 }

@@ -231,8 +231,23 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
-	w := u.writerFor(info.ID)
-	s := u.build(info.ID, w)
+	id := info.ID
+	if dst := u.a.store.TranscriptPath(u.a.cwd, id); !u.a.opts.NoPersist && !sameFile(info.Path, dst) {
+		// A session Claude Code recorded (or one of another name): it
+		// goes on in reins's own transcript, which gets the whole
+		// history first; another transcript of that id is not touched.
+		if _, err := os.Stat(dst); err == nil || !session.IsID(id) {
+			id = uuid.NewString()
+		}
+		if _, _, err := u.a.store.Fork(info.Path, u.a.cwd, id); err != nil {
+			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
+		}
+		for _, r := range t.Repairs {
+			r.SessionID = id
+		}
+	}
+	w := u.writerFor(id)
+	s := u.build(id, w)
 	items := make([]engine.HistoryItem, len(t.Items))
 	for i, it := range t.Items {
 		items[i] = engine.HistoryItem{UUID: it.UUID, Message: it.Message, Meta: it.Meta, Summary: it.Summary}

@@ -36,6 +36,9 @@ type Info struct {
 	// the last prompt.
 	Title     string
 	GitBranch string
+	// CustomTitle is the title given with /rename (or the SDK's
+	// renameSession), "" when none was.
+	CustomTitle string
 }
 
 // Name is what a session list shows: the title, else the first prompt.
@@ -54,35 +57,70 @@ const liteBytes = 64 << 10
 // longer than the head).
 const maxFirstLine = 64 << 20
 
-// List returns the sessions recorded for cwd, newest first. Files without
-// any message (nothing was ever said) and sub-agent transcripts are left
-// out.
+// List returns the sessions recorded for cwd, newest first: reins's own
+// and, read-only, those of the Also folders (Claude Code's sessions of the
+// same folder), a session found in several keeping its latest copy. Files
+// without any message (nothing was ever said) and sub-agent transcripts
+// are left out.
 func (s Store) List(cwd string) ([]Info, error) {
-	return listDir(s.ProjectDir(cwd))
-}
-
-// ListAll returns the sessions of every project, newest first.
-func (s Store) ListAll() ([]Info, error) {
-	projects, err := os.ReadDir(s.ProjectsDir())
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
 	var all []Info
-	for _, p := range projects {
-		if !p.IsDir() {
-			continue
-		}
-		infos, err := listDir(filepath.Join(s.ProjectsDir(), p.Name()))
+	for _, root := range s.roots() {
+		infos, err := listDir(filepath.Join(root, "projects", Slug(cwd)))
 		if err != nil {
 			return nil, err
 		}
 		all = append(all, infos...)
 	}
-	sortNewest(all)
-	return all, nil
+	return dedupeIDs(all), nil
+}
+
+// ListAll returns the sessions of every project, newest first, with those
+// of the Also folders as List has them.
+func (s Store) ListAll() ([]Info, error) {
+	var all []Info
+	for _, root := range s.roots() {
+		dir := filepath.Join(root, "projects")
+		projects, err := os.ReadDir(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		for _, p := range projects {
+			if !p.IsDir() {
+				continue
+			}
+			infos, err := listDir(filepath.Join(dir, p.Name()))
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, infos...)
+		}
+	}
+	return dedupeIDs(all), nil
+}
+
+// roots are Root and the Also folders, each once.
+func (s Store) roots() []string {
+	out := []string{s.Root}
+	for _, d := range s.Also {
+		if d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Foreign reports whether the session was found in one of the Also
+// folders (Claude Code's) rather than in reins's own.
+func (s Store) Foreign(info Info) bool {
+	for _, d := range s.roots()[1:] {
+		if rel, err := filepath.Rel(d, info.Path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 func sortNewest(infos []Info) {
@@ -293,7 +331,7 @@ func scanTail(info *Info, tail []byte) {
 	}
 	switch {
 	case title != "":
-		info.Title = title
+		info.Title, info.CustomTitle = title, title
 	case summary != "":
 		info.Title = summary
 	case last != "":
@@ -397,43 +435,54 @@ func (s Store) Find(id, cwd string) (Info, error) {
 		return Info{}, fmt.Errorf("resume %q: not a session id", id)
 	}
 	var empty string // a transcript of that id holding no message
-	if cwd != "" {
-		p := s.TranscriptPath(cwd, id)
-		if info, ok := Stat(p); ok {
-			return info, nil
+	// The exact id, in cwd's project folders first, then in every
+	// project. The same id can be in several places (a session continued
+	// in another folder or store goes on in a copy): the one recorded last.
+	var here, anywhere []string
+	for _, root := range s.roots() {
+		if cwd != "" {
+			here = append(here, filepath.Join(root, "projects", Slug(cwd), id+".jsonl"))
 		}
-		if _, err := os.Stat(p); err == nil {
-			empty = p
-		}
+		m, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+".jsonl"))
+		anywhere = append(anywhere, m...)
 	}
-	roots := append([]string{s.Root}, s.Also...)
-	var matches []string
-	for _, root := range roots {
-		exact, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+".jsonl"))
-		// The same id in several folders (a session continued in
-		// another folder goes on in a copy there): the one recorded
-		// last.
+	for _, paths := range [][]string{here, anywhere} {
 		var newest *Info
-		for _, p := range exact {
+		for _, p := range paths {
 			info, ok := Stat(p)
 			switch {
 			case ok && (newest == nil || info.Modified.After(newest.Modified)):
 				newest = &info
 			case !ok && empty == "":
-				empty = p
+				if _, err := os.Stat(p); err == nil {
+					empty = p
+				}
 			}
 		}
 		if newest != nil {
 			return *newest, nil
 		}
-		pre, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+"*.jsonl"))
-		matches = append(matches, pre...)
 	}
 	var found []Info
-	for _, m := range matches {
-		if info, ok := Stat(m); ok {
-			found = append(found, info)
+	if empty == "" {
+		for _, root := range s.roots() {
+			pre, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+"*.jsonl"))
+			for _, m := range pre {
+				if info, ok := Stat(m); ok {
+					found = append(found, info)
+				}
+			}
 		}
+		found = dedupeIDs(found)
+	}
+	if len(found) == 0 && empty == "" {
+		// Not an id: perhaps the title given with /rename, as
+		// claude --resume <name> takes one.
+		byTitle, err := s.findTitle(id, cwd)
+		if err != nil {
+			return Info{}, err
+		}
+		found = byTitle
 	}
 	switch len(found) {
 	case 0:
@@ -448,7 +497,89 @@ func (s Store) Find(id, cwd string) (Info, error) {
 	for i, f := range found {
 		ids[i] = f.ID
 	}
+	if found[0].CustomTitle == id {
+		return Info{}, fmt.Errorf("resume %s: %d sessions have that title (%s); give the id of one", id, len(found), strings.Join(ids, ", "))
+	}
 	return Info{}, fmt.Errorf("resume %s: the prefix matches %d sessions (%s); give more of the id", id, len(found), strings.Join(ids, ", "))
+}
+
+// findTitle returns the sessions whose custom title is title: those of
+// cwd's project folders when any has it, else those of every project.
+func (s Store) findTitle(title, cwd string) ([]Info, error) {
+	roots := s.roots()
+	var here []string
+	if cwd != "" {
+		for _, root := range roots {
+			here = append(here, filepath.Join(root, "projects", Slug(cwd)))
+		}
+	}
+	var everywhere []string
+	for _, root := range roots {
+		dirs, _ := filepath.Glob(filepath.Join(root, "projects", "*"))
+		everywhere = append(everywhere, dirs...)
+	}
+	for _, dirs := range [][]string{here, everywhere} {
+		var out []Info
+		seen := map[string]bool{}
+		for _, dir := range dirs {
+			if seen[dir] {
+				continue
+			}
+			seen[dir] = true
+			paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+			for _, p := range paths {
+				if customTitle(p) != title {
+					continue
+				}
+				if info, ok := Stat(p); ok {
+					info.CustomTitle = title
+					out = append(out, info)
+				}
+			}
+		}
+		if len(out) > 0 {
+			return dedupeIDs(out), nil
+		}
+	}
+	return nil, nil
+}
+
+// dedupeIDs keeps, of sessions sharing an id (a session continued in
+// another folder or store), the one modified last; newest first.
+func dedupeIDs(infos []Info) []Info {
+	sortNewest(infos)
+	seen := map[string]bool{}
+	out := infos[:0]
+	for _, in := range infos {
+		if !seen[in.ID] {
+			seen[in.ID] = true
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// customTitle returns the last custom title recorded in the transcript at
+// path, reading the whole file (a title may be set early in a long
+// session), or "".
+func customTitle(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	title := ""
+	eachLine(f, func(line []byte, _ int, _ bool) error {
+		if !bytes.Contains(line, []byte(`"customTitle"`)) {
+			return nil
+		}
+		var e liteEntry
+		if json.Unmarshal(line, &e) == nil && e.Type == TypeCustomTitle && e.CustomTitle != "" {
+			title = e.CustomTitle
+		}
+		return nil
+	})
+	return title
 }
 
 func globEscape(s string) string {
