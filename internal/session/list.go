@@ -429,6 +429,9 @@ func (s Store) Find(id, cwd string) (Info, error) {
 		if info, ok := Stat(id); ok {
 			return info, nil
 		}
+		if _, err := os.Stat(id); err == nil {
+			return Info{}, fmt.Errorf("resume %s: %s: %w", id, whyNoMessage(id), ErrNotFound)
+		}
 		return Info{}, fmt.Errorf("resume %s: %w", id, ErrNotFound)
 	}
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
@@ -487,7 +490,7 @@ func (s Store) Find(id, cwd string) (Info, error) {
 	switch len(found) {
 	case 0:
 		if empty != "" {
-			return Info{}, fmt.Errorf("resume %s: %s holds no message that can be read (it is empty, unreadable or a sub-agent's transcript): %w", id, empty, ErrNotFound)
+			return Info{}, fmt.Errorf("resume %s: %s %s: %w", id, empty, whyNoMessage(empty), ErrNotFound)
 		}
 		return Info{}, fmt.Errorf("resume %s: %w", id, ErrNotFound)
 	case 1:
@@ -585,4 +588,40 @@ func customTitle(path string) string {
 func globEscape(s string) string {
 	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`)
 	return r.Replace(s)
+}
+
+// whyNoMessage says why Stat found no session in the transcript at path:
+// it cannot be read, is empty, is not JSON lines, is a sub-agent's, or has
+// no message.
+func whyNoMessage(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Sprintf("cannot be read (%v)", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return fmt.Sprintf("cannot be read (%v)", err)
+	case st.Size() == 0:
+		return "is empty: it holds no message (nothing was recorded in it)"
+	}
+	head := make([]byte, min(st.Size(), liteBytes))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return fmt.Sprintf("cannot be read (%v)", err)
+	}
+	for _, line := range bytes.Split(head, []byte("\n")) {
+		var e liteEntry
+		if json.Unmarshal(line, &e) != nil {
+			continue
+		}
+		if e.IsSidechain {
+			return "is a sub-agent's transcript: it holds no message of a main conversation to resume"
+		}
+		return "holds no message that can be read (no user or assistant line)"
+	}
+	if int64(len(head)) < st.Size() {
+		return "holds no message that can be read in its first 64 KB"
+	}
+	return "is not a transcript: none of its lines is JSON, so it holds no message"
 }

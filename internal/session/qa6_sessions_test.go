@@ -1,8 +1,10 @@
 package session
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -67,5 +69,34 @@ func TestWriterEndsALineAFullDiskCutBeforeTheNextOne(t *testing.T) {
 	}
 	if len(tr.Warnings) == 0 {
 		t.Error("the cut line was not reported")
+	}
+}
+
+// --resume of a transcript with nothing to resume says which of the
+// reasons it is: an empty file, a file that is not JSON lines, or a
+// sub-agent's transcript; the message was one vague line for all three.
+func TestFindSaysWhyATranscriptHasNothingToResume(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	cwd := "/work/proj"
+	for _, tc := range []struct {
+		id, content, want string
+	}{
+		{"aaaa0000-0000-4000-8000-000000000001", "", "is empty"},
+		{"aaaa0000-0000-4000-8000-000000000002", "module reins\n\ngo 1.26\n", "not a transcript"},
+		{"aaaa0000-0000-4000-8000-000000000003", `{"parentUuid":null,"isSidechain":true,"type":"user","uuid":"x","message":{"role":"user","content":"hi"}}` + "\n", "sub-agent"},
+	} {
+		p := s.TranscriptPath(cwd, tc.id)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(tc.content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, arg := range []string{tc.id, p} {
+			_, err := s.Find(arg, cwd)
+			if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Find(%s): %v; want ErrNotFound naming %s and saying it %s", arg, err, p, tc.want)
+			}
+		}
 	}
 }
