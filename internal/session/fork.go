@@ -32,16 +32,40 @@ func (s Store) Fork(src, cwd, newID string) (string, []Warning, error) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return "", nil, fmt.Errorf("fork session: %w", err)
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if _, err := os.Lstat(dst); err == nil {
+		return "", nil, fmt.Errorf("fork session: %s already exists", dst)
+	}
+	// The copy is made beside the destination and put in place whole: a
+	// process killed while copying must not leave a transcript holding
+	// only the first part of the history, which a later resume of the id
+	// would pick as the latest copy.
+	out, err := os.CreateTemp(filepath.Dir(dst), newID+".jsonl.part-*")
 	if err != nil {
 		return "", nil, fmt.Errorf("fork session: %w", err)
 	}
+	tmp := out.Name()
+	defer os.Remove(tmp)
 	warns, err := copyLines(in, out, newID)
+	if err == nil {
+		err = out.Sync()
+	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil {
+		// A link, not a rename: a transcript that appeared meanwhile is
+		// not replaced.
+		err = os.Link(tmp, dst)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// A file system without hard links.
+			if _, serr := os.Lstat(dst); serr == nil {
+				err = fmt.Errorf("%s already exists", dst)
+			} else {
+				err = os.Rename(tmp, dst)
+			}
+		}
+	}
 	if err != nil {
-		os.Remove(dst)
 		return "", warns, fmt.Errorf("fork session %s: %w", src, err)
 	}
 	oldID := strings.TrimSuffix(filepath.Base(src), ".jsonl")

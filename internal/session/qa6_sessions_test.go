@@ -100,3 +100,65 @@ func TestFindSaysWhyATranscriptHasNothingToResume(t *testing.T) {
 		}
 	}
 }
+
+// Fork puts the copy in place only once it is whole: a reins killed while
+// copying a long transcript (a Claude Code session being continued) left
+// the first part under the session's id, and the next --resume of the id
+// took that part, newer than the original, and lost the rest.
+func TestForkShowsNoPartialCopy(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.jsonl")
+	if err := syscall.Mkfifo(src, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	s := Store{Root: filepath.Join(dir, "root")}
+	const id = "aaaa0000-0000-4000-8000-0000000000aa"
+	dst := s.TranscriptPath("/work/proj", id)
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := s.Fork(src, "/work/proj", id)
+		done <- err
+	}()
+	w, err := os.OpenFile(src, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := `{"type":"user","uuid":"u1","sessionId":"old","message":{"role":"user","content":"first"}}` + "\n"
+	if _, err := w.WriteString(first); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the first line has been copied somewhere under the
+	// project folder, then look: the transcript must not be there yet.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var copied int64
+		filepath.Walk(filepath.Dir(dst), func(_ string, fi os.FileInfo, err error) error {
+			if err == nil && fi.Mode().IsRegular() {
+				copied += fi.Size()
+			}
+			return nil
+		})
+		if copied > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first line was never copied")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := os.Stat(dst); err == nil {
+		t.Error("the transcript exists before the copy is whole")
+	}
+	w.WriteString(`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"old","message":{"role":"assistant","content":[{"type":"text","text":"second"}]}}` + "\n")
+	w.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(dst)
+	if err != nil || strings.Count(string(data), "\n") != 2 || !strings.Contains(string(data), id) {
+		t.Fatalf("copy %q (%v): want both lines under the new id", data, err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(dst), "*part*")); len(m) != 0 {
+		t.Errorf("left behind: %v", m)
+	}
+}
