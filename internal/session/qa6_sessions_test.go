@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -160,5 +161,34 @@ func TestForkShowsNoPartialCopy(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(dst), "*part*")); len(m) != 0 {
 		t.Errorf("left behind: %v", m)
+	}
+}
+
+// Clean-up removes an old fork copy its process did not live to put in
+// place, and leaves a recent one (a fork under way) alone.
+func TestCleanupRemovesOldPartialForkCopies(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	dir := s.ProjectDir("/p")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, "aaaa.jsonl.part-123")
+	recent := filepath.Join(dir, "bbbb.jsonl.part-456")
+	for _, p := range []string{old, recent} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chtimes(old, now.Add(-40*24*time.Hour), now.Add(-40*24*time.Hour))
+	os.Chtimes(recent, now.Add(-time.Minute), now.Add(-time.Minute))
+	if _, err := s.Cleanup(context.Background(), 0, now, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); err == nil {
+		t.Error("the old partial copy is still there")
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Errorf("the recent partial copy was removed: %v", err)
 	}
 }
