@@ -203,3 +203,28 @@ func TestQA6ResumeByTheNameGivenWithRename(t *testing.T) {
 		t.Errorf("%d model requests, want 2 (/rename runs locally)", n)
 	}
 }
+
+// --session-id is refused for an id a session of another folder, or of
+// Claude Code, already has: reins checked only this folder's own store,
+// and started a second conversation under the id.
+func TestQA6SessionIDOfASessionRecordedElsewhereIsRefused(t *testing.T) {
+	srv := server(t, llmtest.Reply("one"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	ccID := "5d0c3f6e-8a41-4b7e-9c2d-1e6f0a9b8c7d"
+	ccPath, _ := writeClaudeSession(t, sb, ccID, "remember MANGO please", "Noted: MANGO.")
+	r := sb.Run(t, "", "-p", "hello", "--session-id", ccID)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "already in use") || !strings.Contains(r.Stderr, ccPath) {
+		t.Errorf("Claude Code's id: code %d stderr %q: want a refusal naming its transcript", r.Code, r.Stderr)
+	}
+	id := "11111111-2222-4333-8444-555555555555"
+	if r := sb.Run(t, "", "-p", "first", "--session-id", id); r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	r = in(t, sb, "sub").Run(t, "", "-p", "second", "--session-id", id)
+	if r.Code == 0 || !strings.Contains(r.Stderr, "already in use") {
+		t.Errorf("another folder's id: code %d stderr %q: want a refusal", r.Code, r.Stderr)
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d model requests, want only the first run's", n)
+	}
+}

@@ -600,9 +600,13 @@ func (a *app) sessionIdentity() error {
 	}
 	if o.SessionID != "" && !o.NoPersist {
 		// A new conversation never goes into another session's file.
-		p := a.store.TranscriptPath(a.cwd, o.SessionID)
-		if _, err := os.Stat(p); err == nil && (a.resumed == nil || !sameFile(a.resumed.Path, p)) {
-			return fmt.Errorf("--session-id %s is already in use (%s); resume it with --resume %s", o.SessionID, p, o.SessionID)
+		// Nor takes the id of a session recorded elsewhere (another
+		// folder, or Claude Code's store): --resume <id> would then find
+		// two sessions under one id.
+		for _, p := range a.store.Transcripts(o.SessionID) {
+			if a.resumed == nil || !sameFile(a.resumed.Path, p) {
+				return fmt.Errorf("--session-id %s is already in use (%s); resume it with --resume %s", o.SessionID, p, o.SessionID)
+			}
 		}
 	}
 	switch {

@@ -112,6 +112,20 @@ func (s Store) roots() []string {
 	return out
 }
 
+// Transcripts returns the path of every transcript of session id, in
+// every project folder of Root and of the Also folders.
+func (s Store) Transcripts(id string) []string {
+	if !IsID(id) {
+		return nil
+	}
+	var out []string
+	for _, root := range s.roots() {
+		m, _ := filepath.Glob(filepath.Join(root, "projects", "*", id+".jsonl"))
+		out = append(out, m...)
+	}
+	return out
+}
+
 // Foreign reports whether the session was found in one of the Also
 // folders (Claude Code's) rather than in reins's own.
 func (s Store) Foreign(info Info) bool {
