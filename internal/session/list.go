@@ -492,9 +492,10 @@ func (s Store) Find(id, cwd string) (Info, error) {
 		}
 		found = dedupeIDs(found)
 	}
-	if len(found) == 0 && empty == "" {
+	if len(found) == 0 && empty == "" && !idLike(id) {
 		// Not an id: perhaps the title given with /rename, as
-		// claude --resume <name> takes one.
+		// claude --resume <name> takes one. (A mistyped id is not
+		// looked for among titles, which reads every transcript.)
 		byTitle, err := s.findTitle(id, cwd)
 		if err != nil {
 			return Info{}, err
@@ -518,6 +519,22 @@ func (s Store) Find(id, cwd string) (Info, error) {
 		return Info{}, fmt.Errorf("resume %s: %d sessions have that title (%s); give the id of one", id, len(found), strings.Join(ids, ", "))
 	}
 	return Info{}, fmt.Errorf("resume %s: the prefix matches %d sessions (%s); give more of the id", id, len(found), strings.Join(ids, ", "))
+}
+
+// idLike reports whether s reads as a session id or the start of one:
+// hexadecimal digits and dashes only, with at least one digit.
+func idLike(s string) bool {
+	digit := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case r >= 'a' && r <= 'f', r >= 'A' && r <= 'F', r == '-':
+		default:
+			return false
+		}
+	}
+	return digit
 }
 
 // findTitle returns the sessions whose custom title is title: those of

@@ -192,3 +192,33 @@ func TestCleanupRemovesOldPartialForkCopies(t *testing.T) {
 		t.Errorf("the recent partial copy was removed: %v", err)
 	}
 }
+
+// Find takes the title given with /rename: this folder's session of that
+// title first, even when the title was set long before the file's last
+// 64 KB; a title several other folders' sessions share is ambiguous and
+// the error names them.
+func TestFindByCustomTitle(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	base := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
+	long := strings.Repeat("x", 100<<10)
+	session(t, s, "/a", "11111111-0000-4000-8000-000000000001", base, func(r *recorder) {
+		r.msg(user("first"))
+		r.meta(&Entry{Type: TypeCustomTitle, CustomTitle: "auth work"})
+		r.msg(user(long))
+	})
+	session(t, s, "/b", "11111111-0000-4000-8000-000000000002", base.Add(time.Hour), func(r *recorder) {
+		r.msg(user("second"))
+		r.meta(&Entry{Type: TypeCustomTitle, CustomTitle: "auth work"})
+	})
+	info, err := s.Find("auth work", "/a")
+	if err != nil || info.ID != "11111111-0000-4000-8000-000000000001" {
+		t.Errorf("Find from /a = %s, %v; want /a's session", info.ID, err)
+	}
+	_, err = s.Find("auth work", "/elsewhere")
+	if err == nil || !strings.Contains(err.Error(), "2 sessions have that title") || !strings.Contains(err.Error(), "11111111-0000-4000-8000-000000000002") {
+		t.Errorf("Find from /elsewhere: %v; want an ambiguity naming both", err)
+	}
+	if _, err := s.Find("no such title", "/a"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown title: %v, want ErrNotFound", err)
+	}
+}
