@@ -269,6 +269,15 @@ func (ld *loader) apply(e *loadEntry, err error, n int, complete bool) {
 		}
 	case TypeLastPrompt:
 		ld.t.LastPrompt = typedPrompt(e.LastPrompt)
+	default:
+		// A kind of line this reader does not know (a newer Claude
+		// Code's) that is a link of the chain: keep it as a link, so
+		// the entries after it still find their way back instead of
+		// being bridged to whatever line came before (possibly another
+		// branch). Without a parent it could only cut the history.
+		if e.UUID != "" && e.ParentUUID != nil && *e.ParentUUID != "" {
+			ld.link(e, n)
+		}
 	}
 }
 

@@ -222,3 +222,32 @@ func TestFindByCustomTitle(t *testing.T) {
 		t.Errorf("unknown title: %v, want ErrNotFound", err)
 	}
 }
+
+// A line of a kind reins does not know (a newer Claude Code's) that is a
+// link of the chain stays one: the message after it follows its parent
+// back, rather than being bridged to the line before it in the file, which
+// here is another branch.
+func TestLoadFollowsTheChainThroughAnUnknownKindOfLine(t *testing.T) {
+	lines := []string{
+		`{"parentUuid":null,"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"question"}}`,
+		`{"parentUuid":"u1","type":"assistant","uuid":"old","sessionId":"s","message":{"role":"assistant","content":[{"type":"text","text":"abandoned branch"}]}}`,
+		`{"parentUuid":"u1","type":"future-kind","uuid":"x1","sessionId":"s","data":{"k":1}}`,
+		`{"parentUuid":"x1","type":"assistant","uuid":"a1","sessionId":"s","message":{"role":"assistant","content":[{"type":"text","text":"kept answer"}]}}`,
+	}
+	tr, err := Read(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range tr.Items {
+		for _, b := range it.Message.Content {
+			texts = append(texts, b.Text)
+		}
+	}
+	if strings.Join(texts, "|") != "question|kept answer" {
+		t.Errorf("history %q, want the question and the kept answer only", texts)
+	}
+	if len(tr.Warnings) != 0 {
+		t.Errorf("warnings %v", tr.Warnings)
+	}
+}
