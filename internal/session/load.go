@@ -310,15 +310,17 @@ func (ld *loader) link(e *loadEntry, n int) {
 	nd.logical = e.LogicalParent
 	switch e.Type {
 	case TypeUser, TypeAssistant:
-		if e.Message == nil {
+		// A message that cannot be used is left out of the history but
+		// stays a link of the chain, so what follows it finds its way
+		// back through it.
+		switch want := llm.Role(e.Type); {
+		case e.Message == nil:
 			ld.warn(n, "%s entry without a message skipped", e.Type)
-			return
-		}
-		if want := llm.Role(e.Type); e.Message.Role != want {
+		case e.Message.Role != want:
 			ld.warn(n, "%s entry holds a message with role %q; skipped", e.Type, e.Message.Role)
-			return
+		default:
+			nd.msg, nd.meta, nd.summary = e.Message, e.IsMeta, e.IsCompactSummary
 		}
-		nd.msg, nd.meta, nd.summary = e.Message, e.IsMeta, e.IsCompactSummary
 	case TypeSystem:
 		if e.Subtype == SubtypeCompactBoundary {
 			nd.boundary = e.CompactMetadata

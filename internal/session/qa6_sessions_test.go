@@ -251,3 +251,30 @@ func TestLoadFollowsTheChainThroughAnUnknownKindOfLine(t *testing.T) {
 		t.Errorf("warnings %v", tr.Warnings)
 	}
 }
+
+// A message line that cannot be used (no message, or the wrong role) is
+// left out of the history with a warning but still links the chain.
+func TestLoadKeepsTheChainThroughAnUnusableMessageLine(t *testing.T) {
+	lines := []string{
+		`{"parentUuid":null,"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"question"}}`,
+		`{"parentUuid":"u1","type":"assistant","uuid":"old","sessionId":"s","message":{"role":"assistant","content":[{"type":"text","text":"abandoned branch"}]}}`,
+		`{"parentUuid":"u1","type":"assistant","uuid":"bad","sessionId":"s","message":{"role":"user","content":"mislabelled"}}`,
+		`{"parentUuid":"bad","type":"user","uuid":"u2","sessionId":"s","message":{"role":"user","content":"follow-up"}}`,
+	}
+	tr, err := Read(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range tr.Items {
+		for _, b := range it.Message.Content {
+			texts = append(texts, b.Text)
+		}
+	}
+	if strings.Join(texts, "|") != "question|follow-up" {
+		t.Errorf("history %q, want the question and the follow-up", texts)
+	}
+	if len(tr.Warnings) != 1 || tr.Warnings[0].Line != 3 {
+		t.Errorf("warnings %v, want one for line 3", tr.Warnings)
+	}
+}
