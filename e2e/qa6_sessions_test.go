@@ -228,3 +228,27 @@ func TestQA6SessionIDOfASessionRecordedElsewhereIsRefused(t *testing.T) {
 		t.Errorf("%d model requests, want only the first run's", n)
 	}
 }
+
+// A session named long ago (its /rename line now further back than the
+// part session lists read) shows its name again once resumed: the resume
+// records the title anew near the end.
+func TestQA6ResumeKeepsAnOldTitleInTheList(t *testing.T) {
+	srv := server(t, llmtest.Reply("one"), llmtest.Reply("two"), llmtest.Reply("three"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "question one"); r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	if r := sb.Run(t, "", "-p", "/rename long-story", "--continue"); r.Code != 0 {
+		t.Fatalf("/rename: code %d: %s", r.Code, r.Stderr)
+	}
+	long := strings.Repeat("a pasted log line that goes on and on\n", 3000) // about 110 KB
+	if r := sb.Run(t, long, "-p", "--continue"); r.Code != 0 {
+		t.Fatalf("long prompt: code %d: %s", r.Code, r.Stderr)
+	}
+	if r := sb.Run(t, "", "-p", "short one", "--continue"); r.Code != 0 {
+		t.Fatalf("resume: code %d: %s", r.Code, r.Stderr)
+	}
+	if r := sb.Run(t, "", "sessions"); !strings.Contains(r.Stdout, "long-story") {
+		t.Errorf("reins sessions lost the name after the session went on:\n%s", r.Stdout)
+	}
+}

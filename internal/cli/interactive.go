@@ -260,6 +260,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 		}
 		s.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
 	}
+	if w != nil {
+		keepTitleInView(s, w.Path(), t.CustomTitle)
+	}
 	u.startHooks(ctx, s, "resume")
 	return s, nil
 }

@@ -95,6 +95,9 @@ func (a *app) resume() error {
 	if len(t.Repairs) > 0 {
 		a.sess.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
 	}
+	if a.writer != nil {
+		keepTitleInView(a.sess, a.writer.Path(), t.CustomTitle)
+	}
 	if a.compactor != nil {
 		a.compactor.SetLastActivity(t.LastActivity)
 	}
@@ -117,6 +120,19 @@ func (a *app) resume() error {
 		a.files.Record(filestate.EntryFor(f.Path, data, info))
 	}
 	return nil
+}
+
+// keepTitleInView records the session's /rename title again when the
+// transcript at path no longer shows it in the part session lists read
+// (its last 64 KB): the title was set long ago in a session that went on.
+func keepTitleInView(s *engine.Session, path, title string) {
+	if title == "" {
+		return
+	}
+	if info, ok := session.Stat(path); ok && info.CustomTitle == title {
+		return
+	}
+	s.Record(&session.Entry{Type: session.TypeCustomTitle, CustomTitle: title})
 }
 
 // continuedIn says where a resumed session recorded elsewhere goes on: a

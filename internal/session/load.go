@@ -71,6 +71,7 @@ type Transcript struct {
 	LastUsage    *llm.Usage      // usage of the last assistant message in Items
 	Model        string          // model of the last assistant message
 	Title        string          // the latest custom title or summary
+	CustomTitle  string          // the latest title given with /rename
 	LastPrompt   string          // the latest recorded prompt
 	Cwd          string          // working folder of the leaf entry
 	GitBranch    string          // git branch of the leaf entry
@@ -265,7 +266,7 @@ func (ld *loader) apply(e *loadEntry, err error, n int, complete bool) {
 		}
 	case TypeCustomTitle:
 		if e.CustomTitle != "" {
-			ld.t.Title = e.CustomTitle
+			ld.t.Title, ld.t.CustomTitle = e.CustomTitle, e.CustomTitle
 		}
 	case TypeLastPrompt:
 		ld.t.LastPrompt = typedPrompt(e.LastPrompt)
