@@ -69,6 +69,10 @@ type appHooks struct {
 	// servers that wait for approval, before they would start (the TUI's
 	// start-up question).
 	ApproveMCP func(ctx context.Context, servers []tui.MCPServerInfo) (map[string]tui.MCPChoice, error)
+	// Mirror, when set, hears each line written to the session's
+	// transcript, with the path Claude Code would have written it to
+	// (--session-mirror).
+	Mirror func(path string, line []byte)
 	// Trusted overrides the trust check (the TUI asks before it builds
 	// the app); nil means print and SDK modes trust the folder and the
 	// TUI consults the trust records.
@@ -407,7 +411,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	}
 	cfg := a.engineConfig(ctx)
 	if !o.NoPersist {
-		a.writer = session.NewWriter(a.store.TranscriptPath(a.cwd, a.sessionID))
+		a.writer = a.newWriter(a.sessionID)
 		a.writer.Prepare()
 		a.onClose(func() { a.writer.Close() })
 		cfg.Recorder = a.writer
@@ -558,6 +562,19 @@ func (a *app) startupWarnings() []string {
 	return append([]string(nil), a.warnings...)
 }
 
+// newWriter returns the transcript writer of session id, mirrored when
+// the front end asks (the SDK's --session-mirror).
+func (a *app) newWriter(id string) *session.Writer {
+	w := session.NewWriter(a.store.TranscriptPath(a.cwd, id))
+	if m := a.hooks.Mirror; m != nil {
+		// The SDK files the lines by the path, relative to Claude Code's
+		// projects folder: the one Claude Code would have written.
+		path := filepath.Join(a.claudeDir, "projects", session.Slug(a.cwd), id+".jsonl")
+		w.SetMirror(func(line []byte) { m(path, line) })
+	}
+	return w
+}
+
 // sessionIdentity picks the session id: a new one, --session-id, or the
 // resumed session's (a fork gets a new one).
 func (a *app) sessionIdentity() error {
@@ -592,9 +609,23 @@ func (a *app) sessionIdentity() error {
 			// hold this id (a copy of the one resumed, say).
 			p := a.store.TranscriptPath(a.cwd, a.sessionID)
 			if _, err := os.Stat(p); err == nil && !sameFile(t.Path, p) {
-				old := a.sessionID
-				a.sessionID = uuid.NewString()
-				a.warn(fmt.Sprintf("%s already holds another transcript of session %s than the one resumed (%s); continuing under the new session id %s", p, old, t.Path, a.sessionID))
+				// A copy of the same session (one the Agent SDK's
+				// sessionStore handed back, or one Claude Code went on
+				// with) goes on in reins's own file once that holds
+				// all of it; a copy that went another way gets an id
+				// of its own.
+				if same, err := session.CatchUp(p, t.Path); err == nil && same {
+					own, err := session.LoadAt(p, strings.TrimSpace(o.ResumeAt))
+					if err != nil {
+						return fmt.Errorf("resume %s: %w", a.sessionID, err)
+					}
+					own.SessionID = a.sessionID
+					a.resumed, t = own, own
+				} else {
+					old := a.sessionID
+					a.sessionID = uuid.NewString()
+					a.warn(fmt.Sprintf("%s already holds another transcript of session %s than the one resumed (%s); continuing under the new session id %s", p, old, t.Path, a.sessionID))
+				}
 			}
 		}
 	}

@@ -278,3 +278,59 @@ func TestLoadKeepsTheChainThroughAnUnusableMessageLine(t *testing.T) {
 		t.Errorf("warnings %v, want one for line 3", tr.Warnings)
 	}
 }
+
+// CatchUp brings a copy of a session up to date with a copy that went
+// further (the same lines, whatever the JSON key order or spacing, then
+// more), and leaves alone a copy that went another way.
+func TestCatchUpAppendsWhatTheOtherCopyHasMore(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, lines ...string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	l1 := `{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`
+	l1other := `{"uuid": "u1", "type": "user", "message": {"content": "hi", "role": "user"}}`
+	l2 := `{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"role":"assistant","content":[]}}`
+	l2b := `{"type":"assistant","uuid":"b1","parentUuid":"u1","message":{"role":"assistant","content":[]}}`
+
+	own := write("own.jsonl", l1)
+	same, err := CatchUp(own, write("further.jsonl", l1other, l2))
+	if err != nil || !same {
+		t.Fatalf("CatchUp = %v, %v; want the copies recognised", same, err)
+	}
+	if data, _ := os.ReadFile(own); string(data) != l1+"\n"+l2+"\n" {
+		t.Errorf("own copy %q, want the missing line appended", data)
+	}
+	if same, err := CatchUp(own, write("behind.jsonl", l1)); err != nil || !same {
+		t.Errorf("a copy behind: %v, %v; want recognised, nothing to add", same, err)
+	}
+	before, _ := os.ReadFile(own)
+	if same, err := CatchUp(own, write("other-way.jsonl", l1, l2b, l2)); err != nil || same {
+		t.Errorf("a copy that went another way: %v, %v; want not the same", same, err)
+	}
+	if after, _ := os.ReadFile(own); string(after) != string(before) {
+		t.Errorf("own copy changed to %q", after)
+	}
+}
+
+// A writer's mirror hears each line once it is in the file, without its
+// newline, also the line after a torn one.
+func TestWriterMirrorHearsEachWrittenLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	w := NewWriter(path)
+	defer w.Close()
+	var heard []string
+	w.SetMirror(func(line []byte) { heard = append(heard, string(line)) })
+	for _, id := range []string{"u1", "u2"} {
+		if err := w.Append(&Entry{Type: TypeUser, UUID: id, SessionID: "s", Message: llm.NewUserText(id)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	if strings.Join(heard, "\n")+"\n" != string(data) {
+		t.Errorf("mirror heard %q; file holds %q", heard, data)
+	}
+}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,8 @@ type Writer struct {
 	// wrap, when set, stands between the writer and the file it opened
 	// (tests inject write failures with it).
 	wrap func(*os.File) appendFile
+	// mirror hears each line once it is written (see SetMirror).
+	mirror func(line []byte)
 
 	prepared chan struct{} // closed once Prepare's folder creation ended; nil without Prepare
 }
@@ -79,7 +82,19 @@ func (w *Writer) Append(e *Entry) error {
 		return fmt.Errorf("append to transcript %s: %w", w.path, err)
 	}
 	w.torn = false
+	if w.mirror != nil {
+		w.mirror(bytes.TrimSuffix(bytes.TrimPrefix(line, []byte{'\n'}), []byte{'\n'}))
+	}
 	return nil
+}
+
+// SetMirror makes fn hear every line written from now on, in order, once
+// it is in the file (the Agent SDK's session mirror). fn runs under the
+// writer's lock and must not keep line. Call it before the first Append.
+func (w *Writer) SetMirror(fn func(line []byte)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.mirror = fn
 }
 
 // appendFile is what a Writer needs of its file.
