@@ -565,13 +565,24 @@ func (a *app) startupWarnings() []string {
 // newWriter returns the transcript writer of session id, mirrored when
 // the front end asks (the SDK's --session-mirror).
 func (a *app) newWriter(id string) *session.Writer {
-	w := session.NewWriter(a.store.TranscriptPath(a.cwd, id))
-	if m := a.hooks.Mirror; m != nil {
-		// The SDK files the lines by the path, relative to Claude Code's
-		// projects folder: the one Claude Code would have written.
-		path := filepath.Join(a.claudeDir, "projects", session.Slug(a.cwd), id+".jsonl")
-		w.SetMirror(func(line []byte) { m(path, line) })
+	return a.mirrored(session.NewWriter(a.store.TranscriptPath(a.cwd, id)))
+}
+
+// mirrored sets w's mirror when the front end asks for one. The SDK files
+// the lines by their path relative to Claude Code's projects folder, so
+// they are given the path Claude Code would have written them to (the
+// same place under its folder as under reins's).
+func (a *app) mirrored(w *session.Writer) *session.Writer {
+	m := a.hooks.Mirror
+	if m == nil {
+		return w
 	}
+	rel, err := filepath.Rel(a.store.ProjectsDir(), w.Path())
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return w
+	}
+	path := filepath.Join(a.claudeDir, "projects", rel)
+	w.SetMirror(func(line []byte) { m(path, line) })
 	return w
 }
 
