@@ -334,3 +334,36 @@ func TestWriterMirrorHearsEachWrittenLine(t *testing.T) {
 		t.Errorf("mirror heard %q; file holds %q", heard, data)
 	}
 }
+
+// Claude Code records parallel calls as one entry per call and each
+// result with its call's entry as parent, so the chain from the leaf
+// passes through the last result only. Every result is resumed, in the
+// message right after the calls; the first used to be replaced by a
+// "no result was recorded" error.
+func TestLoadKeepsEveryResultOfClaudeCodesParallelCalls(t *testing.T) {
+	lines := []string{
+		`{"parentUuid":null,"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"read two"}}`,
+		`{"parentUuid":"u1","type":"assistant","uuid":"a1","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]}}`,
+		`{"parentUuid":"a1","type":"assistant","uuid":"a2","sessionId":"s","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"toolu_2","name":"Bash","input":{"command":"pwd"}}],"stop_reason":"tool_use"}}`,
+		`{"parentUuid":"a1","type":"user","uuid":"r1","sessionId":"s","sourceToolAssistantUUID":"a1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"a.txt"}]}}`,
+		`{"parentUuid":"a2","type":"user","uuid":"r2","sessionId":"s","sourceToolAssistantUUID":"a2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","content":"/x"}]}}`,
+		`{"parentUuid":"r2","type":"assistant","uuid":"a3","sessionId":"s","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn"}}`,
+	}
+	tr, err := Read(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Items) != 4 {
+		t.Fatalf("%d items, want prompt, calls, results, answer", len(tr.Items))
+	}
+	results := map[string]string{}
+	for _, b := range tr.Items[2].Message.Content {
+		results[b.ToolUseID] = b.ResultText()
+	}
+	if results["toolu_1"] != "a.txt" || results["toolu_2"] != "/x" {
+		t.Errorf("results after the calls: %v, want both recorded ones", results)
+	}
+	if len(tr.Warnings) != 0 || len(tr.Repairs) != 0 {
+		t.Errorf("warnings %v, repairs %d: want none", tr.Warnings, len(tr.Repairs))
+	}
+}
