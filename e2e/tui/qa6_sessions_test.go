@@ -43,7 +43,7 @@ func TestResumePickerContinuesAClaudeCodeSession(t *testing.T) {
 	tt.start("--resume")
 	tt.waitFor("Do you trust the files in this folder?")
 	tt.keys("Enter")
-	tt.waitFor("Resume a conversation", "remember MANGO please")
+	tt.waitFor("Resume a conversation", "remember MANGO please", "Claude Code")
 	tt.keys("Enter")
 	tt.waitFor("Resumed: remember MANGO please")
 	tt.prompt("and now?")

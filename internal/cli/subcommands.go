@@ -135,7 +135,7 @@ func sessionsCommand(env *Env, cwd string, st session.Store) *cobra.Command {
 					fmt.Fprintf(tw, "%s\t", printable(in.CustomTitle))
 				}
 				prompt := printable(in.FirstPrompt)
-				if st.Foreign(in) {
+				if in.Foreign {
 					// reins reads it and continues it in its own store.
 					prompt = "(Claude Code) " + prompt
 				}

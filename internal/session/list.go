@@ -39,6 +39,9 @@ type Info struct {
 	// CustomTitle is the title given with /rename (or the SDK's
 	// renameSession), "" when none was.
 	CustomTitle string
+	// Foreign is set by List and ListAll for a session found in one of
+	// the Also folders (Claude Code's) rather than in reins's own.
+	Foreign bool
 }
 
 // Name is what a session list shows: the title, else the first prompt.
@@ -64,10 +67,13 @@ const maxFirstLine = 64 << 20
 // are left out.
 func (s Store) List(cwd string) ([]Info, error) {
 	var all []Info
-	for _, root := range s.roots() {
+	for k, root := range s.roots() {
 		infos, err := listDir(filepath.Join(root, "projects", Slug(cwd)))
 		if err != nil {
 			return nil, err
+		}
+		for i := range infos {
+			infos[i].Foreign = k > 0
 		}
 		all = append(all, infos...)
 	}
@@ -78,7 +84,7 @@ func (s Store) List(cwd string) ([]Info, error) {
 // of the Also folders as List has them.
 func (s Store) ListAll() ([]Info, error) {
 	var all []Info
-	for _, root := range s.roots() {
+	for k, root := range s.roots() {
 		dir := filepath.Join(root, "projects")
 		projects, err := os.ReadDir(dir)
 		if err != nil {
@@ -94,6 +100,9 @@ func (s Store) ListAll() ([]Info, error) {
 			infos, err := listDir(filepath.Join(dir, p.Name()))
 			if err != nil {
 				return nil, err
+			}
+			for i := range infos {
+				infos[i].Foreign = k > 0
 			}
 			all = append(all, infos...)
 		}
@@ -124,17 +133,6 @@ func (s Store) Transcripts(id string) []string {
 		out = append(out, m...)
 	}
 	return out
-}
-
-// Foreign reports whether the session was found in one of the Also
-// folders (Claude Code's) rather than in reins's own.
-func (s Store) Foreign(info Info) bool {
-	for _, d := range s.roots()[1:] {
-		if rel, err := filepath.Rel(d, info.Path); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
 }
 
 func sortNewest(infos []Info) {

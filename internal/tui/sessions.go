@@ -91,6 +91,9 @@ func (m *Model) cmdResume(args string) tea.Cmd {
 		if in.GitBranch != "" {
 			desc += " · " + in.GitBranch
 		}
+		if in.Foreign {
+			desc += " · Claude Code"
+		}
 		items = append(items, pickItem{label: oneLine(name), desc: desc})
 		idx = append(idx, i)
 	}
