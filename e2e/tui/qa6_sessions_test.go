@@ -14,7 +14,8 @@ import (
 // The session list (reins --resume) shows a Claude Code session of the
 // folder; choosing it continues it in reins's own transcript, which gets
 // Claude Code's history first, so the next resume still has all of it.
-// Claude Code's file is not touched.
+// Claude Code's file is not touched. A damaged line in it, and where the
+// session goes on, are told (the list's resume said nothing of either).
 func TestResumePickerContinuesAClaudeCodeSession(t *testing.T) {
 	tt := newTerm(t, llmtest.Reply("reins goes on"))
 	id := "5d0c3f6e-8a41-4b7e-9c2d-1e6f0a9b8c7d"
@@ -35,6 +36,9 @@ func TestResumePickerContinuesAClaudeCodeSession(t *testing.T) {
 	} {
 		b, _ := json.Marshal(l)
 		data = append(append(data, b...), '\n')
+		if len(data) == len(b)+1 {
+			data = append(data, "this line is damaged {\n"...)
+		}
 	}
 	ccPath := filepath.Join(ccDir, id+".jsonl")
 	if err := os.WriteFile(ccPath, data, 0o600); err != nil {
@@ -46,6 +50,8 @@ func TestResumePickerContinuesAClaudeCodeSession(t *testing.T) {
 	tt.waitFor("Resume a conversation", "remember MANGO please", "Claude Code")
 	tt.keys("Enter")
 	tt.waitFor("Resumed: remember MANGO please")
+	// The damaged line and where the session goes on are told.
+	tt.waitFor("line 2: unreadable line skipped", "recorded by Claude Code")
 	tt.prompt("and now?")
 	tt.waitFor("reins goes on")
 	if h := messageTexts(tt.requests(1)[0]); !strings.Contains(h, "remember MANGO please") || !strings.Contains(h, "Noted: MANGO.") {

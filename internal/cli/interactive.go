@@ -231,6 +231,20 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
+	// Lines left out, links bridged, a copy made: say what and where,
+	// once the list that called this has closed (the notices go through
+	// the loop that waits for this call).
+	var notes []string
+	for _, w := range t.Warnings {
+		notes = append(notes, fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w))
+	}
+	defer func() {
+		go func() {
+			for _, n := range notes {
+				u.a.notify("warning", n)
+			}
+		}()
+	}()
 	id := info.ID
 	if dst := u.a.store.TranscriptPath(u.a.cwd, id); !u.a.opts.NoPersist && !sameFile(info.Path, dst) {
 		// A session Claude Code recorded (or one of another name): it
@@ -239,9 +253,11 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 		if _, err := os.Stat(dst); err == nil || !session.IsID(id) {
 			id = uuid.NewString()
 		}
-		if _, _, err := u.a.store.Fork(info.Path, u.a.cwd, id); err != nil {
+		dst, _, err := u.a.store.Fork(info.Path, u.a.cwd, id)
+		if err != nil {
 			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 		}
+		notes = append(notes, u.a.continuedIn(t, dst, id))
 		for _, r := range t.Repairs {
 			r.SessionID = id
 		}

@@ -75,7 +75,7 @@ func (a *app) resume() error {
 			}
 		}
 		if !a.opts.ForkSession && a.opts.SessionID == "" {
-			a.warn(a.continuedIn(t, dst))
+			a.warn(a.continuedIn(t, dst, a.sessionID))
 		}
 		for _, r := range t.Repairs {
 			r.SessionID = a.sessionID
@@ -135,13 +135,14 @@ func keepTitleInView(s *engine.Session, path, title string) {
 	s.Record(&session.Entry{Type: session.TypeCustomTitle, CustomTitle: title})
 }
 
-// continuedIn says where a resumed session recorded elsewhere goes on: a
+// continuedIn says where a resumed session recorded elsewhere goes on, as
+// session id: a
 // session Claude Code recorded, one of another folder, or one under
 // another name.
-func (a *app) continuedIn(t *session.Transcript, dst string) string {
+func (a *app) continuedIn(t *session.Transcript, dst, id string) string {
 	under := "under the same session id"
-	if a.sessionID != t.SessionID {
-		under = "under the new session id " + a.sessionID
+	if id != t.SessionID {
+		under = "under the new session id " + id
 	}
 	for _, d := range a.store.Also {
 		if rel, err := filepath.Rel(d, t.Path); err == nil && !strings.HasPrefix(rel, "..") {
