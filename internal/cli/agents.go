@@ -217,7 +217,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 	c.search = toolsearch.NewSession(a.subagentSearchOptions(spec.Model))
 	transcript := filepath.Join(sessDir, "subagents", "agent-"+spec.AgentID+".jsonl")
 	if !a.opts.NoPersist {
-		c.writer = session.NewWriter(transcript)
+		c.writer = a.mirrored(session.NewWriter(transcript))
 	}
 	if err := c.buildGate(s.canAsk && !spec.Background, transcript); err != nil {
 		return nil, err

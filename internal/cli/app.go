@@ -78,6 +78,10 @@ type appHooks struct {
 	// servers that wait for approval, before they would start (the TUI's
 	// start-up question).
 	ApproveMCP func(ctx context.Context, servers []tui.MCPServerInfo) (map[string]tui.MCPChoice, error)
+	// Mirror, when set, hears each line written to the session's
+	// transcript, with the path Claude Code would have written it to
+	// (--session-mirror).
+	Mirror func(path string, line []byte)
 	// Trusted overrides the trust check (the TUI asks before it builds
 	// the app); nil means print and SDK modes trust the folder and the
 	// TUI consults the trust records.
@@ -416,7 +420,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	}
 	cfg := a.engineConfig(ctx)
 	if !o.NoPersist {
-		a.writer = session.NewWriter(a.store.TranscriptPath(a.cwd, a.sessionID))
+		a.writer = a.newWriter(a.sessionID)
 		a.writer.Prepare()
 		a.onClose(func() { a.writer.Close() })
 		cfg.Recorder = a.writer
@@ -567,6 +571,30 @@ func (a *app) startupWarnings() []string {
 	return append([]string(nil), a.warnings...)
 }
 
+// newWriter returns the transcript writer of session id, mirrored when
+// the front end asks (the SDK's --session-mirror).
+func (a *app) newWriter(id string) *session.Writer {
+	return a.mirrored(session.NewWriter(a.store.TranscriptPath(a.cwd, id)))
+}
+
+// mirrored sets w's mirror when the front end asks for one. The SDK files
+// the lines by their path relative to Claude Code's projects folder, so
+// they are given the path Claude Code would have written them to (the
+// same place under its folder as under reins's).
+func (a *app) mirrored(w *session.Writer) *session.Writer {
+	m := a.hooks.Mirror
+	if m == nil {
+		return w
+	}
+	rel, err := filepath.Rel(a.store.ProjectsDir(), w.Path())
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return w
+	}
+	path := filepath.Join(a.claudeDir, "projects", rel)
+	w.SetMirror(func(line []byte) { m(path, line) })
+	return w
+}
+
 // sessionIdentity picks the session id: a new one, --session-id, or the
 // resumed session's (a fork gets a new one).
 func (a *app) sessionIdentity() error {
@@ -591,12 +619,45 @@ func (a *app) sessionIdentity() error {
 		}
 		a.resumed = t
 		a.sessionID = t.SessionID
+		if !session.IsID(a.sessionID) {
+			// A transcript named otherwise (--resume ./notes.jsonl)
+			// goes on under an id of its own.
+			a.sessionID = uuid.NewString()
+		}
+		if o.SessionID == "" && !o.ForkSession && !o.NoPersist {
+			// Never record into another transcript that happens to
+			// hold this id (a copy of the one resumed, say).
+			p := a.store.TranscriptPath(a.cwd, a.sessionID)
+			if _, err := os.Stat(p); err == nil && !sameFile(t.Path, p) {
+				// A copy of the same session (one the Agent SDK's
+				// sessionStore handed back, or one Claude Code went on
+				// with) goes on in reins's own file once that holds
+				// all of it; a copy that went another way gets an id
+				// of its own.
+				if same, err := session.CatchUp(p, t.Path); err == nil && same {
+					own, err := session.LoadAt(p, strings.TrimSpace(o.ResumeAt))
+					if err != nil {
+						return fmt.Errorf("resume %s: %w", a.sessionID, err)
+					}
+					own.SessionID = a.sessionID
+					a.resumed, t = own, own
+				} else {
+					old := a.sessionID
+					a.sessionID = uuid.NewString()
+					a.warn(fmt.Sprintf("%s already holds another transcript of session %s than the one resumed (%s); continuing under the new session id %s", p, old, t.Path, a.sessionID))
+				}
+			}
+		}
 	}
 	if o.SessionID != "" && !o.NoPersist {
 		// A new conversation never goes into another session's file.
-		p := a.store.TranscriptPath(a.cwd, o.SessionID)
-		if _, err := os.Stat(p); err == nil && (a.resumed == nil || !sameFile(a.resumed.Path, p)) {
-			return fmt.Errorf("--session-id %s is already in use (%s); resume it with --resume %s", o.SessionID, p, o.SessionID)
+		// Nor takes the id of a session recorded elsewhere (another
+		// folder, or Claude Code's store): --resume <id> would then find
+		// two sessions under one id.
+		for _, p := range a.store.Transcripts(o.SessionID) {
+			if a.resumed == nil || !sameFile(a.resumed.Path, p) {
+				return fmt.Errorf("--session-id %s is already in use (%s); resume it with --resume %s", o.SessionID, p, o.SessionID)
+			}
 		}
 	}
 	switch {

@@ -93,3 +93,22 @@ func TestNormaliseArgsTakesDebugFilters(t *testing.T) {
 		}
 	}
 }
+
+// In print mode a name of several words after --resume (a /rename title)
+// is the session to resume when a prompt follows it, as Claude Code's
+// optional --resume value takes the next word; a lone prompt stays the
+// prompt.
+func TestNormaliseArgsTakesAResumeNameBeforeThePrompt(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"-p|-r|auth work|go on", "-p|--resume=auth work|go on"},
+		{"--print|--resume|auth work|go on", "--print|--resume=auth work|go on"},
+		{"-p|-r|go on from there", "-p|-r|go on from there"},
+		{"-r|auth work|go on", "-r|auth work|go on"},
+		{"-p|-r|auth work|--model|x", "-p|-r|auth work|--model|x"},
+	} {
+		got := strings.Join(normaliseArgs(strings.Split(tc.in, "|")), "|")
+		if got != tc.want {
+			t.Errorf("normaliseArgs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}

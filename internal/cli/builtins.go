@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"reins/internal/command"
+	"reins/internal/engine"
+	"reins/internal/session"
 	"reins/internal/tui"
 )
 
@@ -37,6 +39,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 		local("hooks", "View configured hooks", "", a.viewHooks),
 		local("mcp", "Show MCP servers and their tools", "", a.viewMCP),
 		local("permissions", "View permission rules", "", a.viewPermissions),
+		local("rename", "Name the session, to resume it later with --resume <name>", "<name>", a.cmdRename),
 		{Name: "init", Description: "Ask reins to write a CLAUDE.md for this project", HasDescription: true,
 			Kind: command.Prompt, Source: command.SourceBuiltin, Prompt: func(_ context.Context, args string) (string, error) {
 				text := strings.TrimSpace(tui.InitPrompt())
@@ -55,6 +58,29 @@ func (a *app) headlessBuiltins() []*command.Command {
 		ui("export", "Save the conversation as text to a file"),
 		ui("exit", "Exit reins", "quit"),
 	}
+}
+
+// cmdRename gives the session a title (/rename NAME), recorded in its
+// transcript as Claude Code records one: session lists show it, and
+// --resume NAME finds the session by it.
+func (a *app) cmdRename(_ context.Context, args string) (string, error) {
+	return renameSession(a.sess, args)
+}
+
+// renameSession records title as s's custom title.
+func renameSession(s *engine.Session, title string) (string, error) {
+	title = strings.Join(strings.Fields(title), " ")
+	if title == "" {
+		return "", errors.New("usage: /rename <name>")
+	}
+	if s.Config().Recorder == nil {
+		return "", errors.New("this session is not saved (--no-session-persistence), so it cannot be named")
+	}
+	s.Record(&session.Entry{Type: session.TypeCustomTitle, CustomTitle: title})
+	if err := s.RecordError(); err != nil {
+		return "", fmt.Errorf("rename session: %w", err)
+	}
+	return "Session renamed to: " + title, nil
 }
 
 // cmdCompact summarises the conversation now (/compact [instructions]).

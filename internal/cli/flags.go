@@ -45,6 +45,7 @@ type Options struct {
 	NoPersist      bool
 	Partial        bool
 	HookEvents     bool
+	SessionMirror  bool
 	ReplayUser     bool
 	AwaitInit      bool
 	PromptTool     string
@@ -110,6 +111,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoPersist, "no-session-persistence", false, "do not record the session")
 	fs.BoolVar(&o.Partial, "include-partial-messages", false, "stream-json: include streaming events")
 	fs.BoolVar(&o.HookEvents, "include-hook-events", false, "stream-json: include hook events")
+	fs.BoolVar(&o.SessionMirror, "session-mirror", false, "SDK: also send each transcript line as a transcript_mirror line (the SDK's sessionStore)")
 	fs.BoolVar(&o.ReplayUser, "replay-user-messages", false, "stream-json: echo user messages back")
 	fs.BoolVar(&o.AwaitInit, "await-initialize", false, "SDK: read the initialize request (and the MCP servers it carries) before starting")
 	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")

@@ -231,8 +231,39 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
-	w := u.writerFor(info.ID)
-	s := u.build(info.ID, w)
+	// Lines left out, links bridged, a copy made: say what and where,
+	// once the list that called this has closed (the notices go through
+	// the loop that waits for this call).
+	var notes []string
+	for _, w := range t.Warnings {
+		notes = append(notes, fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w))
+	}
+	defer func() {
+		go func() {
+			for _, n := range notes {
+				u.a.notify("warning", n)
+			}
+		}()
+	}()
+	id := info.ID
+	if dst := u.a.store.TranscriptPath(u.a.cwd, id); !u.a.opts.NoPersist && !sameFile(info.Path, dst) {
+		// A session Claude Code recorded (or one of another name): it
+		// goes on in reins's own transcript, which gets the whole
+		// history first; another transcript of that id is not touched.
+		if _, err := os.Stat(dst); err == nil || !session.IsID(id) {
+			id = uuid.NewString()
+		}
+		dst, _, err := u.a.store.Fork(info.Path, u.a.cwd, id)
+		if err != nil {
+			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
+		}
+		notes = append(notes, u.a.continuedIn(t, dst, id))
+		for _, r := range t.Repairs {
+			r.SessionID = id
+		}
+	}
+	w := u.writerFor(id)
+	s := u.build(id, w)
 	items := make([]engine.HistoryItem, len(t.Items))
 	for i, it := range t.Items {
 		items[i] = engine.HistoryItem{UUID: it.UUID, Message: it.Message, Meta: it.Meta, Summary: it.Summary}
@@ -244,6 +275,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 		}
 		s.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
+	}
+	if w != nil {
+		keepTitleInView(s, w.Path(), t.CustomTitle)
 	}
 	u.startHooks(ctx, s, "resume")
 	return s, nil

@@ -144,7 +144,7 @@ func normaliseArgs(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if (a == "--resume" || a == "-r") && i+1 < len(args) && looksLikeID(args[i+1]) {
+		if (a == "--resume" || a == "-r") && i+1 < len(args) && (looksLikeID(args[i+1]) || resumeNameBeforePrompt(args, i+1)) {
 			out = append(out, "--resume="+args[i+1])
 			i++
 			continue
@@ -310,6 +310,18 @@ func looksLikeID(s string) bool {
 		}
 	}
 	return true
+}
+
+// resumeNameBeforePrompt reports whether args[i], a word of several
+// after --resume, is the session's name (given with /rename) rather than
+// the prompt: in print mode, when a prompt follows it. A lone prompt after
+// --resume stays the prompt (the terminal UI opens the list then).
+func resumeNameBeforePrompt(args []string, i int) bool {
+	w := args[i]
+	if w == "" || strings.HasPrefix(w, "-") || i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
+		return false
+	}
+	return slices.Contains(args, "-p") || slices.Contains(args, "--print")
 }
 
 // subcommandNames are the names of the subcommands (see subcommands).

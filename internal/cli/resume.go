@@ -46,7 +46,7 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
 	for _, w := range t.Warnings {
-		a.warn(fmt.Sprintf("resume %s: %s", info.ID, w.String()))
+		a.warn(fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w.String()))
 	}
 	if t.SessionID == "" {
 		t.SessionID = info.ID
@@ -65,12 +65,20 @@ func (a *app) resume() error {
 		// from: a fork, a new --session-id, a session Claude Code recorded
 		// or one of another folder. The new transcript gets the whole
 		// history first, so it stands on its own when resumed later.
-		if _, warns, err := a.store.Fork(t.Path, a.cwd, a.sessionID); err != nil {
-			return fmt.Errorf("fork session: %w", err)
-		} else {
-			for _, w := range warns {
-				a.warn(w.String())
+		dst, warns, err := a.store.Fork(t.Path, a.cwd, a.sessionID)
+		if err != nil {
+			return err
+		}
+		for _, w := range warns {
+			if w.Line == 0 { // the load reported the lines left out
+				a.warn(fmt.Sprintf("resume %s: %s", t.SessionID, w))
 			}
+		}
+		if !a.opts.ForkSession && a.opts.SessionID == "" {
+			a.warn(a.continuedIn(t, dst, a.sessionID))
+		}
+		for _, r := range t.Repairs {
+			r.SessionID = a.sessionID
 		}
 	}
 	items := make([]engine.HistoryItem, len(t.Items))
@@ -86,6 +94,9 @@ func (a *app) resume() error {
 	}
 	if len(t.Repairs) > 0 {
 		a.sess.SetLastUUID(t.Repairs[len(t.Repairs)-1].UUID)
+	}
+	if a.writer != nil {
+		keepTitleInView(a.sess, a.writer.Path(), t.CustomTitle)
 	}
 	if a.compactor != nil {
 		a.compactor.SetLastActivity(t.LastActivity)
@@ -109,6 +120,40 @@ func (a *app) resume() error {
 		a.files.Record(filestate.EntryFor(f.Path, data, info))
 	}
 	return nil
+}
+
+// keepTitleInView records the session's /rename title again when the
+// transcript at path no longer shows it in the part session lists read
+// (its last 64 KB): the title was set long ago in a session that went on.
+func keepTitleInView(s *engine.Session, path, title string) {
+	if title == "" {
+		return
+	}
+	if info, ok := session.Stat(path); ok && info.CustomTitle == title {
+		return
+	}
+	s.Record(&session.Entry{Type: session.TypeCustomTitle, CustomTitle: title})
+}
+
+// continuedIn says where a resumed session recorded elsewhere goes on, as
+// session id: a
+// session Claude Code recorded, one of another folder, or one under
+// another name.
+func (a *app) continuedIn(t *session.Transcript, dst, id string) string {
+	under := "under the same session id"
+	if id != t.SessionID {
+		under = "under the new session id " + id
+	}
+	for _, d := range a.store.Also {
+		if rel, err := filepath.Rel(d, t.Path); err == nil && !strings.HasPrefix(rel, "..") {
+			return fmt.Sprintf("session %s was recorded by Claude Code (%s); reins continues it %s in its own transcript %s, and leaves Claude Code's file as it was", t.SessionID, t.Path, under, dst)
+		}
+	}
+	from := filepath.Dir(t.Path)
+	if t.Cwd != "" && t.Cwd != a.cwd {
+		from = t.Cwd
+	}
+	return fmt.Sprintf("session %s was recorded in %s (%s); it continues here %s in %s, and the transcript it came from is left as it was", t.SessionID, from, t.Path, under, dst)
 }
 
 // sameFile reports whether a and b name the same existing file.

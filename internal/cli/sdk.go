@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,7 +20,6 @@ import (
 	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/sdk"
-	"reins/internal/session"
 	"reins/internal/streamjson"
 	"reins/internal/tool"
 )
@@ -92,6 +92,11 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	if o.HookEvents {
 		h.HookNotify = func(p hooks.Progress) { srv.HookProgress(p) }
 	}
+	if o.SessionMirror {
+		h.Mirror = func(path string, line []byte) {
+			w.Line(transcriptMirror{Type: "transcript_mirror", FilePath: path, Entries: []json.RawMessage{bytes.Clone(line)}})
+		}
+	}
 	switch o.PromptTool {
 	case "":
 	case "stdio":
@@ -124,6 +129,16 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		return exitError{130}
 	}
 	return err
+}
+
+// transcriptMirror is the line that hands the SDK transcript entries for
+// its sessionStore (--session-mirror): the SDK files them under the
+// project and session that filePath names under Claude Code's projects
+// folder.
+type transcriptMirror struct {
+	Type     string            `json:"type"`
+	FilePath string            `json:"filePath"`
+	Entries  []json.RawMessage `json:"entries"`
 }
 
 // sdkFront holds the pieces of an SDK-mode session.
@@ -290,7 +305,7 @@ func (f *sdkFront) clear(ctx context.Context) {
 	cfg.SessionID = id
 	cfg.Recorder = nil
 	if !a.opts.NoPersist {
-		w := session.NewWriter(a.store.TranscriptPath(a.cwd, id))
+		w := a.newWriter(id)
 		a.onClose(func() { w.Close() })
 		cfg.Recorder = w
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -41,7 +42,7 @@ func subcommands(env *Env) []*cobra.Command {
 	settingsHere := func() (*settings.Settings, error) {
 		return subcommandSettings(env, cwd, home, configDir, claudeJSON)
 	}
-	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir), autoModeCommand(env, settingsHere)}
+	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, session.Store{Root: configDir, Also: []string{settings.ClaudeConfigDir(env.Getenv, home)}}), autoModeCommand(env, settingsHere)}
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json
@@ -90,14 +91,13 @@ type noModel struct{}
 
 func (noModel) Stream(context.Context, *llm.Request) (llm.Stream, error) { return nil, errNoKey }
 
-func sessionsCommand(env *Env, cwd, configDir string) *cobra.Command {
+func sessionsCommand(env *Env, cwd string, st session.Store) *cobra.Command {
 	var all bool
 	cmd := &cobra.Command{
 		Use:   "sessions",
-		Short: "List recorded sessions (this folder's, or --all)",
+		Short: "List recorded sessions (this folder's, or --all), Claude Code's too",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st := session.Store{Root: configDir}
 			var infos []session.Info
 			var err error
 			if all {
@@ -113,19 +113,33 @@ func sessionsCommand(env *Env, cwd, configDir string) *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+			// A TITLE column when some session was named (/rename):
+			// --resume takes the name as well as the id.
+			titled := slices.ContainsFunc(infos, func(in session.Info) bool { return in.CustomTitle != "" })
+			head := "MODIFIED\tSIZE\tSESSION\t"
 			if all {
 				// Sessions of every folder: say whose each is, as
 				// --resume from another folder needs to know.
-				fmt.Fprintln(tw, "MODIFIED\tSIZE\tSESSION\tFOLDER\tFIRST PROMPT")
-			} else {
-				fmt.Fprintln(tw, "MODIFIED\tSIZE\tSESSION\tFIRST PROMPT")
+				head += "FOLDER\t"
 			}
+			if titled {
+				head += "TITLE\t"
+			}
+			fmt.Fprintln(tw, head+"FIRST PROMPT")
 			for _, in := range infos {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t", in.Modified.Local().Format(time.DateTime), size(in.Size), in.ID)
 				if all {
 					fmt.Fprintf(tw, "%s\t", printable(cmp.Or(in.Cwd, "?")))
 				}
-				fmt.Fprintf(tw, "%s\n", printable(in.FirstPrompt))
+				if titled {
+					fmt.Fprintf(tw, "%s\t", printable(in.CustomTitle))
+				}
+				prompt := printable(in.FirstPrompt)
+				if in.Foreign {
+					// reins reads it and continues it in its own store.
+					prompt = "(Claude Code) " + prompt
+				}
+				fmt.Fprintf(tw, "%s\n", prompt)
 			}
 			return tw.Flush()
 		},

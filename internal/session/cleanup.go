@@ -116,6 +116,13 @@ func (s Store) cleanProject(ctx context.Context, dir string, cutoff time.Time, k
 				rep.Errs = append(rep.Errs, err)
 			}
 			rep.Removed = append(rep.Removed, path)
+		case !e.IsDir() && strings.Contains(name, ".jsonl.part-"):
+			// A fork's copy its process did not live to put in place.
+			if olderThan(e, cutoff) {
+				if err := os.Remove(filepath.Join(dir, name)); err != nil {
+					rep.Errs = append(rep.Errs, err)
+				}
+			}
 		case e.IsDir() && !transcripts[id]:
 			// A session folder whose transcript is gone (or was never
 			// written): remove it once it is old too.

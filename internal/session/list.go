@@ -36,6 +36,12 @@ type Info struct {
 	// the last prompt.
 	Title     string
 	GitBranch string
+	// CustomTitle is the title given with /rename (or the SDK's
+	// renameSession), "" when none was.
+	CustomTitle string
+	// Foreign is set by List and ListAll for a session found in one of
+	// the Also folders (Claude Code's) rather than in reins's own.
+	Foreign bool
 }
 
 // Name is what a session list shows: the title, else the first prompt.
@@ -54,35 +60,79 @@ const liteBytes = 64 << 10
 // longer than the head).
 const maxFirstLine = 64 << 20
 
-// List returns the sessions recorded for cwd, newest first. Files without
-// any message (nothing was ever said) and sub-agent transcripts are left
-// out.
+// List returns the sessions recorded for cwd, newest first: reins's own
+// and, read-only, those of the Also folders (Claude Code's sessions of the
+// same folder), a session found in several keeping its latest copy. Files
+// without any message (nothing was ever said) and sub-agent transcripts
+// are left out.
 func (s Store) List(cwd string) ([]Info, error) {
-	return listDir(s.ProjectDir(cwd))
-}
-
-// ListAll returns the sessions of every project, newest first.
-func (s Store) ListAll() ([]Info, error) {
-	projects, err := os.ReadDir(s.ProjectsDir())
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
 	var all []Info
-	for _, p := range projects {
-		if !p.IsDir() {
-			continue
-		}
-		infos, err := listDir(filepath.Join(s.ProjectsDir(), p.Name()))
+	for k, root := range s.roots() {
+		infos, err := listDir(filepath.Join(root, "projects", Slug(cwd)))
 		if err != nil {
 			return nil, err
 		}
+		for i := range infos {
+			infos[i].Foreign = k > 0
+		}
 		all = append(all, infos...)
 	}
-	sortNewest(all)
-	return all, nil
+	return dedupeIDs(all), nil
+}
+
+// ListAll returns the sessions of every project, newest first, with those
+// of the Also folders as List has them.
+func (s Store) ListAll() ([]Info, error) {
+	var all []Info
+	for k, root := range s.roots() {
+		dir := filepath.Join(root, "projects")
+		projects, err := os.ReadDir(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, fmt.Errorf("list sessions: %w", err)
+		}
+		for _, p := range projects {
+			if !p.IsDir() {
+				continue
+			}
+			infos, err := listDir(filepath.Join(dir, p.Name()))
+			if err != nil {
+				return nil, err
+			}
+			for i := range infos {
+				infos[i].Foreign = k > 0
+			}
+			all = append(all, infos...)
+		}
+	}
+	return dedupeIDs(all), nil
+}
+
+// roots are Root and the Also folders, each once.
+func (s Store) roots() []string {
+	out := []string{s.Root}
+	for _, d := range s.Also {
+		if d != "" && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Transcripts returns the path of every transcript of session id, in
+// every project folder of Root and of the Also folders.
+func (s Store) Transcripts(id string) []string {
+	if !IsID(id) {
+		return nil
+	}
+	var out []string
+	for _, root := range s.roots() {
+		m, _ := filepath.Glob(filepath.Join(root, "projects", "*", id+".jsonl"))
+		out = append(out, m...)
+	}
+	return out
 }
 
 func sortNewest(infos []Info) {
@@ -293,7 +343,7 @@ func scanTail(info *Info, tail []byte) {
 	}
 	switch {
 	case title != "":
-		info.Title = title
+		info.Title, info.CustomTitle = title, title
 	case summary != "":
 		info.Title = summary
 	case last != "":
@@ -391,50 +441,69 @@ func (s Store) Find(id, cwd string) (Info, error) {
 		if info, ok := Stat(id); ok {
 			return info, nil
 		}
+		if _, err := os.Stat(id); err == nil {
+			return Info{}, fmt.Errorf("resume %s: %s: %w", id, whyNoMessage(id), ErrNotFound)
+		}
 		return Info{}, fmt.Errorf("resume %s: %w", id, ErrNotFound)
 	}
 	if id == "" || strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
 		return Info{}, fmt.Errorf("resume %q: not a session id", id)
 	}
 	var empty string // a transcript of that id holding no message
-	if cwd != "" {
-		p := s.TranscriptPath(cwd, id)
-		if info, ok := Stat(p); ok {
-			return info, nil
+	// The exact id, in cwd's project folders first, then in every
+	// project. The same id can be in several places (a session continued
+	// in another folder or store goes on in a copy): the one recorded last.
+	var here, anywhere []string
+	for _, root := range s.roots() {
+		if cwd != "" {
+			here = append(here, filepath.Join(root, "projects", Slug(cwd), id+".jsonl"))
 		}
-		if _, err := os.Stat(p); err == nil {
-			empty = p
-		}
+		m, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+".jsonl"))
+		anywhere = append(anywhere, m...)
 	}
-	roots := append([]string{s.Root}, s.Also...)
-	var matches []string
-	for _, root := range roots {
-		exact, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+".jsonl"))
-		for _, p := range exact {
-			if _, ok := Stat(p); ok {
-				matches = []string{p}
-				break
-			}
-			if empty == "" {
-				empty = p
+	for _, paths := range [][]string{here, anywhere} {
+		var newest *Info
+		for _, p := range paths {
+			info, ok := Stat(p)
+			switch {
+			case ok && (newest == nil || info.Modified.After(newest.Modified)):
+				newest = &info
+			case !ok && empty == "":
+				if _, err := os.Stat(p); err == nil {
+					empty = p
+				}
 			}
 		}
-		if len(matches) > 0 {
-			break
+		if newest != nil {
+			return *newest, nil
 		}
-		pre, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+"*.jsonl"))
-		matches = append(matches, pre...)
 	}
 	var found []Info
-	for _, m := range matches {
-		if info, ok := Stat(m); ok {
-			found = append(found, info)
+	if empty == "" {
+		for _, root := range s.roots() {
+			pre, _ := filepath.Glob(filepath.Join(root, "projects", "*", globEscape(id)+"*.jsonl"))
+			for _, m := range pre {
+				if info, ok := Stat(m); ok {
+					found = append(found, info)
+				}
+			}
 		}
+		found = dedupeIDs(found)
+	}
+	if len(found) == 0 && empty == "" && !idLike(id) {
+		// Not an id: perhaps the title given with /rename, as
+		// claude --resume <name> takes one. (A mistyped id is not
+		// looked for among titles, which reads every transcript.)
+		byTitle, err := s.findTitle(id, cwd)
+		if err != nil {
+			return Info{}, err
+		}
+		found = byTitle
 	}
 	switch len(found) {
 	case 0:
 		if empty != "" {
-			return Info{}, fmt.Errorf("resume %s: %s holds no message that can be read (it is empty, unreadable or a sub-agent's transcript): %w", id, empty, ErrNotFound)
+			return Info{}, fmt.Errorf("resume %s: %s %s: %w", id, empty, whyNoMessage(empty), ErrNotFound)
 		}
 		return Info{}, fmt.Errorf("resume %s: %w", id, ErrNotFound)
 	case 1:
@@ -444,10 +513,144 @@ func (s Store) Find(id, cwd string) (Info, error) {
 	for i, f := range found {
 		ids[i] = f.ID
 	}
+	if found[0].CustomTitle == id {
+		return Info{}, fmt.Errorf("resume %s: %d sessions have that title (%s); give the id of one", id, len(found), strings.Join(ids, ", "))
+	}
 	return Info{}, fmt.Errorf("resume %s: the prefix matches %d sessions (%s); give more of the id", id, len(found), strings.Join(ids, ", "))
+}
+
+// idLike reports whether s reads as a session id or the start of one:
+// hexadecimal digits and dashes only, with at least one digit.
+func idLike(s string) bool {
+	digit := false
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case r >= 'a' && r <= 'f', r >= 'A' && r <= 'F', r == '-':
+		default:
+			return false
+		}
+	}
+	return digit
+}
+
+// findTitle returns the sessions whose custom title is title: those of
+// cwd's project folders when any has it, else those of every project.
+func (s Store) findTitle(title, cwd string) ([]Info, error) {
+	roots := s.roots()
+	var here []string
+	if cwd != "" {
+		for _, root := range roots {
+			here = append(here, filepath.Join(root, "projects", Slug(cwd)))
+		}
+	}
+	var everywhere []string
+	for _, root := range roots {
+		dirs, _ := filepath.Glob(filepath.Join(root, "projects", "*"))
+		everywhere = append(everywhere, dirs...)
+	}
+	for _, dirs := range [][]string{here, everywhere} {
+		var out []Info
+		seen := map[string]bool{}
+		for _, dir := range dirs {
+			if seen[dir] {
+				continue
+			}
+			seen[dir] = true
+			paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+			for _, p := range paths {
+				if customTitle(p) != title {
+					continue
+				}
+				if info, ok := Stat(p); ok {
+					info.CustomTitle = title
+					out = append(out, info)
+				}
+			}
+		}
+		if len(out) > 0 {
+			return dedupeIDs(out), nil
+		}
+	}
+	return nil, nil
+}
+
+// dedupeIDs keeps, of sessions sharing an id (a session continued in
+// another folder or store), the one modified last; newest first.
+func dedupeIDs(infos []Info) []Info {
+	sortNewest(infos)
+	seen := map[string]bool{}
+	out := infos[:0]
+	for _, in := range infos {
+		if !seen[in.ID] {
+			seen[in.ID] = true
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// customTitle returns the last custom title recorded in the transcript at
+// path, reading the whole file (a title may be set early in a long
+// session), or "".
+func customTitle(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	title := ""
+	eachLine(f, func(line []byte, _ int, _ bool) error {
+		if !bytes.Contains(line, []byte(`"customTitle"`)) {
+			return nil
+		}
+		var e liteEntry
+		if json.Unmarshal(line, &e) == nil && e.Type == TypeCustomTitle && e.CustomTitle != "" {
+			title = e.CustomTitle
+		}
+		return nil
+	})
+	return title
 }
 
 func globEscape(s string) string {
 	r := strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`)
 	return r.Replace(s)
+}
+
+// whyNoMessage says why Stat found no session in the transcript at path:
+// it cannot be read, is empty, is not JSON lines, is a sub-agent's, or has
+// no message.
+func whyNoMessage(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Sprintf("cannot be read (%v)", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return fmt.Sprintf("cannot be read (%v)", err)
+	case st.Size() == 0:
+		return "is empty: it holds no message (nothing was recorded in it)"
+	}
+	head := make([]byte, min(st.Size(), liteBytes))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return fmt.Sprintf("cannot be read (%v)", err)
+	}
+	for _, line := range bytes.Split(head, []byte("\n")) {
+		var e liteEntry
+		if json.Unmarshal(line, &e) != nil {
+			continue
+		}
+		if e.IsSidechain {
+			return "is a sub-agent's transcript: it holds no message of a main conversation to resume"
+		}
+		return "holds no message that can be read (no user or assistant line)"
+	}
+	if int64(len(head)) < st.Size() {
+		return "holds no message that can be read in its first 64 KB"
+	}
+	return "is not a transcript: none of its lines is JSON, so it holds no message"
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"reins/internal/llm"
 )
 
@@ -71,6 +73,7 @@ type Transcript struct {
 	LastUsage    *llm.Usage      // usage of the last assistant message in Items
 	Model        string          // model of the last assistant message
 	Title        string          // the latest custom title or summary
+	CustomTitle  string          // the latest title given with /rename
 	LastPrompt   string          // the latest recorded prompt
 	Cwd          string          // working folder of the leaf entry
 	GitBranch    string          // git branch of the leaf entry
@@ -153,8 +156,14 @@ func LoadAt(path, at string) (*Transcript, error) {
 		return nil, fmt.Errorf("load session %s: %w", path, err)
 	}
 	t.Path = path
-	if t.SessionID == "" {
-		t.SessionID = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	// The file name is the session's id, as Claude Code names its
+	// transcripts: lines copied from an earlier session (a transcript a
+	// resume began by copying) still carry that session's id.
+	if name := strings.TrimSuffix(filepath.Base(path), ".jsonl"); IsID(name) || t.SessionID == "" {
+		t.SessionID = name
+	}
+	for _, r := range t.Repairs {
+		r.SessionID = t.SessionID
 	}
 	return t, nil
 }
@@ -259,10 +268,19 @@ func (ld *loader) apply(e *loadEntry, err error, n int, complete bool) {
 		}
 	case TypeCustomTitle:
 		if e.CustomTitle != "" {
-			ld.t.Title = e.CustomTitle
+			ld.t.Title, ld.t.CustomTitle = e.CustomTitle, e.CustomTitle
 		}
 	case TypeLastPrompt:
 		ld.t.LastPrompt = typedPrompt(e.LastPrompt)
+	default:
+		// A kind of line this reader does not know (a newer Claude
+		// Code's) that is a link of the chain: keep it as a link, so
+		// the entries after it still find their way back instead of
+		// being bridged to whatever line came before (possibly another
+		// branch). Without a parent it could only cut the history.
+		if e.UUID != "" && e.ParentUUID != nil && *e.ParentUUID != "" {
+			ld.link(e, n)
+		}
 	}
 }
 
@@ -295,15 +313,17 @@ func (ld *loader) link(e *loadEntry, n int) {
 	nd.logical = e.LogicalParent
 	switch e.Type {
 	case TypeUser, TypeAssistant:
-		if e.Message == nil {
+		// A message that cannot be used is left out of the history but
+		// stays a link of the chain, so what follows it finds its way
+		// back through it.
+		switch want := llm.Role(e.Type); {
+		case e.Message == nil:
 			ld.warn(n, "%s entry without a message skipped", e.Type)
-			return
-		}
-		if want := llm.Role(e.Type); e.Message.Role != want {
+		case e.Message.Role != want:
 			ld.warn(n, "%s entry holds a message with role %q; skipped", e.Type, e.Message.Role)
-			return
+		default:
+			nd.msg, nd.meta, nd.summary = e.Message, e.IsMeta, e.IsCompactSummary
 		}
-		nd.msg, nd.meta, nd.summary = e.Message, e.IsMeta, e.IsCompactSummary
 	case TypeSystem:
 		if e.Subtype == SubtypeCompactBoundary {
 			nd.boundary = e.CompactMetadata
@@ -373,6 +393,7 @@ func (ld *loader) finish() {
 		items = append(items, stamped{Item: Item{UUID: nd.uuid, Message: nd.msg, Meta: nd.meta, Summary: nd.summary}, ts: nd.ts, line: nd.line})
 	}
 	items = mergeSplitAssistant(items)
+	items = ld.recoverParallelResults(items, chain)
 	items, tail := ld.answerOpenCalls(items)
 	if tail != nil {
 		last := ld.nodes[leaf]
@@ -449,6 +470,80 @@ func (ld *loader) chain(leaf int) []int {
 		rev[i], rev[j] = rev[j], rev[i]
 	}
 	return rev
+}
+
+// recoverParallelResults puts back the results of parallel tool calls
+// that are off the chain. Claude Code records each call of a response as
+// its own entry and each result with the entry of its call as parent, so
+// the chain from the leaf passes through the last result only; the others
+// hang off it as side branches. They are added to the results message
+// that follows the call (a call with no result anywhere is answered later
+// by answerOpenCalls).
+func (ld *loader) recoverParallelResults(items []stamped, chain []int) []stamped {
+	onChain := make(map[int]bool, len(chain))
+	for _, i := range chain {
+		onChain[i] = true
+	}
+	var off map[string]llm.ContentBlock // tool_use id → its result, off the chain
+	for i := range ld.nodes {
+		nd := &ld.nodes[i]
+		if onChain[i] || nd.sidechain || nd.msg == nil || nd.msg.Role != llm.RoleUser {
+			continue
+		}
+		for _, b := range nd.msg.Content {
+			if b.Type == llm.BlockToolResult {
+				if off == nil {
+					off = map[string]llm.ContentBlock{}
+				}
+				off[b.ToolUseID] = b
+			}
+		}
+	}
+	if off == nil {
+		return items
+	}
+	out := items[:0:0]
+	for i := 0; i < len(items); i++ {
+		it := items[i]
+		out = append(out, it)
+		if it.Message.Role != llm.RoleAssistant {
+			continue
+		}
+		// The results recorded after this call message, up to the next
+		// message that is not results.
+		answered := map[string]bool{}
+		j := i + 1
+		for ; j < len(items) && items[j].Message.Role == llm.RoleUser && hasResults(items[j].Message); j++ {
+			for _, b := range items[j].Message.Content {
+				if b.Type == llm.BlockToolResult {
+					answered[b.ToolUseID] = true
+				}
+			}
+		}
+		var found []llm.ContentBlock
+		for _, b := range it.Message.Content {
+			if r, ok := off[b.ID]; ok && b.Type == llm.BlockToolUse && !answered[b.ID] {
+				found = append(found, r)
+				answered[b.ID] = true
+			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		if j > i+1 {
+			// Into the first results message, so that every result of the
+			// call message is in the message right after it.
+			first := items[i+1]
+			first.Message = &llm.Message{Role: llm.RoleUser,
+				Content: append(append([]llm.ContentBlock(nil), first.Message.Content...), found...)}
+			out = append(out, first)
+			i++
+		} else {
+			out = append(out, stamped{Item: Item{UUID: uuid.NewSHA1(repairSpace, []byte("recovered:"+it.UUID)).String(),
+				Message: &llm.Message{Role: llm.RoleUser, Content: found}}, ts: it.ts})
+		}
+	}
+	return out
 }
 
 // mergeSplitAssistant joins assistant entries that are parts of one API

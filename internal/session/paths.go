@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"unicode/utf16"
+
+	"github.com/google/uuid"
 )
 
 // ConfigDirEnv names the environment variable that moves the user config
@@ -100,4 +102,14 @@ func (s Store) SessionDir(cwd, id string) string {
 // tool results are persisted (tool.ResultStore.Dir).
 func (s Store) ToolResultsDir(cwd, id string) string {
 	return filepath.Join(s.SessionDir(cwd, id), "tool-results")
+}
+
+// IsID reports whether s has the form of a session id: a UUID in its
+// canonical 36-character form, as Claude Code and reins name transcripts.
+func IsID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	_, err := uuid.Parse(s)
+	return err == nil
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -15,8 +16,17 @@ import (
 type Writer struct {
 	path string
 
-	mu sync.Mutex // guards f
-	f  *os.File   // opened on first Append
+	mu sync.Mutex // guards f and torn
+	f  appendFile // opened on first Append
+	// torn is set when a write failed after writing part of its line (a
+	// full disk): the file may end mid-line, and the next line must not
+	// be glued to that part.
+	torn bool
+	// wrap, when set, stands between the writer and the file it opened
+	// (tests inject write failures with it).
+	wrap func(*os.File) appendFile
+	// mirror hears each line once it is written (see SetMirror).
+	mirror func(line []byte)
 
 	prepared chan struct{} // closed once Prepare's folder creation ended; nil without Prepare
 }
@@ -62,10 +72,37 @@ func (w *Writer) Append(e *Entry) error {
 			return err
 		}
 	}
-	if _, err := w.f.Write(line); err != nil {
+	if w.torn {
+		line = append([]byte{'\n'}, line...)
+	}
+	if n, err := w.f.Write(line); err != nil {
+		// A part of the line reached the file: end it before the next
+		// one, or the loader would lose both.
+		w.torn = w.torn && n == 0 || n > 0
 		return fmt.Errorf("append to transcript %s: %w", w.path, err)
 	}
+	w.torn = false
+	if w.mirror != nil {
+		w.mirror(bytes.TrimSuffix(bytes.TrimPrefix(line, []byte{'\n'}), []byte{'\n'}))
+	}
 	return nil
+}
+
+// SetMirror makes fn hear every line written from now on, in order, once
+// it is in the file (the Agent SDK's session mirror). fn runs under the
+// writer's lock and must not keep line. Call it before the first Append.
+func (w *Writer) SetMirror(fn func(line []byte)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.mirror = fn
+}
+
+// appendFile is what a Writer needs of its file.
+type appendFile interface {
+	Write(p []byte) (int, error)
+	ReadAt(p []byte, off int64) (int, error)
+	Stat() (os.FileInfo, error)
+	Close() error
 }
 
 // openLocked opens the file for appending, ending a torn last line.
@@ -104,6 +141,9 @@ func (w *Writer) openLocked() error {
 		}
 	}
 	w.f = f
+	if w.wrap != nil {
+		w.f = w.wrap(f)
+	}
 	return nil
 }
 

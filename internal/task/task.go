@@ -178,9 +178,15 @@ func (r *Registry) Start(spec Spec) (*Task, error) {
 		r.counter = map[Kind]int{}
 	}
 	id := spec.ID
-	if id == "" {
+	for id == "" {
 		r.counter[spec.Kind]++
 		id = fmt.Sprintf("%s_%d", prefix(spec.Kind), r.counter[spec.Kind])
+		if r.earlierLocked(id) != "" {
+			// An earlier run of this session (before a resume) had a
+			// task of that id: its output file and the conversation's
+			// mentions of it stay its own.
+			id = ""
+		}
 	}
 	if _, dup := r.tasks[id]; dup {
 		r.mu.Unlock()
@@ -230,6 +236,34 @@ func (r *Registry) Start(spec Spec) (*Task, error) {
 		}
 	}()
 	return t, nil
+}
+
+// earlierLocked returns the output file an earlier run of the session
+// left for task id, or "" when there is none or id is a task of this run.
+func (r *Registry) earlierLocked(id string) string {
+	if r.Dir == "" {
+		return ""
+	}
+	if _, ok := r.tasks[id]; ok {
+		return ""
+	}
+	p := filepath.Join(r.Dir, id+".output")
+	if _, err := os.Lstat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// Earlier returns the output file of task id when an earlier run of the
+// session (the process a resumed session was recorded by) started it,
+// else "". Such a task ended with that process.
+func (r *Registry) Earlier(id string) string {
+	if strings.ContainsAny(id, `/\`) || id == "." || id == ".." {
+		return ""
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.earlierLocked(id)
 }
 
 func prefix(k Kind) string {

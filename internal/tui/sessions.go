@@ -33,6 +33,24 @@ func (m *Model) cmdClear(string) tea.Cmd {
 	return m.refreshStatus()
 }
 
+// cmdRename records a title for the session (/rename NAME): the /resume
+// list shows it and reins --resume NAME finds the session by it.
+func (m *Model) cmdRename(args string) tea.Cmd {
+	typed := strings.TrimSpace("/rename " + args)
+	title := strings.Join(strings.Fields(args), " ")
+	s := m.o.Session
+	switch {
+	case title == "":
+		m.commandOutput(typed, "Usage: /rename <name>", true)
+	case s.Config().Recorder == nil:
+		m.commandOutput(typed, "This session is not saved (--no-session-persistence), so it cannot be named.", true)
+	default:
+		s.Record(&session.Entry{Type: session.TypeCustomTitle, CustomTitle: title})
+		m.commandOutput(typed, "Session renamed to: "+title, false)
+	}
+	return nil
+}
+
 // switchSession makes s the conversation the UI runs. The model chosen
 // with /model and the effort chosen with /effort stay: they are the
 // user's choices for this run of reins, not part of the conversation
@@ -72,6 +90,9 @@ func (m *Model) cmdResume(args string) tea.Cmd {
 		desc := ago(m.o.Now().Sub(in.Modified))
 		if in.GitBranch != "" {
 			desc += " · " + in.GitBranch
+		}
+		if in.Foreign {
+			desc += " · Claude Code"
 		}
 		items = append(items, pickItem{label: oneLine(name), desc: desc})
 		idx = append(idx, i)

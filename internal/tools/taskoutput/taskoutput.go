@@ -133,6 +133,9 @@ func findTask(reg *task.Registry, id, field string) (*task.Task, error) {
 	if t, ok := reg.Get(id); ok {
 		return t, nil
 	}
+	if p := reg.Earlier(id); p != "" {
+		return nil, fmt.Errorf("%s %q was a background task of an earlier run of this session, which ended when that run did (the session was resumed since); what it wrote is in %s", field, id, p)
+	}
 	var known []string
 	for _, i := range reg.List() {
 		known = append(known, fmt.Sprintf("%s (%s)", i.ID, i.Status))
