@@ -359,7 +359,7 @@ func TestQA3TallLiveAreaInAShortTerminalLeavesNoCopies(t *testing.T) {
 	tt.run("resize-window", "-t", "main", "-x", "80", "-y", "16")
 	tt.ready()
 	tt.prompt("write it")
-	tt.waitFor("Do you want to proceed?", "4. No")
+	tt.waitFor("Do you want to proceed?", "3. No")
 	time.Sleep(1500 * time.Millisecond) // a dozen spinner redraws
 	if n := count(tt.screen(), "Do you want to proceed?"); n != 1 {
 		t.Fatalf("the dialog is on screen %d times, want once:\n%s", n, tt.screen())

@@ -1,0 +1,67 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"reins/internal/llm/llmtest"
+)
+
+// Approving an edit "for the session" turns on accept-edits mode, as in
+// Claude Code: the next edit inside the folder runs without a question and
+// nothing is saved. The dialog used to offer "always allow Edit", which
+// wrote a bare Edit rule to .claude/settings.local.json (every later edit
+// anywhere on disk allowed, for good).
+func TestQA6EditApprovedForTheSessionTurnsOnAcceptEdits(t *testing.T) {
+	tt := newTerm(t)
+	file := tt.sb.Write(t, "notes.txt", "one\ntwo\n")
+	tt.srv.Add(
+		llmtest.Calls(llmtest.ToolUse("r1", "Read", map[string]any{"file_path": file})),
+		llmtest.Calls(llmtest.ToolUse("e1", "Edit", map[string]any{"file_path": file, "old_string": "one", "new_string": "uno"})),
+		// Asked again, the dialog would hold the turn and the reply
+		// below would never come.
+		llmtest.Calls(llmtest.ToolUse("e2", "Edit", map[string]any{"file_path": file, "old_string": "two", "new_string": "dos"})),
+		llmtest.Reply("both edited"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("edit the notes")
+	s := tt.waitFor("Edit file", "2. Yes, allow all edits during this session (shift+tab)", "3. No")
+	if strings.Contains(s, "always allow Edit") {
+		t.Fatalf("the dialog offers to save a bare Edit rule:\n%s", s)
+	}
+	tt.keys("2")
+	tt.waitFor("both edited", "accept edits on")
+	if data, _ := os.ReadFile(file); string(data) != "uno\ndos\n" {
+		t.Fatalf("file = %q", data)
+	}
+	if _, err := os.Stat(filepath.Join(tt.sb.Dir, ".claude", "settings.local.json")); !os.IsNotExist(err) {
+		t.Fatalf("settings.local.json was written (err %v)", err)
+	}
+}
+
+// "Always allow" for a command saves the gate's prefix rule to
+// .claude/settings.local.json, and the next such command runs unasked.
+func TestQA6BashAlwaysAllowSavesThePrefixRule(t *testing.T) {
+	tt := newTerm(t)
+	tt.srv.Add(
+		llmtest.Calls(llmtest.ToolUse("b1", "Bash", map[string]any{"command": "mkdir -p out"})),
+		// Asked again, the dialog would hold the turn.
+		llmtest.Calls(llmtest.ToolUse("b2", "Bash", map[string]any{"command": "mkdir -p out2"})),
+		llmtest.Reply("made"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("make the folders")
+	tt.waitFor("3. Yes, and always allow Bash(mkdir *) (saved in .claude/settings.local.json)")
+	tt.keys("3")
+	tt.waitFor("made")
+	data, err := os.ReadFile(filepath.Join(tt.sb.Dir, ".claude", "settings.local.json"))
+	if err != nil || !strings.Contains(string(data), `"allow": [
+      "Bash(mkdir *)"
+    ]`) {
+		t.Fatalf("settings.local.json = %s (%v)", data, err)
+	}
+}
