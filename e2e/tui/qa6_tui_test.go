@@ -65,3 +65,31 @@ func TestQA6BashAlwaysAllowSavesThePrefixRule(t *testing.T) {
 		t.Fatalf("settings.local.json = %s (%v)", data, err)
 	}
 }
+
+// Leaving prints how to come back in Claude Code's words, the command on
+// a line of its own, and that command resumes the recorded session.
+func TestQA6ExitPrintsTheResumeCommandOnItsOwnLine(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("Noted."), llmtest.Reply("Back again."))
+	tt.start()
+	tt.ready()
+	tt.prompt("remember the word kiwi")
+	tt.waitFor("Noted.")
+	tt.prompt("/exit")
+	s := tt.waitFor("[reins exited 0]")
+	paths := tt.sb.Transcripts(t)
+	if len(paths) != 1 {
+		t.Fatalf("transcripts: %v", paths)
+	}
+	id := strings.TrimSuffix(filepath.Base(paths[0]), ".jsonl")
+	if !strings.Contains(s, "Resume this session with:\nreins --resume "+id+"\n") {
+		t.Fatalf("no resume hint for %s:\n%s", id, s)
+	}
+	tt.start("--resume", id)
+	tt.ready()
+	tt.waitFor("remember the word kiwi")
+	tt.prompt("and now?")
+	tt.waitFor("Back again.")
+	if got := messageTexts(tt.requests(2)[1]); !strings.Contains(got, "remember the word kiwi") {
+		t.Fatalf("the resumed request lacks the first prompt:\n%s", got)
+	}
+}

@@ -110,7 +110,8 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	opts.PickResume = o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue
 	res, err := tui.Run(ctx, opts)
 	if res != nil && res.Session != nil && len(res.Session.History()) > 0 && !o.NoPersist {
-		fmt.Fprintf(env.Stdout, "\nResume this conversation with: reins --resume %s\n", res.Session.ID())
+		// Claude Code's words, the command on a line of its own to copy.
+		fmt.Fprintf(env.Stdout, "\nResume this session with:\nreins --resume %s\n", res.Session.ID())
 	}
 	return err
 }
