@@ -81,3 +81,24 @@ func TestQA6BashDialogRemembersTheSuggestedRule(t *testing.T) {
 		t.Fatalf("choices: %q", got)
 	}
 }
+
+// /help lines the descriptions up in one column, wraps a long one under
+// itself, and gives a label too long for the column its own line.
+func TestQA6HelpDescriptionsLineUpAndWrapUnderThemselves(t *testing.T) {
+	items := []compItem{
+		{label: "/clear", desc: "Start a new conversation"},
+		{label: "/compact [instructions]", desc: "Summarise the conversation to free context"},
+		{label: "/effort [low|medium|high|xhigh|max|auto]", desc: "Show or change the effort level for the rest of the session"},
+	}
+	got := helpCommands(items, 60)
+	want := "" +
+		"  /clear                   Start a new conversation\n" +
+		"  /compact [instructions]  Summarise the conversation to\n" +
+		"                           free context\n" +
+		"  /effort [low|medium|high|xhigh|max|auto]\n" +
+		"                           Show or change the effort level\n" +
+		"                           for the rest of the session\n"
+	if got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
