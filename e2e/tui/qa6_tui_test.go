@@ -93,3 +93,39 @@ func TestQA6ExitPrintsTheResumeCommandOnItsOwnLine(t *testing.T) {
 		t.Fatalf("the resumed request lacks the first prompt:\n%s", got)
 	}
 }
+
+// Narrowing the terminal leaves no stale copy of the input box's rules: the
+// terminal rewraps the old full-width rule into two rows, and the redraw
+// used to start below the first of them, which stayed in the scrollback.
+func TestQA6NarrowingLeavesNoStaleRule(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("Here is the answer."))
+	tt.start()
+	tt.ready()
+	tt.prompt("a question")
+	tt.waitFor("Here is the answer.")
+	tt.run("resize-window", "-t", "main", "-x", "60", "-y", "40")
+	rules := func(s string) (n int, wide bool) {
+		for _, l := range strings.Split(s, "\n") {
+			l = strings.TrimRight(l, " ")
+			if l != "" && strings.Trim(l, "─") == "" {
+				n++
+				wide = wide || len([]rune(l)) > 60
+			}
+		}
+		return n, wide
+	}
+	tt.waitUntil("the input box redrawn 60 columns wide", func(string) bool {
+		for _, l := range strings.Split(tt.visible(), "\n") {
+			if strings.HasPrefix(l, "> Try") && len([]rune(strings.TrimRight(l, " "))) <= 60 {
+				return true
+			}
+		}
+		return false
+	})
+	s := tt.screen()
+	if n, wide := rules(s); n != 2 || wide {
+		t.Fatalf("%d rule lines (one wider than the terminal: %v), want the input box's 2:\n%s", n, wide, s)
+	}
+	tt.prompt("/cost")
+	tt.waitFor("Total cost:")
+}

@@ -2,8 +2,12 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"reins/internal/engine"
 )
@@ -100,5 +104,78 @@ func TestQA6HelpDescriptionsLineUpAndWrapUnderThemselves(t *testing.T) {
 		"                           for the rest of the session\n"
 	if got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// The rows a rewrapping terminal adds above the cursor when it narrows:
+// each row wider than the new width wraps, blank rows do not.
+func TestQA6RewrapRowsCountsTheRowsAboveTheCursor(t *testing.T) {
+	f := drawnFrame{width: 100, rows: []int{98, 74, 30, 100, 40, 100, 30}, cursor: true, cx: 2, cy: 4}
+	for _, c := range []struct{ width, want int }{
+		{100, 0}, {120, 0}, {60, 3}, {40, 2 + 1 + 2}, {30, 3 + 2 + 0 + 3},
+	} {
+		if got := f.rewrapRows(c.width); got != c.want {
+			t.Errorf("at %d columns: %d rows, want %d", c.width, got, c.want)
+		}
+	}
+	// The cursor's own row counts the rows before its column.
+	f = drawnFrame{width: 100, rows: []int{100, 90}, cursor: true, cx: 70, cy: 1}
+	if got := f.rewrapRows(60); got != 1+1 {
+		t.Errorf("cursor at column 70: %d rows, want 2", got)
+	}
+	// No cursor shown, or the alternate screen: nothing is known.
+	for _, g := range []drawnFrame{{width: 100, rows: []int{100, 1}, cy: 1}, {width: 100, rows: []int{100, 1}, cursor: true, cy: 1, altScreen: true}} {
+		if n := g.rewrapRows(50); n != 0 {
+			t.Errorf("%+v: %d rows, want 0", g, n)
+		}
+	}
+}
+
+// The filter hands a narrowing on only after the cursor-up, and passes a
+// widening straight through.
+func TestQA6RewrapFilterMovesTheCursorBeforeTheResize(t *testing.T) {
+	m := &Model{width: 100, sized: true}
+	m.noteFrame(strings.Repeat("─", 100)+"\n> hi\n"+strings.Repeat("─", 100), tea.NewCursor(4, 1), false)
+	filter := rewrapFilter(true)
+	if got := filter(m, tea.WindowSizeMsg{Width: 120, Height: 40}); got != (tea.WindowSizeMsg{Width: 120, Height: 40}) {
+		t.Fatalf("widening became %#v", got)
+	}
+	seq := filter(m, tea.WindowSizeMsg{Width: 50, Height: 40})
+	v := reflect.ValueOf(seq)
+	if v.Kind() != reflect.Slice || v.Len() != 2 {
+		t.Fatalf("narrowing became %#v, want a sequence of two commands", seq)
+	}
+	raw := v.Index(0).Interface().(tea.Cmd)()
+	if fmt.Sprint(raw) != fmt.Sprint(tea.RawMsg{Msg: "\x1b[A"}) {
+		t.Fatalf("first message %#v, want the cursor one row up", raw)
+	}
+	next := v.Index(1).Interface().(tea.Cmd)()
+	if got := filter(m, next); got != (tea.WindowSizeMsg{Width: 50, Height: 40}) {
+		t.Fatalf("second message became %#v, want the size", got)
+	}
+	// Without a rewrapping terminal the size passes straight through.
+	m.noteFrame(strings.Repeat("─", 100)+"\n> hi", tea.NewCursor(4, 1), false)
+	if got := rewrapFilter(false)(m, tea.WindowSizeMsg{Width: 50, Height: 40}); got != (tea.WindowSizeMsg{Width: 50, Height: 40}) {
+		t.Fatalf("without rewrapping: %#v", got)
+	}
+}
+
+func TestQA6TerminalRewraps(t *testing.T) {
+	for env, want := range map[string]bool{
+		"TERM=xterm-256color":                          true,
+		"TERM=tmux-256color TMUX=/tmp/x":               true,
+		"TERM=xterm-256color XTERM_VERSION=XTerm(390)": false,
+		"TERM=linux":            false,
+		"TERM=screen STY=1.pts": false,
+		"TERM=st-256color":      false,
+	} {
+		vars := map[string]string{}
+		for _, kv := range strings.Fields(env) {
+			k, v, _ := strings.Cut(kv, "=")
+			vars[k] = v
+		}
+		if got := terminalRewraps(func(k string) string { return vars[k] }); got != want {
+			t.Errorf("%s: %v, want %v", env, got, want)
+		}
 	}
 }
