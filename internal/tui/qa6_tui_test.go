@@ -179,3 +179,14 @@ func TestQA6TerminalRewraps(t *testing.T) {
 		}
 	}
 }
+
+// Ctrl+D in a prompt that holds text deletes the character under the
+// cursor, as in a shell; it did nothing (only an empty prompt exits).
+func TestQA6CtrlDDeletesForwardInAFilledPrompt(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("hello")
+	h.key("ctrl+a")
+	h.key("ctrl+d")
+	h.key("ctrl+d")
+	h.check("two characters deleted", func(m *Model) bool { return m.ed.value() == "llo" && !m.quitting })
+}
