@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
 )
 
@@ -128,4 +129,38 @@ func TestQA6NarrowingLeavesNoStaleRule(t *testing.T) {
 	}
 	tt.prompt("/cost")
 	tt.waitFor("Total cost:")
+}
+
+// Ctrl+Z stops reins as in other terminal programs; the shell's fg brings
+// it back, drawn again and answering. It did nothing.
+func TestQA6CtrlZSuspendsAndFgResumes(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("Welcome back."))
+	bin := e2etest.Binary(t)
+	var rc strings.Builder
+	rc.WriteString("PS1='qa6$ '\ncd " + shellQuote(tt.sb.Dir) + "\n")
+	for _, e := range tt.sb.Env {
+		rc.WriteString("export " + shellQuote(e) + "\n")
+	}
+	rcFile := filepath.Join(t.TempDir(), "rc")
+	if err := os.WriteFile(rcFile, []byte(rc.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tt.stop()
+	tt.socket += "-shell"
+	tt.run("new-session", "-d", "-s", "main", "-x", "100", "-y", "40", "bash --noprofile --rcfile "+shellQuote(rcFile)+" -i")
+	tt.waitFor("qa6$ ")
+	tt.typeText(shellQuote(bin))
+	tt.keys("Enter")
+	tt.ready()
+	tt.typeText("kept draft")
+	tt.keys("C-z")
+	tt.waitUntil("the shell's prompt after the stop", func(s string) bool {
+		return strings.Contains(s, "Stopped") && strings.HasSuffix(strings.TrimRight(s, "\n "), "qa6$")
+	})
+	tt.typeText("fg")
+	tt.keys("Enter")
+	tt.waitUntil("the input box again", func(string) bool { return strings.Contains(tt.visible(), "> kept draft") })
+	tt.keys("C-u")
+	tt.prompt("are you back?")
+	tt.waitFor("Welcome back.")
 }

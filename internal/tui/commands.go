@@ -226,6 +226,7 @@ const keysHelp = `Keys
   esc              interrupt the turn · twice: rewind to an earlier prompt
   ctrl+c           clear the input · twice: exit
   ctrl+d           twice on an empty input: exit
+  ctrl+z           suspend (fg in the shell resumes)
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+r           search input history

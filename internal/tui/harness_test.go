@@ -63,7 +63,8 @@ func newHarness(t *testing.T, turns []llmtest.Turn, ho harnessOpts) *harness {
 		Tools:    func(context.Context) engine.ToolSet { return engine.ToolSet{Tools: ho.tools} },
 		Gate:     askGate{asker: h.asker},
 	})
-	o := Options{Session: h.sess, Asker: h.asker, Mode: h.mode, Cwd: cwd, NoColor: true, Notify: "none"}
+	o := Options{Session: h.sess, Asker: h.asker, Mode: h.mode, Cwd: cwd, NoColor: true, Notify: "none",
+		JobControl: func() bool { return false }}
 	if ho.opts != nil {
 		ho.opts(&o)
 	}

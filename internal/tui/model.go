@@ -103,6 +103,9 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
+	if o.JobControl == nil {
+		o.JobControl = jobControl
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}

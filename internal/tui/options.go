@@ -190,6 +190,10 @@ type Options struct {
 	ColorProfile Colors
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
+	// JobControl reports whether Ctrl+Z may stop reins: a shell with job
+	// control can bring it back (default: reins runs in a process group
+	// of its own within its session).
+	JobControl func() bool
 
 	// Input and Output default to the process's terminal.
 	Input  io.Reader

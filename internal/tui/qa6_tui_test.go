@@ -190,3 +190,13 @@ func TestQA6CtrlDDeletesForwardInAFilledPrompt(t *testing.T) {
 	h.key("ctrl+d")
 	h.check("two characters deleted", func(m *Model) bool { return m.ed.value() == "llo" && !m.quitting })
 }
+
+// Without a job-control shell Ctrl+Z says why it cannot stop reins
+// instead of freezing it (a stop nobody can undo).
+func TestQA6CtrlZWithoutJobControlSaysSo(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("draft")
+	h.key("ctrl+z")
+	h.waitFor("Ctrl+Z needs a shell with job control")
+	h.check("the draft stays", func(m *Model) bool { return m.ed.value() == "draft" })
+}
