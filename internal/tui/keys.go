@@ -121,8 +121,9 @@ func (m *Model) onCtrlC() tea.Cmd {
 }
 
 // suspend stops reins until the shell's fg brings it back, as Ctrl+Z
-// does in Claude Code and other terminal programs. The turn, if any, runs
-// on meanwhile.
+// does in Claude Code and other terminal programs. A running turn (and
+// the commands it started, in reins's process group) stops with it and
+// goes on after fg.
 func (m *Model) suspend() tea.Cmd {
 	if m.o.JobControl == nil || !m.o.JobControl() {
 		m.setHint("Ctrl+Z needs a shell with job control (reins was not started from one)", 3*time.Second)
