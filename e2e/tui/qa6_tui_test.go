@@ -164,3 +164,29 @@ func TestQA6CtrlZSuspendsAndFgResumes(t *testing.T) {
 	tt.prompt("are you back?")
 	tt.waitFor("Welcome back.")
 }
+
+// A "#" note reaches the model from the next request on, and in the next
+// conversation after /clear: the memory files were read once at start, so
+// the model learnt the note only in the next run of reins.
+func TestQA6MemoryNoteReachesTheModelAtOnce(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("Before the note."),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("After the note.")}, ResetPrefix: true},
+		llmtest.Reply("In a new conversation."))
+	tt.start()
+	tt.ready()
+	tt.prompt("hello")
+	tt.waitFor("Before the note.")
+	tt.prompt("# always indent with tabs")
+	tt.waitFor("Noted in CLAUDE.md")
+	tt.prompt("what now?")
+	tt.waitFor("After the note.")
+	tt.prompt("/clear")
+	tt.prompt("and now?")
+	tt.waitFor("In a new conversation.")
+	rs := tt.requests(3)
+	for i, want := range []bool{false, true, true} {
+		if got := strings.Contains(messageTexts(rs[i]), "always indent with tabs"); got != want {
+			t.Errorf("request %d carries the note: %v, want %v\n%s", i+1, got, want, messageTexts(rs[i]))
+		}
+	}
+}

@@ -22,12 +22,26 @@ import (
 
 // loadMemory finds the memory files (CLAUDE.md, AGENTS.md, rules).
 func (a *app) loadMemory() {
-	a.memory = prompt.LoadMemory(prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
-		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
-		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()})
+	a.memory = prompt.LoadMemory(a.memoryOptions())
 	for _, w := range a.memory.Warnings() {
 		a.note("memory: " + w)
 	}
+}
+
+func (a *app) memoryOptions() prompt.MemoryOptions {
+	return prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
+		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
+		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()}
+}
+
+// freshUserContext is userContext with the memory files read again (the
+// terminal UI wrote one). The memory the tools attach nested files to
+// stays as it is.
+func (a *app) freshUserContext() string {
+	if a.memory == nil {
+		return ""
+	}
+	return prompt.LoadMemory(a.memoryOptions()).UserContext(a.sessionDate())
 }
 
 // memoryKinds are the kinds of memory --setting-sources lets load, as in

@@ -74,14 +74,15 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
-		Resources:   a.mentionableResources,
-		Notices:     a.startupWarnings(),
-		Prompt:      strings.Join(o.Args, " "),
-		Cwd:         a.cwd,
-		Version:     Version,
-		KeySource:   a.keySource,
-		HistoryFile: filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
-		StatusLine:  statusLineCommand(a.settings.Raw["statusLine"]),
+		Resources:     a.mentionableResources,
+		MemoryChanged: u.memoryChanged,
+		Notices:       a.startupWarnings(),
+		Prompt:        strings.Join(o.Args, " "),
+		Cwd:           a.cwd,
+		Version:       Version,
+		KeySource:     a.keySource,
+		HistoryFile:   filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
+		StatusLine:    statusLineCommand(a.settings.Raw["statusLine"]),
 		TranscriptPath: func(id string) string {
 			if o.NoPersist {
 				return ""
@@ -160,6 +161,16 @@ func newUISessions(a *app) *uiSessions {
 	u.base = a.sess.Config()
 	u.base.Gate = u.checkpoints.Gate(u.base.Gate)
 	return u
+}
+
+// memoryChanged reads the memory files again after the UI wrote one ("#",
+// /memory): the conversation's next request and every later one (/clear,
+// /resume) carry them as they are now, as in Claude Code. They used to
+// reach the model only in the next run of reins.
+func (u *uiSessions) memoryChanged(s *engine.Session) {
+	text := u.a.freshUserContext()
+	u.base.UserContext = text
+	s.SetUserContext(text)
 }
 
 // build returns a session with the UI's configuration under id, and makes
