@@ -131,7 +131,7 @@ func TestQA3LargeWriteDialogFitsTheTerminalAndCtrlOShowsAll(t *testing.T) {
 	tt.waitUntil("the whole dialog on screen", func(string) bool {
 		v := tt.visible()
 		return strings.Contains(v, "── Write file") && strings.Contains(v, "big.txt") &&
-			strings.Contains(v, "Do you want to proceed?") && strings.Contains(v, "4. No")
+			strings.Contains(v, "Do you want to proceed?") && strings.Contains(v, "3. No")
 	})
 	tt.keys("C-o")
 	tt.waitUntil("the whole diff", func(string) bool { return strings.Contains(tt.visible(), "row 100 of the new file") })

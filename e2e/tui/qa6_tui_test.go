@@ -103,7 +103,13 @@ func TestQA6NarrowingLeavesNoStaleRule(t *testing.T) {
 	tt.start()
 	tt.ready()
 	tt.prompt("a question")
-	tt.waitFor("Here is the answer.")
+	// The turn has ended and its frame is drawn (the cost is in the
+	// status line): a frame drawn while tmux has rewrapped the screen but
+	// not yet told reins the new size would move the cursor on its own.
+	tt.waitUntil("the idle input box after the reply", func(string) bool {
+		v := tt.visible()
+		return strings.Contains(v, "● Here is the answer.") && strings.Contains(v, `> Try "explain this project"`) && strings.Contains(v, "$0.")
+	})
 	tt.run("resize-window", "-t", "main", "-x", "60", "-y", "40")
 	rules := func(s string) (n int, wide bool) {
 		for _, l := range strings.Split(s, "\n") {

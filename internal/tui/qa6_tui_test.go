@@ -132,30 +132,57 @@ func TestQA6RewrapRowsCountsTheRowsAboveTheCursor(t *testing.T) {
 }
 
 // The filter hands a narrowing on only after the cursor-up, and passes a
-// widening straight through.
+// widening straight through. A size that arrives meanwhile replaces the
+// one handed on, and the cursor follows it.
 func TestQA6RewrapFilterMovesTheCursorBeforeTheResize(t *testing.T) {
 	m := &Model{width: 100, sized: true}
 	m.noteFrame(strings.Repeat("─", 100)+"\n> hi\n"+strings.Repeat("─", 100), tea.NewCursor(4, 1), false)
 	filter := rewrapFilter(true)
-	if got := filter(m, tea.WindowSizeMsg{Width: 120, Height: 40}); got != (tea.WindowSizeMsg{Width: 120, Height: 40}) {
+	size := func(w int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: 40} }
+	if got := filter(m, size(120)); got != size(120) {
 		t.Fatalf("widening became %#v", got)
 	}
-	seq := filter(m, tea.WindowSizeMsg{Width: 50, Height: 40})
-	v := reflect.ValueOf(seq)
-	if v.Kind() != reflect.Slice || v.Len() != 2 {
-		t.Fatalf("narrowing became %#v, want a sequence of two commands", seq)
+	// steps runs a sequence the filter returned: the cursor move it
+	// writes, and what the filter makes of the message that follows.
+	steps := func(seq tea.Msg) (string, tea.Msg) {
+		t.Helper()
+		v := reflect.ValueOf(seq)
+		if v.Kind() != reflect.Slice || v.Len() != 2 {
+			t.Fatalf("got %#v, want a sequence of two commands", seq)
+		}
+		raw, ok := v.Index(0).Interface().(tea.Cmd)().(tea.RawMsg)
+		if !ok {
+			t.Fatalf("first message is not raw output")
+		}
+		return fmt.Sprint(raw.Msg), v.Index(1).Interface().(tea.Cmd)()
 	}
-	raw := v.Index(0).Interface().(tea.Cmd)()
-	if fmt.Sprint(raw) != fmt.Sprint(tea.RawMsg{Msg: "\x1b[A"}) {
-		t.Fatalf("first message %#v, want the cursor one row up", raw)
+	move, next := steps(filter(m, size(50)))
+	if move != "\x1b[A" {
+		t.Fatalf("move %q, want one row up", move)
 	}
-	next := v.Index(1).Interface().(tea.Cmd)()
-	if got := filter(m, next); got != (tea.WindowSizeMsg{Width: 50, Height: 40}) {
-		t.Fatalf("second message became %#v, want the size", got)
+	// Narrower still before the first size is handed on: held back.
+	if got := filter(m, size(30)); got != nil {
+		t.Fatalf("a size during the hand-on became %#v, want it held", got)
+	}
+	move, next = steps(filter(m, next))
+	if move != "\x1b[2A" {
+		t.Fatalf("second move %q, want two more rows up (100 columns make 2 rows on 50, 4 on 30)", move)
+	}
+	if got := filter(m, next); got != size(30) {
+		t.Fatalf("handed on %#v, want the last size", got)
+	}
+	// Back to the width drawn at before the hand-on ends: back down.
+	m.noteFrame(strings.Repeat("─", 100)+"\n> hi", tea.NewCursor(4, 1), false)
+	_, next = steps(filter(m, size(50)))
+	filter(m, size(100))
+	if move, next = steps(filter(m, next)); move != "\x1b[B" {
+		t.Fatalf("move %q, want one row down", move)
+	}
+	if got := filter(m, next); got != size(100) {
+		t.Fatalf("handed on %#v", got)
 	}
 	// Without a rewrapping terminal the size passes straight through.
-	m.noteFrame(strings.Repeat("─", 100)+"\n> hi", tea.NewCursor(4, 1), false)
-	if got := rewrapFilter(false)(m, tea.WindowSizeMsg{Width: 50, Height: 40}); got != (tea.WindowSizeMsg{Width: 50, Height: 40}) {
+	if got := rewrapFilter(false)(m, size(50)); got != size(50) {
 		t.Fatalf("without rewrapping: %#v", got)
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -71,32 +72,64 @@ func (f *drawnFrame) rewrapRows(width int) int {
 // resizedMsg is a window size handed on after the cursor was moved.
 type resizedMsg tea.WindowSizeMsg
 
+// rewrap is a narrowing being handed on: the frame on screen, the rows
+// the cursor was moved up so far, and the size to hand on.
+type rewrap struct {
+	frame drawnFrame
+	moved int
+	want  tea.WindowSizeMsg
+}
+
 // rewrapFilter is the program's message filter: it puts the cursor-up
-// for a narrowing ahead of the new size (see above).
+// for a narrowing ahead of the new size (see above). Sizes that arrive
+// while one is being handed on only change the size handed on, and the
+// rows moved follow it.
 func rewrapFilter(reflows bool) func(tea.Model, tea.Msg) tea.Msg {
 	return func(tm tea.Model, msg tea.Msg) tea.Msg {
+		m, ok := tm.(*Model)
+		if !ok || !reflows {
+			return msg
+		}
 		switch msg := msg.(type) {
 		case resizedMsg:
-			return tea.WindowSizeMsg(msg)
+			rw := m.rewrap
+			if rw == nil {
+				return tea.WindowSizeMsg(msg)
+			}
+			if n := rw.frame.rewrapRows(rw.want.Width); n != rw.moved {
+				move := xansi.CursorUp(n - rw.moved)
+				if n < rw.moved {
+					move = xansi.CursorDown(rw.moved - n)
+				}
+				rw.moved = n
+				return handOn(move, rw.want)
+			}
+			m.rewrap = nil
+			return rw.want
 		case tea.WindowSizeMsg:
-			m, ok := tm.(*Model)
-			if !ok || !reflows {
-				return msg
+			if m.rewrap != nil {
+				m.rewrap.want = msg
+				return nil
 			}
 			n := m.drawn.rewrapRows(msg.Width)
 			if n == 0 {
 				return msg
 			}
-			// The frame is about to be redrawn at the new width; until
-			// then nothing may assume the old rows.
-			m.drawn.cursor = false
-			// A sequence runs its commands in order, each message handled
-			// before the next is sent: the cursor moves (written before
-			// the next frame) before the renderer learns the new size.
-			return tea.Sequence(tea.Raw(xansi.CursorUp(n)), func() tea.Msg { return resizedMsg(msg) })()
+			f := m.drawn
+			f.rows = slices.Clone(f.rows) // the next view reuses them
+			m.rewrap = &rewrap{frame: f, moved: n, want: msg}
+			return handOn(xansi.CursorUp(n), msg)
 		}
 		return msg
 	}
+}
+
+// handOn moves the cursor, then hands on the size. A sequence runs its
+// commands in order, each message handled before the next is sent: the
+// cursor moves (written before the next frame) before the renderer
+// learns the new size.
+func handOn(move string, size tea.WindowSizeMsg) tea.Msg {
+	return tea.Sequence(tea.Raw(move), func() tea.Msg { return resizedMsg(size) })()
 }
 
 // terminalRewraps reports whether the terminal rewraps its lines on a
