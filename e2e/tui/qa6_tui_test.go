@@ -196,3 +196,25 @@ func TestQA6MemoryNoteReachesTheModelAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// A sub-agent started after a "#" note gets the note too.
+func TestQA6MemoryNoteReachesSubAgentsStartedLater(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("Noted before."),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("a1", "Agent", map[string]any{
+			"description": "check style", "prompt": "check the style", "subagent_type": "general-purpose"})}, ResetPrefix: true},
+		llmtest.Reply("Style checked."),
+		llmtest.Reply("The sub-agent checked it."))
+	tt.start()
+	tt.ready()
+	tt.prompt("hello")
+	tt.waitFor("Noted before.")
+	tt.prompt("# always indent with tabs")
+	tt.waitFor("Noted in CLAUDE.md")
+	tt.prompt("delegate")
+	tt.waitFor("The sub-agent checked it.")
+	rs := tt.requests(4)
+	sub := messageTexts(rs[2])
+	if !strings.Contains(sub, "check the style") || !strings.Contains(sub, "always indent with tabs") {
+		t.Fatalf("the sub-agent's request lacks the note:\n%s", sub)
+	}
+}

@@ -34,14 +34,17 @@ func (a *app) memoryOptions() prompt.MemoryOptions {
 		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()}
 }
 
-// freshUserContext is userContext with the memory files read again (the
-// terminal UI wrote one). The memory the tools attach nested files to
-// stays as it is.
+// freshUserContext reads the memory files again (the terminal UI wrote
+// one) and returns the context userContext gives from now on, to
+// sub-agents started later too. The memory the tools attach nested files
+// to stays as it is.
 func (a *app) freshUserContext() string {
 	if a.memory == nil {
 		return ""
 	}
-	return prompt.LoadMemory(a.memoryOptions()).UserContext(a.sessionDate())
+	text := prompt.LoadMemory(a.memoryOptions()).UserContext(a.sessionDate())
+	a.memoryNow.Store(&text)
+	return text
 }
 
 // memoryKinds are the kinds of memory --setting-sources lets load, as in
@@ -116,6 +119,9 @@ func (a *app) sessionDate() string {
 func (a *app) userContext() string {
 	if a.memory == nil {
 		return ""
+	}
+	if now := a.memoryNow.Load(); now != nil {
+		return *now
 	}
 	return a.memory.UserContext(a.sessionDate())
 }
