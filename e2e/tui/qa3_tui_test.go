@@ -131,7 +131,7 @@ func TestQA3LargeWriteDialogFitsTheTerminalAndCtrlOShowsAll(t *testing.T) {
 	tt.waitUntil("the whole dialog on screen", func(string) bool {
 		v := tt.visible()
 		return strings.Contains(v, "── Write file") && strings.Contains(v, "big.txt") &&
-			strings.Contains(v, "Do you want to proceed?") && strings.Contains(v, "4. No")
+			strings.Contains(v, "Do you want to proceed?") && strings.Contains(v, "3. No")
 	})
 	tt.keys("C-o")
 	tt.waitUntil("the whole diff", func(string) bool { return strings.Contains(tt.visible(), "row 100 of the new file") })
@@ -359,7 +359,7 @@ func TestQA3TallLiveAreaInAShortTerminalLeavesNoCopies(t *testing.T) {
 	tt.run("resize-window", "-t", "main", "-x", "80", "-y", "16")
 	tt.ready()
 	tt.prompt("write it")
-	tt.waitFor("Do you want to proceed?", "4. No")
+	tt.waitFor("Do you want to proceed?", "3. No")
 	time.Sleep(1500 * time.Millisecond) // a dozen spinner redraws
 	if n := count(tt.screen(), "Do you want to proceed?"); n != 1 {
 		t.Fatalf("the dialog is on screen %d times, want once:\n%s", n, tt.screen())

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -149,6 +150,7 @@ type app struct {
 	expander  *command.Expander
 	agents    *agent.Catalog
 	memory    *prompt.Memory
+	memoryNow atomic.Pointer[string] // the memory context read again after the UI wrote a memory file (nil until then)
 	git       *gitinfo.Pending
 	permMode  string
 	compactor *compact.Compactor

@@ -22,12 +22,29 @@ import (
 
 // loadMemory finds the memory files (CLAUDE.md, AGENTS.md, rules).
 func (a *app) loadMemory() {
-	a.memory = prompt.LoadMemory(prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
-		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
-		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()})
+	a.memory = prompt.LoadMemory(a.memoryOptions())
 	for _, w := range a.memory.Warnings() {
 		a.note("memory: " + w)
 	}
+}
+
+func (a *app) memoryOptions() prompt.MemoryOptions {
+	return prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
+		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
+		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()}
+}
+
+// freshUserContext reads the memory files again (the terminal UI wrote
+// one) and returns the context userContext gives from now on, to
+// sub-agents started later too. The memory the tools attach nested files
+// to stays as it is.
+func (a *app) freshUserContext() string {
+	if a.memory == nil {
+		return ""
+	}
+	text := prompt.LoadMemory(a.memoryOptions()).UserContext(a.sessionDate())
+	a.memoryNow.Store(&text)
+	return text
 }
 
 // memoryKinds are the kinds of memory --setting-sources lets load, as in
@@ -102,6 +119,9 @@ func (a *app) sessionDate() string {
 func (a *app) userContext() string {
 	if a.memory == nil {
 		return ""
+	}
+	if now := a.memoryNow.Load(); now != nil {
+		return *now
 	}
 	return a.memory.UserContext(a.sessionDate())
 }

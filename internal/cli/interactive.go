@@ -74,14 +74,15 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 			}
 			return p.Input, "", nil
 		},
-		Resources:   a.mentionableResources,
-		Notices:     a.startupWarnings(),
-		Prompt:      strings.Join(o.Args, " "),
-		Cwd:         a.cwd,
-		Version:     Version,
-		KeySource:   a.keySource,
-		HistoryFile: filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
-		StatusLine:  statusLineCommand(a.settings.Raw["statusLine"]),
+		Resources:     a.mentionableResources,
+		MemoryChanged: u.memoryChanged,
+		Notices:       a.startupWarnings(),
+		Prompt:        strings.Join(o.Args, " "),
+		Cwd:           a.cwd,
+		Version:       Version,
+		KeySource:     a.keySource,
+		HistoryFile:   filepath.Join(a.configDir, "history", session.Slug(a.cwd)+".jsonl"),
+		StatusLine:    statusLineCommand(a.settings.Raw["statusLine"]),
 		TranscriptPath: func(id string) string {
 			if o.NoPersist {
 				return ""
@@ -110,7 +111,8 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	opts.PickResume = o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue
 	res, err := tui.Run(ctx, opts)
 	if res != nil && res.Session != nil && len(res.Session.History()) > 0 && !o.NoPersist {
-		fmt.Fprintf(env.Stdout, "\nResume this conversation with: reins --resume %s\n", res.Session.ID())
+		// Claude Code's words, the command on a line of its own to copy.
+		fmt.Fprintf(env.Stdout, "\nResume this session with:\nreins --resume %s\n", res.Session.ID())
 	}
 	return err
 }
@@ -159,6 +161,16 @@ func newUISessions(a *app) *uiSessions {
 	u.base = a.sess.Config()
 	u.base.Gate = u.checkpoints.Gate(u.base.Gate)
 	return u
+}
+
+// memoryChanged reads the memory files again after the UI wrote one ("#",
+// /memory): the conversation's next request and every later one (/clear,
+// /resume) carry them as they are now, as in Claude Code. They used to
+// reach the model only in the next run of reins.
+func (u *uiSessions) memoryChanged(s *engine.Session) {
+	text := u.a.freshUserContext()
+	u.base.UserContext = text
+	s.SetUserContext(text)
 }
 
 // build returns a session with the UI's configuration under id, and makes

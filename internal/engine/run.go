@@ -117,8 +117,9 @@ type turn struct {
 
 	lastStop      string
 	lastText      string
-	assistantUUID string // of the last assistant message recorded
-	streamUUID    string // of the assistant message being streamed; it is recorded under it
+	assistantUUID string       // of the last assistant message recorded
+	streamUUID    string       // of the assistant message being streamed; it is recorded under it
+	sentCtx       *llm.Message // the UserContext message of the request being sent
 
 	undos []func() // undo the turn's scoped model and allowed tools
 }
@@ -611,6 +612,7 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	thinkBudget := s.cfg.MaxThinkingTokens
 	effort := s.cfg.Effort
 	display := s.cfg.ThinkingDisplay
+	ctxMsg := s.ctxMsg
 	s.mu.Unlock()
 	req := &llm.Request{
 		Model:    model,
@@ -626,9 +628,10 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 			req.Tools = append(req.Tools, llm.ToolSpec{Name: tl.Name(), Description: tl.Description(), InputSchema: tl.InputSchema()})
 		}
 	}
+	t.sentCtx = ctxMsg
 	msgs := make([]*llm.Message, 0, len(s.history)+1)
-	if s.ctxMsg != nil {
-		msgs = append(msgs, s.ctxMsg)
+	if ctxMsg != nil {
+		msgs = append(msgs, ctxMsg)
 	}
 	for _, n := range s.history {
 		if m := s.forModel(n.msg, model); m != nil {
@@ -762,7 +765,7 @@ func (t *turn) sample(ctx context.Context, ts ToolSet) (*llm.Message, *tool.Exec
 		t.emit(&RequestStart{Model: req.Model, Attempt: attempt})
 		sentAt := s.cfg.Now()
 		convo := req.Messages
-		if s.ctxMsg != nil && len(convo) > 0 && convo[0] == s.ctxMsg {
+		if t.sentCtx != nil && len(convo) > 0 && convo[0] == t.sentCtx {
 			convo = convo[1:]
 		}
 		effort := s.Effort()

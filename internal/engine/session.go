@@ -180,14 +180,14 @@ type Session struct {
 
 	// owned by the running turn (or the caller between turns)
 	history  []node
-	ctxMsg   *llm.Message // the UserContext message, built once
-	stopHook bool         // stop_hook_active carried into the next turn check
+	stopHook bool // stop_hook_active carried into the next turn check
 	// schemas caches the tools' compiled input schemas for every turn:
 	// compiling one costs more than validating many inputs.
 	schemas tool.Schemas
 	warm    sync.Once // starts compiling the common tools' schemas
 
-	mu        sync.Mutex // guards the fields below
+	mu        sync.Mutex   // guards the fields below
+	ctxMsg    *llm.Message // the UserContext message
 	model     string
 	fallback  bool // switched to the fallback model
 	queue     []queued
@@ -285,6 +285,20 @@ func (s *Session) onFallback() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.fallback
+}
+
+// SetUserContext replaces the context sent at the front of every request
+// (Config.UserContext) from the next request on: the memory files changed
+// during the session, as with the terminal UI's "#" and /memory, and the
+// model is to read them as they are now.
+func (s *Session) SetUserContext(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.UserContext = text
+	s.ctxMsg = nil
+	if text != "" {
+		s.ctxMsg = &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{llm.TextBlock(text)}}
+	}
 }
 
 // SetEffort changes the effort level from the next request on ("" or

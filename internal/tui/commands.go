@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/google/uuid"
 
 	"reins/internal/engine"
@@ -227,6 +228,7 @@ const keysHelp = `Keys
   esc              interrupt the turn · twice: rewind to an earlier prompt
   ctrl+c           clear the input · twice: exit
   ctrl+d           twice on an empty input: exit
+  ctrl+z           suspend (fg in the shell resumes)
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+r           search input history
@@ -241,13 +243,45 @@ Prefixes
 func (m *Model) cmdHelp(string) tea.Cmd {
 	var b strings.Builder
 	b.WriteString("Commands\n")
-	for _, c := range m.cmds.complete("") {
-		fmt.Fprintf(&b, "  %-22s %s\n", c.label, c.desc)
-	}
+	b.WriteString(helpCommands(m.cmds.complete(""), m.width-xansi.StringWidth(resultMark)))
 	b.WriteString(keysHelp)
 	m.commandOutput("/help", b.String(), false)
 	return nil
 }
+
+// helpCommands lists commands for /help in width columns: descriptions
+// start in one column after the labels and wrap under themselves; a label
+// too long for that column ("/effort [low|medium|...]") has its
+// description on the next line. Printed with a fixed 22-column pad, such
+// a label pushed its description out of line and the wrapped rest of it
+// back to the left edge.
+func helpCommands(items []compItem, width int) string {
+	col := 0
+	for _, c := range items {
+		if w := xansi.StringWidth(c.label); w <= helpLabelMax {
+			col = max(col, w)
+		}
+	}
+	pad := strings.Repeat(" ", 2+col+2)
+	var b strings.Builder
+	for _, c := range items {
+		label := "  " + c.label
+		if c.desc == "" {
+			b.WriteString(label + "\n")
+			continue
+		}
+		if xansi.StringWidth(c.label) > col {
+			b.WriteString(label + "\n" + hang(pad, c.desc, width) + "\n")
+			continue
+		}
+		first := label + strings.Repeat(" ", len(pad)-xansi.StringWidth(label))
+		b.WriteString(first + strings.TrimPrefix(hang(pad, c.desc, width), pad) + "\n")
+	}
+	return b.String()
+}
+
+// helpLabelMax is the widest label /help keeps on its description's line.
+const helpLabelMax = 24
 
 func (m *Model) cmdTodos(string) tea.Cmd {
 	if len(m.conv.todos) == 0 {

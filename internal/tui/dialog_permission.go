@@ -16,16 +16,18 @@ type permissionDialog struct {
 	body     string
 	full     string // the whole preview when body cut the diff (ctrl+o shows it)
 	rule     string
+	choices  []permChoice
 	menu     menu
 	feedback *lineInput // set once "No" was chosen: what to tell the model
 }
 
-const (
-	permYes = iota
-	permSession
-	permAlways
-	permNo
-)
+// permChoice is one answer of the permission dialog: allow (with the
+// permission updates that remember it, if any) or say no.
+type permChoice struct {
+	label   string
+	no      bool
+	updates []engine.Suggestion
+}
 
 func newPermissionDialog(m *Model, a askMsg) *permissionDialog {
 	d := &permissionDialog{a: a, rule: ruleFor(a.q)}
@@ -33,13 +35,65 @@ func newPermissionDialog(m *Model, a askMsg) *permissionDialog {
 	if _, full := permissionPreview(m, a.q, 0); full != d.body {
 		d.full = full
 	}
-	d.menu.items = []string{
-		"Yes",
-		"Yes, and don't ask again this session for " + d.rule,
-		"Yes, and always allow " + d.rule + " (saved in .claude/settings.local.json)",
-		"No, and tell reins what to do differently",
+	d.choices = permissionChoices(a.q, d.rule, m.r.rel)
+	for _, c := range d.choices {
+		d.menu.items = append(d.menu.items, c.label)
 	}
 	return d
+}
+
+// permissionChoices are the dialog's answers. What "don't ask again"
+// remembers follows the gate's suggestion, as in Claude Code: an edit
+// inside the working folders offers accept-edits mode for the session, a
+// path outside them offers its folder for the session, and a command or
+// other tool offers its rule for the session or, saved, for good. An edit
+// or read with no suggestion (a protected file, an ask rule) offers no
+// rule: remembering the bare tool name would have allowed every later
+// edit or read anywhere on disk.
+func permissionChoices(q engine.Question, rule string, rel func(string) string) []permChoice {
+	out := []permChoice{{label: "Yes"}}
+	var rules *engine.Suggestion
+	for i, s := range q.Suggestions {
+		switch {
+		case s.Type == "setMode" && s.Mode == "acceptEdits":
+			out = append(out, permChoice{label: "Yes, allow all edits during this session (shift+tab)", updates: []engine.Suggestion{s}})
+		case s.Type == "addDirectories" && len(s.Directories) > 0:
+			dirs := make([]string, len(s.Directories))
+			for j, d := range s.Directories {
+				dirs[j] = rel(d)
+			}
+			s.Destination = "session"
+			out = append(out, permChoice{label: "Yes, and add " + strings.Join(dirs, ", ") + " to the working folders for this session",
+				updates: []engine.Suggestion{s}})
+		case s.Type == "addRules" && len(s.Rules) > 0 && rules == nil:
+			rules = &q.Suggestions[i]
+		}
+	}
+	if rules == nil && len(out) == 1 && !pathTool(q.ToolName) {
+		rules = &engine.Suggestion{Type: "addRules", Rules: []string{rule}}
+	}
+	if rules != nil {
+		remember := func(dest string) []engine.Suggestion {
+			s := *rules
+			s.Destination, s.Behavior = dest, "allow"
+			s.Rules = append([]string(nil), s.Rules...)
+			return []engine.Suggestion{s}
+		}
+		out = append(out,
+			permChoice{label: "Yes, and don't ask again this session for " + rule, updates: remember("session")},
+			permChoice{label: "Yes, and always allow " + rule + " (saved in .claude/settings.local.json)", updates: remember("localSettings")})
+	}
+	return append(out, permChoice{label: "No, and tell reins what to do differently", no: true})
+}
+
+// pathTool reports a tool whose permission is decided by the path it
+// reads or edits.
+func pathTool(name string) bool {
+	switch name {
+	case "Edit", "MultiEdit", "Write", "NotebookEdit", "Read", "Glob", "Grep", "LS", "NotebookRead":
+		return true
+	}
+	return false
 }
 
 func (d *permissionDialog) ask() askMsg { return d.a }
@@ -78,35 +132,19 @@ func (d *permissionDialog) key(m *Model, k tea.KeyPressMsg) (bool, tea.Cmd) {
 		return true, nil
 	case "n":
 		d.feedback = &lineInput{}
-		d.menu.sel = permNo
+		d.menu.sel = len(d.choices) - 1
 		return false, nil
 	}
-	switch d.menu.key(k) {
-	case permYes:
-		answer(d.a, engine.Answer{Allow: true})
-	case permSession:
-		answer(d.a, engine.Answer{Allow: true, Updates: d.updates("session")})
-	case permAlways:
-		answer(d.a, engine.Answer{Allow: true, Updates: d.updates("localSettings")})
-	case permNo:
+	i := d.menu.key(k)
+	if i < 0 || i >= len(d.choices) {
+		return false, nil
+	}
+	if d.choices[i].no {
 		d.feedback = &lineInput{}
 		return false, nil
-	default:
-		return false, nil
 	}
+	answer(d.a, engine.Answer{Allow: true, Updates: d.choices[i].updates})
 	return true, nil
-}
-
-// updates is the permission update that remembers the decision.
-func (d *permissionDialog) updates(dest string) []engine.Suggestion {
-	for _, s := range d.a.q.Suggestions {
-		if s.Type == "addRules" && len(s.Rules) > 0 {
-			s.Destination, s.Behavior = dest, "allow"
-			s.Rules = append([]string(nil), s.Rules...)
-			return []engine.Suggestion{s}
-		}
-	}
-	return []engine.Suggestion{{Type: "addRules", Rules: []string{d.rule}, Behavior: "allow", Destination: dest}}
 }
 
 func (d *permissionDialog) view(m *Model, width int) string {

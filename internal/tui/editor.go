@@ -212,7 +212,7 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
 			e.pos--
 		}
-	case "delete":
+	case "delete", "ctrl+d": // ctrl+d on an empty input is exit (keys.go)
 		if e.pos < len(e.buf) {
 			e.buf = append(e.buf[:e.pos], e.buf[e.pos+1:]...)
 		}

@@ -63,7 +63,8 @@ func newHarness(t *testing.T, turns []llmtest.Turn, ho harnessOpts) *harness {
 		Tools:    func(context.Context) engine.ToolSet { return engine.ToolSet{Tools: ho.tools} },
 		Gate:     askGate{asker: h.asker},
 	})
-	o := Options{Session: h.sess, Asker: h.asker, Mode: h.mode, Cwd: cwd, NoColor: true, Notify: "none"}
+	o := Options{Session: h.sess, Asker: h.asker, Mode: h.mode, Cwd: cwd, NoColor: true, Notify: "none",
+		JobControl: func() bool { return false }}
 	if ho.opts != nil {
 		ho.opts(&o)
 	}
@@ -206,7 +207,14 @@ func (g askGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, input js
 	if t.IsReadOnly(input) && (ui == nil || !ui.RequiresUserInteraction()) {
 		return tool.Verdict{Allow: true}
 	}
-	ans, err := g.asker.Ask(ctx, engine.Question{ToolName: t.Name(), ToolUseID: c.ID, Input: input})
+	q := engine.Question{ToolName: t.Name(), ToolUseID: c.ID, Input: input}
+	switch t.Name() {
+	case "Edit", "MultiEdit", "Write":
+		// The real gate suggests accept-edits mode for an edit inside
+		// the working folders.
+		q.Suggestions = []engine.Suggestion{{Type: "setMode", Mode: "acceptEdits", Destination: "session"}}
+	}
+	ans, err := g.asker.Ask(ctx, q)
 	if err != nil {
 		return tool.Verdict{Denied: true, Reason: "no answer: " + err.Error()}
 	}

@@ -59,6 +59,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+l":
 		return tea.ClearScreen
+	case "ctrl+z":
+		return m.suspend()
 	case "tab", "up", "down", "ctrl+p", "ctrl+n", "enter":
 		if m.comp != nil && len(m.comp.items) > 0 {
 			return m.completionKey(k)
@@ -116,6 +118,18 @@ func (m *Model) onCtrlC() tea.Cmd {
 	}
 	m.setHint("Press Ctrl+C again to exit", doublePress)
 	return nil
+}
+
+// suspend stops reins until the shell's fg brings it back, as Ctrl+Z
+// does in Claude Code and other terminal programs. A running turn (and
+// the commands it started, in reins's process group) stops with it and
+// goes on after fg.
+func (m *Model) suspend() tea.Cmd {
+	if m.o.JobControl == nil || !m.o.JobControl() {
+		m.setHint("Ctrl+Z needs a shell with job control (reins was not started from one)", 3*time.Second)
+		return nil
+	}
+	return tea.Suspend
 }
 
 // onCtrlD on an empty input exits when pressed twice, as Claude Code

@@ -154,6 +154,16 @@ func (m *Model) remember(note string) {
 		return
 	}
 	m.commandOutput("# "+note, "Noted in "+m.r.rel(path), false)
+	m.memoryChanged()
+}
+
+// memoryChanged has the memory files read again after the UI wrote one:
+// the model is to see the note from its next request on, not only in the
+// next run of reins.
+func (m *Model) memoryChanged() {
+	if m.o.MemoryChanged != nil {
+		m.o.MemoryChanged(m.o.Session)
+	}
 }
 
 func appendLine(path, line string) error {
@@ -197,6 +207,7 @@ func (m *Model) cmdMemory(string) tea.Cmd {
 				m.commandOutput("/memory", "editor: "+err.Error(), true)
 			} else {
 				m.commandOutput("/memory", "Saved "+m.r.rel(path), false)
+				m.memoryChanged()
 			}
 			return nil
 		}}

@@ -58,6 +58,9 @@ type Model struct {
 	printing bool                 // a print is on its way to the terminal
 	pending  []string             // printed lines not yet sent to the terminal
 	frames   frameHeights         // heights of recent views (print.go)
+	drawn    drawnFrame           // the last view's rows and cursor (reflow.go)
+	rewrap   *rewrap              // a narrowing being handed on (reflow.go)
+	sized    bool                 // a window size arrived (width is the terminal's)
 	profile  colorprofile.Profile // the terminal's colours, for prints
 
 	lastCtrlC, lastCtrlD, lastEsc time.Time
@@ -80,6 +83,7 @@ type Model struct {
 // the terminal re-wraps it; the live area is drawn again at the new size.
 func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.width, m.height = max(msg.Width, 20), max(msg.Height, 6)
+	m.sized = true
 	return nil
 }
 
@@ -102,6 +106,9 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 	}
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
+	}
+	if o.JobControl == nil {
+		o.JobControl = jobControl
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

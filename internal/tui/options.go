@@ -202,6 +202,14 @@ type Options struct {
 	ColorProfile Colors
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
+	// MemoryChanged, when set, is called after the UI wrote to a memory
+	// file ("#", /memory) with the session in use, to load the memory
+	// files again for its next request.
+	MemoryChanged func(*engine.Session)
+	// JobControl reports whether Ctrl+Z may stop reins: a shell with job
+	// control can bring it back (default: reins runs in a process group
+	// of its own within its session).
+	JobControl func() bool
 
 	// Input and Output default to the process's terminal.
 	Input  io.Reader

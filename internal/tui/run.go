@@ -27,7 +27,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	m := newModel(ctx, o, br)
 	// 30 frames a second keeps a keypress on screen within ~33 ms while
 	// halving the idle redraw ticks of the default 60.
-	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(30)}
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(30), tea.WithFilter(rewrapFilter(terminalRewraps(m.o.Getenv)))}
 	if o.Input != nil {
 		opts = append(opts, tea.WithInput(o.Input))
 	}

@@ -23,10 +23,12 @@ func (m *Model) View() tea.View {
 	if m.transcript != nil {
 		v := tea.NewView(m.transcript.view(m))
 		v.AltScreen = true
+		m.noteFrame(v.Content, nil, true)
 		return v
 	}
 	if m.quitting {
 		m.frames.note(0, m.o.Now())
+		m.noteFrame("", nil, false)
 		return tea.NewView("")
 	}
 	w := m.width
@@ -75,6 +77,7 @@ func (m *Model) View() tea.View {
 		}
 	}
 	m.frames.note(strings.Count(content, "\n")+1, m.o.Now())
+	m.noteFrame(content, cursor, false)
 	v := tea.NewView(content)
 	v.Cursor = cursor
 	return v
