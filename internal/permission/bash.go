@@ -802,7 +802,7 @@ func bashSuggestions(cmds []*shell.Command) []Update {
 			continue
 		}
 		words := []string{c.Name()}
-		if len(c.ArgWords) > 1 && c.ArgWords[1].Static && !strings.HasPrefix(c.ArgWords[1].Value, "-") && !strings.ContainsAny(c.ArgWords[1].Value, " \t*()") {
+		if len(c.ArgWords) > 1 && c.ArgWords[1].Static && subcommandLike(c.ArgWords[1].Value) {
 			words = append(words, c.ArgWords[1].Value)
 		}
 		rule := FormatRule("Bash", strings.Join(words, " ")+" *")
@@ -815,6 +815,25 @@ func bashSuggestions(cmds []*shell.Command) []Update {
 		return nil
 	}
 	return []Update{{Type: UpdateAddRules, Rules: rules, Behavior: Allow, Destination: DestLocal}}
+}
+
+// subcommandLike reports whether a command's first argument reads as a
+// subcommand (git log, npm run, go test) that a suggested rule should keep,
+// rather than an option or an operand such as a file name (touch a.txt,
+// cat ./x, cp ~/y): a word of letters, digits, '-', '_' and ':' that does
+// not start with '-'.
+func subcommandLike(w string) bool {
+	if w == "" || w[0] == '-' {
+		return false
+	}
+	for _, r := range w {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == ':':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // accessForms are the paths an access stands for: its path as given and

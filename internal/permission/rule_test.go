@@ -402,3 +402,30 @@ func TestNarrowNeverWidens(t *testing.T) {
 		}
 	}
 }
+
+func TestBashSuggestionKeepsSubcommandsButNotFileNames(t *testing.T) {
+	proj := t.TempDir()
+	p, _, err := NewPolicy(Config{Cwd: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewChecker(p, CheckerConfig{ProjectDir: proj, UserDir: t.TempDir()})
+	for cmd, want := range map[string]string{
+		"npm install left-pad": "Bash(npm install *)",
+		"git push --force":     "Bash(git push *)",
+		"touch a.txt":          "Bash(touch *)",
+		"rm ./notes":           "Bash(rm *)",
+		"cp ~/x y":             "Bash(cp *)",
+		"make -j4":             "Bash(make *)",
+	} {
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		d := c.Check("Bash", in, false)
+		var got []string
+		for _, u := range d.Suggestions {
+			got = append(got, u.Rules...)
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%q: suggested %v, want [%s]", cmd, got, want)
+		}
+	}
+}

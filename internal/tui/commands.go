@@ -201,7 +201,7 @@ func builtins() []*builtin {
 		{name: "compact", desc: "Summarise the conversation to free context", hint: "[instructions]", run: (*Model).cmdCompact},
 		{name: "model", desc: "Show or change the model", hint: "[model]", run: (*Model).cmdModel},
 		{name: "effort", desc: "Show or change the effort level for the rest of the session", hint: "[low|medium|high|xhigh|max|auto]", run: (*Model).cmdEffort},
-		{name: "cost", desc: "Show the session's cost and usage", duringTurn: true, run: (*Model).cmdCost},
+		{name: "cost", desc: "Show the session's cost and usage", aliases: []string{"usage", "stats"}, duringTurn: true, run: (*Model).cmdCost},
 		{name: "context", desc: "Show what fills the context window", duringTurn: true, run: (*Model).cmdContext},
 		{name: "plan", desc: "Enter plan mode (explore and plan, change nothing); /plan <task> also starts planning it", hint: "[task]", run: (*Model).cmdPlan},
 		{name: "resume", desc: "Resume an earlier conversation", aliases: []string{"continue"}, run: (*Model).cmdResume},

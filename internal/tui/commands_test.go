@@ -263,3 +263,15 @@ func TestNarrowTerminalPlanAndQuestionDialogsFit(t *testing.T) {
 	h.key("2")
 	h.waitFor("ok")
 }
+
+func TestUsageAndStatsShowTheCost(t *testing.T) {
+	// Current Claude Code names the command /usage, with /cost and /stats
+	// as its other names; reins answers all three.
+	h := newHarness(t, nil, harnessOpts{})
+	for _, c := range []string{"/usage", "/stats"} {
+		h.mark()
+		h.typeText(c)
+		h.key("enter")
+		h.waitFor("Total cost:")
+	}
+}
