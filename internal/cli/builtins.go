@@ -37,6 +37,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 		local("hooks", "View configured hooks", "", a.viewHooks),
 		local("mcp", "Show MCP servers and their tools", "", a.viewMCP),
 		local("permissions", "View permission rules", "", a.viewPermissions),
+		withAliases(local("plugin", "List the loaded plugins", "", a.viewPlugins), "plugins"),
 		{Name: "init", Description: "Ask reins to write a CLAUDE.md for this project", HasDescription: true,
 			Kind: command.Prompt, Source: command.SourceBuiltin, Prompt: func(_ context.Context, args string) (string, error) {
 				text := strings.TrimSpace(tui.InitPrompt())
@@ -55,6 +56,12 @@ func (a *app) headlessBuiltins() []*command.Command {
 		ui("export", "Save the conversation as text to a file"),
 		ui("exit", "Exit reins", "quit"),
 	}
+}
+
+// withAliases gives c other names.
+func withAliases(c *command.Command, aliases ...string) *command.Command {
+	c.Aliases = aliases
+	return c
 }
 
 // cmdCompact summarises the conversation now (/compact [instructions]).

@@ -33,33 +33,37 @@ type Options struct {
 	MaxBudgetUSD   float64
 	AddDirs        []string
 	MCPConfigs     []string
-	StrictMCP      bool
-	Settings       string
-	SettingSources string
-	SessionID      string
-	Resume         string
-	ResumeSet      bool
-	Continue       bool
-	ForkSession    bool
-	ResumeAt       string
-	NoPersist      bool
-	Partial        bool
-	HookEvents     bool
-	ReplayUser     bool
-	AwaitInit      bool
-	PromptTool     string
-	JSONSchema     string
-	Agents         string
-	Agent          string
-	MaxThinking    int
-	Thinking       string
-	Effort         string
-	ThinkingDisp   string
-	Betas          []string
-	Debug          bool
-	DebugFile      string
-	ShowVersion    bool
-	ShortVersion   bool
+	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
+	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
+	PluginDirs      []string
+	PluginDirsNoMCP []string
+	StrictMCP       bool
+	Settings        string
+	SettingSources  string
+	SessionID       string
+	Resume          string
+	ResumeSet       bool
+	Continue        bool
+	ForkSession     bool
+	ResumeAt        string
+	NoPersist       bool
+	Partial         bool
+	HookEvents      bool
+	ReplayUser      bool
+	AwaitInit       bool
+	PromptTool      string
+	JSONSchema      string
+	Agents          string
+	Agent           string
+	MaxThinking     int
+	Thinking        string
+	Effort          string
+	ThinkingDisp    string
+	Betas           []string
+	Debug           bool
+	DebugFile       string
+	ShowVersion     bool
+	ShortVersion    bool
 
 	// SourcesSet is true when --setting-sources was given, even empty
 	// (no settings files at all).
@@ -98,6 +102,8 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.MaxBudgetUSD, "max-budget-usd", 0, "stop once the session has cost this much")
 	fs.StringArrayVar(&o.AddDirs, "add-dir", nil, "another folder the tools may use")
 	fs.StringArrayVar(&o.MCPConfigs, "mcp-config", nil, "MCP servers from a JSON file or string")
+	fs.StringArrayVar(&o.PluginDirs, "plugin-dir", nil, "load a Claude Code plugin from this folder for this session (repeatable)")
+	fs.StringArrayVar(&o.PluginDirsNoMCP, "plugin-dir-no-mcp", nil, "as --plugin-dir, without the plugin's MCP servers")
 	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
 	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")

@@ -65,6 +65,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Hooks:           a.viewHooks,
 		Config:          a.viewConfig,
 		MCP:             a.viewMCP,
+		Plugins:         a.viewPlugins,
 		Agents:          a.viewAgents,
 		Doctor:          a.doctorChecks,
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {

@@ -75,6 +75,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		ReadFile:          f.readFile,
 		SeedReadState:     f.seedReadState,
 		Reload:            f.reload,
+		ReloadPlugins:     f.reloadPlugins,
 		MCPReadResource:   f.mcpReadResource,
 		MCPOptions:        func() mcp.Options { return f.a.mcpOptions() },
 		MCPTakeOver:       f.mcpTakeOver,

@@ -410,8 +410,9 @@ func (f *sdkFront) agentInfos() []sdk.AgentInfo {
 func (f *sdkFront) reload() sdk.Reloaded {
 	a := f.a
 	cmds, defs := a.diskCommands()
+	pcmds, pdefs := a.pluginParts()
 	fresh := a.headlessBuiltins()
-	fresh = append(fresh, cmds...)
+	fresh = withPluginCommands(append(fresh, cmds...), pcmds)
 	for _, c := range a.commands.All() {
 		if c.Source == command.SourceMCP {
 			fresh = append(fresh, c)
@@ -427,9 +428,33 @@ func (f *sdkFront) reload() sdk.Reloaded {
 			}
 		}
 	}
-	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...).With(fromClient...)
+	a.agents = agent.NewCatalog(agent.Builtin()...).With(pdefs...).With(defs...).With(a.flagAgents...).With(fromClient...)
 	a.mu.Unlock()
 	return sdk.Reloaded{Commands: f.commandInfos(false), Skills: f.commandInfos(true), Agents: f.agentInfos()}
+}
+
+// reloadPlugins finds the plugins again, with the folders add names
+// joining the session's --plugin-dir ones, then re-reads commands,
+// skills, agents and the plugins' hooks (reload_plugins). The plugins'
+// MCP servers are those of the start: a server a reload adds or drops is
+// not started or stopped.
+func (f *sdkFront) reloadPlugins(add []sdk.PluginDir) (sdk.Reloaded, error) {
+	a := f.a
+	a.mu.Lock()
+	for _, d := range add {
+		if d.NoMCP {
+			a.opts.PluginDirsNoMCP = append(a.opts.PluginDirsNoMCP, d.Path)
+		} else {
+			a.opts.PluginDirs = append(a.opts.PluginDirs, d.Path)
+		}
+	}
+	a.mu.Unlock()
+	a.loadPlugins()
+	a.setPluginHooks()
+	r := f.reload()
+	_, errs := a.loadedPlugins()
+	r.Plugins, r.PluginErrors = a.pluginInfos(), len(errs)
+	return r, nil
 }
 
 // mcpReadResource reads a resource of a configured server.

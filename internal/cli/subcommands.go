@@ -41,7 +41,9 @@ func subcommands(env *Env) []*cobra.Command {
 	settingsHere := func() (*settings.Settings, error) {
 		return subcommandSettings(env, cwd, home, configDir, claudeJSON)
 	}
-	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir), autoModeCommand(env, settingsHere)}
+	claudeDir := settings.ClaudeConfigDir(env.Getenv, home)
+	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, configDir), autoModeCommand(env, settingsHere),
+		pluginCommand(env, cwd, claudeDir, settingsHere)}
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json

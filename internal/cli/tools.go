@@ -248,7 +248,7 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 // background. A --mcp-config value that cannot be used is an error.
 func (a *app) startMCP(ctx context.Context) error {
 	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
-		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
+		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Plugins: a.pluginServers(), Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
 	if err != nil {
 		return err
 	}

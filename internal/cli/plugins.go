@@ -1,0 +1,304 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"reins/internal/agent"
+	"reins/internal/command"
+	"reins/internal/hooks"
+	"reins/internal/mcp"
+	"reins/internal/plugin"
+	"reins/internal/settings"
+	"reins/internal/streamjson"
+)
+
+// pluginOptions says where the session's plugins come from: the
+// --plugin-dir folders and the plugins the settings enable.
+func (a *app) pluginOptions() plugin.Options {
+	var dirs []plugin.Dir
+	for _, d := range a.opts.PluginDirs {
+		dirs = append(dirs, plugin.Dir{Path: d})
+	}
+	for _, d := range a.opts.PluginDirsNoMCP {
+		dirs = append(dirs, plugin.Dir{Path: d, NoMCP: true})
+	}
+	return plugin.Options{Dirs: dirs, Enabled: enabledPlugins(a.settings.Raw), ClaudeDir: a.claudeDir, Cwd: a.cwd}
+}
+
+// enabledPlugins reads the merged enabledPlugins setting; entries that
+// are not true or false are left out.
+func enabledPlugins(raw map[string]json.RawMessage) map[string]bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw["enabledPlugins"], &m) != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for id, v := range m {
+		var on bool
+		if json.Unmarshal(v, &on) == nil {
+			out[id] = on
+		}
+	}
+	return out
+}
+
+// loadPlugins finds the session's plugins; what cannot load is reported
+// as a warning and kept for the init line's plugin_errors.
+func (a *app) loadPlugins() {
+	ps, errs := plugin.Load(a.pluginOptions())
+	a.mu.Lock()
+	a.plugins, a.pluginErrors = ps, errs
+	a.mu.Unlock()
+	for _, e := range errs {
+		a.warn(e.Error())
+	}
+}
+
+// loadedPlugins returns the session's plugins and their load errors.
+func (a *app) loadedPlugins() ([]*plugin.Plugin, []plugin.Error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.plugins, a.pluginErrors
+}
+
+// pluginHooksOff reports whether settings keep plugins' hooks from
+// running (disableAllHooks, allowManagedHooksOnly).
+func (a *app) pluginHooksOff() bool {
+	for _, k := range []string{"disableAllHooks", "allowManagedHooksOnly"} {
+		var on bool
+		if json.Unmarshal(a.settings.Raw[k], &on) == nil && on {
+			return true
+		}
+	}
+	return false
+}
+
+// setPluginHooks registers the plugins' hooks with the session's runner.
+func (a *app) setPluginHooks() {
+	if a.hookRun == nil {
+		return
+	}
+	var sets []hooks.PluginHooks
+	if !a.pluginHooksOff() {
+		ps, _ := a.loadedPlugins()
+		for _, p := range ps {
+			if len(p.Hooks) > 0 {
+				sets = append(sets, hooks.PluginHooks{Hooks: p.Hooks, Env: p.Env()})
+			}
+		}
+	}
+	a.hookRun.SetPluginHooks(sets)
+}
+
+// pluginServers are the MCP servers of the session's plugins.
+func (a *app) pluginServers() []mcp.Server {
+	ps, _ := a.loadedPlugins()
+	var out []mcp.Server
+	for _, p := range ps {
+		out = append(out, p.MCPServers...)
+	}
+	return out
+}
+
+// pluginParts reads the plugins' commands, skills and agents; files that
+// cannot be used are noted for /doctor.
+func (a *app) pluginParts() ([]*command.Command, []*agent.Definition) {
+	ps, _ := a.loadedPlugins()
+	var (
+		cmds []*command.Command
+		defs []*agent.Definition
+	)
+	for _, p := range ps {
+		src := command.PluginSource{Name: p.Name, Commands: p.Commands, Skills: p.Skills, Expand: p.Expand}
+		for _, ic := range p.InlineCommands {
+			src.Inline = append(src.Inline, command.PluginCommand{Name: ic.Name, Path: ic.Source, Content: ic.Content,
+				Description: ic.Description, ArgumentHint: ic.ArgumentHint, Model: ic.Model, AllowedTools: ic.AllowedTools})
+		}
+		cs, errs := command.LoadPlugin(src)
+		for _, err := range errs {
+			a.note(fmt.Sprintf("plugin %s: %v", p.ID, err))
+		}
+		cmds = append(cmds, cs...)
+		ds, errs := agent.LoadPlugin(p.Name, p.Agents, p.Expand)
+		for _, err := range errs {
+			a.note(fmt.Sprintf("plugin %s: %v", p.ID, err))
+		}
+		defs = append(defs, ds...)
+	}
+	return cmds, defs
+}
+
+// withPluginCommands adds plugin commands to cmds (the session's other
+// commands): a user's or project's command of the same name wins.
+func withPluginCommands(cmds, fromPlugins []*command.Command) []*command.Command {
+	taken := map[string]bool{}
+	for _, c := range cmds {
+		if c.Source != command.SourceBuiltin && c.Source != command.SourceBundled {
+			taken[c.Name] = true
+		}
+	}
+	out := append([]*command.Command(nil), cmds...)
+	for _, c := range fromPlugins {
+		if !taken[c.Name] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// addPluginParts adds the plugins' commands, skills and agents to the
+// session's (at start, once the disk commands are read).
+func (a *app) addPluginParts() {
+	cmds, defs := a.pluginParts()
+	if len(cmds) > 0 {
+		a.commands.Reset(withPluginCommands(a.commands.All(), cmds)...)
+	}
+	if len(defs) > 0 {
+		a.mu.Lock()
+		// Plugin agents rank below the user's and the project's: the
+		// catalog keeps the higher source for one name.
+		a.agents = a.agents.With(defs...)
+		a.mu.Unlock()
+	}
+}
+
+// pluginInfos describes the loaded plugins for the init line and
+// reload_plugins.
+func (a *app) pluginInfos() []streamjson.Plugin {
+	ps, _ := a.loadedPlugins()
+	out := []streamjson.Plugin{}
+	for _, p := range ps {
+		out = append(out, streamjson.Plugin{Name: p.Name, Path: p.Root, Source: p.ID, Version: p.Version})
+	}
+	return out
+}
+
+// pluginErrorInfos are the plugin load errors for the init line.
+func (a *app) pluginErrorInfos() []streamjson.PluginError {
+	_, errs := a.loadedPlugins()
+	var out []streamjson.PluginError
+	for _, e := range errs {
+		out = append(out, streamjson.PluginError{Plugin: e.Plugin, Type: e.Type, Message: e.Message, Path: e.Path})
+	}
+	return out
+}
+
+// viewPlugins lists the loaded plugins and what they bring (/plugin).
+func (a *app) viewPlugins(_ context.Context, args string) (string, error) {
+	if f := strings.Fields(args); len(f) > 0 && f[0] != "list" {
+		return "", fmt.Errorf("/plugin %s: reins loads plugins but does not install them. Load a plugin folder for a session with --plugin-dir PATH, or install it with Claude Code (claude plugin install NAME@MARKETPLACE) and enable it in settings (\"enabledPlugins\": {\"NAME@MARKETPLACE\": true}); reins reads Claude Code's installed plugins", f[0])
+	}
+	return describePlugins(a.loadedPlugins()), nil
+}
+
+// describePlugins renders plugins and load errors for people.
+func describePlugins(ps []*plugin.Plugin, errs []plugin.Error) string {
+	var b strings.Builder
+	if len(ps) == 0 {
+		b.WriteString("No plugins are loaded. Load one with --plugin-dir PATH, or enable an installed one in settings (\"enabledPlugins\": {\"NAME@MARKETPLACE\": true}).\n")
+	} else {
+		b.WriteString("Plugins\n")
+	}
+	for _, p := range ps {
+		line := "  " + p.ID
+		if p.Version != "" {
+			line += " " + p.Version
+		}
+		line += "  " + p.Root
+		b.WriteString(line + "\n")
+		if p.Description != "" {
+			b.WriteString("    " + p.Description + "\n")
+		}
+		var parts []string
+		if n := len(p.MCPServers); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d MCP server(s)", n))
+		}
+		if n := len(p.Hooks); n > 0 {
+			parts = append(parts, fmt.Sprintf("hooks for %d event(s)", n))
+		}
+		if len(parts) > 0 {
+			b.WriteString("    " + strings.Join(parts, ", ") + "\n")
+		}
+	}
+	if len(errs) > 0 {
+		b.WriteString("Errors\n")
+		for _, e := range errs {
+			b.WriteString("  " + e.Error() + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// pluginCommand is `reins plugin`: `reins plugin list` shows the plugins
+// a session in this folder would load. Installing is Claude Code's job.
+func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settings.Settings, error)) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "plugin",
+		Short: "List the Claude Code plugins a session here loads (reins does not install plugins)",
+		Args:  cobra.NoArgs,
+	}
+	var (
+		asJSON bool
+		dirs   []string
+	)
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the plugins enabled in settings and installed by Claude Code, and --plugin-dir folders",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			s, err := settingsHere()
+			if err != nil {
+				return err
+			}
+			opts := plugin.Options{Enabled: enabledPlugins(s.Raw), ClaudeDir: claudeDir, Cwd: cwd}
+			for _, d := range dirs {
+				opts.Dirs = append(opts.Dirs, plugin.Dir{Path: d})
+			}
+			ps, errs := plugin.Load(opts)
+			if !asJSON {
+				_, err := fmt.Fprintln(env.Stdout, describePlugins(ps, errs))
+				return err
+			}
+			type row struct {
+				ID          string `json:"id"`
+				Name        string `json:"name"`
+				Version     string `json:"version,omitempty"`
+				Description string `json:"description,omitempty"`
+				Path        string `json:"path"`
+				Enabled     bool   `json:"enabled"`
+			}
+			out := struct {
+				Plugins []row          `json:"plugins"`
+				Errors  []plugin.Error `json:"errors"`
+			}{Plugins: []row{}, Errors: errs}
+			if out.Errors == nil {
+				out.Errors = []plugin.Error{}
+			}
+			for _, p := range ps {
+				out.Plugins = append(out.Plugins, row{ID: p.ID, Name: p.Name, Version: p.Version, Description: p.Description, Path: p.Root, Enabled: true})
+			}
+			enc := json.NewEncoder(env.Stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	list.Flags().StringArrayVar(&dirs, "plugin-dir", nil, "also a plugin folder, as a session's --plugin-dir")
+	for _, verb := range []string{"install", "uninstall", "enable", "disable", "update", "marketplace"} {
+		root.AddCommand(&cobra.Command{
+			Use:                verb,
+			Short:              "Not in reins: use Claude Code (claude plugin " + verb + ")",
+			DisableFlagParsing: true,
+			RunE: func(*cobra.Command, []string) error {
+				return fmt.Errorf("reins plugin %s: reins loads plugins but does not install or manage them; run claude plugin %s, and reins will load what Claude Code installed and your settings enable (or use --plugin-dir PATH for a folder)", verb, verb)
+			},
+		})
+	}
+	root.AddCommand(list)
+	return root
+}
