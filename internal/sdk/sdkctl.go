@@ -244,9 +244,9 @@ func (s *Server) reloadPlugins(raw json.RawMessage) (any, error) {
 		Add json.RawMessage `json:"add_plugins"`
 	}
 	json.Unmarshal(raw, &req)
-	add, err := parseAddPlugins(req.Add)
+	add, err := parsePluginList("add_plugins", req.Add, true)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reload_plugins: %w", err)
 	}
 	var r Reloaded
 	if s.cfg.ReloadPlugins != nil {
@@ -276,15 +276,17 @@ func (s *Server) reloadPlugins(raw json.RawMessage) (any, error) {
 		"mcpServers": servers, "error_count": r.PluginErrors}, nil
 }
 
-// parseAddPlugins reads reload_plugins' add_plugins: a list of
-// {"type": "local", "path": <absolute path>, "skipMcpDiscovery": bool}.
-func parseAddPlugins(raw json.RawMessage) ([]PluginDir, error) {
+// parsePluginList reads a list of plugins in the SDK's shape, {"type":
+// "local", "path": ..., "skipMcpDiscovery": bool}, as field (plugins of
+// initialize, add_plugins of reload_plugins) gives it; abs requires
+// absolute paths.
+func parsePluginList(field string, raw json.RawMessage, abs bool) ([]PluginDir, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
-		return nil, errors.New("reload_plugins: \"add_plugins\" must be a list of {\"type\": \"local\", \"path\": ...}")
+		return nil, fmt.Errorf("%q must be a list of {\"type\": \"local\", \"path\": ...}", field)
 	}
 	var out []PluginDir
 	for i, it := range items {
@@ -294,13 +296,15 @@ func parseAddPlugins(raw json.RawMessage) ([]PluginDir, error) {
 			SkipMCP bool   `json:"skipMcpDiscovery"`
 		}
 		if err := json.Unmarshal(it, &p); err != nil {
-			return nil, fmt.Errorf("reload_plugins: add_plugins[%d]: want {\"type\": \"local\", \"path\": ...}", i)
+			return nil, fmt.Errorf("%s[%d]: want {\"type\": \"local\", \"path\": ...}", field, i)
 		}
 		switch {
 		case p.Type != "local":
-			return nil, fmt.Errorf("reload_plugins: add_plugins[%d]: type %q is not supported (only \"local\")", i, p.Type)
-		case !filepath.IsAbs(p.Path):
-			return nil, fmt.Errorf("reload_plugins: add_plugins[%d]: path %q must be absolute", i, p.Path)
+			return nil, fmt.Errorf("%s[%d]: type %q is not supported (only \"local\")", field, i, p.Type)
+		case p.Path == "":
+			return nil, fmt.Errorf("%s[%d]: path is empty", field, i)
+		case abs && !filepath.IsAbs(p.Path):
+			return nil, fmt.Errorf("%s[%d]: path %q must be absolute", field, i, p.Path)
 		}
 		out = append(out, PluginDir{Path: p.Path, NoMCP: p.SkipMCP})
 	}
