@@ -273,3 +273,61 @@ func TestPluginListSubcommand(t *testing.T) {
 		t.Errorf("install: code %d, stderr %s", r.Code, r.Stderr)
 	}
 }
+
+// The model loads a plugin's skill by its namespaced name with the Skill
+// tool, and the skill's body reaches it; the system prompt's skill
+// listing names it.
+func TestModelLoadsAPluginSkillWithTheSkillTool(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_s", "Skill", map[string]any{"skill": "demo:greet"})),
+		llmtest.Reply("greeted"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := demoPlugin(t, t.TempDir())
+	r := sb.Run(t, "", "-p", "greet the team", "--plugin-dir", root)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	listed := false
+	for _, m := range reqs[0].Messages {
+		for _, b := range m.Content {
+			listed = listed || strings.Contains(b.Text, "demo:greet")
+		}
+	}
+	if !listed && !strings.Contains(reqs[0].SystemText(), "demo:greet") {
+		t.Errorf("the first request does not list the skill demo:greet")
+	}
+	body := false
+	for _, m := range reqs[1].Messages {
+		for _, b := range m.Content {
+			body = body || strings.Contains(b.Text, "Greet warmly.")
+			for _, c := range b.Content {
+				body = body || strings.Contains(c.Text, "Greet warmly.")
+			}
+		}
+	}
+	if !body {
+		t.Errorf("the skill's body did not reach the model")
+	}
+	if res := reqs[1].ToolResults(); len(res) != 1 || res[0].IsError {
+		t.Errorf("Skill result = %+v", res)
+	}
+}
+
+// disableAllHooks turns a plugin's hooks off too.
+func TestDisableAllHooksTurnsPluginHooksOff(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := demoPlugin(t, t.TempDir())
+	writeTree(t, filepath.Join(sb.Home, ".claude"), map[string]string{"settings.json": `{"disableAllHooks": true}`})
+	r := sb.Run(t, "", "-p", "hi", "--plugin-dir", root)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "hook.out")); err == nil {
+		t.Errorf("the plugin's hook ran although settings disable all hooks")
+	}
+}
