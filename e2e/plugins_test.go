@@ -265,7 +265,7 @@ func TestPluginListSubcommand(t *testing.T) {
 	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
 	root := demoPlugin(t, t.TempDir())
 	r := sb.Run(t, "", "plugin", "list", "--plugin-dir", root)
-	if r.Code != 0 || !strings.Contains(r.Stdout, "demo@inline 1.2.3  "+root) || !strings.Contains(r.Stdout, "1 MCP server(s), hooks for 1 event(s)") {
+	if r.Code != 0 || !strings.Contains(r.Stdout, "demo@inline 1.2.3  "+root) || !strings.Contains(r.Stdout, "1 MCP server(s): plugin:demo:gap; hooks for 1 event(s)") {
 		t.Errorf("code %d, stdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	r = sb.Run(t, "", "plugin", "install", "x@y")
@@ -329,5 +329,21 @@ func TestDisableAllHooksTurnsPluginHooksOff(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(sb.Dir, "hook.out")); err == nil {
 		t.Errorf("the plugin's hook ran although settings disable all hooks")
+	}
+}
+
+// reins mcp list shows the servers of the plugins settings enable, under
+// their plugin:<plugin>:<server> names, with the plugin's root expanded.
+func TestMCPListShowsServersOfEnabledPlugins(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	claude := filepath.Join(sb.Home, ".claude")
+	install := filepath.Join(claude, "plugins", "cache", "m", "p")
+	writeTree(t, install, map[string]string{".mcp.json": `{"s": {"command": "${CLAUDE_PLUGIN_ROOT}/missing-server"}}`})
+	records, _ := json.Marshal(map[string]any{"version": 2, "plugins": map[string]any{
+		"p@m": []any{map[string]any{"scope": "user", "installPath": install}}}})
+	writeTree(t, claude, map[string]string{"plugins/installed_plugins.json": string(records), "settings.json": `{"enabledPlugins": {"p@m": true}}`})
+	r := sb.Run(t, "", "mcp", "list")
+	if !strings.Contains(r.Stdout, "plugin:p:s: "+install+"/missing-server") {
+		t.Errorf("code %d, stdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 }

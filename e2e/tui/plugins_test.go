@@ -25,7 +25,7 @@ func TestPluginCommandListsLoadedPlugins(t *testing.T) {
 	tt.start("--plugin-dir", root)
 	tt.ready()
 	tt.prompt("/plugin")
-	tt.waitFor("demo@inline 1.2.3", "A demo plugin")
+	tt.waitFor("demo@inline 1.2.3", "A demo plugin", "commands: /demo:hello")
 	tt.prompt("/plugins install other@market")
 	tt.waitFor("does not install them", "--plugin-dir PATH")
 	tt.typeText("/demo:he")

@@ -193,11 +193,52 @@ func (a *app) viewPlugins(_ context.Context, args string) (string, error) {
 	if f := strings.Fields(args); len(f) > 0 && f[0] != "list" {
 		return "", fmt.Errorf("/plugin %s: reins loads plugins but does not install them. Load a plugin folder for a session with --plugin-dir PATH, or install it with Claude Code (claude plugin install NAME@MARKETPLACE) and enable it in settings (\"enabledPlugins\": {\"NAME@MARKETPLACE\": true}); reins reads Claude Code's installed plugins", f[0])
 	}
-	return describePlugins(a.loadedPlugins()), nil
+	ps, errs := a.loadedPlugins()
+	parts := map[string]*pluginParts{}
+	for _, p := range ps {
+		parts[p.Name] = &pluginParts{}
+	}
+	owner := func(name string) *pluginParts {
+		plug, _, ok := strings.Cut(name, ":")
+		if !ok {
+			return nil
+		}
+		return parts[plug]
+	}
+	if a.commands != nil {
+		for _, c := range a.commands.All() {
+			if pp := owner(c.Name); pp != nil && c.Source == command.SourcePlugin {
+				if c.Skill {
+					pp.skills = append(pp.skills, c.Name)
+				} else {
+					pp.commands = append(pp.commands, "/"+c.Name)
+				}
+			}
+		}
+	}
+	if cat := a.agentCatalog(); cat != nil {
+		for _, d := range cat.All() {
+			if pp := owner(d.Name); pp != nil && d.Source == agent.SourcePlugin {
+				pp.agents = append(pp.agents, d.Name)
+			}
+		}
+	}
+	return describePluginsWith(ps, errs, parts), nil
+}
+
+// pluginParts are the names of what one plugin brought to the session.
+type pluginParts struct {
+	commands, skills, agents []string
 }
 
 // describePlugins renders plugins and load errors for people.
 func describePlugins(ps []*plugin.Plugin, errs []plugin.Error) string {
+	return describePluginsWith(ps, errs, nil)
+}
+
+// describePluginsWith renders plugins, with the commands, skills and
+// agents of each when parts has them, and the load errors.
+func describePluginsWith(ps []*plugin.Plugin, errs []plugin.Error, parts map[string]*pluginParts) string {
 	var b strings.Builder
 	if len(ps) == 0 {
 		b.WriteString("No plugins are loaded. Load one with --plugin-dir PATH, or enable an installed one in settings (\"enabledPlugins\": {\"NAME@MARKETPLACE\": true}).\n")
@@ -214,15 +255,29 @@ func describePlugins(ps []*plugin.Plugin, errs []plugin.Error) string {
 		if p.Description != "" {
 			b.WriteString("    " + p.Description + "\n")
 		}
-		var parts []string
+		if pp := parts[p.Name]; pp != nil {
+			for _, l := range []struct {
+				label string
+				names []string
+			}{{"commands", pp.commands}, {"skills", pp.skills}, {"agents", pp.agents}} {
+				if len(l.names) > 0 {
+					b.WriteString("    " + l.label + ": " + strings.Join(l.names, ", ") + "\n")
+				}
+			}
+		}
+		var extra []string
 		if n := len(p.MCPServers); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d MCP server(s)", n))
+			var names []string
+			for _, s := range p.MCPServers {
+				names = append(names, s.Name)
+			}
+			extra = append(extra, fmt.Sprintf("%d MCP server(s): %s", n, strings.Join(names, ", ")))
 		}
 		if n := len(p.Hooks); n > 0 {
-			parts = append(parts, fmt.Sprintf("hooks for %d event(s)", n))
+			extra = append(extra, fmt.Sprintf("hooks for %d event(s)", n))
 		}
-		if len(parts) > 0 {
-			b.WriteString("    " + strings.Join(parts, ", ") + "\n")
+		if len(extra) > 0 {
+			b.WriteString("    " + strings.Join(extra, "; ") + "\n")
 		}
 	}
 	if len(errs) > 0 {
