@@ -347,3 +347,20 @@ func TestMCPListShowsServersOfEnabledPlugins(t *testing.T) {
 		t.Errorf("code %d, stdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
+
+// /hooks lists a plugin's hooks with the plugin they come from, and
+// /plugin (print mode too) what each plugin brought.
+func TestHooksAndPluginCommandsShowWhatPluginsBring(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	root := demoPlugin(t, t.TempDir())
+	r := sb.Run(t, "", "-p", "/hooks", "--plugin-dir", root)
+	if r.Code != 0 || !strings.Contains(r.Stdout, "UserPromptSubmit") || !strings.Contains(r.Stdout, "(plugin demo@inline)") {
+		t.Errorf("/hooks: code %d, stdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+	r = sb.Run(t, "", "-p", "/plugin", "--plugin-dir", root)
+	for _, want := range []string{"demo@inline 1.2.3  " + root, "commands: /demo:hello", "skills: demo:greet", "agents: demo:helper", "plugin:demo:gap"} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("/plugin lacks %q: code %d, stdout:\n%s", want, r.Code, r.Stdout)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"reins/internal/llm"
 	"reins/internal/permission"
 	"reins/internal/session"
+	"reins/internal/settings"
 	"reins/internal/trust"
 	"reins/internal/tui"
 )
@@ -320,7 +321,21 @@ func (a *app) editPermissions(f []string) (string, error) {
 
 // viewHooks lists the configured hooks (/hooks).
 func (a *app) viewHooks(context.Context, string) (string, error) {
-	hs := a.settings.Hooks
+	hs := map[string][]settings.HookMatcher{}
+	for ev, ms := range a.settings.Hooks {
+		hs[ev] = append(hs[ev], ms...)
+	}
+	if !a.pluginHooksOff() {
+		ps, _ := a.loadedPlugins()
+		for _, p := range ps {
+			for ev, ms := range p.Hooks {
+				for _, m := range ms {
+					m.Source = settings.Source("plugin " + p.ID)
+					hs[ev] = append(hs[ev], m)
+				}
+			}
+		}
+	}
 	if len(hs) == 0 {
 		return "No hooks are configured.", nil
 	}

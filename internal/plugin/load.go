@@ -331,7 +331,9 @@ func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
 		}
 	}
 	p := &Plugin{Name: name, ID: name + "@" + market, Version: m.Version, Description: m.Description, Root: root}
-	p.DataDir = filepath.Join(l.opts.ClaudeDir, "plugins", "data", dataID(p.ID))
+	if l.opts.ClaudeDir != "" {
+		p.DataDir = filepath.Join(l.opts.ClaudeDir, "plugins", "data", dataID(p.ID))
+	}
 	abs := func(rel []string) []string {
 		out := make([]string, 0, len(rel))
 		for _, r := range rel {
@@ -382,7 +384,7 @@ func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
 	if !noMCP {
 		l.mcpServers(p, m)
 	}
-	if len(p.Hooks) > 0 || len(p.MCPServers) > 0 {
+	if p.DataDir != "" && (len(p.Hooks) > 0 || len(p.MCPServers) > 0) {
 		if err := os.MkdirAll(p.DataDir, 0o700); err != nil {
 			l.fail(p.ID, ErrGeneric, "", "create the plugin's data folder %s: %v", p.DataDir, err)
 		}
