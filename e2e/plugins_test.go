@@ -364,3 +364,30 @@ func TestHooksAndPluginCommandsShowWhatPluginsBring(t *testing.T) {
 		}
 	}
 }
+
+// A plugin's agent file that cannot be used is reported in plugin_errors
+// against the plugin, which still loads with the rest.
+func TestBrokenPluginComponentIsReportedAndThePluginStillLoads(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Join(t.TempDir(), "half")
+	writeTree(t, root, map[string]string{
+		"commands/fine.md": "Fine.\n",
+		"agents/bad.md":    "no frontmatter here\n",
+	})
+	r := sb.Run(t, "", "-p", "/half:fine", "--output-format", "stream-json", "--verbose", "--plugin-dir", root)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	in := initLine(t, r.Stdout)
+	raw, _ := json.Marshal(in["plugin_errors"])
+	var errs []map[string]string
+	json.Unmarshal(raw, &errs)
+	if len(errs) != 1 || errs[0]["plugin"] != "half@inline" || errs[0]["type"] != "component-load-failed" ||
+		!strings.Contains(errs[0]["message"], filepath.Join(root, "agents", "bad.md")) {
+		t.Errorf("plugin_errors = %s", raw)
+	}
+	if !slices.Contains(strs(in["slash_commands"]), "half:fine") {
+		t.Errorf("the plugin's good command is missing: %q", strs(in["slash_commands"]))
+	}
+}

@@ -148,6 +148,9 @@ type app struct {
 	// be loaded; both guarded by mu (reload_plugins replaces them).
 	plugins      []*plugin.Plugin
 	pluginErrors []plugin.Error
+	// partErrors are the plugins' command, skill and agent files that
+	// could not be used, from the last reading of them; guarded by mu.
+	partErrors []plugin.Error
 
 	// flagAgents are the agents --agents defines.
 	flagAgents []*agent.Definition

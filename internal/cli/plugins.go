@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,11 +60,12 @@ func (a *app) loadPlugins() {
 	}
 }
 
-// loadedPlugins returns the session's plugins and their load errors.
+// loadedPlugins returns the session's plugins and their load errors,
+// those of their command, skill and agent files included.
 func (a *app) loadedPlugins() ([]*plugin.Plugin, []plugin.Error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.plugins, a.pluginErrors
+	return a.plugins, append(slices.Clone(a.pluginErrors), a.partErrors...)
 }
 
 // pluginHooksOff reports whether settings keep plugins' hooks from
@@ -106,13 +108,23 @@ func (a *app) pluginServers() []mcp.Server {
 }
 
 // pluginParts reads the plugins' commands, skills and agents; files that
-// cannot be used are noted for /doctor.
+// cannot be used are noted for /doctor and kept for plugin_errors.
 func (a *app) pluginParts() ([]*command.Command, []*agent.Definition) {
 	ps, _ := a.loadedPlugins()
 	var (
 		cmds []*command.Command
 		defs []*agent.Definition
+		bad  []plugin.Error
 	)
+	defer func() {
+		a.mu.Lock()
+		a.partErrors = bad
+		a.mu.Unlock()
+	}()
+	fail := func(p *plugin.Plugin, err error) {
+		a.note(fmt.Sprintf("plugin %s: %v", p.ID, err))
+		bad = append(bad, plugin.Error{Plugin: p.ID, Type: plugin.ErrComponent, Message: err.Error()})
+	}
 	for _, p := range ps {
 		src := command.PluginSource{Name: p.Name, Commands: p.Commands, Skills: p.Skills, Expand: p.Expand}
 		for _, ic := range p.InlineCommands {
@@ -121,12 +133,12 @@ func (a *app) pluginParts() ([]*command.Command, []*agent.Definition) {
 		}
 		cs, errs := command.LoadPlugin(src)
 		for _, err := range errs {
-			a.note(fmt.Sprintf("plugin %s: %v", p.ID, err))
+			fail(p, err)
 		}
 		cmds = append(cmds, cs...)
 		ds, errs := agent.LoadPlugin(p.Name, p.Agents, p.Expand)
 		for _, err := range errs {
-			a.note(fmt.Sprintf("plugin %s: %v", p.ID, err))
+			fail(p, err)
 		}
 		defs = append(defs, ds...)
 	}

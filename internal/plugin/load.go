@@ -27,7 +27,7 @@ const (
 	ErrNotInstalled    = "plugin-not-installed"
 	ErrHookLoad        = "hook-load-failed"
 	ErrMCPConfig       = "mcp-config-invalid"
-	ErrComponent       = "component-load-failed"
+	ErrComponent       = "component-load-failed" // a command, skill or agent file that cannot be used
 	ErrGeneric         = "generic-error"
 	ErrInstallRecords  = "installed-plugins-unreadable"
 	installedPluginsFN = "installed_plugins.json"
@@ -375,10 +375,21 @@ func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
 			named = append(named, c.Source)
 		}
 	}
+	missing := map[string]bool{}
 	for _, path := range named {
 		if _, err := os.Stat(path); err != nil {
+			missing[path] = true
 			l.fail(p.ID, ErrPathNotFound, "", "%s names %s, which does not exist", mpath, path)
 		}
+	}
+	if len(missing) > 0 {
+		// Reported once, here: the loaders are not given them.
+		gone := func(path string) bool { return missing[path] }
+		p.Commands = slices.DeleteFunc(p.Commands, gone)
+		p.Agents = slices.DeleteFunc(p.Agents, gone)
+		p.Skills = slices.DeleteFunc(p.Skills, gone)
+		p.OutputStyles = slices.DeleteFunc(p.OutputStyles, gone)
+		p.InlineCommands = slices.DeleteFunc(p.InlineCommands, func(c InlineCommand) bool { return c.Source != "" && missing[c.Source] })
 	}
 	l.hooks(p, m)
 	if !noMCP {

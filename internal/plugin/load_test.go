@@ -162,6 +162,9 @@ func TestLoadReportsWhatCannotLoadAndKeepsTheRest(t *testing.T) {
 			t.Errorf("error %d = %q, want it to start with %q (all: %q)", i, at(got, i), want, got)
 		}
 	}
+	if len(ps[0].Agents) != 0 {
+		t.Errorf("agents = %q: a missing path the manifest names is reported here and not passed on", ps[0].Agents)
+	}
 	if errs[0].Path != filepath.Join(root, "broken") || errs[1].Path != "" {
 		t.Errorf("paths: %q, %q; want the folder only for a plugin that did not load", errs[0].Path, errs[1].Path)
 	}
