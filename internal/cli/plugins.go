@@ -145,16 +145,17 @@ func (a *app) pluginParts() ([]*command.Command, []*agent.Definition) {
 	return cmds, defs
 }
 
-// withPluginCommands adds plugin commands to cmds (the session's other
-// commands): a user's or project's command of the same name wins.
-func withPluginCommands(cmds, fromPlugins []*command.Command) []*command.Command {
+// freePluginCommands returns the plugin commands whose names cmds (the
+// session's other commands) leave free: a user's or project's command of
+// the same name wins.
+func freePluginCommands(cmds, fromPlugins []*command.Command) []*command.Command {
 	taken := map[string]bool{}
 	for _, c := range cmds {
 		if c.Source != command.SourceBuiltin && c.Source != command.SourceBundled {
 			taken[c.Name] = true
 		}
 	}
-	out := append([]*command.Command(nil), cmds...)
+	var out []*command.Command
 	for _, c := range fromPlugins {
 		if !taken[c.Name] {
 			out = append(out, c)
@@ -167,8 +168,8 @@ func withPluginCommands(cmds, fromPlugins []*command.Command) []*command.Command
 // session's (at start, once the disk commands are read).
 func (a *app) addPluginParts() {
 	cmds, defs := a.pluginParts()
-	if len(cmds) > 0 {
-		a.commands.Reset(withPluginCommands(a.commands.All(), cmds)...)
+	if free := freePluginCommands(a.commands.All(), cmds); len(free) > 0 {
+		a.commands.Add(free...)
 	}
 	if len(defs) > 0 {
 		a.mu.Lock()

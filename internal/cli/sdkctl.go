@@ -412,7 +412,8 @@ func (f *sdkFront) reload() sdk.Reloaded {
 	cmds, defs := a.diskCommands()
 	pcmds, pdefs := a.pluginParts()
 	fresh := a.headlessBuiltins()
-	fresh = withPluginCommands(append(fresh, cmds...), pcmds)
+	fresh = append(fresh, cmds...)
+	fresh = append(fresh, freePluginCommands(fresh, pcmds)...)
 	for _, c := range a.commands.All() {
 		if c.Source == command.SourceMCP {
 			fresh = append(fresh, c)
