@@ -8,7 +8,8 @@ import (
 
 // /plugin lists the plugins loaded with --plugin-dir (and /plugins
 // too); asking it to install one says that reins does not install
-// plugins and how to get one loaded. The plugin's command is offered.
+// plugins and how to get one loaded. The plugin's command is offered,
+// and /reload-plugins picks up a command added since the start.
 func TestPluginCommandListsLoadedPlugins(t *testing.T) {
 	tt := newTerm(t)
 	root := filepath.Join(t.TempDir(), "demo")
@@ -30,4 +31,14 @@ func TestPluginCommandListsLoadedPlugins(t *testing.T) {
 	tt.waitFor("does not install them", "--plugin-dir PATH")
 	tt.typeText("/demo:he")
 	tt.waitFor("Say hello from the plugin")
+	tt.keys("C-u")
+	// A command added to the plugin while the session runs arrives with
+	// /reload-plugins.
+	if err := os.WriteFile(filepath.Join(root, "commands", "wave.md"), []byte("---\ndescription: Wave from the plugin\n---\nWave.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tt.prompt("/reload-plugins")
+	tt.waitFor("Reloaded: 1 plugin(s)")
+	tt.typeText("/demo:wa")
+	tt.waitFor("Wave from the plugin")
 }

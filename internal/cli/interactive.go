@@ -67,6 +67,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Config:          a.viewConfig,
 		MCP:             a.viewMCP,
 		Plugins:         a.viewPlugins,
+		ReloadPlugins:   a.reloadPlugins,
 		Agents:          a.viewAgents,
 		Doctor:          a.doctorChecks,
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {

@@ -180,6 +180,52 @@ func (a *app) addPluginParts() {
 	}
 }
 
+// rereadCommands reads the custom commands, skills and agents from disk
+// again, plugins' included. Built-in commands, MCP prompts and the agents
+// of --agents and of an SDK client stay.
+func (a *app) rereadCommands() {
+	cmds, defs := a.diskCommands()
+	pcmds, pdefs := a.pluginParts()
+	var fresh []*command.Command
+	if a.front == frontPrint || a.front == frontSDK {
+		fresh = a.headlessBuiltins()
+	}
+	fresh = append(fresh, cmds...)
+	fresh = append(fresh, freePluginCommands(fresh, pcmds)...)
+	for _, c := range a.commands.All() {
+		if c.Source == command.SourceMCP {
+			fresh = append(fresh, c)
+		}
+	}
+	a.commands.Reset(fresh...)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var fromClient []*agent.Definition
+	if a.agents != nil {
+		for _, d := range a.agents.All() {
+			if d.Source == agent.SourceSDK {
+				fromClient = append(fromClient, d)
+			}
+		}
+	}
+	a.agents = agent.NewCatalog(agent.Builtin()...).With(pdefs...).With(defs...).With(a.flagAgents...).With(fromClient...)
+}
+
+// reloadPlugins finds the plugins again and re-reads commands, skills,
+// agents and the plugins' hooks (/reload-plugins in the terminal UI). MCP
+// servers stay those of the start.
+func (a *app) reloadPlugins(context.Context, string) (string, error) {
+	a.loadPlugins()
+	a.setPluginHooks()
+	a.rereadCommands()
+	ps, errs := a.loadedPlugins()
+	msg := fmt.Sprintf("Reloaded: %d plugin(s)", len(ps))
+	if len(errs) > 0 {
+		msg += fmt.Sprintf(", %d error(s) (see /plugin)", len(errs))
+	}
+	return msg + ". Plugin MCP servers stay as they were at start.", nil
+}
+
 // pluginInfos describes the loaded plugins for the init line and
 // reload_plugins.
 func (a *app) pluginInfos() []streamjson.Plugin {

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"reins/internal/agent"
-	"reins/internal/command"
 	"reins/internal/filestate"
 	"reins/internal/fsutil"
 	"reins/internal/llm"
@@ -408,29 +406,7 @@ func (f *sdkFront) agentInfos() []sdk.AgentInfo {
 // (reload_skills, reload_plugins). Built-in commands, MCP prompts and the
 // agents of --agents and of the client stay.
 func (f *sdkFront) reload() sdk.Reloaded {
-	a := f.a
-	cmds, defs := a.diskCommands()
-	pcmds, pdefs := a.pluginParts()
-	fresh := a.headlessBuiltins()
-	fresh = append(fresh, cmds...)
-	fresh = append(fresh, freePluginCommands(fresh, pcmds)...)
-	for _, c := range a.commands.All() {
-		if c.Source == command.SourceMCP {
-			fresh = append(fresh, c)
-		}
-	}
-	a.commands.Reset(fresh...)
-	a.mu.Lock()
-	var fromClient []*agent.Definition
-	if a.agents != nil {
-		for _, d := range a.agents.All() {
-			if d.Source == agent.SourceSDK {
-				fromClient = append(fromClient, d)
-			}
-		}
-	}
-	a.agents = agent.NewCatalog(agent.Builtin()...).With(pdefs...).With(defs...).With(a.flagAgents...).With(fromClient...)
-	a.mu.Unlock()
+	f.a.rereadCommands()
 	return sdk.Reloaded{Commands: f.commandInfos(false), Skills: f.commandInfos(true), Agents: f.agentInfos()}
 }
 
