@@ -33,37 +33,38 @@ type Options struct {
 	MaxBudgetUSD   float64
 	AddDirs        []string
 	MCPConfigs     []string
+	StrictMCP      bool
+	Settings       string
+	SettingSources string
+	SessionID      string
+	Resume         string
+	ResumeSet      bool
+	Continue       bool
+	ForkSession    bool
+	ResumeAt       string
+	NoPersist      bool
+	Partial        bool
+	HookEvents     bool
+	ReplayUser     bool
+	AwaitInit      bool
+	PromptTool     string
+	JSONSchema     string
+	Agents         string
+	Agent          string
+	MaxThinking    int
+	Thinking       string
+	Effort         string
+	ThinkingDisp   string
+	Betas          []string
+	Debug          bool
+	DebugFile      string
+	ShowVersion    bool
+	ShortVersion   bool
+
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
 	PluginDirs      []string
 	PluginDirsNoMCP []string
-	StrictMCP       bool
-	Settings        string
-	SettingSources  string
-	SessionID       string
-	Resume          string
-	ResumeSet       bool
-	Continue        bool
-	ForkSession     bool
-	ResumeAt        string
-	NoPersist       bool
-	Partial         bool
-	HookEvents      bool
-	ReplayUser      bool
-	AwaitInit       bool
-	PromptTool      string
-	JSONSchema      string
-	Agents          string
-	Agent           string
-	MaxThinking     int
-	Thinking        string
-	Effort          string
-	ThinkingDisp    string
-	Betas           []string
-	Debug           bool
-	DebugFile       string
-	ShowVersion     bool
-	ShortVersion    bool
 
 	// SourcesSet is true when --setting-sources was given, even empty
 	// (no settings files at all).
