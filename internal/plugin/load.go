@@ -284,16 +284,22 @@ func samePath(a, b string) bool {
 // ("" to take the manifest's, or the folder's); tag names it in errors
 // until its name is known.
 func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
+	// An error of a session folder that did not load carries the folder,
+	// for a host that gave several to tell which failed.
+	at := ""
+	if market == InlineMarketplace {
+		at = root
+	}
 	fi, err := os.Stat(root)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		l.fail(tag, ErrPathNotFound, root, "plugin folder %s does not exist", root)
+		l.fail(tag, ErrPathNotFound, at, "plugin folder %s does not exist", root)
 		return nil
 	case err != nil:
-		l.fail(tag, ErrPathNotFound, root, "plugin folder %s: %v", root, err)
+		l.fail(tag, ErrPathNotFound, at, "plugin folder %s: %v", root, err)
 		return nil
 	case !fi.IsDir():
-		l.fail(tag, ErrPathNotFound, root, "%s is not a folder (a plugin is a folder with .claude-plugin/plugin.json, commands/, skills/ ...)", root)
+		l.fail(tag, ErrPathNotFound, at, "%s is not a folder (a plugin is a folder with .claude-plugin/plugin.json, commands/, skills/ ...)", root)
 		return nil
 	}
 	if abs, err := filepath.Abs(root); err == nil {
@@ -306,13 +312,13 @@ func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
 	case errors.Is(err, fs.ErrNotExist):
 		m = &Manifest{}
 	case err != nil:
-		l.fail(tag, ErrManifest, root, "read %s: %v", mpath, err)
+		l.fail(tag, ErrManifest, at, "read %s: %v", mpath, err)
 		return nil
 	default:
 		var problems []error
 		m, problems, err = ParseManifest(data)
 		if err != nil {
-			l.fail(tag, ErrManifest, root, "%s: %v; the plugin is not loaded", mpath, err)
+			l.fail(tag, ErrManifest, at, "%s: %v; the plugin is not loaded", mpath, err)
 			return nil
 		}
 		id := m.Name + "@" + market
@@ -326,7 +332,7 @@ func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
 	if name == "" {
 		name = filepath.Base(root)
 		if err := CheckName(name); err != nil {
-			l.fail(tag, ErrManifest, root, "%s has no %s, and its folder name %v; add a manifest with a name", root, ManifestFile, err)
+			l.fail(tag, ErrManifest, at, "%s has no %s, and its folder name %v; add a manifest with a name", root, ManifestFile, err)
 			return nil
 		}
 	}

@@ -213,6 +213,11 @@ func TestLoadFindsPluginsEnabledInSettingsThroughClaudeCodesInstallRecords(t *te
 	}
 	texts := errorTexts(errs)
 	want := []string{"elsewhere@mkt plugin-not-installed", "gone@mkt path-not-found", "missing@mkt plugin-not-installed"}
+	for _, e := range errs {
+		if e.Path != "" {
+			t.Errorf("%s: path %q; only a session folder's error carries one", e.Plugin, e.Path)
+		}
+	}
 	if len(texts) != len(want) {
 		t.Fatalf("errors = %q", texts)
 	}
