@@ -391,3 +391,27 @@ func TestBrokenPluginComponentIsReportedAndThePluginStillLoads(t *testing.T) {
 		t.Errorf("the plugin's good command is missing: %q", strs(in["slash_commands"]))
 	}
 }
+
+// A plugin's bin/ folder is on the Bash tool's PATH: the model runs its
+// programs by name.
+func TestPluginBinFolderIsOnTheBashToolsPath(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "demo-tool hi"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Join(t.TempDir(), "tooling")
+	writeTree(t, root, map[string]string{"commands/x.md": "x"})
+	bin := filepath.Join(root, "bin", "demo-tool")
+	os.MkdirAll(filepath.Dir(bin), 0o755)
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho \"demo-tool says $1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := sb.Run(t, "", "-p", "run it", "--plugin-dir", root, "--allowedTools", "Bash(demo-tool:*)")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	res := srv.Requests()[1].ToolResults()
+	if len(res) != 1 || res[0].IsError || len(res[0].Content) == 0 || !strings.Contains(res[0].Content[0].Text, "demo-tool says hi") {
+		t.Errorf("Bash result = %+v", res)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -95,6 +96,31 @@ func (a *app) setPluginHooks() {
 		}
 	}
 	a.hookRun.SetPluginHooks(sets)
+}
+
+// withPluginBins puts the plugins' bin/ folders first on env's PATH, so
+// the Bash tool runs their programs by name.
+func (a *app) withPluginBins(env []string) []string {
+	ps, _ := a.loadedPlugins()
+	var bins []string
+	for _, p := range ps {
+		if p.BinDir != "" {
+			bins = append(bins, p.BinDir)
+		}
+	}
+	if len(bins) == 0 {
+		return env
+	}
+	path := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v // the last one counts
+		}
+	}
+	if path != "" {
+		bins = append(bins, path)
+	}
+	return append(env, "PATH="+strings.Join(bins, string(os.PathListSeparator)))
 }
 
 // pluginServers are the MCP servers of the session's plugins.

@@ -58,7 +58,7 @@ func (a *app) builtinTools() []tool.Tool {
 	for _, w := range append(warns, outWarns...) {
 		a.notify("warning", w)
 	}
-	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
+	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.withPluginBins(a.environ()), Tasks: a.tasks,
 		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs,
 		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background

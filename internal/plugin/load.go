@@ -95,6 +95,9 @@ type Plugin struct {
 	Agents []string
 	// OutputStyles are output style files or folders of them.
 	OutputStyles []string
+	// BinDir is the plugin's bin/ folder, "" when it has none: its
+	// programs can be run by name from the Bash tool.
+	BinDir string
 	// Hooks are the plugin's hooks in settings form, commands expanded.
 	Hooks map[string][]settings.HookMatcher
 	// MCPServers are the plugin's servers, named plugin:<name>:<server>,
@@ -374,6 +377,9 @@ func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
 		p.OutputStyles = abs(m.OutputStyles)
 	} else {
 		p.OutputStyles = existing("output-styles")
+	}
+	if fi, err := os.Stat(filepath.Join(root, "bin")); err == nil && fi.IsDir() {
+		p.BinDir = filepath.Join(root, "bin")
 	}
 	named := slices.Concat(abs(m.Commands), abs(m.Agents), abs(m.Skills), abs(m.OutputStyles))
 	for _, c := range p.InlineCommands {
