@@ -59,6 +59,11 @@ func (a *app) loadPlugins() {
 	for _, e := range errs {
 		a.warn(e.Error())
 	}
+	for _, p := range ps {
+		for _, u := range p.Unsupported {
+			a.warn(fmt.Sprintf("plugin %s: %s", p.ID, u))
+		}
+	}
 }
 
 // loadedPlugins returns the session's plugins and their load errors,

@@ -95,6 +95,10 @@ type Plugin struct {
 	Agents []string
 	// OutputStyles are output style files or folders of them.
 	OutputStyles []string
+	// Unsupported are parts of the plugin that are well formed but that
+	// reins does not run (a hook event it does not fire, a hook type it
+	// lacks): worth a warning, not a load error.
+	Unsupported []string
 	// BinDir is the plugin's bin/ folder, "" when it has none: its
 	// programs can be run by name from the Bash tool.
 	BinDir string
@@ -482,15 +486,17 @@ func (l *loader) hooks(p *Plugin, m *Manifest) {
 		sort.Strings(evs)
 		for _, ev := range evs {
 			if !known[ev] {
-				l.fail(p.ID, ErrHookLoad, "", "%s: hook event %q is not one reins fires; its hooks never run", s.where, ev)
+				p.Unsupported = append(p.Unsupported, fmt.Sprintf("%s: hook event %q is not one reins fires; its hooks never run", s.where, ev))
 				continue
 			}
 			for _, mt := range events[ev] {
 				var kept []settings.HookSpec
 				for _, h := range mt.Hooks {
 					switch {
+					case h.Type == "":
+						l.fail(p.ID, ErrHookLoad, "", "%s: a %s hook has no type (want \"command\"); skipped", s.where, ev)
 					case h.Type != "command":
-						l.fail(p.ID, ErrHookLoad, "", "%s: %s hook type %q is not supported by reins; skipped", s.where, ev, h.Type)
+						p.Unsupported = append(p.Unsupported, fmt.Sprintf("%s: %s hook type %q is not supported by reins; skipped", s.where, ev, h.Type))
 					case strings.TrimSpace(h.Command) == "":
 						l.fail(p.ID, ErrHookLoad, "", "%s: a %s command hook has no command; skipped", s.where, ev)
 					default:
