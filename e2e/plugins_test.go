@@ -415,3 +415,23 @@ func TestPluginBinFolderIsOnTheBashToolsPath(t *testing.T) {
 		t.Errorf("Bash result = %+v", res)
 	}
 }
+
+// reins plugin validate checks a plugin folder as a session would load
+// it, and fails on what would not load.
+func TestPluginValidateSubcommand(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	dir := t.TempDir()
+	root := demoPlugin(t, dir)
+	r := sb.Run(t, "", "plugin", "validate", root)
+	if want := root + " is a valid plugin: demo@inline, 2 command(s) and skill(s), 1 agent(s), hooks for 1 event(s), 1 MCP server(s)"; r.Code != 0 || !strings.Contains(r.Stdout, want) {
+		t.Errorf("valid plugin: code %d, stdout %q, want %q", r.Code, r.Stdout, want)
+	}
+	writeTree(t, dir, map[string]string{
+		"bad/.claude-plugin/plugin.json": `{"name": "bad", "agents": "./agents/x.md"}`,
+		"bad/agents/x.md":                "---\nname: x\n---\nno description",
+	})
+	r = sb.Run(t, "", "plugin", "validate", filepath.Join(dir, "bad"))
+	if r.Code != 1 || !strings.Contains(r.Stdout, "error: load agent "+filepath.Join(dir, "bad", "agents", "x.md")) || !strings.Contains(r.Stdout, "description is required") {
+		t.Errorf("broken plugin: code %d, stdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+}

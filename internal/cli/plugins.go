@@ -142,38 +142,39 @@ func (a *app) pluginServers() []mcp.Server {
 // cannot be used are noted for /doctor and kept for plugin_errors.
 func (a *app) pluginParts() ([]*command.Command, []*agent.Definition) {
 	ps, _ := a.loadedPlugins()
+	cmds, defs, bad := readPluginParts(ps)
+	for _, e := range bad {
+		a.note(e.Error())
+	}
+	a.mu.Lock()
+	a.partErrors = bad
+	a.mu.Unlock()
+	return cmds, defs
+}
+
+// readPluginParts reads the commands, skills and agents of ps; files
+// that cannot be used come back as errors of their plugin.
+func readPluginParts(ps []*plugin.Plugin) ([]*command.Command, []*agent.Definition, []plugin.Error) {
 	var (
 		cmds []*command.Command
 		defs []*agent.Definition
 		bad  []plugin.Error
 	)
-	defer func() {
-		a.mu.Lock()
-		a.partErrors = bad
-		a.mu.Unlock()
-	}()
-	fail := func(p *plugin.Plugin, err error) {
-		a.note(fmt.Sprintf("plugin %s: %v", p.ID, err))
-		bad = append(bad, plugin.Error{Plugin: p.ID, Type: plugin.ErrComponent, Message: err.Error()})
-	}
 	for _, p := range ps {
 		src := command.PluginSource{Name: p.Name, Commands: p.Commands, Skills: p.Skills, Expand: p.Expand}
 		for _, ic := range p.InlineCommands {
 			src.Inline = append(src.Inline, command.PluginCommand{Name: ic.Name, Path: ic.Source, Content: ic.Content,
 				Description: ic.Description, ArgumentHint: ic.ArgumentHint, Model: ic.Model, AllowedTools: ic.AllowedTools})
 		}
-		cs, errs := command.LoadPlugin(src)
-		for _, err := range errs {
-			fail(p, err)
+		cs, cerrs := command.LoadPlugin(src)
+		ds, aerrs := agent.LoadPlugin(p.Name, p.Agents, p.Expand)
+		for _, err := range append(cerrs, aerrs...) {
+			bad = append(bad, plugin.Error{Plugin: p.ID, Type: plugin.ErrComponent, Message: err.Error()})
 		}
 		cmds = append(cmds, cs...)
-		ds, errs := agent.LoadPlugin(p.Name, p.Agents, p.Expand)
-		for _, err := range errs {
-			fail(p, err)
-		}
 		defs = append(defs, ds...)
 	}
-	return cmds, defs
+	return cmds, defs, bad
 }
 
 // freePluginCommands returns the plugin commands whose names cmds (the
@@ -444,6 +445,31 @@ func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settin
 			},
 		})
 	}
-	root.AddCommand(list)
+	validate := &cobra.Command{
+		Use:   "validate PATH",
+		Short: "Check a plugin folder: its manifest, hooks, MCP servers, commands, skills and agents",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ps, errs := plugin.Load(plugin.Options{Dirs: []plugin.Dir{{Path: args[0]}}, ClaudeDir: claudeDir, Cwd: cwd})
+			cmds, defs, bad := readPluginParts(ps)
+			errs = append(errs, bad...)
+			for _, p := range ps {
+				for _, u := range p.Unsupported {
+					fmt.Fprintf(env.Stdout, "warning: %s\n", u)
+				}
+			}
+			for _, e := range errs {
+				fmt.Fprintf(env.Stdout, "error: %s\n", e.Message)
+			}
+			if len(errs) > 0 {
+				return exitError{1}
+			}
+			p := ps[0]
+			_, err := fmt.Fprintf(env.Stdout, "%s is a valid plugin: %s, %d command(s) and skill(s), %d agent(s), hooks for %d event(s), %d MCP server(s)\n",
+				p.Root, p.ID, len(cmds), len(defs), len(p.Hooks), len(p.MCPServers))
+			return err
+		},
+	}
+	root.AddCommand(list, validate)
 	return root
 }
