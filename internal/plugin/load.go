@@ -132,6 +132,7 @@ func Load(opts Options) ([]*Plugin, []Error) {
 	installed := l.installed()
 	var dirs []*Plugin
 	names := map[string]bool{}
+	seen := map[string]bool{}
 	for i, d := range opts.Dirs {
 		tag := fmt.Sprintf("inline[%d]", i)
 		root := d.Path
@@ -139,6 +140,10 @@ func Load(opts Options) ([]*Plugin, []Error) {
 			root = filepath.Join(opts.Cwd, root)
 		}
 		root = filepath.Clean(root)
+		if seen[root] {
+			continue // the same folder given twice loads once
+		}
+		seen[root] = true
 		p := l.load(root, "", InlineMarketplace, tag, d.NoMCP)
 		if p == nil || names[p.Name] {
 			if p != nil {

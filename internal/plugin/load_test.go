@@ -277,3 +277,18 @@ func TestLoadReportsUnreadableInstallRecords(t *testing.T) {
 		t.Fatalf("plugins %+v, errors %v", ps, errorTexts(errs))
 	}
 }
+
+func TestLoadReadsAFolderGivenTwiceOnceAndRefusesASecondPluginOfOneName(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, map[string]string{
+		"a/.claude-plugin/plugin.json": `{"name": "same"}`,
+		"b/.claude-plugin/plugin.json": `{"name": "same"}`,
+	})
+	ps, errs := Load(Options{Dirs: []Dir{{Path: "a"}, {Path: filepath.Join(root, "a")}, {Path: "b"}}, Cwd: root})
+	if len(ps) != 1 || ps[0].Root != filepath.Join(root, "a") {
+		t.Fatalf("plugins = %+v", ps)
+	}
+	if len(errs) != 1 || errs[0].Plugin != "inline[2]" || !strings.Contains(errs[0].Message, `also named "same"`) {
+		t.Errorf("errors = %q", errorTexts(errs))
+	}
+}
