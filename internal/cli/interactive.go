@@ -452,7 +452,7 @@ func (a *app) viewConfig(context.Context, string) (string, error) {
 }
 
 // doctorChecks are the app's checks for /doctor: tools, MCP servers,
-// settings warnings, trust.
+// plugins, settings warnings, trust.
 func (a *app) doctorChecks(context.Context) []tui.Check {
 	names := make([]string, 0, len(a.tools))
 	for _, t := range a.tools {
@@ -462,6 +462,20 @@ func (a *app) doctorChecks(context.Context) []tui.Check {
 		{Name: "built-in tools", OK: len(names) > 0, Info: fmt.Sprintf("%d: %s", len(names), strings.Join(names, ", "))},
 		{Name: "settings", OK: len(a.startupWarnings()) == 0, Info: fmt.Sprintf("%d files, %d warnings", len(a.settings.Files), len(a.startupWarnings()))},
 		{Name: "folder trusted", OK: a.trusted, Info: a.cwd},
+	}
+	if ps, errs := a.loadedPlugins(); len(ps)+len(errs) > 0 {
+		var ids []string
+		for _, p := range ps {
+			ids = append(ids, p.ID)
+		}
+		info := fmt.Sprintf("%d loaded", len(ps))
+		if len(ids) > 0 {
+			info += ": " + strings.Join(ids, ", ")
+		}
+		if len(errs) > 0 {
+			info += fmt.Sprintf("; %d error(s), see /plugin", len(errs))
+		}
+		checks = append(checks, tui.Check{Name: "plugins", OK: len(errs) == 0, Info: info})
 	}
 	if a.mcp != nil {
 		for _, s := range a.mcp.Status() {
