@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -147,5 +148,43 @@ func TestTypeScriptSDKPluginsOptionLoadsAPluginFolder(t *testing.T) {
 				t.Errorf("reloadPlugins = %s", got)
 			}
 		})
+	}
+}
+
+// A plugin that reload_plugins adds brings its MCP server: it starts, the
+// answer lists it under its plugin:<plugin>:<server> name, and the next
+// turn offers its tools.
+func TestSDKReloadPluginsStartsTheServersOfAddedPlugins(t *testing.T) {
+	srv := server(t, reply("Done.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "ENABLE_TOOL_SEARCH=false")
+	root := filepath.Join(t.TempDir(), "gapper")
+	bin := filepath.Join(root, "bin", "mcpgapserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../testdata/mcpgapserver").CombinedOutput(); err != nil {
+		t.Fatalf("build the test MCP server: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers": {"gap": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/mcpgapserver"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, sb, nil)
+	c.request("init-1", `{"subtype":"initialize"}`)
+	if st, _, msg := c.response("init-1"); st != "success" {
+		t.Fatalf("initialize: %s", msg)
+	}
+	c.request("r1", `{"subtype":"reload_plugins","add_plugins":[{"type":"local","path":`+q(root)+`}]}`)
+	st, body, msg := c.response("r1")
+	if st != "success" || !slices.Contains(names(body["mcpServers"]), "plugin:gapper:gap") {
+		t.Fatalf("reload_plugins: %s %q, mcpServers %q", st, msg, names(body["mcpServers"]))
+	}
+	c.user("go")
+	for !kindIn(c.next(), []string{"result/success"}) {
+	}
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	if tools := srv.Requests()[0].ToolNames(); !slices.Contains(tools, "mcp__plugin_gapper_gap__dump") {
+		t.Errorf("the turn after the reload does not offer the plugin server's tools: %q", tools)
 	}
 }

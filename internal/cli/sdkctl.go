@@ -412,9 +412,9 @@ func (f *sdkFront) reload() sdk.Reloaded {
 
 // reloadPlugins finds the plugins again, with the folders add names
 // joining the session's --plugin-dir ones, then re-reads commands,
-// skills, agents and the plugins' hooks (reload_plugins). The plugins'
-// MCP servers are those of the start: a server a reload adds or drops is
-// not started or stopped.
+// skills, agents and the plugins' hooks (reload_plugins), and gives the
+// plugins' MCP servers for the SDK front end to start those that do not
+// run yet.
 func (f *sdkFront) reloadPlugins(add []sdk.PluginDir) (sdk.Reloaded, error) {
 	a := f.a
 	a.mu.Lock()
@@ -431,6 +431,9 @@ func (f *sdkFront) reloadPlugins(add []sdk.PluginDir) (sdk.Reloaded, error) {
 	r := f.reload()
 	_, errs := a.loadedPlugins()
 	r.Plugins, r.PluginErrors = a.pluginInfos(), len(errs)
+	if !a.opts.StrictMCP {
+		r.PluginServers = a.pluginServers()
+	}
 	return r, nil
 }
 

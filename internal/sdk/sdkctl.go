@@ -52,6 +52,10 @@ type Reloaded struct {
 	// load (reload_plugins).
 	Plugins      []streamjson.Plugin
 	PluginErrors int
+	// PluginServers are the MCP servers of the plugins now loaded
+	// (reload_plugins): those not running yet start, and those a reload
+	// started that are gone stop.
+	PluginServers []mcp.Server
 }
 
 // PluginDir is a plugin folder an SDK client adds (reload_plugins
@@ -253,6 +257,7 @@ func (s *Server) reloadPlugins(raw json.RawMessage) (any, error) {
 		if r, err = s.cfg.ReloadPlugins(add); err != nil {
 			return nil, fmt.Errorf("reload_plugins: %w", err)
 		}
+		s.syncPluginServers(r.PluginServers)
 	} else {
 		if len(add) > 0 {
 			return nil, errors.New("reload_plugins: this session cannot load plugins, so add_plugins cannot be loaded")
