@@ -43,6 +43,7 @@ type Error struct {
 	Path    string `json:"path,omitempty"`
 }
 
+// Error renders e as "plugin <id>: <message>".
 func (e Error) Error() string { return "plugin " + e.Plugin + ": " + e.Message }
 
 // Dir is a plugin folder given for the session.

@@ -68,6 +68,7 @@ type ManifestError struct {
 	Msg   string
 }
 
+// Error renders e as "<field>: <message>".
 func (e *ManifestError) Error() string {
 	if e.Field == "" {
 		return e.Msg
