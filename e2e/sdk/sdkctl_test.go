@@ -176,7 +176,7 @@ func TestTypeScriptSDKReloadSkillsFindsASkillWrittenMidSession(t *testing.T) {
 		t.Errorf("reloadSkills = %s, want the new skill", got)
 	}
 	if got := js(summary["plugins"]); got != `{"errors":0,"hasSkill":true,"plugins":[]}` {
-		t.Errorf("reloadPlugins = %s, want no plugins (reins has none) and the reloaded commands", got)
+		t.Errorf("reloadPlugins = %s, want no plugins (none were given) and the reloaded commands", got)
 	}
 	if got := js(summary["styles"]); got != `{"available_output_styles":["default"]}` {
 		t.Errorf("reloadOutputStyles = %s", got)

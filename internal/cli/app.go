@@ -29,6 +29,7 @@ import (
 	"reins/internal/llm/anthropic"
 	"reins/internal/mcp"
 	"reins/internal/permission"
+	"reins/internal/plugin"
 	"reins/internal/prompt"
 	"reins/internal/sdk"
 	"reins/internal/session"
@@ -158,6 +159,14 @@ type app struct {
 
 	// promptFiles are the system prompt files the flags name, read at start.
 	promptFiles promptFiles
+	// plugins are the session's plugins and pluginErrors what could not
+	// be loaded; both guarded by mu (reload_plugins replaces them).
+	plugins      []*plugin.Plugin
+	pluginErrors []plugin.Error
+	// partErrors are the plugins' command, skill and agent files that
+	// could not be used, from the last reading of them; guarded by mu.
+	partErrors []plugin.Error
+
 	// flagAgents are the agents --agents defines.
 	flagAgents []*agent.Definition
 	// mainAgent is the agent the main conversation runs as (--agent);
@@ -361,6 +370,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	if err := a.loadSettings(ctx); err != nil {
 		return nil, err
 	}
+	a.loadPlugins()
 
 	a.models = llm.NewModels(a.getenv)
 	for id, ov := range a.settings.Models {
@@ -397,6 +407,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		}
 	}
 	wg.Wait()
+	a.addPluginParts()
 	if o.Agent != "" {
 		if err := a.selectMainAgent(o.Agent); err != nil {
 			if fe != frontSDK {

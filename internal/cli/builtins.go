@@ -30,7 +30,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 	}
 	return []*command.Command{
 		local("compact", "Summarise the conversation to free context", "[instructions]", a.cmdCompact),
-		local("cost", "Show the session's cost and usage", "", a.cmdCost),
+		withAliases(local("cost", "Show the session's cost and usage", "", a.cmdCost), "usage", "stats"),
 		local("help", "List the slash commands", "", a.cmdHelp),
 		local("status", "Show version, session, model and permission mode", "", a.cmdStatus),
 		local("model", "Show or change the model", "[model]", a.cmdModel),
@@ -40,6 +40,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 		local("mcp", "Show MCP servers and their tools", "", a.viewMCP),
 		local("permissions", "View permission rules", "", a.viewPermissions),
 		local("rename", "Name the session, to resume it later with --resume <name>", "<name>", a.cmdRename),
+		withAliases(local("plugin", "List the loaded plugins", "", a.viewPlugins), "plugins"),
 		{Name: "init", Description: "Ask reins to write a CLAUDE.md for this project", HasDescription: true,
 			Kind: command.Prompt, Source: command.SourceBuiltin, Prompt: func(_ context.Context, args string) (string, error) {
 				text := strings.TrimSpace(tui.InitPrompt())
@@ -81,6 +82,12 @@ func renameSession(s *engine.Session, title string) (string, error) {
 		return "", fmt.Errorf("rename session: %w", err)
 	}
 	return "Session renamed to: " + title, nil
+}
+
+// withAliases gives c other names.
+func withAliases(c *command.Command, aliases ...string) *command.Command {
+	c.Aliases = aliases
+	return c
 }
 
 // cmdCompact summarises the conversation now (/compact [instructions]).

@@ -62,6 +62,11 @@ type Options struct {
 	ShowVersion    bool
 	ShortVersion   bool
 
+	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
+	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
+	PluginDirs      []string
+	PluginDirsNoMCP []string
+
 	// SourcesSet is true when --setting-sources was given, even empty
 	// (no settings files at all).
 	SourcesSet bool
@@ -99,6 +104,8 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.Float64Var(&o.MaxBudgetUSD, "max-budget-usd", 0, "stop once the session has cost this much")
 	fs.StringArrayVar(&o.AddDirs, "add-dir", nil, "another folder the tools may use")
 	fs.StringArrayVar(&o.MCPConfigs, "mcp-config", nil, "MCP servers from a JSON file or string")
+	fs.StringArrayVar(&o.PluginDirs, "plugin-dir", nil, "load a Claude Code plugin from this folder for this session (repeatable)")
+	fs.StringArrayVar(&o.PluginDirsNoMCP, "plugin-dir-no-mcp", nil, "as --plugin-dir, without the plugin's MCP servers")
 	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
 	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")

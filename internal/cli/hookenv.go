@@ -76,5 +76,5 @@ func (a *app) applyHookEnv(ctx context.Context, path string) {
 func (a *app) shellEnviron() []string {
 	a.shellMu.Lock()
 	defer a.shellMu.Unlock()
-	return append(a.environ(), a.shellEnv...)
+	return append(a.withPluginBins(a.environ()), a.shellEnv...)
 }

@@ -16,6 +16,7 @@ import (
 	"reins/internal/llm"
 	"reins/internal/permission"
 	"reins/internal/session"
+	"reins/internal/settings"
 	"reins/internal/trust"
 	"reins/internal/tui"
 )
@@ -65,6 +66,8 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Hooks:           a.viewHooks,
 		Config:          a.viewConfig,
 		MCP:             a.viewMCP,
+		Plugins:         a.viewPlugins,
+		ReloadPlugins:   a.reloadPlugins,
 		Agents:          a.viewAgents,
 		Doctor:          a.doctorChecks,
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
@@ -378,7 +381,21 @@ func (a *app) editPermissions(f []string) (string, error) {
 
 // viewHooks lists the configured hooks (/hooks).
 func (a *app) viewHooks(context.Context, string) (string, error) {
-	hs := a.settings.Hooks
+	hs := map[string][]settings.HookMatcher{}
+	for ev, ms := range a.settings.Hooks {
+		hs[ev] = append(hs[ev], ms...)
+	}
+	if !a.pluginHooksOff() {
+		ps, _ := a.loadedPlugins()
+		for _, p := range ps {
+			for ev, ms := range p.Hooks {
+				for _, m := range ms {
+					m.Source = settings.Source("plugin " + p.ID)
+					hs[ev] = append(hs[ev], m)
+				}
+			}
+		}
+	}
 	if len(hs) == 0 {
 		return "No hooks are configured.", nil
 	}
@@ -494,7 +511,7 @@ func (a *app) viewConfig(context.Context, string) (string, error) {
 }
 
 // doctorChecks are the app's checks for /doctor: tools, MCP servers,
-// settings warnings, trust.
+// plugins, settings warnings, trust.
 func (a *app) doctorChecks(context.Context) []tui.Check {
 	names := make([]string, 0, len(a.tools))
 	for _, t := range a.tools {
@@ -504,6 +521,20 @@ func (a *app) doctorChecks(context.Context) []tui.Check {
 		{Name: "built-in tools", OK: len(names) > 0, Info: fmt.Sprintf("%d: %s", len(names), strings.Join(names, ", "))},
 		{Name: "settings", OK: len(a.startupWarnings()) == 0, Info: fmt.Sprintf("%d files, %d warnings", len(a.settings.Files), len(a.startupWarnings()))},
 		{Name: "folder trusted", OK: a.trusted, Info: a.cwd},
+	}
+	if ps, errs := a.loadedPlugins(); len(ps)+len(errs) > 0 {
+		var ids []string
+		for _, p := range ps {
+			ids = append(ids, p.ID)
+		}
+		info := fmt.Sprintf("%d loaded", len(ps))
+		if len(ids) > 0 {
+			info += ": " + strings.Join(ids, ", ")
+		}
+		if len(errs) > 0 {
+			info += fmt.Sprintf("; %d error(s), see /plugin", len(errs))
+		}
+		checks = append(checks, tui.Check{Name: "plugins", OK: len(errs) == 0, Info: info})
 	}
 	if a.mcp != nil {
 		for _, s := range a.mcp.Status() {

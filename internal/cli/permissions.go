@@ -21,6 +21,10 @@ func (a *app) permissions() error {
 	for _, c := range a.skillDirs() {
 		readDirs = append(readDirs, c)
 	}
+	ps, _ := a.loadedPlugins()
+	for _, p := range ps {
+		readDirs = append(readDirs, p.Skills...)
+	}
 	pol, warns, err := permission.NewPolicy(permission.Config{
 		Settings:        a.settings,
 		Mode:            o.PermissionMode,
@@ -56,6 +60,7 @@ func (a *app) permissions() error {
 	}
 	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Env: a.environ(), Notify: a.hooks.HookNotify}
 	a.hookRun = hooks.New(hcfg)
+	a.setPluginHooks()
 	a.autoGuard = &automode.Guard{}
 	a.classifier = &automode.Classifier{
 		Provider: a.provider,

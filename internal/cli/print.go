@@ -299,7 +299,7 @@ func (a *app) initMessage() *streamjson.Init {
 	in := streamjson.NewInit(streamjson.Init{
 		Cwd: a.cwd, SessionID: a.sessionID, Tools: a.sentToolNames(), Model: a.sess.Model(),
 		PermissionMode: string(a.checker.Mode()), APIKeySource: a.keySource, Version: Version,
-		AdditionalDirs: a.opts.AddDirs,
+		AdditionalDirs: a.opts.AddDirs, Plugins: a.pluginInfos(), PluginErrors: a.pluginErrorInfos(),
 	})
 	a.syncMCPPrompts()
 	if a.commands != nil {

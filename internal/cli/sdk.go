@@ -75,6 +75,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		ReadFile:          f.readFile,
 		SeedReadState:     f.seedReadState,
 		Reload:            f.reload,
+		ReloadPlugins:     f.reloadPlugins,
 		MCPReadResource:   f.mcpReadResource,
 		MCPOptions:        func() mcp.Options { return f.a.mcpOptions() },
 		MCPTakeOver:       f.mcpTakeOver,
@@ -110,7 +111,9 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	if o.AwaitInit {
 		// The client sends initialize first and waits for its answer:
 		// the MCP servers it carries start with the ones configured.
-		f.takeInitMCP(srv.AwaitInitialize(ctx), o)
+		req := srv.AwaitInitialize(ctx)
+		f.takeInitMCP(req, o)
+		f.takeInitPlugins(req, o)
 	}
 	a, err := newAppFor(ctx, env, o, frontSDK, h)
 	if err != nil {
@@ -151,6 +154,10 @@ type sdkFront struct {
 	// at start-up (--await-initialize); initMCPErr when they could not be.
 	initMCP    bool
 	initMCPErr error
+	// initPlugins is set when the initialize request's plugins were
+	// loaded at start-up; initPluginsErr when they could not be read.
+	initPlugins    bool
+	initPluginsErr error
 
 	setMu sync.Mutex // guards set; serialises changes to the settings
 	set   sdkSettings
@@ -375,6 +382,27 @@ func (f *sdkFront) takeInitMCP(req *sdk.InitializeRequest, o *Options) {
 	f.initMCP = true
 }
 
+// takeInitPlugins loads the initialize request's plugins with the
+// session's, as --plugin-dir folders (--await-initialize).
+func (f *sdkFront) takeInitPlugins(req *sdk.InitializeRequest, o *Options) {
+	if req == nil {
+		return
+	}
+	dirs, err := req.PluginDirs()
+	if err != nil {
+		f.initPluginsErr = err
+		return
+	}
+	for _, d := range dirs {
+		if d.NoMCP {
+			o.PluginDirsNoMCP = append(o.PluginDirsNoMCP, d.Path)
+		} else {
+			o.PluginDirs = append(o.PluginDirs, d.Path)
+		}
+	}
+	f.initPlugins = len(dirs) > 0
+}
+
 // initialize applies the client's system prompt options (the session is
 // rebuilt before its first turn) and describes the session.
 func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeResponse, error) {
@@ -389,10 +417,24 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		applied := f.initMCP
 		mcpApplied = &applied
 	}
+	var pluginsApplied *bool
+	if dirs, err := req.PluginDirs(); err != nil || len(dirs) > 0 {
+		if f.initPluginsErr != nil {
+			return nil, f.initPluginsErr
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !f.initPlugins {
+			f.a.warn("initialize: plugins are read at start-up only, when reins is started with --await-initialize; these are not loaded")
+		}
+		applied := f.initPlugins
+		pluginsApplied = &applied
+	}
 	if req.Repeat {
 		// The SDK's reinitialize sends its options again: they were
 		// applied the first time, and the session has run since.
-		return f.describe(mcpApplied), nil
+		return f.describe(mcpApplied, pluginsApplied), nil
 	}
 	if err := f.a.addAgents(req.Agents); err != nil {
 		return nil, fmt.Errorf("initialize agents: %w", err)
@@ -417,15 +459,16 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 			return nil, err
 		}
 	}
-	return f.describe(mcpApplied), nil
+	return f.describe(mcpApplied, pluginsApplied), nil
 }
 
 // describe is the application's part of the initialize answer.
-func (f *sdkFront) describe(mcpApplied *bool) *sdk.InitializeResponse {
+func (f *sdkFront) describe(mcpApplied, pluginsApplied *bool) *sdk.InitializeResponse {
 	return &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
 		MCPServersApplied:     mcpApplied,
+		PluginsApplied:        pluginsApplied,
 		Commands:              f.commandInfos(false),
 		Agents:                f.agentInfos(),
 	}

@@ -14,8 +14,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"reins/internal/agent"
-	"reins/internal/command"
 	"reins/internal/filestate"
 	"reins/internal/fsutil"
 	"reins/internal/llm"
@@ -408,28 +406,35 @@ func (f *sdkFront) agentInfos() []sdk.AgentInfo {
 // (reload_skills, reload_plugins). Built-in commands, MCP prompts and the
 // agents of --agents and of the client stay.
 func (f *sdkFront) reload() sdk.Reloaded {
-	a := f.a
-	cmds, defs := a.diskCommands()
-	fresh := a.headlessBuiltins()
-	fresh = append(fresh, cmds...)
-	for _, c := range a.commands.All() {
-		if c.Source == command.SourceMCP {
-			fresh = append(fresh, c)
-		}
-	}
-	a.commands.Reset(fresh...)
-	a.mu.Lock()
-	var fromClient []*agent.Definition
-	if a.agents != nil {
-		for _, d := range a.agents.All() {
-			if d.Source == agent.SourceSDK {
-				fromClient = append(fromClient, d)
-			}
-		}
-	}
-	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...).With(fromClient...)
-	a.mu.Unlock()
+	f.a.rereadCommands()
 	return sdk.Reloaded{Commands: f.commandInfos(false), Skills: f.commandInfos(true), Agents: f.agentInfos()}
+}
+
+// reloadPlugins finds the plugins again, with the folders add names
+// joining the session's --plugin-dir ones, then re-reads commands,
+// skills, agents and the plugins' hooks (reload_plugins), and gives the
+// plugins' MCP servers for the SDK front end to start those that do not
+// run yet.
+func (f *sdkFront) reloadPlugins(add []sdk.PluginDir) (sdk.Reloaded, error) {
+	a := f.a
+	a.mu.Lock()
+	for _, d := range add {
+		if d.NoMCP {
+			a.opts.PluginDirsNoMCP = append(a.opts.PluginDirsNoMCP, d.Path)
+		} else {
+			a.opts.PluginDirs = append(a.opts.PluginDirs, d.Path)
+		}
+	}
+	a.mu.Unlock()
+	a.loadPlugins()
+	a.setPluginHooks()
+	r := f.reload()
+	_, errs := a.loadedPlugins()
+	r.Plugins, r.PluginErrors = a.pluginInfos(), len(errs)
+	if !a.opts.StrictMCP {
+		r.PluginServers = a.pluginServers()
+	}
+	return r, nil
 }
 
 // mcpReadResource reads a resource of a configured server.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 	"unicode"
@@ -17,6 +18,7 @@ import (
 
 	"reins/internal/llm"
 	"reins/internal/mcp"
+	"reins/internal/plugin"
 	"reins/internal/session"
 	"reins/internal/settings"
 	"reins/internal/trust"
@@ -32,30 +34,52 @@ func subcommands(env *Env) []*cobra.Command {
 	home, _ := homeDir(env.Getenv)
 	configDir := session.ConfigDir(env.Getenv, home)
 	claudeJSON := trust.ClaudeJSONPath(env.Getenv, home)
+	claudeDir := settings.ClaudeConfigDir(env.Getenv, home)
+	// list and get read the settings once for approvals and plugins.
+	settingsOnce := sync.OnceValues(func() (*settings.Settings, error) {
+		return subcommandSettings(env, cwd, home, configDir, claudeJSON)
+	})
 	mcpCmd := mcp.NewCommand(mcp.CommandOptions{
 		Cwd: cwd, Home: home, ClaudeJSON: claudeJSON, ConfigDir: configDir, Getenv: env.Getenv, Version: Version,
 		Managed:      mcp.DefaultManagedFiles(),
-		Approval:     func() mcp.Approval { return subcommandMCPApproval(env, cwd, home, configDir, claudeJSON) },
+		Approval:     func() mcp.Approval { return subcommandMCPApproval(env, settingsOnce) },
+		Plugins:      func() []mcp.Server { return subcommandPluginServers(settingsOnce, claudeDir, cwd) },
 		Serve:        func(ctx context.Context, in io.Reader, out io.Writer) error { return serveMCP(ctx, env, in, out) },
 		ResetChoices: func() (string, error) { return resetMCPChoices(cwd, claudeJSON) },
 	})
 	settingsHere := func() (*settings.Settings, error) {
 		return subcommandSettings(env, cwd, home, configDir, claudeJSON)
 	}
-	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, session.Store{Root: configDir, Also: []string{settings.ClaudeConfigDir(env.Getenv, home)}}), autoModeCommand(env, settingsHere)}
+	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, session.Store{Root: configDir, Also: []string{settings.ClaudeConfigDir(env.Getenv, home)}}), autoModeCommand(env, settingsHere),
+		pluginCommand(env, cwd, claudeDir, settingsHere)}
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json
 // servers for `reins mcp list|get`, as a session in cwd would see them:
 // the project's own settings files count only once the folder is trusted,
 // so a cloned repository cannot approve its own servers.
-func subcommandMCPApproval(env *Env, cwd, home, configDir, claudeJSON string) mcp.Approval {
-	s, err := subcommandSettings(env, cwd, home, configDir, claudeJSON)
+func subcommandMCPApproval(env *Env, here func() (*settings.Settings, error)) mcp.Approval {
+	s, err := here()
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "reins: warning: %v\n", err)
 		return mcp.Approval{}
 	}
 	return mcpApproval(s.Raw)
+}
+
+// subcommandPluginServers are the MCP servers of the plugins enabled in
+// the settings a session in cwd would see, for `reins mcp list|get`.
+func subcommandPluginServers(here func() (*settings.Settings, error), claudeDir, cwd string) []mcp.Server {
+	s, err := here()
+	if err != nil {
+		return nil
+	}
+	ps, _ := plugin.Load(plugin.Options{Enabled: enabledPlugins(s.Raw), ClaudeDir: claudeDir, Cwd: cwd})
+	var out []mcp.Server
+	for _, p := range ps {
+		out = append(out, p.MCPServers...)
+	}
+	return out
 }
 
 // subcommandSettings loads the settings a session in cwd would see (the

@@ -58,7 +58,7 @@ func (a *app) builtinTools() []tool.Tool {
 	for _, w := range append(warns, outWarns...) {
 		a.notify("warning", w)
 	}
-	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.environ(), Tasks: a.tasks,
+	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.withPluginBins(a.environ()), Tasks: a.tasks,
 		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs,
 		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
@@ -251,7 +251,7 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 // background. A --mcp-config value that cannot be used is an error.
 func (a *app) startMCP(ctx context.Context) error {
 	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
-		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
+		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Plugins: a.pluginServers(), Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,11 @@ func (l *loader) add(c *Command) {
 
 // commandsDir walks a commands folder, following symbolic links to
 // folders once each.
-func (l *loader) commandsDir(dir string, src Source) {
+func (l *loader) commandsDir(dir string, src Source) { l.commandsUnder(dir, "", src) }
+
+// commandsUnder walks a commands folder, naming what it finds with prefix
+// first ("" or "name:").
+func (l *loader) commandsUnder(dir, top string, src Source) {
 	visited := map[string]bool{}
 	var walk func(dir, prefix string)
 	walk = func(dir, prefix string) {
@@ -97,7 +101,7 @@ func (l *loader) commandsDir(dir string, src Source) {
 			}
 			return
 		}
-		if prefix != "" && hasSkill(dir) {
+		if prefix != top && hasSkill(dir) {
 			l.skill(dir, strings.TrimSuffix(prefix, ":"), src)
 			return
 		}
@@ -123,7 +127,7 @@ func (l *loader) commandsDir(dir string, src Source) {
 			}
 		}
 	}
-	walk(dir, "")
+	walk(dir, top)
 }
 
 func hasSkill(dir string) bool {
@@ -177,6 +181,11 @@ func (l *loader) parse(path, name string, src Source) (*Command, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
+	return l.parseData(data, path, name, src)
+}
+
+// parseData reads a command's Markdown; path names it in errors.
+func (l *loader) parseData(data []byte, path, name string, src Source) (*Command, error) {
 	doc, err := frontmatter.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)

@@ -182,6 +182,36 @@ func (r *Runner) SetCommandHooks(src settings.Source, hs map[string][]settings.H
 	r.hooks = append(r.hooks, added...)
 }
 
+// PluginHooks are the hooks one plugin brings, in settings form, and the
+// environment its hook commands get on top of the session's
+// (CLAUDE_PLUGIN_ROOT, CLAUDE_PLUGIN_DATA).
+type PluginHooks struct {
+	Hooks map[string][]settings.HookMatcher
+	Env   []string
+}
+
+// SetPluginHooks replaces the command hooks of plugins with those of
+// sets (at start, and when plugins are loaded again). They have
+// settings.SourcePlugin.
+func (r *Runner) SetPluginHooks(sets []PluginHooks) {
+	var added []Hook
+	for _, ps := range sets {
+		cfg := r.cfg
+		cfg.Env = append(append([]string(nil), r.cfg.Env...), ps.Env...)
+		for _, h := range commandHooks(cfg, ps.Hooks) {
+			h.Source = settings.SourcePlugin
+			added = append(added, h)
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hooks = slices.DeleteFunc(r.hooks, func(h Hook) bool {
+		_, isCommand := h.Handler.(*Command)
+		return isCommand && h.Source == settings.SourcePlugin
+	})
+	r.hooks = append(r.hooks, added...)
+}
+
 // Has reports whether any hook is registered for ev.
 func (r *Runner) Has(ev Event) bool {
 	if r == nil || r.cfg.Disabled {

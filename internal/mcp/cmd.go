@@ -25,6 +25,9 @@ type CommandOptions struct {
 	// none approved. It is a function so that only list and get, which
 	// need it, read the settings.
 	Approval func() Approval
+	// Plugins are the servers of the plugins settings enable (see
+	// LoadOptions.Plugins); nil means none. Only list and get call it.
+	Plugins func() []Server
 	// Managed are the managed MCP configuration files (see
 	// LoadOptions.Managed).
 	Managed []string
@@ -234,8 +237,12 @@ func load(opts CommandOptions) (*Config, error) {
 	if opts.Approval != nil {
 		appr = opts.Approval()
 	}
+	var plugins []Server
+	if opts.Plugins != nil && !opts.Strict {
+		plugins = opts.Plugins()
+	}
 	return Load(LoadOptions{Cwd: opts.Cwd, Home: opts.Home, ClaudeJSON: opts.ClaudeJSON, ConfigDir: opts.ConfigDir,
-		MCPConfig: opts.MCPConfig, Strict: opts.Strict, Approval: appr, Managed: opts.Managed})
+		MCPConfig: opts.MCPConfig, Strict: opts.Strict, Plugins: plugins, Approval: appr, Managed: opts.Managed})
 }
 
 // check connects to servers and reports their status.

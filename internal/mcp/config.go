@@ -192,6 +192,7 @@ type Scope string
 
 // Scopes, from the lowest precedence to the highest.
 const (
+	ScopePlugin  Scope = "plugin"  // a plugin's .mcp.json, named plugin:<plugin>:<server>
 	ScopeUser    Scope = "user"    // the user's config, every project
 	ScopeProject Scope = "project" // .mcp.json, shared with the repository
 	ScopeLocal   Scope = "local"   // the user's config, this project only
@@ -201,6 +202,8 @@ const (
 
 func scopeRank(s Scope) int {
 	switch s {
+	case ScopePlugin:
+		return -1
 	case ScopeUser:
 		return 0
 	case ScopeProject:

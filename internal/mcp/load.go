@@ -45,6 +45,12 @@ type LoadOptions struct {
 	// is exclusive: its servers are the only ones, every other source and
 	// --mcp-config included is ignored, as in Claude Code.
 	Managed []string
+	// Plugins are the servers of the session's plugins (named
+	// plugin:<plugin>:<server>), the lowest layer: a server configured
+	// by hand that runs the same command or reaches the same URL wins
+	// over a plugin's. --strict-mcp-config and a managed configuration
+	// leave them out.
+	Plugins []Server
 	// Approval is what settings say about project servers. The approvals
 	// Claude Code keeps in its global config for this project
 	// (projects[<path>].enabledMcpjsonServers and the like) are added to
@@ -122,7 +128,7 @@ func Load(opts LoadOptions) (*Config, error) {
 		for i := range project {
 			project[i].Disabled = approvalState(project[i].Name, appr)
 		}
-		layers = append(layers, claudeUser, reinsUser, project, claudeLocal, reinsLocal)
+		layers = append(layers, opts.Plugins, claudeUser, reinsUser, project, claudeLocal, reinsLocal)
 	}
 	for _, v := range opts.MCPConfig {
 		servers, err := parseFlag(v, opts.Cwd)

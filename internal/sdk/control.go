@@ -35,6 +35,19 @@ type InitializeRequest struct {
 	// command line (the SDK's mcpServersDelivery 'initialize', which
 	// launches reins with --await-initialize).
 	MCPServers json.RawMessage `json:"mcpServers"`
+	// Plugins are plugin folders, in the shape of the SDK's plugins
+	// option, sent here rather than as --plugin-dir (the SDK's
+	// pluginDelivery 'initialize', with --await-initialize).
+	Plugins json.RawMessage `json:"plugins"`
+}
+
+// PluginDirs reads the request's plugins (nil when it has none).
+func (r *InitializeRequest) PluginDirs() ([]PluginDir, error) {
+	dirs, err := parsePluginList("plugins", r.Plugins, false)
+	if err != nil {
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	return dirs, nil
 }
 
 // HookMatcher is one matcher of the client's hooks: which callbacks run
@@ -91,6 +104,9 @@ type InitializeResponse struct {
 	// at start-up; absent when it had none. The SDK ends a session whose
 	// answer lacks it, as from a reins that cannot read them.
 	MCPServersApplied *bool `json:"mcp_servers_applied,omitempty"`
+	// PluginsApplied says whether the request's plugins were loaded at
+	// start-up; absent when it had none.
+	PluginsApplied *bool `json:"plugins_applied,omitempty"`
 	// HookOnFailureSupported says hook matchers' onFailure is honoured;
 	// the SDK refuses a session with a "block" matcher without it.
 	HookOnFailureSupported bool `json:"hook_on_failure_supported"`

@@ -30,6 +30,9 @@
 //     cancel_async_message (drops a queued
 //     message by uuid), set_mcp_permission_mode_override ("default" only:
 //     it narrows).
+//   - reload_plugins finds the plugins again (add_plugins folders join
+//     them) and answers with them; the servers of plugins it adds start
+//     under managers of their own, which mcp_set_servers leaves alone.
 //   - mcp_set_servers: replaces the MCP servers the client gave at run
 //     time (its own, declared in initialize, and those of earlier sets),
 //     each under an MCP manager of its own, and answers once the new ones

@@ -184,9 +184,10 @@ func (s *Server) setMCPServers(raw json.RawMessage) (answer func() MCPSetServers
 	for _, sv := range servers {
 		want[sv.Name] = true
 	}
-	// Those left out stop.
+	// Those left out stop (not plugins' servers: they are not the
+	// client's set).
 	for _, d := range s.dynServers() {
-		if !want[d.conf.Name] {
+		if !want[d.conf.Name] && d.conf.Scope != mcp.ScopePlugin {
 			s.stopDynServer(d.conf.Name)
 			res.Removed = append(res.Removed, d.conf.Name)
 		}
@@ -240,6 +241,35 @@ func (s *Server) setMCPServers(raw json.RawMessage) (answer func() MCPSetServers
 		}
 		return res
 	}, nil
+}
+
+// syncPluginServers starts the plugins' servers that do not run yet (a
+// plugin a reload added, under a manager of its own) and stops those a
+// reload started whose plugin is gone. Servers configured at start stay
+// as they are.
+func (s *Server) syncPluginServers(servers []mcp.Server) {
+	running := map[string]bool{}
+	if s.cfg.MCPStatus != nil {
+		for _, st := range s.cfg.MCPStatus() {
+			running[st.Name] = true
+		}
+	}
+	want := map[string]bool{}
+	for _, sv := range servers {
+		want[sv.Name] = true
+		if running[sv.Name] || sv.Invalid != "" {
+			continue
+		}
+		if d := s.dynServer(sv.Name); d != nil && reflect.DeepEqual(d.conf.Config, sv.Config) {
+			continue
+		}
+		s.startDynServer(sv)
+	}
+	for _, d := range s.dynServers() {
+		if d.conf.Scope == mcp.ScopePlugin && !want[d.conf.Name] {
+			s.stopDynServer(d.conf.Name)
+		}
+	}
 }
 
 // takeOver turns off the configured server of that name, if one is on,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -47,6 +48,22 @@ type Reloaded struct {
 	// Skills are the skills alone.
 	Skills []CommandInfo
 	Agents []AgentInfo
+	// Plugins are the loaded plugins; PluginErrors counts what failed to
+	// load (reload_plugins).
+	Plugins      []streamjson.Plugin
+	PluginErrors int
+	// PluginServers are the MCP servers of the plugins now loaded
+	// (reload_plugins): those not running yet start, and those a reload
+	// started that are gone stop.
+	PluginServers []mcp.Server
+}
+
+// PluginDir is a plugin folder an SDK client adds (reload_plugins
+// add_plugins): an absolute path, and whether the client runs the
+// plugin's MCP servers itself (skipMcpDiscovery).
+type PluginDir struct {
+	Path  string
+	NoMCP bool
 }
 
 // asyncSubtypes are the control requests answered from a goroutine of
@@ -223,24 +240,80 @@ func (s *Server) reload() Reloaded {
 	return r
 }
 
-// reloadPlugins answers reload_plugins: reins has no plugins, so the list
-// of them is empty, but commands, skills and agents are read again.
-// Plugins the request asks to add are refused rather than ignored.
+// reloadPlugins answers reload_plugins: the plugins are found again
+// (with the folders add_plugins names joining them, as --plugin-dir
+// would), and with them the commands, skills, agents and hooks.
 func (s *Server) reloadPlugins(raw json.RawMessage) (any, error) {
 	var req struct {
-		Add []json.RawMessage `json:"add_plugins"`
+		Add json.RawMessage `json:"add_plugins"`
 	}
 	json.Unmarshal(raw, &req)
-	if len(req.Add) > 0 {
-		return nil, errors.New("reload_plugins: reins has no plugin support, so add_plugins cannot be loaded")
+	add, err := parsePluginList("add_plugins", req.Add, true)
+	if err != nil {
+		return nil, fmt.Errorf("reload_plugins: %w", err)
 	}
-	r := s.reload()
+	var r Reloaded
+	if s.cfg.ReloadPlugins != nil {
+		if r, err = s.cfg.ReloadPlugins(add); err != nil {
+			return nil, fmt.Errorf("reload_plugins: %w", err)
+		}
+		s.syncPluginServers(r.PluginServers)
+	} else {
+		if len(add) > 0 {
+			return nil, errors.New("reload_plugins: this session cannot load plugins, so add_plugins cannot be loaded")
+		}
+		r = s.reload()
+	}
+	if r.Commands == nil {
+		r.Commands = []CommandInfo{}
+	}
+	if r.Agents == nil {
+		r.Agents = []AgentInfo{}
+	}
+	if r.Plugins == nil {
+		r.Plugins = []streamjson.Plugin{}
+	}
 	servers := append(s.configuredStatus(), s.sdkServerStatus()...)
 	if servers == nil {
 		servers = []MCPServerStatus{}
 	}
-	return map[string]any{"commands": r.Commands, "agents": r.Agents, "plugins": []any{},
-		"mcpServers": servers, "error_count": 0}, nil
+	return map[string]any{"commands": r.Commands, "agents": r.Agents, "plugins": r.Plugins,
+		"mcpServers": servers, "error_count": r.PluginErrors}, nil
+}
+
+// parsePluginList reads a list of plugins in the SDK's shape, {"type":
+// "local", "path": ..., "skipMcpDiscovery": bool}, as field (plugins of
+// initialize, add_plugins of reload_plugins) gives it; abs requires
+// absolute paths.
+func parsePluginList(field string, raw json.RawMessage, abs bool) ([]PluginDir, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(raw, &items) != nil {
+		return nil, fmt.Errorf("%q must be a list of {\"type\": \"local\", \"path\": ...}", field)
+	}
+	var out []PluginDir
+	for i, it := range items {
+		var p struct {
+			Type    string `json:"type"`
+			Path    string `json:"path"`
+			SkipMCP bool   `json:"skipMcpDiscovery"`
+		}
+		if err := json.Unmarshal(it, &p); err != nil {
+			return nil, fmt.Errorf("%s[%d]: want {\"type\": \"local\", \"path\": ...}", field, i)
+		}
+		switch {
+		case p.Type != "local":
+			return nil, fmt.Errorf("%s[%d]: type %q is not supported (only \"local\")", field, i, p.Type)
+		case p.Path == "":
+			return nil, fmt.Errorf("%s[%d]: path is empty", field, i)
+		case abs && !filepath.IsAbs(p.Path):
+			return nil, fmt.Errorf("%s[%d]: path %q must be absolute", field, i, p.Path)
+		}
+		out = append(out, PluginDir{Path: p.Path, NoMCP: p.SkipMCP})
+	}
+	return out, nil
 }
 
 // mcpReadResource answers mcp_read_resource. As in Claude Code, only ui://

@@ -61,7 +61,7 @@ func TestSessionControlRequestsRefuseMalformedFieldsNamingThem(t *testing.T) {
 		{`{"subtype":"cancel_async_message"}`, `cancel_async_message: "message_uuid" must be a string`},
 		{`{"subtype":"background_tasks"}`, `background_tasks: background tasks are not available in this session`},
 		{`{"subtype":"background_tasks","tool_use_id":7}`, `background_tasks: "tool_use_id" must be a string`},
-		{`{"subtype":"reload_plugins","add_plugins":[{"type":"local","path":"/p"}]}`, `reins has no plugin support, so add_plugins cannot be loaded`},
+		{`{"subtype":"reload_plugins","add_plugins":[{"type":"local","path":"/p"}]}`, `this session cannot load plugins, so add_plugins cannot be loaded`},
 		{`{"subtype":"no_such_thing"}`, `unsupported control request subtype "no_such_thing"`},
 	} {
 		r := h.ask("r", tc.req)

@@ -112,6 +112,11 @@ type Config struct {
 	// Reload re-reads commands, skills and agents from disk
 	// (reload_skills, reload_plugins) and describes them.
 	Reload func() Reloaded
+	// ReloadPlugins finds the plugins again, adding the folders add
+	// names, re-reads commands, skills and agents with them and
+	// describes the result (reload_plugins). nil: reload_plugins reads
+	// commands again (Reload) and lists no plugins.
+	ReloadPlugins func(add []PluginDir) (Reloaded, error)
 	// MCPReadResource reads a resource of a configured MCP server
 	// (mcp_read_resource). It is called on a goroutine of its own.
 	MCPReadResource func(ctx context.Context, server, uri string) (any, error)

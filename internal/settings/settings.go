@@ -23,6 +23,8 @@ const (
 	SourceCLI     Source = "cliArg"
 	SourceSession Source = "session"
 	SourceCommand Source = "command"
+	// SourcePlugin names hooks a plugin brings (hooks/hooks.json).
+	SourcePlugin Source = "pluginHook"
 )
 
 // FileSource reports whether s names a kind of settings file.
@@ -53,6 +55,8 @@ func (s Source) Label() string {
 		return "this session"
 	case SourceCommand:
 		return "command"
+	case SourcePlugin:
+		return "plugin"
 	}
 	return string(s)
 }

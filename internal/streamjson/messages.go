@@ -33,8 +33,11 @@ type Init struct {
 	Agents            []string    `json:"agents"`
 	Skills            []string    `json:"skills"`
 	Plugins           []Plugin    `json:"plugins"`
-	UUID              string      `json:"uuid"`
-	AdditionalDirs    []string    `json:"additional_directories"`
+	// PluginErrors are the plugins that did not load, or loaded without a
+	// component; the key is left out when there are none.
+	PluginErrors   []PluginError `json:"plugin_errors,omitempty"`
+	UUID           string        `json:"uuid"`
+	AdditionalDirs []string      `json:"additional_directories"`
 }
 
 // MCPStatus is one MCP server's state in init.
@@ -44,10 +47,24 @@ type MCPStatus struct {
 	Error  string `json:"error,omitempty"`
 }
 
-// Plugin is a loaded plugin (reins has none yet; the list is empty).
+// Plugin is a loaded plugin: its name, folder, id (name@marketplace,
+// name@inline for a --plugin-dir folder) and manifest version.
 type Plugin struct {
-	Name string `json:"name"`
-	Path string `json:"path"`
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	Source  string `json:"source,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// PluginError is a problem loading a plugin: Plugin is its id, or
+// inline[N] for a --plugin-dir folder that failed before it had a name
+// (Path is then the folder); Type is a category (path-not-found,
+// manifest-validation-error, ...).
+type PluginError struct {
+	Plugin  string `json:"plugin"`
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Path    string `json:"path,omitempty"`
 }
 
 // NewInit fills the constant fields of an init message.

@@ -121,6 +121,9 @@ type Options struct {
 	Permissions, Hooks, Config Viewer
 	// MCP backs /mcp: the servers, their state and tools.
 	MCP Viewer
+	// Plugins lists the loaded plugins (/plugin, /plugins);
+	// ReloadPlugins reads them again (/reload-plugins).
+	Plugins, ReloadPlugins Viewer
 	// Agents backs /agents: the sub-agents the Agent tool can start.
 	Agents Viewer
 	// Doctor adds checks to /doctor (settings files, tools...).

@@ -154,6 +154,21 @@ async function reloadScenario() {
   ]);
 }
 
+// plugins: the SDK's plugins option loads a plugin folder (as --plugin-dir,
+// or in the initialize request with pluginDelivery "initialize"); its
+// command runs, and reloadPlugins lists it.
+async function pluginsScenario(delivery) {
+  const options = { plugins: [{ type: "local", path: process.env.PLUGIN_DIR }] };
+  if (delivery) options.pluginDelivery = delivery;
+  await session(options, "/tp:hi Ada", [
+    async (q) => {
+      const r = await q.reloadPlugins();
+      summary.reload = { plugins: r.plugins.map((p) => p.name + "@" + p.path), hasCommand: r.commands.some((c) => c.name === "tp:hi"), errors: r.error_count };
+      return undefined;
+    },
+  ]);
+}
+
 // readMcpResource reads an MCP Apps widget of a server reins runs.
 async function mcpResourceScenario() {
   const ui = { command: process.execPath, args: [new URL("./ui-server.mjs", import.meta.url).pathname] };
@@ -173,6 +188,8 @@ try {
   else if (scenario === "files") await filesScenario();
   else if (scenario === "mcp-set") await mcpSetScenario();
   else if (scenario === "reload") await reloadScenario();
+  else if (scenario === "plugins") await pluginsScenario();
+  else if (scenario === "plugins-initialize") await pluginsScenario("initialize");
   else if (scenario === "mcp-resource") await mcpResourceScenario();
   else throw new Error("unknown scenario " + scenario);
 } catch (e) {
