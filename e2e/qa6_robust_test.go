@@ -107,3 +107,35 @@ func TestPrintModeNotFoundNamesTheModel(t *testing.T) {
 		t.Errorf("stderr %q does not name the model and address", r.Stderr)
 	}
 }
+
+// In print mode, a command, skill or agent file that cannot be read as
+// written is reported on stderr with its path and line (before, only
+// /doctor in the terminal UI knew, and the command was just missing); a
+// command with broken frontmatter still runs when typed, as in Claude
+// Code; a README without frontmatter in the agents folder is not
+// reported.
+func TestPrintModeReportsBrokenCommandAndAgentFilesAndStillRunsTheCommand(t *testing.T) {
+	srv := server(t, llmtest.Turn{Match: func(r *llmtest.Request) bool {
+		return strings.Contains(r.LastUserText(), "Review notes.txt carefully.")
+	}, Blocks: []llmtest.Block{llmtest.Text("reviewed")}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	cmd := sb.Write(t, ".claude/commands/review.md", "---\nargument-hint: [file\n---\nReview $ARGUMENTS carefully.\n")
+	agentFile := sb.Write(t, ".claude/agents/helper.md", "---\nname: [helper\ndescription: helps\n---\nHelp.\n")
+	sb.Write(t, ".claude/agents/README.md", "# Our agents\n")
+	r := sb.Run(t, "", "-p", "/review notes.txt")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "reviewed" {
+		t.Fatalf("code %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, want := range []string{
+		"reins: warning: load " + cmd + ": line 2: invalid YAML in frontmatter",
+		"the frontmatter is ignored, and only typing /review runs it",
+		"reins: warning: load agent " + agentFile + ": line 2: invalid YAML in frontmatter",
+	} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if strings.Contains(r.Stderr, "README.md") {
+		t.Errorf("the agents folder's README is reported:\n%s", r.Stderr)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -329,15 +330,23 @@ func (a *app) loadCommands() {
 }
 
 // diskCommands reads the custom commands, skills and agents of the
-// standard folders; files that cannot be used are noted for /doctor.
+// standard folders. Files that cannot be used, or only in part, are
+// reported as start-up warnings (on stderr outside the terminal UI, where
+// a command, skill or agent that is silently missing is otherwise a
+// mystery); a Markdown file without any frontmatter in an agents folder
+// (a README) is only noted for /doctor.
 func (a *app) diskCommands() ([]*command.Command, []*agent.Definition) {
 	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
-		a.note(err.Error())
+		a.warn(err.Error())
 	}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
-		a.note(err.Error())
+		if errors.Is(err, agent.ErrNoFrontmatter) {
+			a.note(err.Error())
+			continue
+		}
+		a.warn(err.Error())
 	}
 	return cmds, defs
 }
