@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Transport kinds of a server configuration.
@@ -251,7 +252,7 @@ func ParseServers(data []byte, scope Scope, source string) ([]Server, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("read MCP servers from %s: %w", source, err)
+		return nil, fmt.Errorf("read MCP servers from %s: %w", source, located(data, err))
 	}
 	entries := map[string]json.RawMessage{}
 	if raw, ok := top["mcpServers"]; ok {
@@ -334,7 +335,7 @@ func readUserFile(path, cwd string) (userServers, error) {
 	}
 	var f userFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return out, fmt.Errorf("read MCP servers from %s: %w", path, err)
+		return out, fmt.Errorf("read MCP servers from %s: %w", path, located(data, err))
 	}
 	out.user = parseEntries(f.MCPServers, ScopeUser, path)
 	keys := make([]string, 0, len(f.Projects))
@@ -368,4 +369,33 @@ func samePath(a, b string) bool {
 	ra, err1 := filepath.EvalSymlinks(ca)
 	rb, err2 := filepath.EvalSymlinks(cb)
 	return err1 == nil && err2 == nil && ra == rb
+}
+
+// located adds the line and column where a JSON decoding error of data
+// happened (encoding/json gives a byte offset, or none for a cut-off
+// file), so a user can find the mistake in a long file.
+func located(data []byte, err error) error {
+	off := -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = int(se.Offset) - 1 // just past the offending byte
+	case errors.As(err, &te) && te.Field == "":
+		// The whole file has the wrong shape: point at its start.
+		off = len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+		err = fmt.Errorf("the file must hold a JSON object ({\"mcpServers\": {...}}), not a JSON %s", te.Value)
+	case errors.As(err, &te):
+		off = int(te.Offset)
+	}
+	if strings.Contains(err.Error(), "unexpected end of JSON input") {
+		off = len(data)
+	}
+	if off < 0 {
+		return err
+	}
+	off = min(off, len(data))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
+	return fmt.Errorf("line %d, column %d: %w", line, col, err)
 }
