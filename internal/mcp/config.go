@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"reins/internal/fsutil"
 )
 
 // Transport kinds of a server configuration.
@@ -322,7 +323,7 @@ type userServers struct {
 // cwd, with the approvals recorded for it; a missing file gives nothing.
 func readUserFile(path, cwd string) (userServers, error) {
 	var out userServers
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegularFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
