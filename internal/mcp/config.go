@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -273,7 +274,7 @@ func parseEntries(entries map[string]json.RawMessage, scope Scope, source string
 	for name, raw := range entries {
 		s := Server{Name: name, Scope: scope, Source: source}
 		if err := json.Unmarshal(raw, &s.Config); err != nil {
-			s.Invalid = fmt.Sprintf("server %q in %s: %v", name, source, err)
+			s.Invalid = fmt.Sprintf("server %q in %s: %s", name, source, entryProblem(err))
 		} else if err := s.Config.Validate(); err != nil {
 			s.Invalid = fmt.Sprintf("server %q in %s: %v", name, source, err)
 		} else if err := validServerName(name); err != nil {
@@ -399,4 +400,38 @@ func located(data []byte, err error) error {
 	line := 1 + bytes.Count(data[:off], []byte("\n"))
 	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
 	return fmt.Errorf("line %d, column %d: %w", line, col, err)
+}
+
+// entryProblem says what is wrong with a server entry that does not
+// decode, in the file's terms: the field and the JSON it needs, not the
+// Go type it would have filled.
+func entryProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	if te.Field == "" {
+		return fmt.Sprintf("the entry must be an object, not a JSON %s", te.Value)
+	}
+	want := "another type"
+	switch t := te.Type; t.Kind() {
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64, reflect.Float32, reflect.Uint, reflect.Uint64:
+		want = "a number"
+	case reflect.Slice:
+		want = "an array"
+		if t.Elem().Kind() == reflect.String {
+			want = "an array of strings"
+		}
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		want = "an object"
+	}
+	if te.Type.Kind() == reflect.String && (te.Field == "env" || te.Field == "headers") {
+		// A value inside a map of strings.
+		return fmt.Sprintf("%s values must be strings, not a JSON %s", te.Field, te.Value)
+	}
+	return fmt.Sprintf("%s must be %s, not a JSON %s", te.Field, want, te.Value)
 }

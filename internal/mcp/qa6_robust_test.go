@@ -24,3 +24,24 @@ func TestServersFileSyntaxErrorNamesLineAndColumn(t *testing.T) {
 		})
 	}
 }
+
+// A server entry with a field of the wrong type says which field and what
+// JSON it needs, not which Go struct field it would have filled.
+func TestServerEntryOfTheWrongShapeNamesTheField(t *testing.T) {
+	cases := map[string]string{
+		`{"command": "x", "args": "--port 3"}`: `args must be an array of strings, not a JSON string`,
+		`{"command": "x", "env": {"PORT": 3}}`: `env values must be strings, not a JSON number`,
+		`{"command": 5}`:                       `command must be a string, not a JSON number`,
+		`["x"]`:                                `the entry must be an object, not a JSON array`,
+	}
+	for entry, want := range cases {
+		servers, err := ParseServers([]byte(`{"mcpServers": {"s": `+entry+`}}`), ScopeProject, "/p/.mcp.json")
+		if err != nil || len(servers) != 1 {
+			t.Fatalf("%s: %v, %v", entry, servers, err)
+		}
+		got := servers[0].Invalid
+		if !strings.Contains(got, `server "s" in /p/.mcp.json: `+want) || strings.Contains(got, "Go ") {
+			t.Errorf("%s: Invalid = %q, want %q", entry, got, want)
+		}
+	}
+}
