@@ -139,3 +139,20 @@ func TestPrintModeReportsBrokenCommandAndAgentFilesAndStillRunsTheCommand(t *tes
 		t.Errorf("the agents folder's README is reported:\n%s", r.Stderr)
 	}
 }
+
+// A server still connecting when print mode's start-up wait ends is
+// named once on stderr: the model works without its tools, and before,
+// nothing told a text-mode user why they were missing.
+func TestPrintModeNamesAnMCPServerStillConnectingAfterTheWait(t *testing.T) {
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "MCP_STARTUP_WAIT_MS=300")
+	r := sb.Run(t, "", "-p", "hi", "--mcp-config", `{"mcpServers":{"slow":{"command":"sh","args":["-c","sleep 60"]}}}`)
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "done" {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	want := `reins: warning: MCP server "slow" is still connecting after the start-up wait (MCP_STARTUP_WAIT_MS); the model works without its tools until it connects`
+	if strings.Count(r.Stderr, want) != 1 {
+		t.Errorf("stderr should name the server once:\n%s", r.Stderr)
+	}
+}

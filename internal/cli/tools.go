@@ -312,6 +312,7 @@ func (a *app) waitMCP(ctx context.Context) {
 	a.mcp.Wait(wctx)
 	if a.front != frontTUI {
 		a.reportMCPFailures()
+		a.reportMCPPending()
 	}
 }
 
