@@ -142,11 +142,12 @@ func TestPrintModeReportsBrokenCommandAndAgentFilesAndStillRunsTheCommand(t *tes
 
 // A server still connecting when print mode's start-up wait ends is
 // named once on stderr: the model works without its tools, and before,
-// nothing told a text-mode user why they were missing.
+// nothing told a text-mode user why they were missing. An MCP_TIMEOUT
+// that is no number of milliseconds is named too.
 func TestPrintModeNamesAnMCPServerStillConnectingAfterTheWait(t *testing.T) {
 	srv := server(t, llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	sb.Env = append(sb.Env, "MCP_STARTUP_WAIT_MS=300")
+	sb.Env = append(sb.Env, "MCP_STARTUP_WAIT_MS=300", "MCP_TIMEOUT=30s")
 	r := sb.Run(t, "", "-p", "hi", "--mcp-config", `{"mcpServers":{"slow":{"command":"sh","args":["-c","sleep 60"]}}}`)
 	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "done" {
 		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
@@ -154,5 +155,10 @@ func TestPrintModeNamesAnMCPServerStillConnectingAfterTheWait(t *testing.T) {
 	want := `reins: warning: MCP server "slow" is still connecting after the start-up wait (MCP_STARTUP_WAIT_MS); the model works without its tools until it connects`
 	if strings.Count(r.Stderr, want) != 1 {
 		t.Errorf("stderr should name the server once:\n%s", r.Stderr)
+	}
+	// A timeout written with a unit is not milliseconds: said, not ignored
+	// silently.
+	if !strings.Contains(r.Stderr, `reins: warning: MCP_TIMEOUT="30s" is not a positive number of milliseconds; it is ignored`) {
+		t.Errorf("stderr lacks the MCP_TIMEOUT warning:\n%s", r.Stderr)
 	}
 }

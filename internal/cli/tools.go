@@ -259,6 +259,9 @@ func (a *app) startMCP(ctx context.Context) error {
 	if len(cfg.Servers) == 0 {
 		return nil
 	}
+	for _, w := range mcp.EnvWarnings(a.getenv) {
+		a.warn(w)
+	}
 	if a.front == frontTUI && a.hooks.ApproveMCP != nil {
 		a.askMCPApprovals(ctx, cfg)
 	}

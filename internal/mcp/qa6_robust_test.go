@@ -45,3 +45,21 @@ func TestServerEntryOfTheWrongShapeNamesTheField(t *testing.T) {
 		}
 	}
 }
+
+// An MCP variable set to something that is no positive whole number is
+// named in a warning (it is ignored, and the default holds); before, it
+// was ignored silently.
+func TestEnvWarningsNameMCPVariablesThatAreNoNumbers(t *testing.T) {
+	env := map[string]string{"MCP_TIMEOUT": "30s", "MCP_TOOL_TIMEOUT": "-5", "MAX_MCP_OUTPUT_TOKENS": "25000"}
+	got := EnvWarnings(func(k string) string { return env[k] })
+	want := []string{
+		`MCP_TIMEOUT="30s" is not a positive number of milliseconds; it is ignored`,
+		`MCP_TOOL_TIMEOUT="-5" is not a positive number of milliseconds; it is ignored`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("warnings = %q, want %q", got, want)
+	}
+	if got := EnvWarnings(func(string) string { return "" }); len(got) != 0 {
+		t.Errorf("unset variables warned about: %q", got)
+	}
+}
