@@ -350,10 +350,15 @@ func eventStreamBody(resp *http.Response) (io.ReadCloser, error) {
 			io.Closer
 		}{br, resp.Body}, nil
 	}
+	snippet := responseText(head, ct)
+	// The header is the server's text too: shown readable and short.
+	ct = strings.ToValidUTF8(ct, "\uFFFD")
+	if r := []rune(ct); len(r) > 100 {
+		ct = string(r[:100]) + "…"
+	}
 	if ct == "" {
 		ct = "none"
 	}
-	snippet := responseText(head, ct)
 	if snippet == "" {
 		return nil, fmt.Errorf("the answer (HTTP %d, Content-Type %s) is empty, not an event stream", resp.StatusCode, ct)
 	}
@@ -424,6 +429,9 @@ func apiError(resp *http.Response) error {
 		ae.Message = responseText(data, resp.Header.Get("Content-Type"))
 		if ae.Message == "" {
 			ae.Message = http.StatusText(resp.StatusCode)
+		}
+		if ae.Message == "" {
+			ae.Message = "the answer has no body"
 		}
 	}
 	if v := resp.Header.Get("retry-after-ms"); v != "" {
