@@ -374,6 +374,9 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 				var kept []HookSpec
 				for _, h := range m.Hooks {
 					switch {
+					case h.Type == "":
+						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+							Message: fmt.Sprintf(`a %s hook has no "type" (write "type": "command" beside its command); that hook is skipped`, ev)})
 					case h.Type != "command":
 						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
 							Message: fmt.Sprintf("hook type %q is not supported by reins yet; that hook is skipped", h.Type)})

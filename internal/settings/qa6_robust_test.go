@@ -74,3 +74,16 @@ func TestMisspeltHookEventSuggestsTheKnownOne(t *testing.T) {
 		}
 	}
 }
+
+// A hook without "type" is told to say "command", not that the type ""
+// is unsupported.
+func TestHookWithoutTypeSaysWhatToWrite(t *testing.T) {
+	e := newEnv(t)
+	e.write(filepath.Join(e.claude, "settings.json"), `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "check.sh"}]}]}}`)
+	o := e.opts()
+	o.ClaudeDir = e.claude
+	_, warns := e.load(o)
+	if len(warns) != 1 || !strings.Contains(warns[0].Message, `a PreToolUse hook has no "type" (write "type": "command" beside its command); that hook is skipped`) {
+		t.Errorf("warnings = %v", warns)
+	}
+}
