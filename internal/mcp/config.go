@@ -251,7 +251,7 @@ type ServersFile struct {
 // (or, leniently, a bare {name: entry} object). Entries that do not parse
 // are returned with Invalid set, not dropped.
 func ParseServers(data []byte, scope Scope, source string) ([]Server, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = utf8Text(data)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, fmt.Errorf("read MCP servers from %s: %w", source, located(data, err))
@@ -331,7 +331,7 @@ func readUserFile(path, cwd string) (userServers, error) {
 	if err != nil {
 		return out, fmt.Errorf("read MCP servers from %s: %w", path, err)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = utf8Text(data)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return out, nil
 	}
@@ -434,4 +434,16 @@ func entryProblem(err error) string {
 		return fmt.Sprintf("%s values must be strings, not a JSON %s", te.Field, te.Value)
 	}
 	return fmt.Sprintf("%s must be %s, not a JSON %s", te.Field, want, te.Value)
+}
+
+// utf8Text returns a configuration file's bytes as UTF-8 without a
+// byte-order mark: a file saved as UTF-16 (with its mark, as Windows
+// editors save it) is decoded rather than refused as invalid JSON.
+func utf8Text(data []byte) []byte {
+	if enc := fsutil.DetectFormat(data).Encoding; enc == fsutil.UTF16LE || enc == fsutil.UTF16BE {
+		if text, _, err := fsutil.DecodeText(data); err == nil {
+			return []byte(text)
+		}
+	}
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 }

@@ -63,3 +63,16 @@ func TestEnvWarningsNameMCPVariablesThatAreNoNumbers(t *testing.T) {
 		t.Errorf("unset variables warned about: %q", got)
 	}
 }
+
+// A .mcp.json saved as UTF-16 with its byte-order mark is read.
+func TestServersFileInUTF16IsRead(t *testing.T) {
+	text := `{"mcpServers": {"files": {"command": "srv", "args": ["-v"]}}}`
+	be := []byte{0xFE, 0xFF}
+	for _, r := range text {
+		be = append(be, 0, byte(r))
+	}
+	servers, err := ParseServers(be, ScopeProject, ".mcp.json")
+	if err != nil || len(servers) != 1 || servers[0].Name != "files" || servers[0].Invalid != "" || servers[0].Config.Command != "srv" {
+		t.Fatalf("servers %+v, err %v", servers, err)
+	}
+}

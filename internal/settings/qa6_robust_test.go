@@ -87,3 +87,22 @@ func TestHookWithoutTypeSaysWhatToWrite(t *testing.T) {
 		t.Errorf("warnings = %v", warns)
 	}
 }
+
+// A settings file saved as UTF-16 with its byte-order mark (as Windows
+// editors save it) is read as the text it is; it was skipped as "not
+// valid UTF-8".
+func TestSettingsFileInUTF16IsRead(t *testing.T) {
+	e := newEnv(t)
+	text := "{\r\n  \"model\": \"claude-haiku-4-5\",\r\n  \"permissions\": {\"allow\": [\"Bash(ls:*)\"]}\r\n}\r\n"
+	le := []byte{0xFF, 0xFE}
+	for _, r := range text {
+		le = append(le, byte(r), 0)
+	}
+	e.write(filepath.Join(e.claude, "settings.json"), string(le))
+	o := e.opts()
+	o.ClaudeDir = e.claude
+	s, warns := e.load(o)
+	if len(warns) != 0 || s.Model != "claude-haiku-4-5" || len(s.Rules) != 1 || s.Rules[0].Text != "Bash(ls:*)" {
+		t.Errorf("model %q, rules %v, warnings %v", s.Model, s.Rules, warns)
+	}
+}
