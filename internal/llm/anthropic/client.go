@@ -234,7 +234,7 @@ func (c *Client) try(ctx context.Context, req *llm.Request, body []byte, attempt
 		if resp.StatusCode == http.StatusNotFound {
 			// The API's own text often names neither the model nor the
 			// address ("Not Found" from a proxy): say which were asked for.
-			return nil, fmt.Errorf("%w (model %q at %s: the model may not exist or this key may not have access to it; pick another with --model, or check ANTHROPIC_BASE_URL)",
+			return nil, fmt.Errorf("%w (model %q at %s: the model may not exist or this key may not have access to it; pick another with --model or /model, or check ANTHROPIC_BASE_URL)",
 				err, req.Model, c.cfg.BaseURL+"/v1/messages")
 		}
 		return nil, err
