@@ -40,3 +40,18 @@ func TestDecodeRefusesImageSourcesTheAPIWouldRefuse(t *testing.T) {
 		}
 	}
 }
+
+// An initialize request with a member of the wrong type is answered with
+// the member and the JSON it needs, not a Go type.
+func TestInitializeOfTheWrongShapeNamesTheMember(t *testing.T) {
+	for req, want := range map[string]string{
+		`{"subtype":"initialize","hooks":{"PreToolUse":"x"}}`:                        `initialize: hooks must be an array, not a JSON string`,
+		`{"subtype":"initialize","hooks":{"PreToolUse":[{"hookCallbackIds":"h1"}]}}`: `must be an array, not a JSON string`,
+		`{"subtype":"initialize","hooks":[1]}`:                                       `initialize: hooks must be an object, not a JSON array`,
+	} {
+		_, err := (&Server{}).initialize([]byte(req))
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "Go ") || strings.Contains(err.Error(), "sdk.") {
+			t.Errorf("%s: err = %v, want %q", req, err, want)
+		}
+	}
+}
