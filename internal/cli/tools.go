@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -261,6 +262,17 @@ func (a *app) startMCP(ctx context.Context) error {
 	}
 	for _, w := range mcp.EnvWarnings(a.getenv) {
 		a.warn(w)
+	}
+	for _, s := range cfg.Servers {
+		if s.Disabled != "" || s.Invalid != "" {
+			continue
+		}
+		// An unset token in a header or an argument can leave a server
+		// that connects but refuses every call: name the variables now.
+		if _, missing := s.Config.Expand(a.getenv); len(missing) > 0 {
+			slices.Sort(missing)
+			a.warn(fmt.Sprintf("MCP server %q (%s) uses unset environment variables: %s; they expand to empty text", s.Name, s.Source, strings.Join(missing, ", ")))
+		}
 	}
 	if a.front == frontTUI && a.hooks.ApproveMCP != nil {
 		a.askMCPApprovals(ctx, cfg)
