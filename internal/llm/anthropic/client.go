@@ -343,7 +343,7 @@ func eventStreamBody(resp *http.Response) (io.ReadCloser, error) {
 		return resp.Body, nil
 	}
 	br := bufio.NewReaderSize(resp.Body, 4096)
-	head, _ := br.Peek(512)
+	head := peekFirstLine(br, 512)
 	if looksLikeEvents(head) {
 		return struct {
 			io.Reader
@@ -363,6 +363,28 @@ func eventStreamBody(resp *http.Response) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("the answer (HTTP %d, Content-Type %s) is empty, not an event stream", resp.StatusCode, ct)
 	}
 	return nil, fmt.Errorf("the answer (HTTP %d, Content-Type %s) is not an event stream: %q", resp.StatusCode, ct, snippet)
+}
+
+// peekFirstLine returns the start of br's data, without consuming it,
+// once it holds a line that is not blank, or max bytes, or the data
+// ended. It waits only for data still to come on that first line: a
+// stream whose first event is short and whose next is slow in coming is
+// not held up.
+func peekFirstLine(br *bufio.Reader, max int) []byte {
+	want := 1
+	for {
+		head, err := br.Peek(want)
+		if err != nil || len(head) >= max {
+			return head
+		}
+		head, _ = br.Peek(br.Buffered())
+		for line := range bytes.Lines(head) {
+			if len(bytes.TrimSpace(line)) > 0 && line[len(line)-1] == '\n' {
+				return head
+			}
+		}
+		want = len(head) + 1
+	}
 }
 
 // looksLikeEvents reports whether the start of a body reads as

@@ -227,3 +227,50 @@ func TestRedirectKeepingTheRequestIsFollowed(t *testing.T) {
 		t.Fatalf("msg = %+v, err = %v", msg, err)
 	}
 }
+
+// An event stream sent with another Content-Type whose first event is
+// short and whose next waits (the model thinking) is passed on at its
+// first event: telling it from a page must not wait for more bytes.
+func TestEventStreamWithAnotherContentTypeIsNotHeldUpByASlowSecondEvent(t *testing.T) {
+	release := make(chan struct{})
+	srv, _ := odd(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"x\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":0}}}\n\n")
+		w.(http.Flusher).Flush()
+		select {
+		case <-release: // the client has the first event
+		case <-r.Context().Done():
+			return
+		}
+		fmt.Fprint(w, "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n"+
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"late\"}}\n\n"+
+			"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n"+
+			"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1}}\n\n"+
+			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n")
+	})
+	type result struct {
+		st  llm.Stream
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		st, err := oddClient(srv.URL).Stream(context.Background(), request("hi"))
+		done <- result{st, err}
+	}()
+	var res result
+	select {
+	case res = <-done:
+	case <-time.After(20 * time.Second):
+		close(release)
+		t.Fatal("Stream waited for the second event before passing on the first")
+	}
+	close(release)
+	if res.err != nil {
+		t.Fatal(res.err)
+	}
+	defer res.st.Close()
+	msg, err := collect(t, res.st)
+	if err != nil || len(msg.Content) != 1 || msg.Content[0].Text != "late" {
+		t.Fatalf("msg = %+v, err = %v", msg, err)
+	}
+}
