@@ -130,6 +130,7 @@ func TestPrintModeReportsBrokenCommandAndAgentFilesAndStillRunsTheCommand(t *tes
 		"reins: warning: load " + cmd + ": line 2: invalid YAML in frontmatter",
 		"the frontmatter is ignored, and only typing /review runs it",
 		"reins: warning: load agent " + agentFile + ": line 2: invalid YAML in frontmatter",
+		"; the agent is left out",
 	} {
 		if !strings.Contains(r.Stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)

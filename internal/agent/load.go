@@ -52,7 +52,7 @@ func Load(roots Roots) ([]*Definition, []error) {
 				errs = append(errs, fmt.Errorf("load agent %s: %w (ignored)", p, pr))
 			}
 			if err != nil {
-				errs = append(errs, fmt.Errorf("load agent %s: %w", p, err))
+				errs = append(errs, fmt.Errorf("load agent %s: %w; the agent is left out", p, err))
 				continue
 			}
 			defs = append(defs, d)
