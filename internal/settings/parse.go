@@ -299,6 +299,9 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		var m map[string]any
 		if err = json.Unmarshal(raw, &m); err == nil {
 			for k, v := range m {
+				if k == "" || strings.ContainsAny(k, "=\x00") {
+					return fmt.Sprintf("setting env: %q is not a variable name; env ignored", k), 0
+				}
 				switch v.(type) {
 				case string, float64, bool:
 				default:

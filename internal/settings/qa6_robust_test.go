@@ -106,3 +106,19 @@ func TestSettingsFileInUTF16IsRead(t *testing.T) {
 		t.Errorf("model %q, rules %v, warnings %v", s.Model, s.Rules, warns)
 	}
 }
+
+// An env key that is no variable name (empty, or holding '=') is
+// reported and left out: "A=B": "x" reached commands as A set to "B=x".
+func TestEnvKeyThatIsNoVariableNameIsLeftOut(t *testing.T) {
+	e := newEnv(t)
+	e.write(filepath.Join(e.claude, "settings.json"), `{"env": {"": "v", "PATH=/evil:$PATH": "x", "GOOD": "1"}}`)
+	o := e.opts()
+	o.ClaudeDir = e.claude
+	s, warns := e.load(o)
+	if len(s.Env) != 1 || s.Env["GOOD"] != "1" {
+		t.Errorf("env = %v, want GOOD only", s.Env)
+	}
+	if len(warns) != 2 || !strings.Contains(warns[0].Message, `"" is not a variable name`) || !strings.Contains(warns[1].Message, `"PATH=/evil:$PATH" is not a variable name`) {
+		t.Errorf("warnings = %v", warns)
+	}
+}
