@@ -113,8 +113,8 @@ func TestLoadReportsBrokenFiles(t *testing.T) {
 	want := []string{
 		`load agent testdata/broken/.claude/agents/badfields.md: line 4: permissionMode: "yolo" is not one of default, acceptEdits, plan, bypassPermissions, dontAsk, auto, manual (ignored)`,
 		`load agent testdata/broken/.claude/agents/badfields.md: line 5: maxTurns: want a whole number, got "many" (ignored)`,
-		`load agent testdata/broken/.claude/agents/nofm.md: no frontmatter: an agent file starts with --- and gives at least name and description`,
-		`load agent testdata/broken/.claude/agents/noname.md: line 1: name is required`,
+		`load agent testdata/broken/.claude/agents/nofm.md: no frontmatter: an agent file starts with --- and gives at least name and description; the agent is left out`,
+		`load agent testdata/broken/.claude/agents/noname.md: line 1: name is required; the agent is left out`,
 	}
 	if diff := cmp.Diff(want, msgs); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)

@@ -52,7 +52,7 @@ func Load(roots Roots) ([]*Definition, []error) {
 				errs = append(errs, fmt.Errorf("load agent %s: %w (ignored)", p, pr))
 			}
 			if err != nil {
-				errs = append(errs, fmt.Errorf("load agent %s: %w", p, err))
+				errs = append(errs, fmt.Errorf("load agent %s: %w; the agent is left out", p, err))
 				continue
 			}
 			defs = append(defs, d)
@@ -125,6 +125,10 @@ func realPath(p string) string {
 	return p
 }
 
+// ErrNoFrontmatter is the error for a Markdown file in an agents folder
+// that has no frontmatter at all (a README beside the definitions, say).
+var ErrNoFrontmatter = errors.New("no frontmatter: an agent file starts with --- and gives at least name and description")
+
 // parseDefinition reads an agent Markdown file. err is set when the file
 // cannot be used at all; problems are fields that were ignored.
 func parseDefinition(data []byte, path string, src Source) (d *Definition, problems []error, err error) {
@@ -147,7 +151,7 @@ func parseDefinition(data []byte, path string, src Source) (d *Definition, probl
 	}
 	switch {
 	case !doc.Present:
-		return nil, nil, errors.New("no frontmatter: an agent file starts with --- and gives at least name and description")
+		return nil, nil, ErrNoFrontmatter
 	case d.Name == "":
 		return nil, nil, &frontmatter.Error{Line: 1, Msg: "name is required"}
 	case d.Description == "":

@@ -106,7 +106,7 @@ type app struct {
 	trust     *trust.Store
 
 	settings *settings.Settings
-	warnMu   sync.Mutex // guards warnings: the start-up loaders add to it concurrently
+	warnMu   sync.Mutex // guards warnings and their lines on stderr: the start-up loaders warn concurrently
 	warnings []string
 	envMu    sync.RWMutex      // guards setEnv: an SDK client may change the settings
 	setEnv   map[string]string // settings env, applied over the process's
@@ -561,9 +561,12 @@ func (a *app) setSettingsEnv(env map[string]string) {
 }
 
 // warn reports a start-up problem on stderr (print and SDK modes) and
-// keeps it for /doctor.
+// keeps it for /doctor. Safe for concurrent use: the start-up loaders
+// that run side by side write their warnings one at a time.
 func (a *app) warn(msg string) {
-	a.note(msg)
+	a.warnMu.Lock()
+	defer a.warnMu.Unlock()
+	a.warnings = append(a.warnings, msg)
 	if a.front != frontTUI {
 		fmt.Fprintf(a.env.Stderr, "reins: warning: %s\n", msg)
 	}

@@ -52,6 +52,33 @@ func (a *app) reportMCPFailures() {
 	}
 }
 
+// reportMCPPending tells print and SDK users, once per server, of the
+// servers still connecting when the start-up wait ended: the requests go
+// without their tools until they connect, and a slow server looked
+// exactly like one that has no tools.
+func (a *app) reportMCPPending() {
+	if a.mcp == nil {
+		return
+	}
+	for _, st := range a.mcp.Status() {
+		if st.State != mcp.StatePending {
+			continue
+		}
+		key := "pending\x00" + st.Name
+		a.mcpReported.mu.Lock()
+		seen := a.mcpReported.seen[key]
+		if a.mcpReported.seen == nil {
+			a.mcpReported.seen = map[string]bool{}
+		}
+		a.mcpReported.seen[key] = true
+		a.mcpReported.mu.Unlock()
+		if seen {
+			continue
+		}
+		a.warn(fmt.Sprintf("MCP server %q is still connecting after the start-up wait (MCP_STARTUP_WAIT_MS); the model works without its tools until it connects", st.Name))
+	}
+}
+
 // watchMCP reports server failures as they happen, until the returned
 // stop is called (the terminal UI, where servers connect in the
 // background).

@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -261,6 +263,20 @@ func (a *app) startMCP(ctx context.Context) error {
 	if len(cfg.Servers) == 0 {
 		return nil
 	}
+	for _, w := range mcp.EnvWarnings(a.getenv) {
+		a.warn(w)
+	}
+	for _, s := range cfg.Servers {
+		if s.Disabled != "" || s.Invalid != "" {
+			continue
+		}
+		// An unset token in a header or an argument can leave a server
+		// that connects but refuses every call: name the variables now.
+		if _, missing := s.Config.Expand(a.getenv); len(missing) > 0 {
+			slices.Sort(missing)
+			a.warn(fmt.Sprintf("MCP server %q (%s) uses unset environment variables: %s; they expand to empty text", s.Name, s.Source, strings.Join(missing, ", ")))
+		}
+	}
 	if a.front == frontTUI && a.hooks.ApproveMCP != nil {
 		a.askMCPApprovals(ctx, cfg)
 	}
@@ -314,6 +330,7 @@ func (a *app) waitMCP(ctx context.Context) {
 	a.mcp.Wait(wctx)
 	if a.front != frontTUI {
 		a.reportMCPFailures()
+		a.reportMCPPending()
 	}
 }
 
@@ -332,15 +349,23 @@ func (a *app) loadCommands() {
 }
 
 // diskCommands reads the custom commands, skills and agents of the
-// standard folders; files that cannot be used are noted for /doctor.
+// standard folders. Files that cannot be used, or only in part, are
+// reported as start-up warnings (on stderr outside the terminal UI, where
+// a command, skill or agent that is silently missing is otherwise a
+// mystery); a Markdown file without any frontmatter in an agents folder
+// (a README) is only noted for /doctor.
 func (a *app) diskCommands() ([]*command.Command, []*agent.Definition) {
 	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
-		a.note(err.Error())
+		a.warn(err.Error())
 	}
 	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
 	for _, err := range errs {
-		a.note(err.Error())
+		if errors.Is(err, agent.ErrNoFrontmatter) {
+			a.note(err.Error())
+			continue
+		}
+		a.warn(err.Error())
 	}
 	return cmds, defs
 }

@@ -29,7 +29,12 @@
 // earlier ones. Frontmatter fields: description, argument-hint,
 // arguments, allowed-tools, model ("inherit" means the session's), when_to_use,
 // disable-model-invocation, user-invocable, context ("fork") and agent.
-// The body, trimmed of surrounding white space, is the template.
+// The body, trimmed of surrounding white space, is the template. A file
+// whose frontmatter is not valid YAML, or never closed, is kept as Claude
+// Code keeps it, with the frontmatter ignored; since what it held back
+// (disable-model-invocation) is unknown, only the user may invoke it.
+// Load returns such problems, and fields it ignored, as errors that name
+// the file and line.
 //
 // # Expansion
 //

@@ -187,8 +187,18 @@ func (l *loader) parse(path, name string, src Source) (*Command, error) {
 // parseData reads a command's Markdown; path names it in errors.
 func (l *loader) parseData(data []byte, path, name string, src Source) (*Command, error) {
 	doc, err := frontmatter.Parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
+	fmBroken := err != nil
+	if fmBroken {
+		// As Claude Code does, the command stays, with its frontmatter
+		// ignored: its body after the block, or the whole text when the
+		// block is never closed. What the frontmatter would have held back
+		// is unknown, so the model may not invoke it; the user still can.
+		l.errs = append(l.errs, fmt.Errorf("load %s: %w; the frontmatter is ignored, and only typing /%s runs it", path, err, name))
+		_, _, body, _, serr := frontmatter.Split(data)
+		if serr != nil {
+			body = strings.TrimPrefix(strings.ReplaceAll(string(data), "\r\n", "\n"), "\ufeff")
+		}
+		doc = &frontmatter.Document{Body: body}
 	}
 	f := doc.Fields
 	c := &Command{
@@ -208,6 +218,13 @@ func (l *loader) parseData(data []byte, path, name string, src Source) (*Command
 	}
 	if c.Model == "inherit" {
 		c.Model = ""
+	}
+	if fmBroken {
+		c.DisableModelInvocation = true
+		if !c.HasDescription {
+			c.Description = firstLine(c.Body)
+		}
+		return c, nil
 	}
 	if !c.HasDescription {
 		c.Description = firstLine(c.Body)

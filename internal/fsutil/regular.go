@@ -2,6 +2,7 @@ package fsutil
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 )
 
@@ -15,7 +16,22 @@ func ReadRegularFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+		return nil, fmt.Errorf("%s is %s, not a regular file", path, kindOf(fi.Mode()))
 	}
 	return os.ReadFile(path)
+}
+
+// kindOf names the kind of a file that is not a regular one.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return fmt.Sprintf("a special file (%s)", m.Type())
 }

@@ -3,7 +3,9 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
 )
@@ -186,7 +188,7 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 		if err == nil {
 			err = fmt.Errorf("text after the JSON object")
 		}
-		r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q printed output that is not valid hook JSON: %v", r.Event, o.Name, err))
+		r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q printed output that is not valid hook JSON: %s", r.Event, o.Name, jsonProblem(err)))
 		if r.Event == UserPromptSubmit || r.Event == SessionStart {
 			r.AdditionalContext = append(r.AdditionalContext, out)
 		}
@@ -228,6 +230,33 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 	if h.Specific != nil {
 		r.applySpecific(o, &h, decisionReasons)
 	}
+}
+
+// jsonProblem says what is wrong with a hook's JSON in the hook's own
+// terms: a field of the wrong type is named with the type it needs,
+// rather than with the Go type it would have filled.
+func jsonProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	want := "a value of another type"
+	switch te.Type.Kind() {
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Pointer:
+		switch te.Type.Elem().Kind() {
+		case reflect.Bool:
+			want = "true or false"
+		case reflect.Struct:
+			want = "an object"
+		}
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	}
+	return fmt.Sprintf("field %s must be %s, not a JSON %s", te.Field, want, te.Value)
 }
 
 func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string) {

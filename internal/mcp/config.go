@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
+	"unicode/utf8"
+
+	"reins/internal/fsutil"
 )
 
 // Transport kinds of a server configuration.
@@ -251,10 +254,10 @@ type ServersFile struct {
 // (or, leniently, a bare {name: entry} object). Entries that do not parse
 // are returned with Invalid set, not dropped.
 func ParseServers(data []byte, scope Scope, source string) ([]Server, error) {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = utf8Text(data)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
-		return nil, fmt.Errorf("read MCP servers from %s: %w", source, err)
+		return nil, fmt.Errorf("read MCP servers from %s: %w", source, located(data, err))
 	}
 	entries := map[string]json.RawMessage{}
 	if raw, ok := top["mcpServers"]; ok {
@@ -274,7 +277,7 @@ func parseEntries(entries map[string]json.RawMessage, scope Scope, source string
 	for name, raw := range entries {
 		s := Server{Name: name, Scope: scope, Source: source}
 		if err := json.Unmarshal(raw, &s.Config); err != nil {
-			s.Invalid = fmt.Sprintf("server %q in %s: %v", name, source, err)
+			s.Invalid = fmt.Sprintf("server %q in %s: %s", name, source, entryProblem(err))
 		} else if err := s.Config.Validate(); err != nil {
 			s.Invalid = fmt.Sprintf("server %q in %s: %v", name, source, err)
 		} else if err := validServerName(name); err != nil {
@@ -324,20 +327,20 @@ type userServers struct {
 // cwd, with the approvals recorded for it; a missing file gives nothing.
 func readUserFile(path, cwd string) (userServers, error) {
 	var out userServers
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegularFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
 	if err != nil {
 		return out, fmt.Errorf("read MCP servers from %s: %w", path, err)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = utf8Text(data)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return out, nil
 	}
 	var f userFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return out, fmt.Errorf("read MCP servers from %s: %w", path, err)
+		return out, fmt.Errorf("read MCP servers from %s: %w", path, located(data, err))
 	}
 	out.user = parseEntries(f.MCPServers, ScopeUser, path)
 	keys := make([]string, 0, len(f.Projects))
@@ -371,4 +374,79 @@ func samePath(a, b string) bool {
 	ra, err1 := filepath.EvalSymlinks(ca)
 	rb, err2 := filepath.EvalSymlinks(cb)
 	return err1 == nil && err2 == nil && ra == rb
+}
+
+// located adds the line and column where a JSON decoding error of data
+// happened (encoding/json gives a byte offset, or none for a cut-off
+// file), so a user can find the mistake in a long file.
+func located(data []byte, err error) error {
+	off := -1
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = int(se.Offset) - 1 // just past the offending byte
+	case errors.As(err, &te) && te.Field == "":
+		// The whole file has the wrong shape: point at its start.
+		off = len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+		err = fmt.Errorf("the file must hold a JSON object ({\"mcpServers\": {...}}), not a JSON %s", te.Value)
+	case errors.As(err, &te):
+		off = int(te.Offset)
+	}
+	if strings.Contains(err.Error(), "unexpected end of JSON input") {
+		off = len(data)
+	}
+	if off < 0 {
+		return err
+	}
+	off = min(off, len(data))
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
+	return fmt.Errorf("line %d, column %d: %w", line, col, err)
+}
+
+// entryProblem says what is wrong with a server entry that does not
+// decode, in the file's terms: the field and the JSON it needs, not the
+// Go type it would have filled.
+func entryProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	if te.Field == "" {
+		return fmt.Sprintf("the entry must be an object, not a JSON %s", te.Value)
+	}
+	want := "another type"
+	switch t := te.Type; t.Kind() {
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64, reflect.Float32, reflect.Uint, reflect.Uint64:
+		want = "a number"
+	case reflect.Slice:
+		want = "an array"
+		if t.Elem().Kind() == reflect.String {
+			want = "an array of strings"
+		}
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		want = "an object"
+	}
+	if te.Type.Kind() == reflect.String && (te.Field == "env" || te.Field == "headers") {
+		// A value inside a map of strings.
+		return fmt.Sprintf("%s values must be strings, not a JSON %s", te.Field, te.Value)
+	}
+	return fmt.Sprintf("%s must be %s, not a JSON %s", te.Field, want, te.Value)
+}
+
+// utf8Text returns a configuration file's bytes as UTF-8 without a
+// byte-order mark: a file saved as UTF-16 (with its mark, as Windows
+// editors save it) is decoded rather than refused as invalid JSON.
+func utf8Text(data []byte) []byte {
+	if enc := fsutil.DetectFormat(data).Encoding; enc == fsutil.UTF16LE || enc == fsutil.UTF16BE {
+		if text, _, err := fsutil.DecodeText(data); err == nil {
+			return []byte(text)
+		}
+	}
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 }

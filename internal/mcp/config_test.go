@@ -69,7 +69,7 @@ func TestParseServersReportsBadEntries(t *testing.T) {
 		invalid[s.Name] = s.Invalid
 	}
 	for name, want := range map[string]string{"ok": "", "web": "", "nourl": "needs a url", "weird": "unknown transport",
-		"empty": "neither a command nor a url", "bad__name": `may not contain "__"`, "notobj": "cannot unmarshal"} {
+		"empty": "neither a command nor a url", "bad__name": `may not contain "__"`, "notobj": "the entry must be an object, not a JSON array"} {
 		if got := invalid[name]; (want == "") != (got == "") || !strings.Contains(got, want) {
 			t.Errorf("%s: Invalid = %q, want containing %q", name, got, want)
 		}

@@ -226,7 +226,7 @@ func readObject(path string) (map[string]json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	data = utf8Text(data)
 	if len(bytes.TrimSpace(data)) == 0 {
 		return top, nil
 	}

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+
+	"reins/internal/fsutil"
 )
 
 // ProjectFile is the project-scope configuration file, in the project
@@ -166,7 +167,7 @@ func DefaultManagedFiles() []string {
 // none does.
 func readManaged(paths []string) ([]Server, string, error) {
 	for _, path := range paths {
-		data, err := os.ReadFile(path)
+		data, err := fsutil.ReadRegularFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -188,7 +189,7 @@ func readProject(cwd string) ([]Server, error) {
 		return nil, nil
 	}
 	path := filepath.Join(cwd, ProjectFile)
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegularFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -262,7 +263,7 @@ func parseFlag(v, cwd string) ([]Server, error) {
 	if !filepath.IsAbs(path) && cwd != "" {
 		path = filepath.Join(cwd, path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadRegularFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("--mcp-config %s: %w", v, err)
 	}

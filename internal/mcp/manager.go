@@ -182,6 +182,27 @@ func envDuration(set time.Duration, env string, def time.Duration) time.Duration
 	return def
 }
 
+// EnvWarnings checks the MCP variables of the environment read with
+// getenv (MCP_TIMEOUT, MCP_TOOL_TIMEOUT, MAX_MCP_OUTPUT_TOKENS) and
+// returns a warning for each that is set to something other than a
+// positive whole number: such a value is ignored, and the default holds.
+func EnvWarnings(getenv func(string) string) []string {
+	var out []string
+	for _, v := range []struct{ name, unit string }{
+		{"MCP_TIMEOUT", "milliseconds"}, {"MCP_TOOL_TIMEOUT", "milliseconds"}, {"MAX_MCP_OUTPUT_TOKENS", "tokens"},
+	} {
+		val := strings.TrimSpace(getenv(v.name))
+		if val == "" {
+			continue
+		}
+		if n, err := strconv.ParseUint(val, 10, 64); err == nil && n > 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s=%q is not a positive number of %s; it is ignored", v.name, val, v.unit))
+	}
+	return out
+}
+
 // maxEnvMillis bounds the MCP timeouts set in the environment, in
 // milliseconds (about 146 years: no limit, in effect).
 const maxEnvMillis = uint64(math.MaxInt64/time.Millisecond) / 2

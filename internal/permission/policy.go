@@ -168,6 +168,9 @@ func ruleFrom(text string, b Behavior, src settings.Source, file, root string) (
 
 // checkSpecifier warns about a specifier that can never match.
 func checkSpecifier(r Rule, p *Policy) string {
+	if known := builtinCase(r.Tool); known != "" {
+		return fmt.Sprintf("rule %s: no tool is named %q (tool names are matched exactly: %s); it never matches", r, r.Tool, known)
+	}
 	if r.Content == "" {
 		return ""
 	}
@@ -179,6 +182,24 @@ func checkSpecifier(r Rule, p *Policy) string {
 	case r.Tool == "WebFetch":
 		if !strings.HasPrefix(r.Content, "domain:") {
 			return fmt.Sprintf("rule %s: WebFetch rules take domain:HOST; it never matches", r)
+		}
+	}
+	return ""
+}
+
+// builtinNames are the built-in tools whose names a rule may miswrite in
+// case.
+var builtinNames = []string{"Agent", "AskUserQuestion", "Bash", "BashOutput", "Edit", "ExitPlanMode", "Glob", "Grep",
+	"KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "Read", "Skill", "TaskOutput", "TaskStop",
+	"Task", "TodoWrite", "WebFetch", "WebSearch", "Write"}
+
+// builtinCase returns the built-in tool name that tool spells in another
+// case (bash for Bash), or "" when there is none: such a rule never
+// matches, and a deny rule that never matches protects nothing.
+func builtinCase(tool string) string {
+	for _, n := range builtinNames {
+		if tool != n && strings.EqualFold(tool, n) {
+			return n
 		}
 	}
 	return ""

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
@@ -257,7 +258,7 @@ func (s *Server) handle(m *Message) (any, error) {
 func (s *Server) initialize(raw json.RawMessage) (any, error) {
 	var req InitializeRequest
 	if err := json.Unmarshal(raw, &req); err != nil {
-		return nil, fmt.Errorf("initialize: %v", err)
+		return nil, fmt.Errorf("initialize: %s", fieldProblem(err))
 	}
 	if _, _, err := req.SystemPromptText(); err != nil {
 		return nil, fmt.Errorf("initialize: %v", err)
@@ -584,4 +585,28 @@ func (s *Server) stopTask(raw json.RawMessage) error {
 		return fmt.Errorf("stop_task: %v", err)
 	}
 	return nil
+}
+
+// fieldProblem says what is wrong with a request that does not decode, in
+// the request's terms: a member of the wrong type is named with the JSON
+// it needs, not with the Go type it would have filled.
+func fieldProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return strings.TrimPrefix(err.Error(), "json: ")
+	}
+	want := "another type"
+	switch te.Type.Kind() {
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64, reflect.Float32, reflect.Uint, reflect.Uint64:
+		want = "a number"
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	case reflect.Map, reflect.Struct, reflect.Pointer:
+		want = "an object"
+	}
+	return fmt.Sprintf("%s must be %s, not a JSON %s", te.Field, want, te.Value)
 }

@@ -2,9 +2,12 @@ package sdk
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
 	"reins/internal/llm"
@@ -159,6 +162,37 @@ func Decode(data []byte, line int) (*Message, error) {
 	return m, nil
 }
 
+// imageTypes are the media types the API takes for base64 images.
+var imageTypes = []string{"image/jpeg", "image/png", "image/gif", "image/webp"}
+
+// checkSource refuses an image or document source the API would refuse:
+// base64 data that does not decode, a missing or unknown media type, a
+// URL source without its URL.
+func checkSource(blockType string, src *llm.Source) error {
+	switch src.Type {
+	case "base64":
+		if src.MediaType == "" {
+			return errors.New("the source has no media_type")
+		}
+		if blockType == llm.BlockImage && !slices.Contains(imageTypes, src.MediaType) {
+			return fmt.Errorf("media_type %q is not one the API takes for images (%s)", src.MediaType, strings.Join(imageTypes, ", "))
+		}
+		if src.Data == "" {
+			return errors.New("the source has no data")
+		}
+		if _, err := io.Copy(io.Discard, base64.NewDecoder(base64.StdEncoding, strings.NewReader(src.Data))); err != nil {
+			return fmt.Errorf("the source's data is not valid base64: %v", err)
+		}
+	case "url":
+		if strings.TrimSpace(src.URL) == "" {
+			return errors.New("the url source has no url")
+		}
+	case "":
+		return errors.New("the source has no type")
+	}
+	return nil
+}
+
 // decodeUser reads a user message: {"message":{"role":"user","content":
 // "text" | [blocks]}, "uuid"?, "parent_tool_use_id"?}.
 func decodeUser(env *envelope) (*UserInput, error) {
@@ -199,6 +233,11 @@ func decodeUser(env *envelope) (*UserInput, error) {
 		case llm.BlockImage, llm.BlockDocument:
 			if b.Source == nil {
 				return nil, fmt.Errorf("content block %d (%s) has no source", i, b.Type)
+			}
+			// Like a blank text block, a source the API cannot read
+			// would stay in the conversation and fail every later turn.
+			if err := checkSource(b.Type, b.Source); err != nil {
+				return nil, fmt.Errorf("content block %d (%s): %w", i, b.Type, err)
 			}
 		case "":
 			return nil, fmt.Errorf("content block %d has no type", i)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"reins/internal/fsutil"
 )
 
 // DefaultManagedPaths are the managed-policy files, highest first.
@@ -240,7 +242,7 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 		}
 		data := c.inline
 		if data == nil {
-			data, err = os.ReadFile(c.path)
+			data, err = fsutil.ReadRegularFile(c.path) // a named pipe would block the start
 			if err != nil && c.source == SourceFlag {
 				// Settings asked for on the command line must apply.
 				return nil, warns, fmt.Errorf("--settings %s: %w", c.path, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -354,8 +355,11 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 		for _, ev := range sortedKeys(events) {
 			ms := events[ev]
 			if !known[ev] {
-				warns = append(warns, Warning{File: f.path, Line: line, Column: col,
-					Message: fmt.Sprintf("hook event %q is not one reins fires; its hooks never run", ev)})
+				msg := fmt.Sprintf("hook event %q is not one reins fires; its hooks never run", ev)
+				if near := nearHookEvent(ev); near != "" {
+					msg = fmt.Sprintf("hook event %q is not one reins fires (did you mean %q?); its hooks never run", ev, near)
+				}
+				warns = append(warns, Warning{File: f.path, Line: line, Column: col, Message: msg})
 				continue
 			}
 			for _, m := range ms {
@@ -368,6 +372,9 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 				var kept []HookSpec
 				for _, h := range m.Hooks {
 					switch {
+					case h.Type == "":
+						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+							Message: fmt.Sprintf(`a %s hook has no "type" (write "type": "command" beside its command); that hook is skipped`, ev)})
 					case h.Type != "command":
 						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
 							Message: fmt.Sprintf("hook type %q is not supported by reins yet; that hook is skipped", h.Type)})
@@ -381,6 +388,9 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 				if len(kept) == 0 {
 					continue
 				}
+				if msg := badMatcher(ev, m.Matcher); msg != "" {
+					warns = append(warns, Warning{File: f.path, Line: line, Column: col, Message: msg})
+				}
 				m.Hooks = kept
 				key := ev + "\x00" + string(mustMarshal(m))
 				if seen[key] {
@@ -392,6 +402,47 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 		}
 	}
 	return out, warns
+}
+
+// nearHookEvent returns the hook event that name most likely misspells
+// (the same but for case, or at most two edits away), or "".
+func nearHookEvent(name string) string {
+	best, bestDist := "", 3
+	for _, e := range KnownHookEvents {
+		if strings.EqualFold(e, name) {
+			return e
+		}
+		if d := editDistance(strings.ToLower(e), strings.ToLower(name), bestDist); d < bestDist {
+			best, bestDist = e, d
+		}
+	}
+	return best
+}
+
+// badMatcher says why a hook entry's matcher can select nothing: it is
+// read as a regular expression (it has characters other than letters,
+// digits, '_', '-' and '|') and Go's syntax refuses it, as it refuses the
+// look-around that JavaScript's allows. Events that ignore the matcher
+// have nothing to say.
+func badMatcher(event, matcher string) string {
+	m := strings.TrimSpace(matcher)
+	if m == "" || m == "*" || event == "UserPromptSubmit" || event == "Stop" {
+		return ""
+	}
+	plain := true
+	for _, r := range m {
+		if !(r == '|' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return ""
+	}
+	if _, err := regexp.Compile(m); err != nil {
+		return fmt.Sprintf("%s matcher %q is not a regular expression reins can read (%v); the hooks of that entry never run", event, matcher, err)
+	}
+	return ""
 }
 
 func sortedKeys[V any](m map[string]V) []string {

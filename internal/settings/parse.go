@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"reins/internal/fsutil"
 )
 
 // knownKeys are the top-level keys reins understands or knowingly ignores
@@ -117,6 +119,14 @@ type fileData struct {
 // data; a key whose value has the wrong shape is dropped with a warning
 // that locates it.
 func parseFile(path string, data []byte) (*fileData, []Warning) {
+	if enc := fsutil.DetectFormat(data).Encoding; enc == fsutil.UTF16LE || enc == fsutil.UTF16BE {
+		// Saved as UTF-16 (Windows editors do): read as the text it is.
+		text, _, err := fsutil.DecodeText(data)
+		if err != nil {
+			return nil, []Warning{{File: path, Line: 1, Column: 1, Message: fmt.Sprintf("settings file is %s text that does not decode (%v); save it as UTF-8; skipped", enc, err)}}
+		}
+		data = []byte(text)
+	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	fd := &fileData{values: map[string]json.RawMessage{}, pos: map[string]int{}, src: data}
 	if len(bytes.TrimSpace(data)) == 0 {
@@ -319,6 +329,9 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		var m map[string]any
 		if err = json.Unmarshal(raw, &m); err == nil {
 			for k, v := range m {
+				if k == "" || strings.ContainsAny(k, "=\x00") {
+					return fmt.Sprintf("setting env: %q is not a variable name; env ignored", k), 0
+				}
 				switch v.(type) {
 				case string, float64, bool:
 				default:

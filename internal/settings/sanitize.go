@@ -206,6 +206,11 @@ func sanitizeEnv(raw json.RawMessage) (json.RawMessage, []problem) {
 	var kept []member
 	var probs []problem
 	for _, m := range ms {
+		if m.key == "" || strings.ContainsAny(m.key, "=\x00") {
+			// "A=B": "x" would reach commands as A set to "B=x".
+			probs = append(probs, problem{fmt.Sprintf("setting env: %q is not a variable name (it is empty or holds '=' or a NUL); that variable is ignored", m.key), m.off})
+			continue
+		}
 		switch decodeAny(m.raw).(type) {
 		case string, json.Number, bool:
 			kept = append(kept, m)

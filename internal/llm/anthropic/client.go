@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -8,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,7 +96,7 @@ func New(cfg Config) *Client {
 			TLSHandshakeTimeout:   15 * time.Second,
 			ResponseHeaderTimeout: cfg.ResponseTimeout,
 			ForceAttemptHTTP2:     true,
-		}}
+		}, CheckRedirect: checkRedirect}
 	}
 	if cfg.IdleTimeout == 0 {
 		cfg.IdleTimeout = DefaultIdleTimeout
@@ -214,6 +217,10 @@ func (c *Client) try(ctx context.Context, req *llm.Request, body []byte, attempt
 		}
 		// The transport's *url.Error repeats the method and address; keep
 		// only what went wrong.
+		var re *redirectError
+		if errors.As(err, &re) {
+			return nil, re // asking again gets the same redirect
+		}
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
@@ -224,11 +231,22 @@ func (c *Client) try(ctx context.Context, req *llm.Request, body []byte, attempt
 		defer resp.Body.Close()
 		err := apiError(resp)
 		c.cfg.Logger.Debug("model request failed", "model", req.Model, "attempt", attempt, "status", resp.StatusCode, "err", err)
+		if resp.StatusCode == http.StatusNotFound {
+			// The API's own text often names neither the model nor the
+			// address ("Not Found" from a proxy): say which were asked for.
+			return nil, fmt.Errorf("%w (model %q at %s: the model may not exist or this key may not have access to it; pick another with --model or /model, or check ANTHROPIC_BASE_URL)",
+				err, req.Model, c.cfg.BaseURL+"/v1/messages")
+		}
 		return nil, err
 	}
 	c.cfg.Logger.Debug("model request", "model", req.Model, "attempt", attempt, "bytes", len(body),
 		"messages", len(req.Messages), "max_tokens", req.MaxTokens, "request_id", resp.Header.Get("request-id"))
-	st := newStream(resp.Body, c.cfg.IdleTimeout)
+	respBody, err := eventStreamBody(resp)
+	if err != nil {
+		resp.Body.Close()
+		return nil, fmt.Errorf("model API at %s: %w (check ANTHROPIC_BASE_URL)", c.cfg.BaseURL+"/v1/messages", err)
+	}
+	st := newStream(respBody, c.cfg.IdleTimeout)
 	ev, err := st.Next()
 	if err != nil {
 		st.Close()
@@ -283,6 +301,139 @@ func (c *Client) setHeaders(h *http.Request, req *llm.Request, attempt int) {
 	}
 }
 
+// redirectError is a redirect the client does not follow.
+type redirectError struct {
+	from, to string
+	status   int
+}
+
+func (e *redirectError) Error() string {
+	return fmt.Sprintf("the model API at %s redirects (HTTP %d) to %s, which reins does not follow for a model request; set ANTHROPIC_BASE_URL to the address the requests should go to", e.from, e.status, e.to)
+}
+
+// checkRedirect follows a redirect only when it keeps the request as it
+// was: the same method (307 and 308 keep the body; 301, 302 and 303 turn
+// the POST into a GET that the API cannot answer) and the same host (the
+// API key header would otherwise go to another server).
+func checkRedirect(r *http.Request, via []*http.Request) error {
+	first := via[0]
+	if r.Method != first.Method || r.URL.Host != first.URL.Host {
+		status := 0
+		if r.Response != nil {
+			status = r.Response.StatusCode
+		}
+		from := first.URL
+		return &redirectError{from: from.Scheme + "://" + from.Host + from.Path, to: r.URL.Redacted(), status: status}
+	}
+	if len(via) >= 10 {
+		return fmt.Errorf("stopped after %d redirects", len(via))
+	}
+	return nil
+}
+
+// eventStreamBody returns the body of a successful response once it is
+// known to be a stream of server-sent events. A response of another kind
+// (a proxy's or captive portal's HTML page, a JSON answer from a gateway
+// that ignores "stream": true) is an error that quotes its start; it is
+// not retried, since asking again gets the same page. A response whose
+// Content-Type is wrong but whose body reads as events is accepted.
+func eventStreamBody(resp *http.Response) (io.ReadCloser, error) {
+	ct := resp.Header.Get("Content-Type")
+	if mt, _, err := mime.ParseMediaType(ct); err == nil && mt == "text/event-stream" {
+		return resp.Body, nil
+	}
+	br := bufio.NewReaderSize(resp.Body, 4096)
+	head := peekFirstLine(br, 512)
+	if looksLikeEvents(head) {
+		return struct {
+			io.Reader
+			io.Closer
+		}{br, resp.Body}, nil
+	}
+	snippet := responseText(head, ct)
+	// The header is the server's text too: shown readable and short.
+	ct = strings.ToValidUTF8(ct, "\uFFFD")
+	if r := []rune(ct); len(r) > 100 {
+		ct = string(r[:100]) + "…"
+	}
+	if ct == "" {
+		ct = "none"
+	}
+	if snippet == "" {
+		return nil, fmt.Errorf("the answer (HTTP %d, Content-Type %s) is empty, not an event stream", resp.StatusCode, ct)
+	}
+	return nil, fmt.Errorf("the answer (HTTP %d, Content-Type %s) is not an event stream: %q", resp.StatusCode, ct, snippet)
+}
+
+// peekFirstLine returns the start of br's data, without consuming it,
+// once it holds a line that is not blank, or max bytes, or the data
+// ended. It waits only for data still to come on that first line: a
+// stream whose first event is short and whose next is slow in coming is
+// not held up.
+func peekFirstLine(br *bufio.Reader, max int) []byte {
+	want := 1
+	for {
+		head, err := br.Peek(want)
+		if err != nil || len(head) >= max {
+			return head
+		}
+		head, _ = br.Peek(br.Buffered())
+		for line := range bytes.Lines(head) {
+			if len(bytes.TrimSpace(line)) > 0 && line[len(line)-1] == '\n' {
+				return head
+			}
+		}
+		want = len(head) + 1
+	}
+}
+
+// looksLikeEvents reports whether the start of a body reads as
+// server-sent events: its first line that is not blank is a comment or
+// an event field.
+func looksLikeEvents(head []byte) bool {
+	for line := range bytes.Lines(head) {
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			continue
+		}
+		if line[0] == ':' {
+			return true
+		}
+		field, _, _ := bytes.Cut(line, []byte(":"))
+		switch string(field) {
+		case "event", "data", "id", "retry":
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+var (
+	htmlTitleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`) })
+	htmlTagRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?s)<[^>]*>`) })
+)
+
+// responseText is a short, readable form of a body that is not what the
+// API sends: an HTML page gives its title, else its text without tags;
+// anything else its first 200 characters on one line.
+func responseText(body []byte, contentType string) string {
+	s := string(body)
+	isHTML := strings.Contains(strings.ToLower(contentType), "html") || strings.HasPrefix(strings.TrimSpace(strings.ToLower(s)), "<")
+	if isHTML {
+		if m := htmlTitleRE().FindStringSubmatch(s); m != nil && strings.TrimSpace(m[1]) != "" {
+			s = m[1]
+		} else {
+			s = htmlTagRE().ReplaceAllString(s, " ")
+		}
+	}
+	s = strings.Join(strings.Fields(strings.ToValidUTF8(s, "\uFFFD")), " ")
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200]) + "…"
+	}
+	return s
+}
+
 // apiError reads an error response.
 func apiError(resp *http.Response) error {
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
@@ -296,12 +447,13 @@ func apiError(resp *http.Response) error {
 	if json.Unmarshal(data, &w) == nil && w.Error.Message != "" {
 		ae.Type, ae.Message = w.Error.Type, w.Error.Message
 	} else {
-		ae.Message = strings.TrimSpace(string(data))
-		if len(ae.Message) > 300 {
-			ae.Message = ae.Message[:300] + "…"
-		}
+		// A proxy's page or a plain text: its title or text, shortened.
+		ae.Message = responseText(data, resp.Header.Get("Content-Type"))
 		if ae.Message == "" {
 			ae.Message = http.StatusText(resp.StatusCode)
+		}
+		if ae.Message == "" {
+			ae.Message = "the answer has no body"
 		}
 	}
 	if v := resp.Header.Get("retry-after-ms"); v != "" {
