@@ -409,14 +409,38 @@ func (s *Session) LastUUID() string {
 // Queue adds a user message sent while a turn runs. Running calls whose
 // interrupt behaviour is Cancel are stopped; the message is added at the
 // next turn boundary. Between turns the message waits for the next Run.
-func (s *Session) Queue(content []llm.ContentBlock) {
+// It returns the uuid the message has once delivered (its UserMessage
+// event carries it), which Unqueue also names.
+func (s *Session) Queue(content []llm.ContentBlock) string {
+	id := uuid.NewString()
 	s.mu.Lock()
-	s.queue = append(s.queue, queued{content: content, uuid: uuid.NewString()})
+	s.queue = append(s.queue, queued{content: content, uuid: id})
 	ex := s.exec
 	s.mu.Unlock()
 	if ex != nil {
 		ex.InterruptSoft()
 	}
+	return id
+}
+
+// QueuedMessage is a queued message taken back by Unqueue.
+type QueuedMessage struct {
+	UUID    string // as Queue returned it
+	Content []llm.ContentBlock
+}
+
+// Unqueue takes back the queued messages not yet delivered, in the order
+// they were queued, so the user can edit them. Delivery at a turn
+// boundary and Unqueue take the queue under the same lock: each message
+// is either returned here or delivered to the conversation, never both.
+// Calls a Queue already stopped stay stopped.
+func (s *Session) Unqueue() []QueuedMessage {
+	q := s.takeQueue()
+	out := make([]QueuedMessage, len(q))
+	for i, m := range q {
+		out[i] = QueuedMessage{UUID: m.uuid, Content: m.content}
+	}
+	return out
 }
 
 // Running reports whether a turn is in progress.
