@@ -65,6 +65,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		if m.comp != nil && len(m.comp.items) > 0 {
 			return m.completionKey(k)
 		}
+		if k.String() == "up" && len(m.queued) > 0 && m.ed.onTopRow() && m.editQueued() {
+			return nil
+		}
 	}
 	switch m.ed.key(k) {
 	case editSubmit:
@@ -264,14 +267,22 @@ func (m *Model) submit() tea.Cmd {
 		m.setHint(err.Error(), 3*time.Second)
 	}
 	images := m.ed.imageBlocks(text)
+	d := m.ed.snapshot()
 	m.ed.reset()
-	return m.submitText(text, images...)
+	return m.submitInput(text, &d, images...)
 }
 
 // submitText acts on one input: a shell line, a memory line, a slash
 // command, or a prompt (queued while a turn runs).
 // images go with a prompt (images pasted as paths).
 func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
+	return m.submitInput(text, nil, images...)
+}
+
+// submitInput is submitText for an input typed in the editor; raw is
+// what the editor held, given back to it when a queued message is
+// taken back for editing (nil: the text itself).
+func (m *Model) submitInput(text string, raw *draft, images ...llm.ContentBlock) tea.Cmd {
 	switch {
 	case strings.HasPrefix(text, "!"):
 		return m.runShell(strings.TrimSpace(text[1:]))
@@ -282,8 +293,14 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 		return m.runCommand(text)
 	case m.running:
 		blocks := append([]llm.ContentBlock{llm.TextBlock(text)}, images...)
-		m.queued = append(m.queued, displayPrompt(&llm.Message{Role: llm.RoleUser, Content: blocks}))
-		m.o.Session.Queue(blocks)
+		q := queuedMsg{display: displayPrompt(&llm.Message{Role: llm.RoleUser, Content: blocks})}
+		if raw != nil {
+			q.raw = *raw
+		} else {
+			q.raw.text = text
+		}
+		q.uuid = m.o.Session.Queue(blocks)
+		m.queued = append(m.queued, q)
 		return nil
 	}
 	return m.submitPrompt(text, images...)

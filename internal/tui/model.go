@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,7 +48,7 @@ type Model struct {
 	busyLabel string // what the spinner says instead of the default
 	cancel    context.CancelCauseFunc
 	turnStart time.Time
-	queued    []string       // messages queued during the turn, not yet taken
+	queued    []queuedMsg    // messages queued during the turn, not yet taken
 	heldShell []*llm.Message // "!" runs for the model, held while a turn runs
 	frame     int
 	ticking   bool
@@ -303,9 +304,7 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 		return nil
 	}
 	if u, ok := msg.ev.(*engine.UserMessage); ok && !u.Meta && len(m.queued) > 0 {
-		if displayPrompt(u.Message) == m.queued[0] {
-			m.queued = m.queued[1:]
-		}
+		m.queued = slices.DeleteFunc(m.queued, func(q queuedMsg) bool { return q.uuid == u.UUID })
 	}
 	m.conv.apply(msg.ev)
 	if r, ok := msg.ev.(*engine.Retry); ok {

@@ -40,7 +40,7 @@ func (m *Model) View() tea.View {
 		parts = append(parts, s)
 	}
 	for _, q := range m.queued {
-		parts = append(parts, m.st.dim.Render(cut("> "+oneLine(q)+"  (queued)", w)))
+		parts = append(parts, m.st.dim.Render(cut("> "+oneLine(q.display)+"  (queued)", w)))
 	}
 	lines := 0
 	for _, p := range parts {
@@ -146,6 +146,9 @@ func retryLabel(r *engine.Retry, left time.Duration) string {
 }
 
 func (m *Model) placeholder() string {
+	if len(m.queued) > 0 {
+		return "Press up to edit queued messages"
+	}
 	if m.running {
 		return "Type a message to queue it for the next step"
 	}

@@ -1,0 +1,127 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"reins/internal/llm/llmtest"
+	"reins/internal/tool"
+)
+
+// userTexts are the text blocks of the user messages of a request.
+func userTexts(r *llmtest.Request) []string {
+	var out []string
+	for _, m := range r.Messages {
+		if m.Role != "user" {
+			continue
+		}
+		for _, b := range m.Content {
+			if b.Type == "text" {
+				out = append(out, b.Text)
+			}
+		}
+	}
+	return out
+}
+
+func TestUpTakesQueuedMessagesBackIntoTheInputSoEnterSendsThemOnce(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{}), release: make(chan struct{})}
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{})),
+		llmtest.Reply("saw your notes"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{slow}})
+	h.typeText("start")
+	h.key("enter")
+	<-slow.started
+	h.typeText("first note")
+	h.key("enter")
+	h.typeText("second note")
+	h.key("enter")
+	h.waitFor("second note  (queued)", "Press up to edit queued messages")
+	h.key("up")
+	h.check("queued messages back in the input", func(m *Model) bool {
+		return m.ed.value() == "first note\nsecond note" && len(m.queued) == 0
+	})
+	h.typeText(" and more")
+	h.key("enter")
+	h.check("the edited message queued once", func(m *Model) bool { return len(m.queued) == 1 })
+	close(slow.release)
+	h.waitFor("saw your notes")
+	var notes []string
+	for _, s := range userTexts(h.requests(2)[1]) {
+		if strings.Contains(s, "note") {
+			notes = append(notes, s)
+		}
+	}
+	if len(notes) != 1 || notes[0] != "first note\nsecond note and more" {
+		t.Fatalf("notes sent to the model = %q, want only the edited one", notes)
+	}
+}
+
+func TestUpKeepsWhatIsTypedAfterTheQueuedMessages(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{}), release: make(chan struct{})}
+	t.Cleanup(func() { close(slow.release) })
+	turns := []llmtest.Turn{llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{})), llmtest.Reply("ok")}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{slow}})
+	h.typeText("start")
+	h.key("enter")
+	<-slow.started
+	h.typeText("queued one")
+	h.key("enter")
+	h.waitFor("queued one  (queued)")
+	h.typeText("draft")
+	h.key("up")
+	h.check("queued message before the draft", func(m *Model) bool {
+		return m.ed.value() == "queued one\ndraft" && len(m.queued) == 0
+	})
+}
+
+func TestUpBringsBackAQueuedPasteAsItsPlaceholder(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{}), release: make(chan struct{})}
+	turns := []llmtest.Turn{llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{})), llmtest.Reply("read the log")}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{slow}})
+	h.typeText("start")
+	h.key("enter")
+	<-slow.started
+	log := strings.Repeat("log line\n", 20) + "end"
+	h.typeText("see ")
+	h.tm.Send(tea.PasteMsg{Content: log})
+	h.key("enter")
+	h.waitFor("(queued)")
+	h.key("up")
+	h.check("the placeholder back, standing for the paste", func(m *Model) bool {
+		return strings.HasPrefix(m.ed.value(), "see [Pasted text #1 ") && m.ed.expanded() == "see "+log
+	})
+	h.key("enter")
+	close(slow.release)
+	h.waitFor("read the log")
+	var got []string
+	for _, s := range userTexts(h.requests(2)[1]) {
+		if strings.HasPrefix(s, "see ") {
+			got = append(got, s)
+		}
+	}
+	if len(got) != 1 || got[0] != "see "+log {
+		t.Fatalf("pasted message sent %d times (%q), want once in full", len(got), got)
+	}
+}
+
+// A queued message the turn has already taken (its event not yet seen)
+// cannot come back: Up then browses the history as usual, and the
+// message stays listed until it shows in the conversation.
+func TestUpAfterTheTurnTookTheQueuedMessageBrowsesHistory(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.do(func(m *Model) {
+		m.ed.hist.push("an older prompt")
+		m.running = true // as if a turn ran: the probe must not start one
+		m.queued = append(m.queued, queuedMsg{uuid: "delivered", display: "already taken"})
+	})
+	h.key("up")
+	h.check("history entry shown", func(m *Model) bool {
+		return m.ed.value() == "an older prompt" && len(m.queued) == 1
+	})
+	h.do(func(m *Model) { m.running, m.queued = false, nil })
+}
