@@ -236,7 +236,7 @@ const keysHelp = `Keys
   ctrl+r           search input history
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut
   ctrl+_           undo the last change to the input
-  up/down          input history
+  up/down          input history · up with messages queued: edit them
 Prefixes
   /command  run a command   @file  mention a file
   !cmd      run a shell command and keep its output

@@ -20,7 +20,8 @@
 // package implements with dialogs (permission, AskUserQuestion,
 // ExitPlanMode); its Ask blocks until the dialog is answered or the
 // question's context ends. Esc cancels the turn's context; messages typed
-// during a turn go to engine.Session.Queue.
+// during a turn go to engine.Session.Queue, and Up takes those not yet
+// delivered back into the input (engine.Session.Unqueue).
 //
 // Update is a type switch that hands each message to the component that
 // owns it: the editor (editor.go), the dialogs (dialog_*.go), the
