@@ -235,7 +235,7 @@ func TestLargePasteIsCollapsedAndSentWhole(t *testing.T) {
 	tt.run("load-buffer", "-b", "p", buf)
 	tt.typeText("summarise ")
 	tt.run("paste-buffer", "-p", "-b", "p", "-t", "main")
-	tt.waitFor("summarise [Pasted text #1 +30 lines]")
+	tt.waitFor("summarise [Pasted text #1 +29 lines]")
 	tt.keys("Enter")
 	tt.waitFor("got your paste")
 	got := tt.requests(1)[0].LastUserText()

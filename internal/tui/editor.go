@@ -435,15 +435,17 @@ func (e *editor) paste(text string) {
 		e.pasteImages(imgs)
 		return
 	}
-	lines := strings.Count(text, "\n") + 1
-	if lines <= pasteLines && len(text) <= pasteChars {
+	breaks := strings.Count(text, "\n")
+	if breaks+1 <= pasteLines && len(text) <= pasteChars {
 		e.insert(text)
 		return
 	}
 	e.pasteN++
 	e.pastes[e.pasteN] = text
-	if lines > 1 {
-		e.insert(fmt.Sprintf("[Pasted text #%d +%d lines]", e.pasteN, lines))
+	if breaks > 0 {
+		// "+N lines" counts line breaks, as Claude Code does: the lines
+		// after the first, and a log ending in a newline counts its lines.
+		e.insert(fmt.Sprintf("[Pasted text #%d +%d lines]", e.pasteN, breaks))
 	} else {
 		e.insert(fmt.Sprintf("[Pasted text #%d %d chars]", e.pasteN, len(text)))
 	}

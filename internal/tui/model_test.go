@@ -283,7 +283,7 @@ func TestPasteInTheEditorIsCollapsedThenSentWhole(t *testing.T) {
 	// the line may be drawn in two frames, the second only its changed
 	// end, so the output need not hold it in one piece.)
 	h.check("the placeholder in the input", func(m *Model) bool {
-		return m.ed.value() == "why does this fail: [Pasted text #1 +40 lines]"
+		return m.ed.value() == "why does this fail: [Pasted text #1 +39 lines]"
 	})
 	h.key("enter")
 	h.waitFor("read it")

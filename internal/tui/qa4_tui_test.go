@@ -136,7 +136,7 @@ func TestQA4BackspaceRemovesAPastePlaceholderWhole(t *testing.T) {
 	e := newEditor(nil)
 	typeKeys(e, "text:see ")
 	e.paste(strings.Repeat("log line\n", 30))
-	if got := e.value(); got != "see [Pasted text #1 +31 lines]" {
+	if got := e.value(); got != "see [Pasted text #1 +30 lines]" {
 		t.Fatalf("paste gave %q", got)
 	}
 	typeKeys(e, "backspace")

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -124,4 +125,28 @@ func TestUpAfterTheTurnTookTheQueuedMessageBrowsesHistory(t *testing.T) {
 		return m.ed.value() == "an older prompt" && len(m.queued) == 1
 	})
 	h.do(func(m *Model) { m.running, m.queued = false, nil })
+}
+
+// The placeholder's "+N lines" counts line breaks, as Claude Code's
+// does: it counted lines, so a 30-line log ending in a newline read
+// "+31 lines" and one without it "+30 lines" where Claude Code shows
+// "+30" and "+29".
+func TestPastePlaceholderCountsLineBreaksAsClaudeCodeDoes(t *testing.T) {
+	for _, c := range []struct {
+		paste string
+		want  string
+	}{
+		{strings.Repeat("log line\n", 30), "[Pasted text #1 +30 lines]"},
+		{strings.TrimSuffix(strings.Repeat("log line\n", 30), "\n"), "[Pasted text #1 +29 lines]"},
+		{strings.Repeat("x", pasteChars+1), fmt.Sprintf("[Pasted text #1 %d chars]", pasteChars+1)},
+	} {
+		e := newEditor(nil)
+		e.paste(c.paste)
+		if got := e.value(); got != c.want {
+			t.Errorf("paste of %d bytes shows %q, want %q", len(c.paste), got, c.want)
+		}
+		if e.expanded() != c.paste {
+			t.Errorf("placeholder %q does not expand to the paste", c.want)
+		}
+	}
 }
