@@ -331,10 +331,10 @@ func (m *Model) submitPrompt(text string, images ...llm.ContentBlock) tea.Cmd {
 			m.idle()
 			switch {
 			case interrupted:
-				// Not sent: the prompt goes back into the input.
-				if m.ed.empty() {
-					m.ed.set(text)
-				}
+				// Not sent: the prompt goes back into the input, with the
+				// messages queued behind it (they would otherwise go out
+				// on their own, ahead of it), before what was typed since.
+				m.ed.restore(append([]draft{{text: text}}, m.takeBackQueued()...))
 				m.setHint("Interrupted before sending; the prompt is back in the input", 3*time.Second)
 			case err != nil:
 				m.say(kError, err.Error())

@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"reins/internal/engine"
 	"reins/internal/llm/llmtest"
 	"reins/internal/tool"
 )
@@ -148,5 +150,29 @@ func TestPastePlaceholderCountsLineBreaksAsClaudeCodeDoes(t *testing.T) {
 		if e.expanded() != c.paste {
 			t.Errorf("placeholder %q does not expand to the paste", c.want)
 		}
+	}
+}
+
+// A prompt stopped by esc while its UserPromptSubmit hook ran comes back
+// into the input with the messages queued behind it: those used to be
+// sent on their own right away, ahead of the prompt they followed.
+func TestEscBeforeAPromptIsSentBringsBackTheMessagesQueuedBehindIt(t *testing.T) {
+	hold := func(ctx context.Context, text string) (engine.Input, string, error) {
+		<-ctx.Done()
+		return engine.Input{}, "", ctx.Err()
+	}
+	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) { o.Prepare = hold }})
+	h.typeText("first prompt")
+	h.key("enter")
+	h.check("the hook running", func(m *Model) bool { return m.running })
+	h.typeText("a note on it")
+	h.key("enter")
+	h.waitFor("a note on it  (queued)")
+	h.key("esc")
+	h.check("both back in the input, nothing sent", func(m *Model) bool {
+		return !m.running && len(m.queued) == 0 && m.ed.value() == "first prompt\na note on it"
+	})
+	if n := len(h.srv.Requests()); n != 0 {
+		t.Fatalf("%d requests sent, want none", n)
 	}
 }

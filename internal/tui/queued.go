@@ -68,8 +68,22 @@ func (e *editor) onTopRow() bool {
 // stay listed until their event arrives. It reports whether any came
 // back.
 func (m *Model) editQueued() bool {
-	if len(m.queued) == 0 {
+	back := m.takeBackQueued()
+	if len(back) == 0 {
 		return false
+	}
+	m.ed.restore(back)
+	m.comp = nil
+	m.setHint("Queued messages are back in the input; enter sends them", 3*time.Second)
+	return true
+}
+
+// takeBackQueued takes the queued messages not yet delivered out of the
+// engine's queue and the list, and returns what the editor held for
+// each, in order.
+func (m *Model) takeBackQueued() []draft {
+	if len(m.queued) == 0 {
+		return nil
 	}
 	taken := map[string]bool{}
 	for _, q := range m.o.Session.Unqueue() {
@@ -85,11 +99,5 @@ func (m *Model) editQueued() bool {
 		}
 	}
 	m.queued = kept
-	if len(back) == 0 {
-		return false
-	}
-	m.ed.restore(back)
-	m.comp = nil
-	m.setHint("Queued messages are back in the input; enter sends them", 3*time.Second)
-	return true
+	return back
 }
