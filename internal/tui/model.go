@@ -348,8 +348,7 @@ func (m *Model) onTurnDone(gen int) tea.Cmd {
 		cmds = append(cmds, m.notify("reins finished"))
 	}
 	if len(m.queued) > 0 {
-		m.queued = m.queued[:0]
-		cmds = append(cmds, m.startTurn(engine.Input{}))
+		cmds = append(cmds, m.startQueuedTurn())
 	} else if bg := m.announceBackground(); bg != nil {
 		cmds = append(cmds, bg)
 	} else if m.o.OnIdle != nil {
@@ -368,6 +367,17 @@ func (m *Model) drainQueue() tea.Cmd {
 	}
 	if m.running {
 		return nil
+	}
+	return m.startQueuedTurn()
+}
+
+// startQueuedTurn starts a turn for the queued messages, which the
+// engine adds at its start. The first names the turn's checkpoint, as a
+// typed prompt's id does, so rewinding to it offers to restore the files
+// the turn changed.
+func (m *Model) startQueuedTurn() tea.Cmd {
+	if m.o.Checkpoints != nil {
+		m.o.Checkpoints.Begin(m.queued[0].uuid)
 	}
 	m.queued = m.queued[:0]
 	return m.startTurn(engine.Input{})

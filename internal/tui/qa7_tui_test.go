@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -174,5 +176,41 @@ func TestEscBeforeAPromptIsSentBringsBackTheMessagesQueuedBehindIt(t *testing.T)
 	})
 	if n := len(h.srv.Requests()); n != 0 {
 		t.Fatalf("%d requests sent, want none", n)
+	}
+}
+
+// A message queued while a "!" command ran starts its own turn when the
+// command ends; that turn had no checkpoint, so rewinding to the message
+// could not put back the files the turn changed.
+func TestMessageQueuedDuringAShellRunStartsACheckpointedTurn(t *testing.T) {
+	cp := &Checkpoints{}
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("on it")}, harnessOpts{opts: func(o *Options) { o.Checkpoints = cp }})
+	gate := filepath.Join(t.TempDir(), "gate")
+	h.typeText("!while [ ! -f " + gate + " ]; do sleep 0.05; done; echo shell-done")
+	h.key("enter")
+	h.check("the shell running", func(m *Model) bool { return m.running })
+	h.typeText("now change the file")
+	h.key("enter")
+	h.waitFor("now change the file  (queued)")
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("shell-done", "on it")
+	var id string
+	h.check("the turn over", func(m *Model) bool { return !m.running })
+	h.do(func(m *Model) {
+		for _, e := range m.o.Session.History() {
+			if e.Message.Text() == "now change the file" {
+				id = e.UUID
+			}
+		}
+	})
+	if id == "" {
+		t.Fatal("the queued message is not in the conversation")
+	}
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	if cp.turnIndex(id) < 0 {
+		t.Fatalf("no checkpoint for the turn of the queued message %s (turns %q)", id, cp.turns)
 	}
 }
