@@ -97,6 +97,13 @@ func (t *commandTable) complete(prefix string) []compItem {
 	return out
 }
 
+// keepRefused puts a command that cannot run yet back into the input,
+// so enter runs it once the turn ends; it was cleared, and had to be
+// typed again. Text typed since stays after it.
+func (m *Model) keepRefused(text string) {
+	m.ed.restore([]draft{{text: text}})
+}
+
 // runCommand runs "/name args": an external command that overrides a
 // builtin, the builtin, or an external command.
 func (m *Model) runCommand(text string) tea.Cmd {
@@ -108,6 +115,7 @@ func (m *Model) runCommand(text string) tea.Cmd {
 	}
 	if b != nil {
 		if m.running && !b.duringTurn {
+			m.keepRefused(text)
 			m.setHint("/"+name+" can run once the current turn ends (esc to interrupt it)", 3*time.Second)
 			return nil
 		}
@@ -118,6 +126,7 @@ func (m *Model) runCommand(text string) tea.Cmd {
 		return nil
 	}
 	if m.running {
+		m.keepRefused(text)
 		m.setHint("Commands run between turns; wait or press esc", 3*time.Second)
 		return nil
 	}

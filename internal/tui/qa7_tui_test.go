@@ -214,3 +214,21 @@ func TestMessageQueuedDuringAShellRunStartsACheckpointedTurn(t *testing.T) {
 		t.Fatalf("no checkpoint for the turn of the queued message %s (turns %q)", id, cp.turns)
 	}
 }
+
+// A command that waits for the turn's end stays in the input: it was
+// cleared, and had to be typed again.
+func TestCommandRefusedDuringATurnStaysInTheInput(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{}), release: make(chan struct{})}
+	t.Cleanup(func() { close(slow.release) })
+	turns := []llmtest.Turn{llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{})), llmtest.Reply("ok")}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{slow}})
+	h.typeText("start")
+	h.key("enter")
+	<-slow.started
+	h.typeText("/compact keep the API notes")
+	h.key("enter")
+	h.waitFor("/compact can run once the current turn ends")
+	h.check("the command still in the input", func(m *Model) bool {
+		return m.ed.value() == "/compact keep the API notes" && len(m.queued) == 0
+	})
+}
