@@ -232,3 +232,21 @@ func TestCommandRefusedDuringATurnStaysInTheInput(t *testing.T) {
 		return m.ed.value() == "/compact keep the API notes" && len(m.queued) == 0
 	})
 }
+
+// A queued message taken back keeps its images: the placeholders in the
+// input still stand for them, so sending it again sends them.
+func TestTakenBackDraftKeepsItsImages(t *testing.T) {
+	e := newEditor(nil)
+	typeKeys(e, "text:look at ")
+	e.pasteImages([]pastedImage{{media: "image/png", data: []byte("png bytes")}})
+	d := e.snapshot()
+	e.reset()
+	typeKeys(e, "text:and this")
+	e.restore([]draft{d})
+	if got, want := e.value(), "look at [Image #1]\nand this"; got != want {
+		t.Fatalf("input = %q, want %q", got, want)
+	}
+	if blocks := e.imageBlocks(e.expanded()); len(blocks) != 1 || blocks[0].Source.MediaType != "image/png" {
+		t.Fatalf("image blocks = %+v, want the pasted image", blocks)
+	}
+}

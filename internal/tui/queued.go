@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // queuedMsg is a message typed while a turn runs, queued in the engine
@@ -34,7 +35,7 @@ func (e *editor) snapshot() draft {
 func (e *editor) restore(ds []draft) {
 	var parts []string
 	for _, d := range ds {
-		parts = append(parts, d.text)
+		parts = append(parts, strings.TrimRightFunc(d.text, unicode.IsSpace))
 		maps.Copy(e.pastes, d.pastes)
 		maps.Copy(e.images, d.images)
 	}
