@@ -447,11 +447,11 @@ func (e *editor) paste(text string) {
 		// after the first, and a log ending in a newline counts its lines.
 		e.insert(fmt.Sprintf("[Pasted text #%d +%d lines]", e.pasteN, breaks))
 	} else {
-		e.insert(fmt.Sprintf("[Pasted text #%d %d chars]", e.pasteN, len(text)))
+		e.insert(fmt.Sprintf("[Pasted text #%d]", e.pasteN)) // one long line
 	}
 }
 
-var pasteRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[Pasted text #(\d+) [^\]]*\]`) })
+var pasteRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[Pasted text #(\d+)(?: [^\]]*)?\]`) })
 
 // expanded returns the text with collapsed pastes put back.
 func (e *editor) expanded() string {
