@@ -73,10 +73,12 @@ const (
 	editSubmit                    // Enter: submit the text
 )
 
-// pasteLines and pasteChars are the sizes past which a paste is collapsed.
+// pasteLines and pasteChars are the sizes past which a paste is
+// collapsed, Claude Code's: more than three lines (two line breaks) or
+// more than 800 characters.
 const (
-	pasteLines = 10
-	pasteChars = 1500
+	pasteLines = 3
+	pasteChars = 800
 )
 
 func newEditor(h *history) *editor {

@@ -255,3 +255,25 @@ func TestTakenBackDraftKeepsItsImages(t *testing.T) {
 		t.Fatalf("image blocks = %+v, want the pasted image", blocks)
 	}
 }
+
+// A paste collapses past Claude Code's sizes: three lines stay in the
+// input, a fourth collapses it, and so do more than 800 characters. It
+// took eleven lines or 1501 characters, so a 10-line stack trace filled
+// the input where Claude Code shows a placeholder.
+func TestPasteCollapsesPastClaudeCodesSizes(t *testing.T) {
+	for _, c := range []struct {
+		paste string
+		want  string
+	}{
+		{"one\ntwo\nthree", "one\ntwo\nthree"},
+		{"one\ntwo\nthree\nfour", "[Pasted text #1 +3 lines]"},
+		{strings.Repeat("y", 800), strings.Repeat("y", 800)},
+		{strings.Repeat("y", 801), "[Pasted text #1]"},
+	} {
+		e := newEditor(nil)
+		e.paste(c.paste)
+		if got := e.value(); got != c.want {
+			t.Errorf("paste of %d bytes shows %.40q, want %.40q", len(c.paste), got, c.want)
+		}
+	}
+}
