@@ -31,3 +31,31 @@ func TestPrintModeLeavesOutAHugeCommandFileWithAWarning(t *testing.T) {
 		t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
 	}
 }
+
+// A tool name in an agent's tools that is no tool reins has (a typo) is
+// reported on stderr with the agent file or the --agents agent and the
+// name, instead of the agent silently going without the tool; real tools,
+// tools held back in print mode or by --tools, MCP names and patterns are
+// not reported.
+func TestPrintModeWarnsAboutUnknownToolNamesOfAgents(t *testing.T) {
+	srv := server(t, llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("done")}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	file := sb.Write(t, ".claude/agents/reviewer.md",
+		"---\nname: reviewer\ndescription: reviews\ntools: Read, Grpe, Bash(git:*), AskUserQuestion, Task, mcp__gh__list, Web*\n---\nReview.\n")
+	r := sb.Run(t, "", "-p", "hi", "--tools", "Read,Bash",
+		"--agents", `{"tester":{"description":"tests","prompt":"Test.","tools":["Bahs","Edit"]}}`)
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "done" {
+		t.Fatalf("code %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, want := range []string{
+		"reins: warning: agent " + file + `: tools: there is no tool named "Grpe"; the entry is ignored`,
+		`reins: warning: --agents: agent "tester": tools: there is no tool named "Bahs"; the entry is ignored`,
+	} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
+		}
+	}
+	if n := strings.Count(r.Stderr, "there is no tool named"); n != 2 {
+		t.Errorf("%d unknown-tool warnings, want 2:\n%s", n, r.Stderr)
+	}
+}

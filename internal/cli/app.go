@@ -169,6 +169,9 @@ type app struct {
 
 	// flagAgents are the agents --agents defines.
 	flagAgents []*agent.Definition
+	// knownTools are the names of every built-in tool, offered or not
+	// (set by builtinTools).
+	knownTools map[string]bool
 	// mainAgent is the agent the main conversation runs as (--agent);
 	// nil for reins itself. Guarded by mu.
 	mainAgent *agent.Definition
@@ -423,6 +426,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		return nil, err
 	}
 	a.builtins = a.builtinTools()
+	a.reportUnknownAgentTools()
 	a.tools = a.filterTools(a.builtins)
 	a.search = toolsearch.NewSession(a.toolSearchOptions())
 	a.onClose(a.search.Close)
