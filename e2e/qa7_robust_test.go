@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,5 +58,42 @@ func TestPrintModeWarnsAboutUnknownToolNamesOfAgents(t *testing.T) {
 	}
 	if n := strings.Count(r.Stderr, "there is no tool named"); n != 2 {
 		t.Errorf("%d unknown-tool warnings, want 2:\n%s", n, r.Stderr)
+	}
+}
+
+// An update_environment_variables line (as the Agent SDK sends it) sets
+// variables for what the session starts afterwards: the Bash command and
+// the hook of the turn that follows see them. Before, the line was
+// answered "not supported" and the variables were lost.
+func TestSDKUpdateEnvironmentVariablesReachBashAndHooks(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("t1", "Bash", map[string]any{"command": `echo "value=$QA7_TOKEN"`})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"printf '%s' \"$QA7_TOKEN\" > hook-saw.txt"}]}]}}`)
+	in := `{"type":"update_environment_variables","variables":{"QA7_TOKEN":"s3cret"}}` + "\n" +
+		`{"type":"user","session_id":"","message":{"role":"user","content":"run it"},"parent_tool_use_id":null}` + "\n"
+	r := sb.Run(t, in, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+		"--allowedTools", "Bash")
+	if r.Code != 0 || !strings.Contains(r.Stdout, `"subtype":"success"`) {
+		t.Fatalf("code %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if strings.Contains(r.Stderr, "not supported") {
+		t.Errorf("the update was refused: %s", r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	var results []string
+	for _, b := range reqs[1].ToolResults() {
+		results = append(results, b.ResultText())
+	}
+	if got := strings.Join(results, "\n"); !strings.Contains(got, "value=s3cret") {
+		t.Errorf("the Bash command's output %q does not show the variable", got)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "hook-saw.txt"))
+	if err != nil || string(data) != "s3cret" {
+		t.Errorf("the hook saw %q (%v), want the variable", data, err)
 	}
 }
