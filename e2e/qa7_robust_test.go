@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,4 +97,56 @@ func TestSDKUpdateEnvironmentVariablesReachBashAndHooks(t *testing.T) {
 	if err != nil || string(data) != "s3cret" {
 		t.Errorf("the hook saw %q (%v), want the variable", data, err)
 	}
+}
+
+// A 10 MB prompt on a fresh session, given on stdin to -p or as a
+// stream-json user message, is not summarised before the model sees it
+// (the model then answered the summary): the run ends with "Prompt is too
+// long", its size and the limit; nothing reaches the model, and the
+// prompt is in the transcript.
+func TestHugePromptEndsWithPromptTooLongInsteadOfBeingSummarised(t *testing.T) {
+	huge := "HUGE-PROMPT-START " + strings.Repeat("0123456789abcdef", 10<<20/16)
+	for _, mode := range []string{"print", "stream-json"} {
+		t.Run(mode, func(t *testing.T) {
+			srv := server(t, llmtest.Reply("answered a summary"), llmtest.Reply("answered a summary"))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			var r e2etest.Result
+			if mode == "print" {
+				r = sb.Run(t, huge, "-p")
+			} else {
+				line, err := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": huge}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r = sb.Run(t, string(line)+"\n", "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+			}
+			out := r.Stdout + r.Stderr
+			failed := r.Code != 0 // print mode exits with an error
+			if mode != "print" {
+				failed = strings.Contains(r.Stdout, `"is_error":true`) // the turn's result is an error
+			}
+			if !failed || !strings.Contains(out, "Prompt is too long: about 2,") || !strings.Contains(out, "(the prompt is 10,485,778 bytes)") ||
+				!strings.Contains(out, "tokens a request may hold in the model's 1,000,000-token context window") {
+				t.Errorf("code %d, output %q", r.Code, truncateOut(out))
+			}
+			if n := len(srv.Requests()); n != 0 {
+				t.Errorf("%d model requests, want none", n)
+			}
+			trs := sb.Transcripts(t)
+			if len(trs) != 1 {
+				t.Fatalf("transcripts %v", trs)
+			}
+			data, err := os.ReadFile(trs[0])
+			if err != nil || !strings.Contains(string(data), "HUGE-PROMPT-START") {
+				t.Errorf("the prompt is not in the transcript (%v)", err)
+			}
+		})
+	}
+}
+
+func truncateOut(s string) string {
+	if len(s) > 2000 {
+		return s[:1000] + " … " + s[len(s)-1000:]
+	}
+	return s
 }
