@@ -24,6 +24,7 @@ type PromptTooLongError struct {
 	Limit, Window int
 }
 
+// Error says how large the prompt is and what the limit is.
 func (e *PromptTooLongError) Error() string {
 	return fmt.Sprintf("Prompt is too long: about %s tokens (the prompt is %s bytes), more than the %s tokens a request may hold in the model's %s-token context window; the prompt was not sent. Shorten it, or save the content to a file and ask for it to be read",
 		thousands(e.Tokens), thousands(e.Bytes), thousands(e.Limit), thousands(e.Window))
