@@ -150,3 +150,20 @@ func truncateOut(s string) string {
 	}
 	return s
 }
+
+// Agents an SDK client defines in its initialize request are checked the
+// same way: an unknown tool name is reported on stderr.
+func TestSDKInitializeAgentWithUnknownToolIsReported(t *testing.T) {
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	in := `{"type":"control_request","request_id":"r1","request":{"subtype":"initialize","agents":{"checker":{"description":"checks","prompt":"Check.","tools":["Raed","Grep"]}}}}` + "\n" +
+		`{"type":"user","session_id":"","message":{"role":"user","content":"hi"},"parent_tool_use_id":null}` + "\n"
+	r := sb.Run(t, in, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 || !strings.Contains(r.Stdout, `"subtype":"success"`) {
+		t.Fatalf("code %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	want := `reins: warning: initialize: agent "checker": tools: there is no tool named "Raed"; the entry is ignored`
+	if !strings.Contains(r.Stderr, want) || strings.Contains(r.Stderr, `"Grep"`) {
+		t.Errorf("stderr %q, want only %q", r.Stderr, want)
+	}
+}

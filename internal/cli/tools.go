@@ -390,16 +390,27 @@ func (a *app) reportUnknownAgentTools() {
 		return
 	}
 	for _, d := range cat.All() {
-		if d.Source == agent.SourceBuiltin {
-			continue
+		if d.Source != agent.SourceBuiltin {
+			a.reportUnknownTools(d)
 		}
-		where := "agent " + d.Path
-		if d.Path == "" {
-			where = fmt.Sprintf("--agents: agent %q", d.Name)
-		}
-		for _, n := range d.UnknownTools(func(n string) bool { return a.knownTools[n] }) {
-			a.warn(fmt.Sprintf("%s: tools: there is no tool named %q; the entry is ignored", where, n))
-		}
+	}
+}
+
+// reportUnknownTools warns about the names in one agent's tools that are
+// no tool reins has.
+func (a *app) reportUnknownTools(d *agent.Definition) {
+	if a.knownTools == nil {
+		return
+	}
+	where := "agent " + d.Path
+	switch {
+	case d.Source == agent.SourceSDK:
+		where = fmt.Sprintf("initialize: agent %q", d.Name)
+	case d.Path == "":
+		where = fmt.Sprintf("--agents: agent %q", d.Name)
+	}
+	for _, n := range d.UnknownTools(func(n string) bool { return a.knownTools[n] }) {
+		a.warn(fmt.Sprintf("%s: tools: there is no tool named %q; the entry is ignored", where, n))
 	}
 }
 
