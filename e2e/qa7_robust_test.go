@@ -140,6 +140,14 @@ func TestHugePromptEndsWithPromptTooLongInsteadOfBeingSummarised(t *testing.T) {
 			if err != nil || !strings.Contains(string(data), "HUGE-PROMPT-START") {
 				t.Errorf("the prompt is not in the transcript (%v)", err)
 			}
+			// The session goes on without it.
+			r = sb.Run(t, "", "-p", "--continue", "a small question")
+			if r.Code != 0 || strings.TrimSpace(r.Stdout) != "answered a summary" {
+				t.Fatalf("continued: code %d, stdout %q, stderr %q", r.Code, truncateOut(r.Stdout), truncateOut(r.Stderr))
+			}
+			if reqs := srv.Requests(); len(reqs) != 1 || strings.Contains(string(reqs[0].Body), "HUGE-PROMPT-START") {
+				t.Errorf("%d requests; the refused prompt was sent again on --continue", len(reqs))
+			}
 		})
 	}
 }

@@ -199,8 +199,15 @@ func (c *Compactor) Prepare(ctx context.Context, s *engine.Session, emit func(en
 			for _, it := range items[p:] {
 				size += messageBytes(it.Message)
 			}
-			s.SetHistory(items[:p]) // recorded, but out of the conversation
-			return &PromptTooLongError{Tokens: own, Bytes: size, Limit: lim.Blocking, Window: lim.Window}
+			err := &PromptTooLongError{Tokens: own, Bytes: size, Limit: lim.Blocking, Window: lim.Window}
+			// The prompt stays in the transcript, but out of the
+			// conversation: the notice recorded after it continues the
+			// chain from what came before the prompt, so a resumed
+			// session does not send it either.
+			s.SetHistory(items[:p])
+			s.Record(&session.Entry{Type: session.TypeSystem, Subtype: session.SubtypeNotice, UUID: uuid.NewString(),
+				Level: "error", Content: err.Error()})
+			return err
 		}
 	}
 	n := used(s)
