@@ -27,12 +27,8 @@ func ReadRegularFile(path string) ([]byte, error) {
 // 100 MB file among the commands would otherwise be read at every start).
 // The refusal gives the file's size and the limit.
 func ReadRegularFileMax(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
+	// Stat before opening: opening a named pipe waits for a writer.
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
@@ -42,6 +38,11 @@ func ReadRegularFileMax(path string, max int64) ([]byte, error) {
 	if fi.Size() > max {
 		return nil, fmt.Errorf("%s is too large (%s; the limit is %s)", path, FormatSize(fi.Size()), FormatSize(max))
 	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	// The file may grow between the stat and the read.
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
