@@ -172,6 +172,23 @@ func (d *Definition) FilterTools(parent []string, opt FilterOptions) []string {
 	return out
 }
 
+// UnknownTools returns the names in Tools that known does not recognise,
+// each once, in the order written: a misspelt or foreign tool name there
+// grants nothing, which is easy to miss. "*", name patterns ending in "*"
+// and MCP tool names (mcp__..., whose servers connect later) are not
+// checked.
+func (d *Definition) UnknownTools(known func(name string) bool) []string {
+	var out []string
+	for _, e := range d.Tools {
+		name, _, _ := splitEntry(e)
+		if name == "" || strings.Contains(name, "*") || strings.HasPrefix(name, "mcp__") || known(name) || slices.Contains(out, name) {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
 // AgentTypes returns the sub-agent types an "Agent(a, b)" entry in Tools
 // limits nesting to; nil means no limit.
 func (d *Definition) AgentTypes() []string {

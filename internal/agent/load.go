@@ -42,9 +42,9 @@ func Load(roots Roots) ([]*Definition, []error) {
 		}
 		seen[real] = true
 		for _, p := range markdownFiles(filepath.Join(root, "agents"), &errs) {
-			data, err := fsutil.ReadRegularFile(p)
+			data, err := fsutil.ReadRegularFileMax(p, MaxFileSize)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("load agent %s: %w", p, err))
+				errs = append(errs, fmt.Errorf("load agent %s: %w; the agent is left out", p, err))
 				continue
 			}
 			d, problems, err := parseDefinition(data, p, src)
@@ -124,6 +124,10 @@ func realPath(p string) string {
 	}
 	return p
 }
+
+// MaxFileSize is the largest agent file read: a larger one is left out
+// with a warning instead of being read whole at every start.
+const MaxFileSize = 4 << 20
 
 // ErrNoFrontmatter is the error for a Markdown file in an agents folder
 // that has no frontmatter at all (a README beside the definitions, say).

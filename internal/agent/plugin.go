@@ -34,9 +34,9 @@ func LoadPlugin(plugin string, paths []string, expand func(string) string) ([]*D
 				continue
 			}
 			seen[realPath(p)] = true
-			data, err := fsutil.ReadRegularFile(p)
+			data, err := fsutil.ReadRegularFileMax(p, MaxFileSize)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("load agent %s: %w", p, err))
+				errs = append(errs, fmt.Errorf("load agent %s: %w; the agent is left out", p, err))
 				continue
 			}
 			d, problems, err := parseDefinition(data, p, SourcePlugin)

@@ -79,6 +79,9 @@ func (a *app) addAgents(raw map[string]json.RawMessage) error {
 	if err != nil {
 		return err
 	}
+	for _, d := range defs {
+		a.reportUnknownTools(d)
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.agents == nil {

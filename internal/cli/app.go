@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -110,6 +111,9 @@ type app struct {
 	warnings []string
 	envMu    sync.RWMutex      // guards setEnv: an SDK client may change the settings
 	setEnv   map[string]string // settings env, applied over the process's
+	// clientEnv are the variables an SDK client set
+	// (update_environment_variables), applied over the settings env.
+	clientEnv map[string]string
 
 	shellMu  sync.Mutex // guards shell and shellEnv
 	shell    *bash.Tool // the main thread's Bash tool
@@ -169,6 +173,9 @@ type app struct {
 
 	// flagAgents are the agents --agents defines.
 	flagAgents []*agent.Definition
+	// knownTools are the names of every built-in tool, offered or not
+	// (set by builtinTools).
+	knownTools map[string]bool
 	// mainAgent is the agent the main conversation runs as (--agent);
 	// nil for reins itself. Guarded by mu.
 	mainAgent *agent.Definition
@@ -279,10 +286,14 @@ func (a *app) lookupTool(name string) (tool.Tool, bool) {
 // setAsker attaches the front end's asker.
 func (a *app) setAsker(x engine.Asker) { a.asker.set(x) }
 
-// getenv reads the environment: settings env over the process's.
+// getenv reads the environment: what an SDK client set over the settings
+// env over the process's.
 func (a *app) getenv(k string) string {
 	a.envMu.RLock()
-	v, ok := a.setEnv[k]
+	v, ok := a.clientEnv[k]
+	if !ok {
+		v, ok = a.setEnv[k]
+	}
 	a.envMu.RUnlock()
 	if ok {
 		return v
@@ -291,7 +302,8 @@ func (a *app) getenv(k string) string {
 }
 
 // environ is the environment for child processes (tools, hooks, MCP
-// servers): the process's with the settings env applied.
+// servers): the process's with the settings env and then what an SDK
+// client set applied.
 func (a *app) environ() []string {
 	env := os.Environ()
 	a.envMu.RLock()
@@ -299,7 +311,47 @@ func (a *app) environ() []string {
 	for k, v := range a.setEnv {
 		env = append(env, k+"="+v)
 	}
+	for k, v := range a.clientEnv {
+		env = append(env, k+"="+v)
+	}
 	return env
+}
+
+// clientEnviron is what an SDK client set, as NAME=value pairs.
+func (a *app) clientEnviron() []string {
+	a.envMu.RLock()
+	defer a.envMu.RUnlock()
+	env := make([]string, 0, len(a.clientEnv))
+	for k, v := range a.clientEnv {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+// updateClientEnv sets variables for the rest of the session
+// (update_environment_variables): Bash commands (the running shell's next
+// command, and sub-agents' shells), hooks and MCP servers started from now
+// on get them; they win over the settings env. reins's own process
+// environment is left alone.
+func (a *app) updateClientEnv(vars map[string]string) {
+	if len(vars) == 0 {
+		return
+	}
+	a.envMu.Lock()
+	if a.clientEnv == nil {
+		a.clientEnv = map[string]string{}
+	}
+	set := make([]string, 0, len(vars))
+	for k, v := range vars {
+		a.clientEnv[k] = v
+		set = append(set, k+"="+v)
+	}
+	a.envMu.Unlock()
+	a.shellMu.Lock()
+	defer a.shellMu.Unlock()
+	if a.shell != nil {
+		a.shell.Setenv(set...)
+	}
 }
 
 // onClose registers a release function, run in reverse order by close.
@@ -423,6 +475,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		return nil, err
 	}
 	a.builtins = a.builtinTools()
+	a.reportUnknownAgentTools()
 	a.tools = a.filterTools(a.builtins)
 	a.search = toolsearch.NewSession(a.toolSearchOptions())
 	a.onClose(a.search.Close)
@@ -536,14 +589,21 @@ func (a *app) setSettingsEnv(env map[string]string) {
 	a.envMu.Lock()
 	old := a.setEnv
 	a.setEnv = env
+	client := maps.Clone(a.clientEnv)
 	a.envMu.Unlock()
 	var set, unset []string
 	for k, v := range env {
+		if _, byClient := client[k]; byClient {
+			continue // what the client set stays
+		}
 		if ov, ok := old[k]; !ok || ov != v {
 			set = append(set, k+"="+v)
 		}
 	}
 	for k := range old {
+		if _, byClient := client[k]; byClient {
+			continue
+		}
 		if _, ok := env[k]; !ok {
 			if v, inProcess := os.LookupEnv(k); inProcess {
 				set = append(set, k+"="+v)

@@ -58,7 +58,7 @@ func (a *app) permissions() error {
 			a.warn(msg)
 		}
 	}
-	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Env: a.environ(), Notify: a.hooks.HookNotify}
+	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Env: a.environ(), MoreEnv: a.clientEnviron, Notify: a.hooks.HookNotify}
 	a.hookRun = hooks.New(hcfg)
 	a.setPluginHooks()
 	a.autoGuard = &automode.Guard{}

@@ -69,6 +69,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MoveToBackground:  func(id string) bool { return f.a.tasks.Background(id) },
 		ThinkingDisplay:   strings.TrimSpace(o.ThinkingDisp),
 		ApplyFlagSettings: f.applyFlagSettings,
+		UpdateEnv:         func(vars map[string]string) { f.a.updateClientEnv(vars) },
 		UpdateSettings:    f.updateSettings,
 		GetSettings:       f.getSettings,
 		PermissionRules:   f.permissionRules,

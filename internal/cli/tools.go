@@ -90,6 +90,16 @@ func (a *app) builtinTools() []tool.Tool {
 	if a.front != frontPrint {
 		all = append(all, answered...)
 	}
+	a.knownTools = map[string]bool{mcp.ListResourcesName: true, mcp.ReadResourceName: true,
+		toolsearch.SearchToolName: true, toolsearch.ExecuteToolName: true}
+	for _, t := range append(all, answered...) {
+		a.knownTools[t.Name()] = true
+	}
+	if a.hooks.ExtraTools != nil {
+		for _, t := range a.hooks.ExtraTools() {
+			a.knownTools[t.Name()] = true
+		}
+	}
 	if a.opts.ToolsSet {
 		known := map[string]bool{"default": true}
 		for _, t := range append(all, answered...) {
@@ -368,6 +378,40 @@ func (a *app) diskCommands() ([]*command.Command, []*agent.Definition) {
 		a.warn(err.Error())
 	}
 	return cmds, defs
+}
+
+// reportUnknownAgentTools warns about names in the tools of agent files
+// and --agents that are no tool reins has (a typo, or another program's
+// tool): such an entry grants nothing, and the agent would go without the
+// tool unnoticed. Call it after builtinTools.
+func (a *app) reportUnknownAgentTools() {
+	cat := a.agentCatalog()
+	if cat == nil {
+		return
+	}
+	for _, d := range cat.All() {
+		if d.Source != agent.SourceBuiltin {
+			a.reportUnknownTools(d)
+		}
+	}
+}
+
+// reportUnknownTools warns about the names in one agent's tools that are
+// no tool reins has.
+func (a *app) reportUnknownTools(d *agent.Definition) {
+	if a.knownTools == nil {
+		return
+	}
+	where := "agent " + d.Path
+	switch {
+	case d.Source == agent.SourceSDK:
+		where = fmt.Sprintf("initialize: agent %q", d.Name)
+	case d.Path == "":
+		where = fmt.Sprintf("--agents: agent %q", d.Name)
+	}
+	for _, n := range d.UnknownTools(func(n string) bool { return a.knownTools[n] }) {
+		a.warn(fmt.Sprintf("%s: tools: there is no tool named %q; the entry is ignored", where, n))
+	}
 }
 
 // allowCommandShell decides whether a !`cmd` line of a custom command or

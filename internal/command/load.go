@@ -175,11 +175,16 @@ func (l *loader) skill(dir, name string, src Source) {
 	l.add(c)
 }
 
+// MaxFileSize is the largest command or SKILL.md file read: a larger one
+// (a log or a data dump left among the commands) is left out with a
+// warning instead of being read whole at every start.
+const MaxFileSize = 4 << 20
+
 // parse reads one command or SKILL.md file.
 func (l *loader) parse(path, name string, src Source) (*Command, error) {
-	data, err := fsutil.ReadRegularFile(path)
+	data, err := fsutil.ReadRegularFileMax(path, MaxFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", path, err)
+		return nil, fmt.Errorf("load %s: %w; the command is left out", path, err)
 	}
 	return l.parseData(data, path, name, src)
 }

@@ -157,12 +157,18 @@ func (c *Compactor) limits(s *engine.Session) Limits {
 // used is the context in use; with no usage reported yet the system
 // prompt and user context are estimated too.
 func used(s *engine.Session) int {
+	return ContextTokens(s.Messages(), fixedTokens(s))
+}
+
+// fixedTokens estimates what every request carries besides the messages:
+// the system prompt and the user context.
+func fixedTokens(s *engine.Session) int {
 	cfg := s.Config()
-	extra := EstimateText(cfg.UserContext)
+	n := EstimateText(cfg.UserContext)
 	for _, b := range cfg.System {
-		extra += EstimateText(b.Text)
+		n += EstimateText(b.Text)
 	}
-	return ContextTokens(s.Messages(), extra)
+	return n
 }
 
 // Prepare runs before every request: microcompaction when the cache is
@@ -182,6 +188,28 @@ func (c *Compactor) Prepare(ctx context.Context, s *engine.Session, emit func(en
 		return nil
 	}
 	lim := c.limits(s)
+	items := s.History()
+	p := pendingPrompt(items)
+	if p >= 0 {
+		// The newest prompt is never summarised away: if it cannot fit
+		// even alone, the turn ends here, before it is sent.
+		own := EstimateMessages(messagesOf(items[p:])) + fixedTokens(s)
+		if own >= lim.Blocking {
+			size := 0
+			for _, it := range items[p:] {
+				size += messageBytes(it.Message)
+			}
+			err := &PromptTooLongError{Tokens: own, Bytes: size, Limit: lim.Blocking, Window: lim.Window}
+			// The prompt stays in the transcript, but out of the
+			// conversation: the notice recorded after it continues the
+			// chain from what came before the prompt, so a resumed
+			// session does not send it either.
+			s.SetHistory(items[:p])
+			s.Record(&session.Entry{Type: session.TypeSystem, Subtype: session.SubtypeNotice, UUID: uuid.NewString(),
+				Level: "error", Content: err.Error()})
+			return err
+		}
+	}
 	n := used(s)
 	if !c.AutoEnabled() {
 		if n >= lim.Blocking {
@@ -189,7 +217,9 @@ func (c *Compactor) Prepare(ctx context.Context, s *engine.Session, emit func(en
 		}
 		return nil
 	}
-	if n < lim.Threshold || fails >= MaxFailures {
+	if n < lim.Threshold || fails >= MaxFailures || (p >= 0 && !hasResponse(items[:p])) {
+		// (Before the first response there is only the prompt, which
+		// stays as it is.)
 		return nil
 	}
 	err := c.compact(ctx, s, "auto", "", n, emit)
@@ -225,6 +255,9 @@ func (c *Compactor) Reactive(ctx context.Context, s *engine.Session, emit func(e
 		return false, nil
 	}
 	if err := c.compact(ctx, s, "auto", "", used(s), emit); err != nil {
+		if errors.Is(err, errNothingBefore) {
+			return false, nil // the API's own "prompt is too long" says it best
+		}
 		return false, err
 	}
 	return true, nil
@@ -260,9 +293,20 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 	if emit == nil {
 		emit = func(engine.Event) {}
 	}
-	items := s.History()
-	if len(items) == 0 {
+	all := s.History()
+	if len(all) == 0 {
 		return errors.New("compact: the conversation is empty")
+	}
+	items := all
+	// A prompt the model has not answered yet is kept verbatim after the
+	// summary of what came before it, whatever its size: summarised, it
+	// would be answered from the summary's account of it.
+	var pending []engine.HistoryItem
+	if p := pendingPrompt(items); p >= 0 {
+		if !hasResponse(items[:p]) {
+			return errNothingBefore
+		}
+		items, pending = items[:p], items[p:]
 	}
 	instructions = joinNonEmpty("\n\n", c.cfg.Instructions, instructions)
 	if c.cfg.PreCompact != nil {
@@ -272,11 +316,7 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 		}
 	}
 	emit(&engine.Notice{Level: "info", Text: "Compacting the conversation…"})
-	msgs := make([]*llm.Message, len(items))
-	for i, it := range items {
-		msgs[i] = it.Message
-	}
-	summary, usage, err := summarize(ctx, s, msgs, instructions)
+	summary, usage, err := summarize(ctx, s, messagesOf(items), instructions)
 	c.mu.Lock()
 	c.lastUsage = usage
 	c.mu.Unlock()
@@ -289,20 +329,21 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 	}
 
 	tail := keptTail(items, c.limits(s).Threshold/maxTailShare)
-	tailMsgs := make([]*llm.Message, len(tail))
-	for i, it := range tail {
-		tailMsgs[i] = it.Message
-	}
-	next := []engine.HistoryItem{{UUID: uuid.NewString(), Message: summaryMessage(summary, len(tail) > 0, trigger), Meta: true, Summary: true}}
+	tailMsgs := messagesOf(append(tail[:len(tail):len(tail)], pending...))
+	next := []engine.HistoryItem{{UUID: uuid.NewString(), Message: summaryMessage(summary, len(tail)+len(pending) > 0, trigger), Meta: true, Summary: true}}
 	for _, it := range tail {
 		next = append(next, engine.HistoryItem{UUID: uuid.NewString(), Message: it.Message, Meta: it.Meta})
 	}
 	for _, m := range c.restored(ctx, items[:len(items)-len(tail)], tailMsgs) {
 		next = append(next, engine.HistoryItem{UUID: uuid.NewString(), Message: m, Meta: true})
 	}
+	// The prompt to answer comes last, after the restored context.
+	for _, it := range pending {
+		next = append(next, engine.HistoryItem{UUID: uuid.NewString(), Message: it.Message, Meta: it.Meta})
+	}
 
 	boundary := &session.Entry{Type: session.TypeSystem, Subtype: session.SubtypeCompactBoundary,
-		UUID: uuid.NewString(), LogicalParentUUID: items[len(items)-1].UUID, Level: "info",
+		UUID: uuid.NewString(), LogicalParentUUID: all[len(all)-1].UUID, Level: "info",
 		Content: "Conversation compacted", CompactMetadata: &session.CompactMetadata{Trigger: trigger, PreTokens: pre}}
 	s.Record(boundary)
 	for _, it := range next {
@@ -399,6 +440,15 @@ func (c *Compactor) restored(ctx context.Context, gone []engine.HistoryItem, tai
 				out = append(out, llm.NewUserText(t))
 			}
 		}
+	}
+	return out
+}
+
+// messagesOf is the messages of items.
+func messagesOf(items []engine.HistoryItem) []*llm.Message {
+	out := make([]*llm.Message, len(items))
+	for i, it := range items {
+		out[i] = it.Message
 	}
 	return out
 }

@@ -66,6 +66,10 @@ type Config struct {
 	// Env is the base environment of command hooks (nil means the
 	// process's).
 	Env []string
+	// MoreEnv, when set, gives NAME=value pairs added to every command
+	// hook's environment after Env, read at each run (variables an SDK
+	// client set during the session).
+	MoreEnv func() []string
 	// Shell runs commands with -c ("" means bash, else /bin/sh).
 	Shell string
 	// DefaultTimeout bounds hooks without their own (0 means 60 s).
@@ -262,8 +266,12 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 		return Result{Event: in.Event}
 	}
 	input := in.JSON()
-	if len(in.Env) > 0 {
-		ctx = context.WithValue(ctx, extraEnvKey{}, in.Env)
+	extra := in.Env
+	if r.cfg.MoreEnv != nil {
+		extra = append(r.cfg.MoreEnv(), in.Env...)
+	}
+	if len(extra) > 0 {
+		ctx = context.WithValue(ctx, extraEnvKey{}, extra)
 	}
 	outs := make([]Output, len(hooks))
 	var wg sync.WaitGroup

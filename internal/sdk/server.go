@@ -88,6 +88,11 @@ type Config struct {
 	// MCP tools, agents); nil leaves those lists empty.
 	ContextInfo func(*ContextUsage)
 
+	// UpdateEnv sets environment variables for what the session starts
+	// from now on: Bash commands, hooks, MCP servers
+	// (update_environment_variables). Nil: the lines are reported as not
+	// supported.
+	UpdateEnv func(vars map[string]string)
 	// ApplyFlagSettings merges a settings overlay into the session's flag
 	// settings layer and applies it (apply_flag_settings): each top-level
 	// key replaces the layer's, a null value removes it. An overlay that
@@ -449,7 +454,11 @@ func (s *Server) dispatch(m *Message) {
 		// nothing in flight to withdraw.
 	case KindKeepAlive:
 	case KindUpdateEnv:
-		s.warn("input line %d: update_environment_variables is not supported; ignored", m.Line)
+		if s.cfg.UpdateEnv == nil {
+			s.warn("input line %d: update_environment_variables is not supported; ignored", m.Line)
+			return
+		}
+		s.cfg.UpdateEnv(m.Variables)
 	default:
 		s.warn("input line %d: unknown message type %q; ignored", m.Line, m.Type)
 	}

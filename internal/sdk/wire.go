@@ -43,6 +43,10 @@ type Message struct {
 	// Answer is set for control_response.
 	Answer *Answer
 
+	// Variables are the names and values of an
+	// update_environment_variables line.
+	Variables map[string]string
+
 	bad *LineError // the line was unusable (internal: kept in order until Ready)
 }
 
@@ -96,6 +100,7 @@ type envelope struct {
 	ParentToolUseID json.RawMessage `json:"parent_tool_use_id"`
 	Priority        json.RawMessage `json:"priority"`
 	ShouldQuery     json.RawMessage `json:"shouldQuery"`
+	Variables       json.RawMessage `json:"variables"`
 }
 
 // Decode decodes one input line (without its line end). line numbers the
@@ -158,8 +163,34 @@ func Decode(data []byte, line int) (*Message, error) {
 			return fail("", false, "control_cancel_request without a string request_id")
 		}
 		m.RequestID = id
+	case KindUpdateEnv:
+		vars, err := decodeVariables(env.Variables)
+		if err != nil {
+			return fail("", false, "update_environment_variables: %v", err)
+		}
+		m.Variables = vars
 	}
 	return m, nil
+}
+
+// decodeVariables reads the "variables" object of an
+// update_environment_variables line: names to string values. A name that
+// is empty or holds '=' or a NUL, or a value holding a NUL, cannot be put
+// in an environment and makes the whole line unusable.
+func decodeVariables(raw json.RawMessage) (map[string]string, error) {
+	var vars map[string]string
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &vars) != nil {
+		return nil, errors.New("\"variables\" is not an object of names to string values")
+	}
+	for k, v := range vars {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return nil, fmt.Errorf("%q is not a variable name (it is empty or holds '=' or a NUL)", k)
+		}
+		if strings.ContainsRune(v, 0) {
+			return nil, fmt.Errorf("the value of %s holds a NUL", k)
+		}
+	}
+	return vars, nil
 }
 
 // imageTypes are the media types the API takes for base64 images.

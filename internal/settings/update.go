@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"reins/internal/fsutil"
 )
 
 // UpdateFile rewrites the file at path (the file a symlink points to,
@@ -32,7 +34,10 @@ func UpdateFile(path string, perm fs.FileMode, fn func(old []byte) ([]byte, erro
 		return fmt.Errorf("update %s: lock: %w", path, err)
 	}
 	defer unlock()
-	old, err := os.ReadFile(path)
+	// A named pipe or a device in the file's place is refused, as the
+	// loaders refuse it: reading a pipe nobody writes to waits forever,
+	// and the rename below would replace it.
+	old, err := fsutil.ReadRegularFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("update %s: %w", path, err)
 	}
