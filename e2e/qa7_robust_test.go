@@ -39,11 +39,12 @@ func TestPrintModeLeavesOutAHugeCommandFileWithAWarning(t *testing.T) {
 // name, instead of the agent silently going without the tool; real tools,
 // tools held back in print mode or by --tools, MCP names and patterns are
 // not reported.
+// LS and MultiEdit are Claude Code tools reins lacks: no typo, no warning.
 func TestPrintModeWarnsAboutUnknownToolNamesOfAgents(t *testing.T) {
 	srv := server(t, llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("done")}})
 	sb := e2etest.NewSandbox(t, srv.URL)
 	file := sb.Write(t, ".claude/agents/reviewer.md",
-		"---\nname: reviewer\ndescription: reviews\ntools: Read, Grpe, Bash(git:*), AskUserQuestion, Task, mcp__gh__list, Web*\n---\nReview.\n")
+		"---\nname: reviewer\ndescription: reviews\ntools: Read, Grpe, LS, MultiEdit, Bash(git:*), AskUserQuestion, Task, mcp__gh__list, Web*\n---\nReview.\n")
 	r := sb.Run(t, "", "-p", "hi", "--tools", "Read,Bash",
 		"--agents", `{"tester":{"description":"tests","prompt":"Test.","tools":["Bahs","Edit"]}}`)
 	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "done" {

@@ -409,9 +409,23 @@ func (a *app) reportUnknownTools(d *agent.Definition) {
 	case d.Path == "":
 		where = fmt.Sprintf("--agents: agent %q", d.Name)
 	}
-	for _, n := range d.UnknownTools(func(n string) bool { return a.knownTools[n] }) {
+	known := func(n string) bool { return a.knownTools[n] || claudeCodeOnlyTools[n] }
+	for _, n := range d.UnknownTools(known) {
 		a.warn(fmt.Sprintf("%s: tools: there is no tool named %q; the entry is ignored", where, n))
 	}
+}
+
+// claudeCodeOnlyTools are tools of Claude Code, current or retired, that
+// reins lacks. Agent files written for Claude Code name them often (LS,
+// MultiEdit in the tools of countless agents); they are no typo, so they
+// are left out of an agent's tools without a warning at every start.
+var claudeCodeOnlyTools = map[string]bool{
+	"LS": true, "MultiEdit": true, "NotebookRead": true, "TodoRead": true,
+	"BashOutput": true, "KillBash": true, "KillShell": true, "SlashCommand": true,
+	"TaskCreate": true, "TaskGet": true, "TaskList": true, "TaskUpdate": true, "TaskStop": true,
+	"CronCreate": true, "CronDelete": true, "CronList": true, "ScheduleWakeup": true,
+	"EnterWorktree": true, "ExitWorktree": true, "ListAgents": true, "Monitor": true,
+	"ReportFindings": true, "SendMessage": true, "Workflow": true, "LSP": true,
 }
 
 // allowCommandShell decides whether a !`cmd` line of a custom command or
