@@ -380,6 +380,45 @@ func describePluginsWith(ps []*plugin.Plugin, errs []plugin.Error, parts map[str
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// disabledPlugins are the plugins Claude Code installed for this
+// project that settings do not enable (and that are not loaded from a
+// folder instead). Unreadable records are already among Load's errors.
+func disabledPlugins(opts plugin.Options, loaded []*plugin.Plugin) []plugin.Installed {
+	all, err := plugin.InstalledPlugins(opts)
+	if err != nil {
+		return nil
+	}
+	ids := map[string]bool{}
+	for _, p := range loaded {
+		ids[p.ID] = true
+	}
+	var out []plugin.Installed
+	for _, in := range all {
+		if !in.Enabled && !ids[in.ID] {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// describeDisabled renders installed plugins that are not enabled, for
+// `reins plugin list`; "" when there are none.
+func describeDisabled(ds []plugin.Installed) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nInstalled but disabled (enable one in settings: \"enabledPlugins\": {\"NAME@MARKETPLACE\": true})\n")
+	for _, d := range ds {
+		line := "  " + d.ID
+		if d.Version != "" {
+			line += " " + d.Version
+		}
+		b.WriteString(line + "  " + d.Path + "  (disabled)\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // pluginCommand is `reins plugin`: `reins plugin list` shows the plugins
 // a session in this folder would load. Installing is Claude Code's job.
 func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settings.Settings, error)) *cobra.Command {
@@ -394,7 +433,7 @@ func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settin
 	)
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List the plugins enabled in settings and installed by Claude Code, and --plugin-dir folders",
+		Short: "List the plugins enabled in settings and installed by Claude Code, --plugin-dir folders, and installed plugins that are disabled",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := settingsHere()
@@ -406,8 +445,9 @@ func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settin
 				opts.Dirs = append(opts.Dirs, plugin.Dir{Path: d})
 			}
 			ps, errs := plugin.Load(opts)
+			disabled := disabledPlugins(opts, ps)
 			if !asJSON {
-				_, err := fmt.Fprintln(env.Stdout, describePlugins(ps, errs))
+				_, err := fmt.Fprintln(env.Stdout, describePlugins(ps, errs)+describeDisabled(disabled))
 				return err
 			}
 			type row struct {
@@ -427,6 +467,9 @@ func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settin
 			}
 			for _, p := range ps {
 				out.Plugins = append(out.Plugins, row{ID: p.ID, Name: p.Name, Version: p.Version, Description: p.Description, Path: p.Root, Enabled: true})
+			}
+			for _, d := range disabled {
+				out.Plugins = append(out.Plugins, row{ID: d.ID, Name: d.Name, Version: d.Version, Path: d.Path})
 			}
 			enc := json.NewEncoder(env.Stdout)
 			enc.SetIndent("", "  ")

@@ -612,3 +612,38 @@ func (p *Plugin) expandServer(c mcp.ServerConfig) mcp.ServerConfig {
 	}
 	return c
 }
+
+// Installed is one plugin Claude Code's install records hold for this
+// project, loaded or not.
+type Installed struct {
+	ID      string // name@marketplace
+	Name    string
+	Version string
+	Path    string
+	// Enabled is the plugin's enabledPlugins setting: a plugin installed
+	// but not enabled (false, or not named) is not loaded.
+	Enabled bool
+}
+
+// InstalledPlugins lists the plugins Claude Code installed that apply to
+// opts.Cwd (user and managed installs, and project and local installs
+// made for this project), sorted by id, with whether settings enable
+// each. An unreadable records file is an error.
+func InstalledPlugins(opts Options) ([]Installed, error) {
+	l := &loader{opts: opts}
+	records, _, err := l.readRecords()
+	if err != nil {
+		return nil, err
+	}
+	var out []Installed
+	for id, recs := range records {
+		rec, ok := l.pick(recs)
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(id, "@")
+		out = append(out, Installed{ID: id, Name: name, Version: rec.Version, Path: rec.InstallPath, Enabled: opts.Enabled[id]})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
