@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"reins/internal/e2etest"
+	"reins/internal/llm"
+	"reins/internal/llm/llmtest"
 )
 
 // installPlugins writes plugins into a Claude Code install cache under
@@ -75,5 +78,57 @@ func TestPluginListShowsInstalledButDisabledPlugins(t *testing.T) {
 		if e, ok := got[id]; !ok || e != en {
 			t.Errorf("--json %s: enabled=%v listed=%v, want enabled=%v", id, e, ok, en)
 		}
+	}
+}
+
+// resultText joins a tool result's text.
+func resultText(b llm.ContentBlock) string {
+	var out []string
+	if b.Text != "" {
+		out = append(out, b.Text)
+	}
+	for _, c := range b.Content {
+		out = append(out, c.Text)
+	}
+	return strings.Join(out, "\n")
+}
+
+// In print mode the model may read (Read, Grep) the files of a loaded
+// plugin, outside the working folders, without asking: a plugin command
+// that tells it to read a guide under ${CLAUDE_PLUGIN_ROOT} works. Writing
+// there still needs approval, so -p refuses it.
+func TestModelReadsALoadedPluginsFilesButDoesNotWriteThem(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "styler")
+	writeTree(t, root, map[string]string{
+		".claude-plugin/plugin.json": `{"name": "styler"}`,
+		"commands/style.md":          "---\ndescription: Apply the style guide\nargument-hint: FILE\n---\nRead ${CLAUDE_PLUGIN_ROOT}/docs/style-guide.md and apply it to $ARGUMENTS.\n",
+		"docs/style-guide.md":        "Use tabs, never spaces.\n",
+	})
+	guide := filepath.Join(root, "docs", "style-guide.md")
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_r", "Read", map[string]any{"file_path": guide})),
+		llmtest.Calls(llmtest.ToolUse("toolu_g", "Grep", map[string]any{"pattern": "tabs", "path": root})),
+		llmtest.Calls(llmtest.ToolUse("toolu_w", "Write", map[string]any{"file_path": filepath.Join(root, "docs", "hacked.md"), "content": "x"})),
+		llmtest.Reply("styled"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "/styler:style main.go", "--plugin-dir", root)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if res := reqs[1].ToolResults(); len(res) != 1 || res[0].IsError || !strings.Contains(resultText(res[0]), "Use tabs") {
+		t.Errorf("Read of the plugin's guide = %+v, want its text", res)
+	}
+	if res := reqs[2].ToolResults(); len(res) != 1 || res[0].IsError || !strings.Contains(resultText(res[0]), "style-guide.md") {
+		t.Errorf("Grep in the plugin's folder = %+v, want a match", res)
+	}
+	if res := reqs[3].ToolResults(); len(res) != 1 || !res[0].IsError {
+		t.Errorf("Write into the plugin's folder = %+v, want it refused", res)
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs", "hacked.md")); err == nil {
+		t.Errorf("the Write into the plugin's folder happened")
 	}
 }

@@ -243,12 +243,21 @@ func (a *app) rereadCommands() {
 	a.agents = agent.NewCatalog(agent.Builtin()...).With(pdefs...).With(defs...).With(a.flagAgents...).With(fromClient...)
 }
 
+// reloadPluginSet finds the plugins again and brings their hooks and
+// readable folders up to date.
+func (a *app) reloadPluginSet() {
+	a.loadPlugins()
+	a.setPluginHooks()
+	if a.checker != nil {
+		a.checker.SetReadDirs(a.readDirs())
+	}
+}
+
 // reloadPlugins finds the plugins again and re-reads commands, skills,
 // agents and the plugins' hooks (/reload-plugins in the terminal UI). MCP
 // servers stay those of the start.
 func (a *app) reloadPlugins(context.Context, string) (string, error) {
-	a.loadPlugins()
-	a.setPluginHooks()
+	a.reloadPluginSet()
 	a.rereadCommands()
 	ps, errs := a.loadedPlugins()
 	msg := fmt.Sprintf("Reloaded: %d plugin(s)", len(ps))
