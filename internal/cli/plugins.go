@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -254,9 +257,12 @@ func (a *app) reloadPluginSet() {
 }
 
 // reloadPlugins finds the plugins again and re-reads commands, skills,
-// agents and the plugins' hooks (/reload-plugins in the terminal UI). MCP
-// servers stay those of the start.
+// agents and the plugins' hooks (/reload-plugins in the terminal UI). The
+// MCP servers of plugins that appeared start, those of plugins that went
+// away stop, and those whose configuration changed restart; the answer
+// says which.
 func (a *app) reloadPlugins(context.Context, string) (string, error) {
+	before := a.pluginServers()
 	a.reloadPluginSet()
 	a.rereadCommands()
 	ps, errs := a.loadedPlugins()
@@ -264,7 +270,89 @@ func (a *app) reloadPlugins(context.Context, string) (string, error) {
 	if len(errs) > 0 {
 		msg += fmt.Sprintf(", %d error(s) (see /plugin)", len(errs))
 	}
-	return msg + ". Plugin MCP servers stay as they were at start.", nil
+	msg += "."
+	ch, err := a.syncPluginServers(before)
+	for _, l := range []struct {
+		label string
+		names []string
+	}{{"started", ch.started}, {"restarted", ch.restarted}, {"stopped", ch.stopped}} {
+		if len(l.names) > 0 {
+			msg += fmt.Sprintf(" MCP servers %s: %s.", l.label, strings.Join(l.names, ", "))
+		}
+	}
+	if err != nil {
+		msg += " " + err.Error()
+	}
+	return msg, nil
+}
+
+// serverChanges are the plugin MCP servers a reload started, restarted
+// (their configuration changed) and stopped.
+type serverChanges struct {
+	started, restarted, stopped []string
+}
+
+// syncPluginServers brings the running plugin MCP servers in line with
+// the plugins now loaded; before are the plugins' servers as they were.
+// The servers go through the same configuration (managed policy,
+// --strict-mcp-config) as at start.
+func (a *app) syncPluginServers(before []mcp.Server) (serverChanges, error) {
+	var ch serverChanges
+	cfg, err := mcp.Load(a.mcpLoadOptions())
+	if err != nil {
+		return ch, fmt.Errorf("MCP servers not reloaded: %w", err)
+	}
+	want := map[string]mcp.Server{}
+	for _, s := range cfg.Servers {
+		if s.Scope == mcp.ScopePlugin {
+			want[s.Name] = s
+		}
+	}
+	old := map[string]mcp.ServerConfig{}
+	for _, s := range before {
+		old[s.Name] = s.Config
+	}
+	now := map[string]mcp.ServerConfig{}
+	for _, s := range a.pluginServers() {
+		now[s.Name] = s.Config
+	}
+	running := map[string]bool{}
+	if a.mcp != nil {
+		for _, st := range a.mcp.Status() {
+			if st.Scope == mcp.ScopePlugin {
+				running[st.Name] = true
+			}
+		}
+	}
+	changed := func(name string) bool { return !reflect.DeepEqual(old[name], now[name]) }
+	for _, name := range slices.Sorted(maps.Keys(running)) {
+		if _, ok := want[name]; !ok {
+			a.mcp.Remove(name)
+			ch.stopped = append(ch.stopped, name)
+		}
+	}
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		if running[name] && !changed(name) {
+			continue
+		}
+		if a.mcp == nil {
+			a.newMCPManager(nil)
+		}
+		if running[name] {
+			a.mcp.Remove(name)
+		}
+		if err := a.mcp.Add(want[name]); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if running[name] {
+			ch.restarted = append(ch.restarted, name)
+		} else {
+			ch.started = append(ch.started, name)
+		}
+	}
+	return ch, errors.Join(errs...)
 }
 
 // pluginInfos describes the loaded plugins for the init line and
