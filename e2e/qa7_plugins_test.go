@@ -132,3 +132,38 @@ func TestModelReadsALoadedPluginsFilesButDoesNotWriteThem(t *testing.T) {
 		t.Errorf("the Write into the plugin's folder happened")
 	}
 }
+
+// A plugin's settings.json at its root may name one of its agents
+// ("agent"): the main conversation runs as it (its prompt is the system
+// prompt). A key other than "agent" is warned about, not silently
+// dropped; an agent the plugin does not define is in plugin_errors.
+func TestPluginSettingsAgentRunsTheMainConversation(t *testing.T) {
+	srv := server(t, llmtest.Reply("reviewed"), llmtest.Reply("plain"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Join(t.TempDir(), "rev")
+	writeTree(t, root, map[string]string{
+		".claude-plugin/plugin.json": `{"name": "rev"}`,
+		"agents/reviewer.md":         "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou are the strict reviewer of the rev plugin.\n",
+		"settings.json":              `{"agent": "reviewer", "model": "haiku"}`,
+	})
+	r := sb.Run(t, "", "-p", "review", "--plugin-dir", root)
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if sys := srv.Requests()[0].SystemText(); !strings.Contains(sys, "You are the strict reviewer of the rev plugin.") {
+		t.Errorf("the system prompt is not the plugin agent's:\n%s", sys)
+	}
+	if !strings.Contains(r.Stderr, `key "model" is not applied`) {
+		t.Errorf("stderr does not warn about the unsupported key:\n%s", r.Stderr)
+	}
+
+	writeTree(t, root, map[string]string{"settings.json": `{"agent": "nobody"}`})
+	r = sb.Run(t, "", "-p", "hi", "--plugin-dir", root, "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	errs, _ := json.Marshal(initLine(t, r.Stdout)["plugin_errors"])
+	if !strings.Contains(string(errs), `rev:nobody`) || !strings.Contains(string(errs), `rev@inline`) {
+		t.Errorf("plugin_errors = %s, want the unknown agent rev:nobody of rev@inline", errs)
+	}
+}
