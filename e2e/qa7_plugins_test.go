@@ -167,3 +167,16 @@ func TestPluginSettingsAgentRunsTheMainConversation(t *testing.T) {
 		t.Errorf("plugin_errors = %s, want the unknown agent rev:nobody of rev@inline", errs)
 	}
 }
+
+// `reins plugin list` with install records that do not parse says so,
+// naming the file, even when settings enable no plugin (before, the
+// installed plugins were then left out without a word).
+func TestPluginListReportsUnreadableInstallRecords(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	claude := filepath.Join(sb.Home, ".claude")
+	writeTree(t, claude, map[string]string{"plugins/installed_plugins.json": `{"version": 2, "plugins": [`})
+	r := sb.Run(t, "", "plugin", "list")
+	if !strings.Contains(r.Stdout, "installed_plugins.json") || !strings.Contains(r.Stdout, "installed-plugins-unreadable") && !strings.Contains(r.Stdout, "cannot be listed") {
+		t.Errorf("code %d, stdout:\n%s\nstderr:\n%s", r.Code, r.Stdout, r.Stderr)
+	}
+}

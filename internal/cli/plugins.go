@@ -479,11 +479,11 @@ func describePluginsWith(ps []*plugin.Plugin, errs []plugin.Error, parts map[str
 
 // disabledPlugins are the plugins Claude Code installed for this
 // project that settings do not enable (and that are not loaded from a
-// folder instead). Unreadable records are already among Load's errors.
-func disabledPlugins(opts plugin.Options, loaded []*plugin.Plugin) []plugin.Installed {
+// folder instead), or why the install records cannot be read.
+func disabledPlugins(opts plugin.Options, loaded []*plugin.Plugin) ([]plugin.Installed, error) {
 	all, err := plugin.InstalledPlugins(opts)
 	if err != nil {
-		return nil
+		return nil, err
 	}
 	ids := map[string]bool{}
 	for _, p := range loaded {
@@ -495,7 +495,7 @@ func disabledPlugins(opts plugin.Options, loaded []*plugin.Plugin) []plugin.Inst
 			out = append(out, in)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // describeDisabled renders installed plugins that are not enabled, for
@@ -542,7 +542,10 @@ func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settin
 				opts.Dirs = append(opts.Dirs, plugin.Dir{Path: d})
 			}
 			ps, errs := plugin.Load(opts)
-			disabled := disabledPlugins(opts, ps)
+			disabled, err := disabledPlugins(opts, ps)
+			if err != nil && !slices.ContainsFunc(errs, func(e plugin.Error) bool { return e.Type == plugin.ErrInstallRecords }) {
+				errs = append(errs, plugin.Error{Plugin: "installed plugins", Type: plugin.ErrInstallRecords, Message: err.Error() + "; installed plugins cannot be listed"})
+			}
 			if !asJSON {
 				_, err := fmt.Fprintln(env.Stdout, describePlugins(ps, errs)+describeDisabled(disabled))
 				return err
