@@ -453,6 +453,9 @@ func (l *loader) settings(p *Plugin) {
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if k == "$schema" {
+			continue // an editor's hint, not a setting
+		}
 		if k != "agent" {
 			p.Unsupported = append(p.Unsupported, fmt.Sprintf("%s: key %q is not applied; a plugin's settings may only hold \"agent\"", path, k))
 			continue

@@ -14,7 +14,7 @@ func TestLoadReadsThePluginsSettingsAgent(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{
 		"bare/.claude-plugin/plugin.json": `{"name": "bare"}`,
-		"bare/settings.json":              `{"agent": "reviewer", "permissions": {"allow": ["Bash"]}}`,
+		"bare/settings.json":              `{"$schema": "https://json.schemastore.org/claude-code-settings.json", "agent": "reviewer", "permissions": {"allow": ["Bash"]}}`,
 		"full/.claude-plugin/plugin.json": `{"name": "full"}`,
 		"full/settings.json":              `{"agent": "other:helper"}`,
 		"bad/.claude-plugin/plugin.json":  `{"name": "bad"}`,
