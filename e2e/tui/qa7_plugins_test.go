@@ -54,3 +54,22 @@ func TestReloadPluginsStartsAndStopsPluginMCPServers(t *testing.T) {
 		t.Errorf("the stopped server is still listed:\n%s", after)
 	}
 }
+
+// /plugin also lists a plugin Claude Code installed that settings leave
+// disabled, marked so, beside the loaded ones.
+func TestPluginViewListsInstalledButDisabledPlugins(t *testing.T) {
+	tt := newTerm(t)
+	claude := filepath.Join(tt.sb.Home, ".claude")
+	install := filepath.Join(claude, "plugins", "cache", "mkt", "off", "2.0.0")
+	if err := os.MkdirAll(filepath.Join(install, "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	records := `{"version": 2, "plugins": {"off@mkt": [{"scope": "user", "installPath": ` + jsonString(install) + `, "version": "2.0.0"}]}}`
+	if err := os.WriteFile(filepath.Join(claude, "plugins", "installed_plugins.json"), []byte(records), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tt.start()
+	tt.ready()
+	tt.prompt("/plugin")
+	tt.waitFor("Installed but disabled", "off@mkt 2.0.0", "(disabled)")
+}

@@ -376,7 +376,8 @@ func (a *app) pluginErrorInfos() []streamjson.PluginError {
 	return out
 }
 
-// viewPlugins lists the loaded plugins and what they bring (/plugin).
+// viewPlugins lists the loaded plugins and what they bring, and the
+// installed plugins settings leave disabled (/plugin).
 func (a *app) viewPlugins(_ context.Context, args string) (string, error) {
 	if f := strings.Fields(args); len(f) > 0 && f[0] != "list" {
 		return "", fmt.Errorf("/plugin %s: reins loads plugins but does not install them. Load a plugin folder for a session with --plugin-dir PATH, or install it with Claude Code (claude plugin install NAME@MARKETPLACE) and enable it in settings (\"enabledPlugins\": {\"NAME@MARKETPLACE\": true}); reins reads Claude Code's installed plugins", f[0])
@@ -411,7 +412,11 @@ func (a *app) viewPlugins(_ context.Context, args string) (string, error) {
 			}
 		}
 	}
-	return describePluginsWith(ps, errs, parts), nil
+	a.mu.Lock()
+	opts := a.pluginOptions()
+	a.mu.Unlock()
+	disabled, _ := disabledPlugins(opts, ps) // unreadable records are among errs when they matter
+	return describePluginsWith(ps, errs, parts) + describeDisabled(disabled), nil
 }
 
 // pluginParts are the names of what one plugin brought to the session.
