@@ -467,6 +467,8 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 			}
 			a.pendingAgent = o.Agent
 		}
+	} else if fe != frontServe {
+		a.selectDefaultAgent()
 	}
 	if a.effort, err = a.resolveEffort(); err != nil {
 		return nil, err

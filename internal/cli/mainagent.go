@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"reins/internal/agent"
+	"reins/internal/plugin"
 	"reins/internal/tool"
 )
 
@@ -28,6 +31,36 @@ func (a *app) selectMainAgent(name string) error {
 	a.mu.Unlock()
 	a.model = def.ModelFor(a.model, a.models.Resolve)
 	return nil
+}
+
+// selectDefaultAgent runs the main conversation as the agent settings
+// name ("agent"), else as the one a plugin's settings.json names (the
+// first plugin that names one). An agent that is not defined is a
+// warning, and a plugin's is also among its plugin_errors: the session
+// runs as itself.
+func (a *app) selectDefaultAgent() {
+	var name string
+	if json.Unmarshal(a.settings.Raw["agent"], &name) == nil && strings.TrimSpace(name) != "" {
+		if err := a.selectMainAgent(strings.TrimSpace(name)); err != nil {
+			a.warn(fmt.Sprintf("settings \"agent\": %v; the session runs without it", err))
+		}
+		return
+	}
+	ps, _ := a.loadedPlugins()
+	for _, p := range ps {
+		if p.Agent == "" {
+			continue
+		}
+		if err := a.selectMainAgent(p.Agent); err != nil {
+			e := plugin.Error{Plugin: p.ID, Type: plugin.ErrGeneric,
+				Message: fmt.Sprintf("%s: \"agent\" names %q, which is not one of the session's agents; the session runs without it", filepath.Join(p.Root, "settings.json"), p.Agent)}
+			a.warn(e.Error())
+			a.mu.Lock()
+			a.pluginErrors = append(a.pluginErrors, e)
+			a.mu.Unlock()
+		}
+		return
+	}
 }
 
 // unknownAgent is the error for an --agent no definition has.

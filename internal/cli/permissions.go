@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,18 +14,25 @@ import (
 	"reins/internal/permission"
 )
 
+// readDirs are the folders the model may read without asking: the
+// skills' folders and those of the loaded plugins (a plugin's command
+// may tell the model to read a guide under ${CLAUDE_PLUGIN_ROOT}).
+// Writing there still asks.
+func (a *app) readDirs() []string {
+	dirs := slices.Clone(a.skillDirs())
+	ps, _ := a.loadedPlugins()
+	for _, p := range ps {
+		dirs = append(dirs, p.Root)
+		dirs = append(dirs, p.Skills...) // a skill folder named outside the root
+	}
+	return dirs
+}
+
 // permissions builds the session's permission state, hook runner and
 // gate from settings and flags.
 func (a *app) permissions() error {
 	o := a.opts
-	var readDirs []string
-	for _, c := range a.skillDirs() {
-		readDirs = append(readDirs, c)
-	}
-	ps, _ := a.loadedPlugins()
-	for _, p := range ps {
-		readDirs = append(readDirs, p.Skills...)
-	}
+	readDirs := a.readDirs()
 	pol, warns, err := permission.NewPolicy(permission.Config{
 		Settings:        a.settings,
 		Mode:            o.PermissionMode,

@@ -3,8 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -243,19 +246,113 @@ func (a *app) rereadCommands() {
 	a.agents = agent.NewCatalog(agent.Builtin()...).With(pdefs...).With(defs...).With(a.flagAgents...).With(fromClient...)
 }
 
-// reloadPlugins finds the plugins again and re-reads commands, skills,
-// agents and the plugins' hooks (/reload-plugins in the terminal UI). MCP
-// servers stay those of the start.
-func (a *app) reloadPlugins(context.Context, string) (string, error) {
+// reloadPluginSet finds the plugins again and brings their hooks and
+// readable folders up to date.
+func (a *app) reloadPluginSet() {
 	a.loadPlugins()
 	a.setPluginHooks()
+	if a.checker != nil {
+		a.checker.SetReadDirs(a.readDirs())
+	}
+}
+
+// reloadPlugins finds the plugins again and re-reads commands, skills,
+// agents and the plugins' hooks (/reload-plugins in the terminal UI). The
+// MCP servers of plugins that appeared start, those of plugins that went
+// away stop, and those whose configuration changed restart; the answer
+// says which.
+func (a *app) reloadPlugins(context.Context, string) (string, error) {
+	before := a.pluginServers()
+	a.reloadPluginSet()
 	a.rereadCommands()
 	ps, errs := a.loadedPlugins()
 	msg := fmt.Sprintf("Reloaded: %d plugin(s)", len(ps))
 	if len(errs) > 0 {
 		msg += fmt.Sprintf(", %d error(s) (see /plugin)", len(errs))
 	}
-	return msg + ". Plugin MCP servers stay as they were at start.", nil
+	msg += "."
+	ch, err := a.syncPluginServers(before)
+	for _, l := range []struct {
+		label string
+		names []string
+	}{{"started", ch.started}, {"restarted", ch.restarted}, {"stopped", ch.stopped}} {
+		if len(l.names) > 0 {
+			msg += fmt.Sprintf(" MCP servers %s: %s.", l.label, strings.Join(l.names, ", "))
+		}
+	}
+	if err != nil {
+		msg += " " + err.Error()
+	}
+	return msg, nil
+}
+
+// serverChanges are the plugin MCP servers a reload started, restarted
+// (their configuration changed) and stopped.
+type serverChanges struct {
+	started, restarted, stopped []string
+}
+
+// syncPluginServers brings the running plugin MCP servers in line with
+// the plugins now loaded; before are the plugins' servers as they were.
+// The servers go through the same configuration (managed policy,
+// --strict-mcp-config) as at start.
+func (a *app) syncPluginServers(before []mcp.Server) (serverChanges, error) {
+	var ch serverChanges
+	cfg, err := mcp.Load(a.mcpLoadOptions())
+	if err != nil {
+		return ch, fmt.Errorf("MCP servers not reloaded: %w", err)
+	}
+	want := map[string]mcp.Server{}
+	for _, s := range cfg.Servers {
+		if s.Scope == mcp.ScopePlugin {
+			want[s.Name] = s
+		}
+	}
+	old := map[string]mcp.ServerConfig{}
+	for _, s := range before {
+		old[s.Name] = s.Config
+	}
+	now := map[string]mcp.ServerConfig{}
+	for _, s := range a.pluginServers() {
+		now[s.Name] = s.Config
+	}
+	running := map[string]bool{}
+	if a.mcp != nil {
+		for _, st := range a.mcp.Status() {
+			if st.Scope == mcp.ScopePlugin {
+				running[st.Name] = true
+			}
+		}
+	}
+	changed := func(name string) bool { return !reflect.DeepEqual(old[name], now[name]) }
+	for _, name := range slices.Sorted(maps.Keys(running)) {
+		if _, ok := want[name]; !ok {
+			a.mcp.Remove(name)
+			ch.stopped = append(ch.stopped, name)
+		}
+	}
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		if running[name] && !changed(name) {
+			continue
+		}
+		if a.mcp == nil {
+			a.newMCPManager(nil)
+		}
+		if running[name] {
+			a.mcp.Remove(name)
+		}
+		if err := a.mcp.Add(want[name]); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if running[name] {
+			ch.restarted = append(ch.restarted, name)
+		} else {
+			ch.started = append(ch.started, name)
+		}
+	}
+	return ch, errors.Join(errs...)
 }
 
 // pluginInfos describes the loaded plugins for the init line and
@@ -279,7 +376,8 @@ func (a *app) pluginErrorInfos() []streamjson.PluginError {
 	return out
 }
 
-// viewPlugins lists the loaded plugins and what they bring (/plugin).
+// viewPlugins lists the loaded plugins and what they bring, and the
+// installed plugins settings leave disabled (/plugin).
 func (a *app) viewPlugins(_ context.Context, args string) (string, error) {
 	if f := strings.Fields(args); len(f) > 0 && f[0] != "list" {
 		return "", fmt.Errorf("/plugin %s: reins loads plugins but does not install them. Load a plugin folder for a session with --plugin-dir PATH, or install it with Claude Code (claude plugin install NAME@MARKETPLACE) and enable it in settings (\"enabledPlugins\": {\"NAME@MARKETPLACE\": true}); reins reads Claude Code's installed plugins", f[0])
@@ -314,7 +412,11 @@ func (a *app) viewPlugins(_ context.Context, args string) (string, error) {
 			}
 		}
 	}
-	return describePluginsWith(ps, errs, parts), nil
+	a.mu.Lock()
+	opts := a.pluginOptions()
+	a.mu.Unlock()
+	disabled, _ := disabledPlugins(opts, ps) // unreadable records are among errs when they matter
+	return describePluginsWith(ps, errs, parts) + describeDisabled(disabled), nil
 }
 
 // pluginParts are the names of what one plugin brought to the session.
@@ -380,6 +482,45 @@ func describePluginsWith(ps []*plugin.Plugin, errs []plugin.Error, parts map[str
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// disabledPlugins are the plugins Claude Code installed for this
+// project that settings do not enable (and that are not loaded from a
+// folder instead), or why the install records cannot be read.
+func disabledPlugins(opts plugin.Options, loaded []*plugin.Plugin) ([]plugin.Installed, error) {
+	all, err := plugin.InstalledPlugins(opts)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[string]bool{}
+	for _, p := range loaded {
+		ids[p.ID] = true
+	}
+	var out []plugin.Installed
+	for _, in := range all {
+		if !in.Enabled && !ids[in.ID] {
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}
+
+// describeDisabled renders installed plugins that are not enabled, for
+// `reins plugin list`; "" when there are none.
+func describeDisabled(ds []plugin.Installed) string {
+	if len(ds) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\nInstalled but disabled (enable one in settings: \"enabledPlugins\": {\"NAME@MARKETPLACE\": true})\n")
+	for _, d := range ds {
+		line := "  " + d.ID
+		if d.Version != "" {
+			line += " " + d.Version
+		}
+		b.WriteString(line + "  " + d.Path + "  (disabled)\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // pluginCommand is `reins plugin`: `reins plugin list` shows the plugins
 // a session in this folder would load. Installing is Claude Code's job.
 func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settings.Settings, error)) *cobra.Command {
@@ -394,7 +535,7 @@ func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settin
 	)
 	list := &cobra.Command{
 		Use:   "list",
-		Short: "List the plugins enabled in settings and installed by Claude Code, and --plugin-dir folders",
+		Short: "List the plugins enabled in settings and installed by Claude Code, --plugin-dir folders, and installed plugins that are disabled",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := settingsHere()
@@ -406,8 +547,12 @@ func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settin
 				opts.Dirs = append(opts.Dirs, plugin.Dir{Path: d})
 			}
 			ps, errs := plugin.Load(opts)
+			disabled, err := disabledPlugins(opts, ps)
+			if err != nil && !slices.ContainsFunc(errs, func(e plugin.Error) bool { return e.Type == plugin.ErrInstallRecords }) {
+				errs = append(errs, plugin.Error{Plugin: "installed plugins", Type: plugin.ErrInstallRecords, Message: err.Error() + "; installed plugins cannot be listed"})
+			}
 			if !asJSON {
-				_, err := fmt.Fprintln(env.Stdout, describePlugins(ps, errs))
+				_, err := fmt.Fprintln(env.Stdout, describePlugins(ps, errs)+describeDisabled(disabled))
 				return err
 			}
 			type row struct {
@@ -427,6 +572,9 @@ func pluginCommand(env *Env, cwd, claudeDir string, settingsHere func() (*settin
 			}
 			for _, p := range ps {
 				out.Plugins = append(out.Plugins, row{ID: p.ID, Name: p.Name, Version: p.Version, Description: p.Description, Path: p.Root, Enabled: true})
+			}
+			for _, d := range disabled {
+				out.Plugins = append(out.Plugins, row{ID: d.ID, Name: d.Name, Version: d.Version, Path: d.Path})
 			}
 			enc := json.NewEncoder(env.Stdout)
 			enc.SetIndent("", "  ")

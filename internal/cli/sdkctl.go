@@ -426,8 +426,7 @@ func (f *sdkFront) reloadPlugins(add []sdk.PluginDir) (sdk.Reloaded, error) {
 		}
 	}
 	a.mu.Unlock()
-	a.loadPlugins()
-	a.setPluginHooks()
+	a.reloadPluginSet()
 	r := f.reload()
 	_, errs := a.loadedPlugins()
 	r.Plugins, r.PluginErrors = a.pluginInfos(), len(errs)

@@ -262,8 +262,7 @@ func (a *app) toolSearchOptions() toolsearch.Options {
 // startMCP loads the MCP configuration and connects the servers in the
 // background. A --mcp-config value that cannot be used is an error.
 func (a *app) startMCP(ctx context.Context) error {
-	cfg, err := mcp.Load(mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
-		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Plugins: a.pluginServers(), Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()})
+	cfg, err := mcp.Load(a.mcpLoadOptions())
 	if err != nil {
 		return err
 	}
@@ -290,18 +289,33 @@ func (a *app) startMCP(ctx context.Context) error {
 	if a.front == frontTUI && a.hooks.ApproveMCP != nil {
 		a.askMCPApprovals(ctx, cfg)
 	}
-	opts := a.mcpOptions()
-	opts.Servers, opts.SDK = cfg.Servers, a.hooks.SDKHost
-	a.mcp = mcp.NewManager(opts)
-	a.mcp.Start()
-	a.onClose(func() { a.mcp.Close() })
+	a.newMCPManager(cfg.Servers)
 	if a.front == frontTUI {
-		a.onClose(a.watchMCP()) // stops before the servers close
 		if names := cfg.NeedsApproval(); len(names) > 0 {
 			a.notify("info", fmt.Sprintf("MCP servers from .mcp.json wait for your approval: %s. Approve one with /mcp enable NAME.", strings.Join(names, ", ")))
 		}
 	}
 	return nil
+}
+
+// mcpLoadOptions say where the session's MCP servers are configured.
+func (a *app) mcpLoadOptions() mcp.LoadOptions {
+	return mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
+		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Plugins: a.pluginServers(), Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()}
+}
+
+// newMCPManager makes the session's MCP manager for servers and starts
+// connecting them; the terminal UI watches it for failures.
+func (a *app) newMCPManager(servers []mcp.Server) {
+	opts := a.mcpOptions()
+	opts.Servers, opts.SDK = servers, a.hooks.SDKHost
+	m := mcp.NewManager(opts)
+	m.Start()
+	a.mcp = m
+	a.onClose(func() { m.Close() })
+	if a.front == frontTUI {
+		a.onClose(a.watchMCP()) // stops before the servers close
+	}
 }
 
 // mcpOptions are the options of the session's MCP managers, without

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,7 +99,7 @@ type Manager struct {
 	ctx     context.Context // cancelled by Close; parent of every connection
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
-	servers []*server // fixed at construction, sorted by name
+	servers []*server // sorted by name; Add and Remove change it under mu
 
 	mu      sync.Mutex    // guards the fields below (and each server's state)
 	changed chan struct{} // closed and replaced at every change
@@ -523,4 +524,67 @@ func (m *Manager) findServer(name string) *server {
 		}
 	}
 	return nil
+}
+
+// Add adds a server to the manager while the session runs (a plugin a
+// reload brought) and, once the manager has started, connects it in the
+// background. It fails, adding nothing, when a server of that name is
+// already there or the manager is closed. A server whose tool names would
+// clash with another's is added disabled, saying why, as at construction.
+func (m *Manager) Add(s Server) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return fmt.Errorf("add MCP server %q: the session's servers are closed", s.Name)
+	}
+	if m.findServer(s.Name) != nil {
+		return fmt.Errorf("add MCP server %q: a server of that name is already configured", s.Name)
+	}
+	srv := &server{m: m, name: s.Name, conf: s, state: StatePending}
+	switch {
+	case s.Invalid != "":
+		srv.state, srv.err = StateDisabled, s.Invalid
+	case s.Disabled != "":
+		srv.state, srv.err = StateDisabled, s.Disabled
+	}
+	if srv.state != StateDisabled {
+		key := NormalizeName(s.Name)
+		for _, o := range m.servers {
+			if o.state != StateDisabled && NormalizeName(o.name) == key {
+				srv.state, srv.err = StateDisabled, fmt.Sprintf("its tools would be named mcp__%s__… like those of server %q; rename one of the two", key, o.name)
+				break
+			}
+		}
+	}
+	i, _ := slices.BinarySearchFunc(m.servers, s.Name, func(x *server, name string) int { return strings.Compare(x.name, name) })
+	m.servers = slices.Insert(m.servers, i, srv)
+	if m.started && srv.state != StateDisabled {
+		m.runLocked(srv)
+	}
+	m.notifyLocked()
+	return nil
+}
+
+// Remove stops the named server (a stdio server's process ends) and drops
+// it: its tools leave the next turn's tool list. It reports whether there
+// was such a server.
+func (m *Manager) Remove(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	i := slices.IndexFunc(m.servers, func(s *server) bool { return s.name == name })
+	if i < 0 {
+		return false
+	}
+	s := m.servers[i]
+	if s.stop != nil {
+		// As in SetEnabled: cancelled under m.mu, so no state change of
+		// the loop lands after this; the loop closes the connection.
+		s.stop()
+		s.stop = nil
+	}
+	s.state, s.err, s.everSettled = StateDisabled, "removed", true
+	s.cs, s.tools, s.prompts, s.hasResources = nil, nil, nil, false
+	m.servers = slices.Delete(m.servers, i, i+1)
+	m.notifyLocked()
+	return true
 }

@@ -267,6 +267,16 @@ func (c *Checker) SetSourceRules(src settings.Source, rules []settings.Rule) err
 	return nil
 }
 
+// SetReadDirs replaces the folders that may be read without asking
+// (Policy.ReadDirs: loaded skills and plugins), when a reload changes
+// them.
+func (c *Checker) SetReadDirs(dirs []string) {
+	real := withReal(dirs)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.p.ReadDirs = real
+}
+
 // Clone returns an independent checker with the same state, for a
 // sub-agent. Changes to the clone do not reach c.
 func (c *Checker) Clone() *Checker {

@@ -23,7 +23,8 @@ type Policy struct {
 	// SessionDirs may be read and edited without asking (the session's
 	// tool-result and temp folders).
 	SessionDirs []string
-	// ReadDirs may be read without asking (loaded skills).
+	// ReadDirs may be read without asking, never written (loaded
+	// skills, and the folders of loaded plugins).
 	ReadDirs []string
 	// BypassDisabled refuses bypassPermissions; BypassDisabledBy says
 	// where that was set.

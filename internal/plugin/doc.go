@@ -1,6 +1,8 @@
 // Package plugin finds and reads Claude Code plugins: folders with an
 // optional .claude-plugin/plugin.json manifest and the standard layout
-// (commands/, agents/, skills/<name>/SKILL.md, hooks/hooks.json, .mcp.json).
+// (commands/, agents/, skills/<name>/SKILL.md, hooks/hooks.json, .mcp.json,
+// and settings.json, whose one documented key, "agent", names the plugin
+// agent the main conversation runs as).
 //
 // Plugins come from two places, both local: folders named for this
 // session (--plugin-dir, the SDK's plugins option), and plugins the
@@ -8,6 +10,8 @@
 // Claude Code has installed, found through its install records
 // (<claude config>/plugins/installed_plugins.json). Nothing is fetched:
 // a plugin that is enabled but not installed is reported, not installed.
+// InstalledPlugins lists every install that applies to the project,
+// enabled or not.
 //
 // The package only reads and resolves: it says which files hold a
 // plugin's commands, skills and agents, and returns its hooks (settings

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,6 +101,10 @@ type Plugin struct {
 	// reins does not run (a hook event it does not fire, a hook type it
 	// lacks): worth a warning, not a load error.
 	Unsupported []string
+	// Agent is the agent its settings.json names (the "agent" key, made
+	// plugin:agent when given bare): the main conversation runs as it
+	// unless the session names another. "" when there is none.
+	Agent string
 	// BinDir is the plugin's bin/ folder, "" when it has none: its
 	// programs can be run by name from the Bash tool.
 	BinDir string
@@ -388,6 +393,7 @@ func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
 	} else {
 		p.OutputStyles = existing("output-styles")
 	}
+	l.settings(p)
 	if fi, err := os.Stat(filepath.Join(root, "bin")); err == nil && fi.IsDir() {
 		p.BinDir = filepath.Join(root, "bin")
 	}
@@ -423,6 +429,48 @@ func (l *loader) load(root, name, market, tag string, noMCP bool) *Plugin {
 		}
 	}
 	return p
+}
+
+// settingsFile is a plugin's default settings, at its root.
+const settingsFile = "settings.json"
+
+// settings reads the plugin's settings.json. Claude Code documents one
+// key there, "agent" (the plugin agent the main conversation runs as);
+// other keys are not applied, and each is named in a warning.
+func (l *loader) settings(p *Plugin) {
+	path := filepath.Join(p.Root, settingsFile)
+	data, err := fsutil.ReadRegularFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		l.fail(p.ID, ErrGeneric, "", "read %s: %v", path, err)
+		return
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		l.fail(p.ID, ErrGeneric, "", "%s: %s (want a JSON object such as {\"agent\": \"NAME\"}); its settings are not applied", path, jsonMessage(err))
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if k == "$schema" {
+			continue // an editor's hint, not a setting
+		}
+		if k != "agent" {
+			p.Unsupported = append(p.Unsupported, fmt.Sprintf("%s: key %q is not applied; a plugin's settings may only hold \"agent\"", path, k))
+			continue
+		}
+		var name string
+		if err := json.Unmarshal(m[k], &name); err != nil || strings.TrimSpace(name) == "" {
+			l.fail(p.ID, ErrGeneric, "", "%s: \"agent\" must be the name of one of the plugin's agents, not %s", path, m[k])
+			continue
+		}
+		name = strings.TrimSpace(name)
+		if !strings.Contains(name, ":") {
+			name = p.Name + ":" + name
+		}
+		p.Agent = name
+	}
 }
 
 // dataID is a plugin id made safe as a folder name: characters other
@@ -611,4 +659,39 @@ func (p *Plugin) expandServer(c mcp.ServerConfig) mcp.ServerConfig {
 		}
 	}
 	return c
+}
+
+// Installed is one plugin Claude Code's install records hold for this
+// project, loaded or not.
+type Installed struct {
+	ID      string // name@marketplace
+	Name    string
+	Version string
+	Path    string
+	// Enabled is the plugin's enabledPlugins setting: a plugin installed
+	// but not enabled (false, or not named) is not loaded.
+	Enabled bool
+}
+
+// InstalledPlugins lists the plugins Claude Code installed that apply to
+// opts.Cwd (user and managed installs, and project and local installs
+// made for this project), sorted by id, with whether settings enable
+// each. An unreadable records file is an error.
+func InstalledPlugins(opts Options) ([]Installed, error) {
+	l := &loader{opts: opts}
+	records, _, err := l.readRecords()
+	if err != nil {
+		return nil, err
+	}
+	var out []Installed
+	for id, recs := range records {
+		rec, ok := l.pick(recs)
+		if !ok {
+			continue
+		}
+		name, _, _ := strings.Cut(id, "@")
+		out = append(out, Installed{ID: id, Name: name, Version: rec.Version, Path: rec.InstallPath, Enabled: opts.Enabled[id]})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
 }

@@ -30,7 +30,7 @@ var knownKeys = map[string]bool{
 	"theme": true, "verbose": true, "respectGitignore": true, "includeGitInstructions": true,
 	"attribution": true, "language": true, "autoUpdates": true, "fileSuggestion": true,
 	"spinnerVerbs": true, "autoCompactEnabled": true, "preferredNotifChannel": true,
-	"autoMode": true, "disableAutoMode": true, "effortLevel": true,
+	"autoMode": true, "disableAutoMode": true, "effortLevel": true, "agent": true,
 }
 
 // knownEfforts are the values of effortLevel.

@@ -221,7 +221,7 @@ func builtins() []*builtin {
 		{name: "config", desc: "View settings", duringTurn: true, run: viewer("config", func(o *Options) Viewer { return o.Config })},
 		{name: "mcp", desc: "Show MCP servers and their tools; /mcp reconnect NAME", duringTurn: true, run: viewer("mcp", func(o *Options) Viewer { return o.MCP })},
 		{name: "plugin", desc: "List the loaded plugins (reins loads them; it does not install them)", aliases: []string{"plugins"}, duringTurn: true, run: viewer("plugin", func(o *Options) Viewer { return o.Plugins })},
-		{name: "reload-plugins", desc: "Read the plugins again, with their commands, skills, agents and hooks", run: viewer("reload-plugins", func(o *Options) Viewer { return o.ReloadPlugins })},
+		{name: "reload-plugins", desc: "Read the plugins again, with their commands, skills, agents, hooks and MCP servers", run: viewer("reload-plugins", func(o *Options) Viewer { return o.ReloadPlugins })},
 		{name: "agents", desc: "List the sub-agents the Agent tool can start", duringTurn: true, run: viewer("agents", func(o *Options) Viewer { return o.Agents })},
 		{name: "memory", desc: "Edit the memory file in $EDITOR", run: (*Model).cmdMemory},
 		{name: "export", desc: "Save the conversation as text to a file", hint: "[file]", run: (*Model).cmdExport},
