@@ -423,23 +423,28 @@ func (a *app) reportUnknownTools(d *agent.Definition) {
 	case d.Path == "":
 		where = fmt.Sprintf("--agents: agent %q", d.Name)
 	}
-	known := func(n string) bool { return a.knownTools[n] || claudeCodeOnlyTools[n] }
+	known := func(n string) bool { return a.knownTools[n] || claudeCodeOnlyTool(n) }
 	for _, n := range d.UnknownTools(known) {
 		a.warn(fmt.Sprintf("%s: tools: there is no tool named %q; the entry is ignored", where, n))
 	}
 }
 
-// claudeCodeOnlyTools are tools of Claude Code, current or retired, that
-// reins lacks. Agent files written for Claude Code name them often (LS,
-// MultiEdit in the tools of countless agents); they are no typo, so they
-// are left out of an agent's tools without a warning at every start.
-var claudeCodeOnlyTools = map[string]bool{
-	"LS": true, "MultiEdit": true, "NotebookRead": true, "TodoRead": true,
-	"BashOutput": true, "KillBash": true, "KillShell": true, "SlashCommand": true,
-	"TaskCreate": true, "TaskGet": true, "TaskList": true, "TaskUpdate": true, "TaskStop": true,
-	"CronCreate": true, "CronDelete": true, "CronList": true, "ScheduleWakeup": true,
-	"EnterWorktree": true, "ExitWorktree": true, "ListAgents": true, "Monitor": true,
-	"ReportFindings": true, "SendMessage": true, "Workflow": true, "LSP": true,
+// claudeCodeOnlyTool reports whether name is a tool of Claude Code,
+// current or retired, that reins lacks. Agent files written for Claude
+// Code name them often (LS, MultiEdit in the tools of countless agents);
+// they are no typo, so they are left out of an agent's tools without a
+// warning at every start. (A switch, not a map: nothing to build at start.)
+func claudeCodeOnlyTool(name string) bool {
+	switch name {
+	case "LS", "MultiEdit", "NotebookRead", "TodoRead",
+		"BashOutput", "KillBash", "KillShell", "SlashCommand",
+		"TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TaskStop",
+		"CronCreate", "CronDelete", "CronList", "ScheduleWakeup",
+		"EnterWorktree", "ExitWorktree", "ListAgents", "Monitor",
+		"ReportFindings", "SendMessage", "Workflow", "LSP":
+		return true
+	}
+	return false
 }
 
 // allowCommandShell decides whether a !`cmd` line of a custom command or
