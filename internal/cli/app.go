@@ -137,7 +137,10 @@ type app struct {
 	asker    askerSlot
 	builtins []tool.Tool
 	tools    []tool.Tool // built-ins after deny filtering (what init lists)
-	mcp      *mcp.Manager
+	// mcpSlot holds the session's MCP manager (see mcpm): set at start,
+	// or by /reload-plugins when the first plugin server appears, while
+	// background work (the @-resource completion) may be reading it.
+	mcpSlot atomic.Pointer[mcp.Manager]
 
 	// classifier reviews calls in auto mode for every gate of the
 	// session; autoGuard pauses auto mode after repeated blocks.
@@ -373,6 +376,10 @@ func (a *app) close() {
 }
 
 // errNoKey is returned when no credentials are configured.
+// mcpm is the session's MCP manager, nil when it has none (yet). Once set
+// it is never replaced.
+func (a *app) mcpm() *mcp.Manager { return a.mcpSlot.Load() }
+
 var errNoKey = errors.New("no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, or apiKeyHelper in settings)")
 
 // newApp wires a print-mode session.

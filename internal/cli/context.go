@@ -144,13 +144,13 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	}
 	platform, version := prompt.Host(ctx)
 	var sections []string
-	if a.mcp != nil {
+	if a.mcpm() != nil {
 		// Print and SDK modes wait (bounded) for the servers; the terminal
 		// UI starts at once, with the instructions of those connected.
 		if a.front != frontTUI {
 			a.waitMCP(ctx)
 		}
-		ins := a.mcp.Snapshot().Instructions
+		ins := a.mcpm().Snapshot().Instructions
 		names := make([]string, 0, len(ins))
 		for name := range ins {
 			names = append(names, name)

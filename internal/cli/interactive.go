@@ -536,8 +536,8 @@ func (a *app) doctorChecks(context.Context) []tui.Check {
 		}
 		checks = append(checks, tui.Check{Name: "plugins", OK: len(errs) == 0, Info: info})
 	}
-	if a.mcp != nil {
-		for _, s := range a.mcp.Status() {
+	if a.mcpm() != nil {
+		for _, s := range a.mcpm().Status() {
 			info := fmt.Sprintf("%s, %s, %d tools", s.Transport, s.State, len(s.Tools))
 			if s.Err != "" {
 				info += ": " + s.Err

@@ -41,7 +41,7 @@ func (a *app) mentionedResources(ctx context.Context, text, expanded string) []l
 	if len(todo) == 0 {
 		return nil
 	}
-	return a.mcp.AttachResources(ctx, todo)
+	return a.mcpm().AttachResources(ctx, todo)
 }
 
 // commandResource includes an MCP resource a custom command or skill
@@ -51,7 +51,7 @@ func (a *app) commandResource(ctx context.Context, mention string) (string, bool
 	if !ok {
 		return "", false
 	}
-	return a.mcp.AttachResource(ctx, r)
+	return a.mcpm().AttachResource(ctx, r)
 }
 
 // mentionableResourcesWait bounds listing resources for @ completion
@@ -61,14 +61,14 @@ const mentionableResourcesWait = 5 * time.Second
 // mentionableResources lists the connected servers' resources for @
 // completion in the terminal UI.
 func (a *app) mentionableResources(ctx context.Context) []tui.Resource {
-	if a.mcp == nil {
+	if a.mcpm() == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, mentionableResourcesWait)
 	defer cancel()
-	a.mcp.Wait(ctx) // servers still connecting after start-up are worth the wait
+	a.mcpm().Wait(ctx) // servers still connecting after start-up are worth the wait
 	var out []tui.Resource
-	for _, r := range a.mcp.Resources(ctx) {
+	for _, r := range a.mcpm().Resources(ctx) {
 		out = append(out, tui.Resource{Server: r.Server, URI: r.URI, Name: r.Name})
 	}
 	return out

@@ -19,10 +19,10 @@ type mcpReports struct {
 // that failed to connect or stopped: on stderr in print and SDK modes, as
 // a notice in the terminal UI.
 func (a *app) reportMCPFailures() {
-	if a.mcp == nil {
+	if a.mcpm() == nil {
 		return
 	}
-	for _, st := range a.mcp.Status() {
+	for _, st := range a.mcpm().Status() {
 		if st.State != mcp.StateFailed && st.State != mcp.StateNeedsAuth {
 			continue
 		}
@@ -57,10 +57,10 @@ func (a *app) reportMCPFailures() {
 // without their tools until they connect, and a slow server looked
 // exactly like one that has no tools.
 func (a *app) reportMCPPending() {
-	if a.mcp == nil {
+	if a.mcpm() == nil {
 		return
 	}
-	for _, st := range a.mcp.Status() {
+	for _, st := range a.mcpm().Status() {
 		if st.State != mcp.StatePending {
 			continue
 		}
@@ -88,7 +88,7 @@ func (a *app) watchMCP() (stop func()) {
 	go func() {
 		defer close(done)
 		for {
-			ch := a.mcp.Changed()
+			ch := a.mcpm().Changed()
 			a.reportMCPFailures()
 			select {
 			case <-ch:

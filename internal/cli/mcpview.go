@@ -20,14 +20,14 @@ import (
 // NAME"), authorizes one with OAuth ("/mcp login NAME"), or turns one on
 // or off ("/mcp enable|disable NAME").
 func (a *app) viewMCP(_ context.Context, args string) (string, error) {
-	if a.mcp == nil {
+	if a.mcpm() == nil {
 		return "No MCP servers are configured. Add one with: reins mcp add NAME -- COMMAND [ARGS...]", nil
 	}
 	if f := strings.Fields(args); len(f) == 2 && (f[0] == "enable" || f[0] == "disable") {
 		return a.toggleMCP(f[1], f[0] == "enable")
 	}
 	if f := strings.Fields(args); len(f) == 2 && f[0] == "reconnect" {
-		if !a.mcp.Reconnect(f[1]) {
+		if !a.mcpm().Reconnect(f[1]) {
 			return "", fmt.Errorf("no MCP server named %q", f[1])
 		}
 		return fmt.Sprintf("Reconnecting %s…", f[1]), nil
@@ -37,7 +37,7 @@ func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 		// reports through notices (the address first).
 		name := f[1]
 		go func() {
-			err := a.mcp.Login(context.Background(), name, mcp.LoginOptions{Open: a.browserOpener(),
+			err := a.mcpm().Login(context.Background(), name, mcp.LoginOptions{Open: a.browserOpener(),
 				Address: func(u string) {
 					a.notify("info", fmt.Sprintf("Open this address to authorize reins for %s: %s", name, u))
 				}})
@@ -50,7 +50,7 @@ func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 		return fmt.Sprintf("Authorizing %s: a browser opens on its sign-in page; the address also appears below.", name), nil
 	}
 	var b strings.Builder
-	for _, s := range a.mcp.Status() {
+	for _, s := range a.mcpm().Status() {
 		fmt.Fprintf(&b, "%s (%s, %s scope): %s", s.Name, s.Transport, s.Scope, s.State)
 		if s.Err != "" {
 			fmt.Fprintf(&b, " — %s", s.Err)
@@ -74,7 +74,7 @@ func (a *app) viewMCP(_ context.Context, args string) (string, error) {
 // sessions start it too; turning one off lasts for this session.
 func (a *app) toggleMCP(name string, on bool) (string, error) {
 	var st *mcp.ServerStatus
-	for _, s := range a.mcp.Status() {
+	for _, s := range a.mcpm().Status() {
 		if s.Name == name {
 			st = &s
 		}
@@ -83,7 +83,7 @@ func (a *app) toggleMCP(name string, on bool) (string, error) {
 		return "", fmt.Errorf("no MCP server named %q", name)
 	}
 	if !on {
-		if err := a.mcp.SetEnabled(name, false); err != nil {
+		if err := a.mcpm().SetEnabled(name, false); err != nil {
 			return "", err
 		}
 		return fmt.Sprintf("Disabled %s for this session.", name), nil
@@ -99,7 +99,7 @@ func (a *app) toggleMCP(name string, on bool) (string, error) {
 		}
 		saved = " (approval saved in .claude/settings.local.json)"
 	}
-	if err := a.mcp.SetEnabled(name, true); err != nil {
+	if err := a.mcpm().SetEnabled(name, true); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("Enabled %s%s; it is connecting.", name, saved), nil
@@ -258,10 +258,10 @@ func resetMCPChoices(cwd, claudeJSON string) (string, error) {
 // syncMCPPrompts makes the connected servers' prompts slash commands
 // (/mcp__server__prompt), replacing those of an earlier snapshot.
 func (a *app) syncMCPPrompts() {
-	if a.mcp == nil || a.commands == nil {
+	if a.mcpm() == nil || a.commands == nil {
 		return
 	}
-	prompts := a.mcp.Snapshot().Prompts
+	prompts := a.mcpm().Snapshot().Prompts
 	a.commands.Remove(func(c *command.Command) bool { return c.Source == command.SourceMCP })
 	for _, p := range prompts {
 		p := p

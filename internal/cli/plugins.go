@@ -317,8 +317,8 @@ func (a *app) syncPluginServers(before []mcp.Server) (serverChanges, error) {
 		now[s.Name] = s.Config
 	}
 	running := map[string]bool{}
-	if a.mcp != nil {
-		for _, st := range a.mcp.Status() {
+	if a.mcpm() != nil {
+		for _, st := range a.mcpm().Status() {
 			if st.Scope == mcp.ScopePlugin {
 				running[st.Name] = true
 			}
@@ -327,7 +327,7 @@ func (a *app) syncPluginServers(before []mcp.Server) (serverChanges, error) {
 	changed := func(name string) bool { return !reflect.DeepEqual(old[name], now[name]) }
 	for _, name := range slices.Sorted(maps.Keys(running)) {
 		if _, ok := want[name]; !ok {
-			a.mcp.Remove(name)
+			a.mcpm().Remove(name)
 			ch.stopped = append(ch.stopped, name)
 		}
 	}
@@ -336,13 +336,13 @@ func (a *app) syncPluginServers(before []mcp.Server) (serverChanges, error) {
 		if running[name] && !changed(name) {
 			continue
 		}
-		if a.mcp == nil {
+		if a.mcpm() == nil {
 			a.newMCPManager(nil)
 		}
 		if running[name] {
-			a.mcp.Remove(name)
+			a.mcpm().Remove(name)
 		}
-		if err := a.mcp.Add(want[name]); err != nil {
+		if err := a.mcpm().Add(want[name]); err != nil {
 			errs = append(errs, err)
 			continue
 		}

@@ -309,8 +309,8 @@ func (a *app) initMessage() *streamjson.Init {
 	if cat := a.agentCatalog(); cat != nil {
 		in.Agents = append(in.Agents, cat.Names()...)
 	}
-	if a.mcp != nil {
-		for _, st := range a.mcp.Status() {
+	if a.mcpm() != nil {
+		for _, st := range a.mcpm().Status() {
 			in.MCPServers = append(in.MCPServers, streamjson.MCPStatus{Name: st.Name, Status: string(st.State), Error: st.Err})
 		}
 	}

@@ -61,7 +61,7 @@ func TestQA3MCPEnableApprovesAProjectServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.close()
-	st := a.mcp.Status()
+	st := a.mcpm().Status()
 	if len(st) != 1 || st[0].State != mcp.StateDisabled {
 		t.Fatalf("before: %+v", st)
 	}
@@ -71,8 +71,8 @@ func TestQA3MCPEnableApprovesAProjectServer(t *testing.T) {
 	}
 	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	a.mcp.Wait(wctx)
-	if st := a.mcp.Status(); st[0].State != mcp.StateConnected {
+	a.mcpm().Wait(wctx)
+	if st := a.mcpm().Status(); st[0].State != mcp.StateConnected {
 		t.Errorf("after /mcp enable: %s %s", st[0].State, st[0].Err)
 	}
 	var saved struct {
@@ -92,8 +92,8 @@ func TestQA3MCPEnableApprovesAProjectServer(t *testing.T) {
 	if s, _ := again.Get("team"); err != nil || s.Disabled != "" {
 		t.Errorf("a later session does not start team: %q %v", s.Disabled, err)
 	}
-	if out, _ := a.viewMCP(ctx, "disable team"); !strings.Contains(out, "Disabled team") || a.mcp.Status()[0].State != mcp.StateDisabled {
-		t.Errorf("/mcp disable team = %q, state %s", out, a.mcp.Status()[0].State)
+	if out, _ := a.viewMCP(ctx, "disable team"); !strings.Contains(out, "Disabled team") || a.mcpm().Status()[0].State != mcp.StateDisabled {
+		t.Errorf("/mcp disable team = %q, state %s", out, a.mcpm().Status()[0].State)
 	}
 }
 

@@ -62,7 +62,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		Initialize:        f.initialize,
 		SetPermissionMode: f.setMode,
 		MCPStatus:         f.mcpStatus,
-		MCPReconnect:      func(name string) bool { return f.a.mcp != nil && f.a.mcp.Reconnect(name) },
+		MCPReconnect:      func(name string) bool { return f.a.mcpm() != nil && f.a.mcpm().Reconnect(name) },
 		MCPToggle:         f.mcpToggle,
 		RewindFiles:       f.rewindFiles,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
@@ -249,12 +249,12 @@ func (f *sdkFront) beforeTurn(ctx context.Context) {
 	f.mu.Lock()
 	f.started = true
 	f.mu.Unlock()
-	if f.a.mcp == nil {
+	if f.a.mcpm() == nil {
 		return
 	}
 	wctx, cancel := context.WithTimeout(ctx, sdkMCPWait)
 	defer cancel()
-	f.a.mcp.Wait(wctx)
+	f.a.mcpm().Wait(wctx)
 	f.a.reportMCPFailures()
 }
 
@@ -345,11 +345,11 @@ func (f *sdkFront) initLine() *streamjson.Init {
 }
 
 func (f *sdkFront) mcpStatus() []sdk.MCPServerStatus {
-	if f.a == nil || f.a.mcp == nil {
+	if f.a == nil || f.a.mcpm() == nil {
 		return nil
 	}
 	var out []sdk.MCPServerStatus
-	for _, st := range f.a.mcp.Status() {
+	for _, st := range f.a.mcpm().Status() {
 		out = append(out, sdk.MCPStatusFrom(st))
 	}
 	return out
@@ -545,10 +545,10 @@ func (f *sdkFront) rewindFiles(id string, dryRun bool) sdk.RewindResult {
 
 // mcpToggle turns a configured MCP server on or off (mcp_toggle).
 func (f *sdkFront) mcpToggle(name string, enabled bool) (bool, error) {
-	if f.a.mcp == nil {
+	if f.a.mcpm() == nil {
 		return false, nil
 	}
-	err := f.a.mcp.SetEnabled(name, enabled)
+	err := f.a.mcpm().SetEnabled(name, enabled)
 	if errors.Is(err, mcp.ErrNoServer) {
 		return false, nil
 	}

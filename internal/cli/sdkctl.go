@@ -438,20 +438,20 @@ func (f *sdkFront) reloadPlugins(add []sdk.PluginDir) (sdk.Reloaded, error) {
 
 // mcpReadResource reads a resource of a configured server.
 func (f *sdkFront) mcpReadResource(ctx context.Context, server, uri string) (any, error) {
-	if f.a.mcp == nil {
+	if f.a.mcpm() == nil {
 		return nil, fmt.Errorf("no MCP server named %q", server)
 	}
-	return f.a.mcp.ReadResource(ctx, server, uri)
+	return f.a.mcpm().ReadResource(ctx, server, uri)
 }
 
 // mcpTakeOver turns off the configured server of that name, if it is on.
 func (f *sdkFront) mcpTakeOver(name string) bool {
-	if f.a.mcp == nil {
+	if f.a.mcpm() == nil {
 		return false
 	}
-	for _, st := range f.a.mcp.Status() {
+	for _, st := range f.a.mcpm().Status() {
 		if st.Name == name && st.State != mcp.StateDisabled {
-			return f.a.mcp.SetEnabled(name, false) == nil
+			return f.a.mcpm().SetEnabled(name, false) == nil
 		}
 	}
 	return false
@@ -461,10 +461,10 @@ func (f *sdkFront) mcpTakeOver(name string) bool {
 // client hosts.
 func (f *sdkFront) mcpClientServers() []string {
 	var out []string
-	if f.a.mcp == nil {
+	if f.a.mcpm() == nil {
 		return out
 	}
-	for _, st := range f.a.mcp.Status() {
+	for _, st := range f.a.mcpm().Status() {
 		if st.Transport == mcp.TransportSDK && st.State != mcp.StateDisabled {
 			out = append(out, st.Name)
 		}

@@ -151,8 +151,8 @@ func (a *app) filterTools(ts []tool.Tool) []tool.Tool {
 // tools and the front end's own, deny rules applied.
 func (a *app) pool() []tool.Tool {
 	var extra []tool.Tool
-	if a.mcp != nil {
-		extra = append(extra, a.mcp.Snapshot().Tools...)
+	if a.mcpm() != nil {
+		extra = append(extra, a.mcpm().Snapshot().Tools...)
 	}
 	if a.hooks.ExtraTools != nil {
 		extra = append(extra, a.hooks.ExtraTools()...)
@@ -188,7 +188,7 @@ func (a *app) toolSet(ctx context.Context) engine.ToolSet {
 // Without either, SearchExtraTools and ExecuteExtraTool are not sent. The
 // answer cannot change within a session, so the tools array stays stable.
 func (a *app) deferralPossible(pool []tool.Tool) bool {
-	if a.mcp != nil || a.front == frontSDK {
+	if a.mcpm() != nil || a.front == frontSDK {
 		return true
 	}
 	for _, t := range pool {
@@ -241,10 +241,10 @@ func (a *app) reminders(history []*llm.Message) []string {
 func (a *app) toolSearchOptions() toolsearch.Options {
 	o := toolsearch.Options{ContextWindow: a.models.Info(a.model).ContextWindow,
 		Unavailable: func(name string) string {
-			if a.mcp == nil {
+			if a.mcpm() == nil {
 				return ""
 			}
-			return a.mcp.Unavailable(name)
+			return a.mcpm().Unavailable(name)
 		}}
 	if m, err := toolsearch.ModeFromEnv(a.getenv); err == nil {
 		o.Mode = m
@@ -311,7 +311,7 @@ func (a *app) newMCPManager(servers []mcp.Server) {
 	opts.Servers, opts.SDK = servers, a.hooks.SDKHost
 	m := mcp.NewManager(opts)
 	m.Start()
-	a.mcp = m
+	a.mcpSlot.Store(m)
 	a.onClose(func() { m.Close() })
 	if a.front == frontTUI {
 		a.onClose(a.watchMCP()) // stops before the servers close
@@ -337,7 +337,7 @@ func mcpApproval(raw map[string]json.RawMessage) mcp.Approval {
 // waitMCP waits, bounded, for configured servers to connect (print and
 // SDK modes, before the first request).
 func (a *app) waitMCP(ctx context.Context) {
-	if a.mcp == nil {
+	if a.mcpm() == nil {
 		return
 	}
 	// Every wait ends at the same deadline, set by the first: the system
@@ -351,7 +351,7 @@ func (a *app) waitMCP(ctx context.Context) {
 	})
 	wctx, cancel := context.WithDeadline(ctx, a.mcpDeadline)
 	defer cancel()
-	a.mcp.Wait(wctx)
+	a.mcpm().Wait(wctx)
 	if a.front != frontTUI {
 		a.reportMCPFailures()
 		a.reportMCPPending()
