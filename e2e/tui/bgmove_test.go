@@ -13,7 +13,7 @@ import (
 // the call at once with the output so far and a task id, the turn goes
 // on, and once the command ends the model is told in a turn of its own.
 func TestCtrlBMovesRunningBashToTheBackground(t *testing.T) {
-	cmd := "echo before-move; while [ ! -e release ]; do sleep 0.05; done; echo after-move"
+	cmd := "echo before-move; touch started; while [ ! -e release ]; do sleep 0.05; done; echo after-move"
 	tt := newTerm(t,
 		llmtest.Calls(llmtest.ToolUse("toolu_bg", "Bash", map[string]any{"command": cmd, "description": "wait for release"})),
 		llmtest.Reply("carried on while it runs"),
@@ -23,6 +23,13 @@ func TestCtrlBMovesRunningBashToTheBackground(t *testing.T) {
 	tt.ready()
 	tt.prompt("start the long job")
 	tt.waitFor("ctrl+b to run in background")
+	// The offer shows as soon as the command starts; the move is pressed
+	// once it has printed, so that its output so far is not empty.
+	started := filepath.Join(tt.sb.Dir, "started")
+	tt.waitUntil("the command to print", func(string) bool {
+		_, err := os.Stat(started)
+		return err == nil
+	})
 	tt.keys("C-b")
 	tt.waitFor("carried on while it runs")
 	rs := tt.requests(2)
