@@ -485,15 +485,13 @@ func dataID(id string) string {
 	return string(b)
 }
 
-// hooks reads hooks/hooks.json and the manifest's hooks.
-func (l *loader) hooks(p *Plugin, m *Manifest) {
-	type source struct {
-		where string
-		raw   json.RawMessage // a settings-form hooks object
-	}
-	var sources []source
-	files := []string{"hooks/hooks.json"}
-	for _, f := range m.HookFiles {
+// readFiles hands use each of a component's files that can be read: the
+// default file (def, relative to the plugin's root; its absence is no
+// error) and then the manifest's further ones (extra, whose absence is).
+// A file that cannot be read is reported as errType, naming what it holds.
+func (l *loader) readFiles(p *Plugin, def string, extra []string, errType, what string, use func(path string, data []byte)) {
+	files := []string{def}
+	for _, f := range extra {
 		if !slices.Contains(files, f) {
 			files = append(files, f)
 		}
@@ -503,23 +501,35 @@ func (l *loader) hooks(p *Plugin, m *Manifest) {
 		data, err := fsutil.ReadRegularFile(path)
 		if err != nil {
 			if i > 0 || !errors.Is(err, fs.ErrNotExist) {
-				l.fail(p.ID, ErrHookLoad, "", "read hooks %s: %v", path, err)
+				l.fail(p.ID, errType, "", "read %s %s: %v", what, path, err)
 			}
 			continue
 		}
+		use(path, data)
+	}
+}
+
+// hooks reads hooks/hooks.json and the manifest's hooks.
+func (l *loader) hooks(p *Plugin, m *Manifest) {
+	type source struct {
+		where string
+		raw   json.RawMessage // a settings-form hooks object
+	}
+	var sources []source
+	l.readFiles(p, "hooks/hooks.json", m.HookFiles, ErrHookLoad, "hooks", func(path string, data []byte) {
 		var file struct {
 			Hooks json.RawMessage `json:"hooks"`
 		}
 		if err := json.Unmarshal(data, &file); err != nil {
 			l.fail(p.ID, ErrHookLoad, "", "%s: %s; its hooks are not loaded", path, jsonMessage(err))
-			continue
+			return
 		}
 		if len(file.Hooks) == 0 || string(file.Hooks) == "null" {
 			l.fail(p.ID, ErrHookLoad, "", `%s has no "hooks" object; write {"hooks": {"PostToolUse": [{"matcher": "...", "hooks": [{"type": "command", "command": "..."}]}]}}`, path)
-			continue
+			return
 		}
 		sources = append(sources, source{path, file.Hooks})
-	}
+	})
 	for i, raw := range m.InlineHooks {
 		sources = append(sources, source{fmt.Sprintf("%s (hooks[%d])", filepath.Join(p.Root, filepath.FromSlash(ManifestFile)), i), raw})
 	}
@@ -574,28 +584,14 @@ func (l *loader) hooks(p *Plugin, m *Manifest) {
 // mcpServers reads .mcp.json and the manifest's mcpServers.
 func (l *loader) mcpServers(p *Plugin, m *Manifest) {
 	var servers []mcp.Server
-	files := []string{".mcp.json"}
-	for _, f := range m.MCPFiles {
-		if !slices.Contains(files, f) {
-			files = append(files, f)
-		}
-	}
-	for i, f := range files {
-		path := filepath.Join(p.Root, filepath.FromSlash(f))
-		data, err := fsutil.ReadRegularFile(path)
-		if err != nil {
-			if i > 0 || !errors.Is(err, fs.ErrNotExist) {
-				l.fail(p.ID, ErrMCPConfig, "", "read MCP servers %s: %v", path, err)
-			}
-			continue
-		}
+	l.readFiles(p, ".mcp.json", m.MCPFiles, ErrMCPConfig, "MCP servers", func(path string, data []byte) {
 		ss, err := mcp.ParseServers(data, mcp.ScopePlugin, path)
 		if err != nil {
 			l.fail(p.ID, ErrMCPConfig, "", "%v", err)
-			continue
+			return
 		}
 		servers = append(servers, ss...)
-	}
+	})
 	for i, raw := range m.InlineMCP {
 		where := fmt.Sprintf("%s (mcpServers[%d])", filepath.Join(p.Root, filepath.FromSlash(ManifestFile)), i)
 		ss, err := mcp.ParseServers(raw, mcp.ScopePlugin, where)
