@@ -3,11 +3,11 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 	"time"
+
+	"reins/internal/jsonkind"
 )
 
 // Output is what one hook produced.
@@ -233,30 +233,11 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 }
 
 // jsonProblem says what is wrong with a hook's JSON in the hook's own
-// terms: a field of the wrong type is named with the type it needs,
+// terms: a field of the wrong type is named with the JSON it needs,
 // rather than with the Go type it would have filled.
 func jsonProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || te.Field == "" {
-		return strings.TrimPrefix(err.Error(), "json: ")
-	}
-	want := "a value of another type"
-	switch te.Type.Kind() {
-	case reflect.String:
-		want = "a string"
-	case reflect.Bool:
-		want = "true or false"
-	case reflect.Pointer:
-		switch te.Type.Elem().Kind() {
-		case reflect.Bool:
-			want = "true or false"
-		case reflect.Struct:
-			want = "an object"
-		}
-	case reflect.Struct, reflect.Map:
-		want = "an object"
-	}
-	return fmt.Sprintf("field %s must be %s, not a JSON %s", te.Field, want, te.Value)
+	msg, _ := jsonkind.FieldProblem(err, "field ")
+	return msg
 }
 
 func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string) {

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"reins/internal/fsutil"
+	"reins/internal/jsonkind"
 )
 
 // Transport kinds of a server configuration.
@@ -410,33 +411,16 @@ func located(data []byte, err error) error {
 // Go type it would have filled.
 func entryProblem(err error) string {
 	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) {
-		return strings.TrimPrefix(err.Error(), "json: ")
-	}
-	if te.Field == "" {
+	switch {
+	case !errors.As(err, &te):
+	case te.Field == "":
 		return fmt.Sprintf("the entry must be an object, not a JSON %s", te.Value)
-	}
-	want := "another type"
-	switch t := te.Type; t.Kind() {
-	case reflect.String:
-		want = "a string"
-	case reflect.Bool:
-		want = "true or false"
-	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64, reflect.Float32, reflect.Uint, reflect.Uint64:
-		want = "a number"
-	case reflect.Slice:
-		want = "an array"
-		if t.Elem().Kind() == reflect.String {
-			want = "an array of strings"
-		}
-	case reflect.Map, reflect.Struct, reflect.Pointer:
-		want = "an object"
-	}
-	if te.Type.Kind() == reflect.String && (te.Field == "env" || te.Field == "headers") {
+	case te.Type.Kind() == reflect.String && (te.Field == "env" || te.Field == "headers"):
 		// A value inside a map of strings.
 		return fmt.Sprintf("%s values must be strings, not a JSON %s", te.Field, te.Value)
 	}
-	return fmt.Sprintf("%s must be %s, not a JSON %s", te.Field, want, te.Value)
+	msg, _ := jsonkind.FieldProblem(err, "")
+	return msg
 }
 
 // utf8Text returns a configuration file's bytes as UTF-8 without a

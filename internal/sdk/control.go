@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"reflect"
 	"strings"
 	"time"
 
 	"reins/internal/hooks"
+	"reins/internal/jsonkind"
 	"reins/internal/streamjson"
 )
 
@@ -591,22 +591,6 @@ func (s *Server) stopTask(raw json.RawMessage) error {
 // the request's terms: a member of the wrong type is named with the JSON
 // it needs, not with the Go type it would have filled.
 func fieldProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if !errors.As(err, &te) || te.Field == "" {
-		return strings.TrimPrefix(err.Error(), "json: ")
-	}
-	want := "another type"
-	switch te.Type.Kind() {
-	case reflect.String:
-		want = "a string"
-	case reflect.Bool:
-		want = "true or false"
-	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64, reflect.Float32, reflect.Uint, reflect.Uint64:
-		want = "a number"
-	case reflect.Slice, reflect.Array:
-		want = "an array"
-	case reflect.Map, reflect.Struct, reflect.Pointer:
-		want = "an object"
-	}
-	return fmt.Sprintf("%s must be %s, not a JSON %s", te.Field, want, te.Value)
+	msg, _ := jsonkind.FieldProblem(err, "")
+	return msg
 }

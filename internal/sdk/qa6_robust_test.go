@@ -46,7 +46,7 @@ func TestDecodeRefusesImageSourcesTheAPIWouldRefuse(t *testing.T) {
 func TestInitializeOfTheWrongShapeNamesTheMember(t *testing.T) {
 	for req, want := range map[string]string{
 		`{"subtype":"initialize","hooks":{"PreToolUse":"x"}}`:                        `initialize: hooks must be an array, not a JSON string`,
-		`{"subtype":"initialize","hooks":{"PreToolUse":[{"hookCallbackIds":"h1"}]}}`: `must be an array, not a JSON string`,
+		`{"subtype":"initialize","hooks":{"PreToolUse":[{"hookCallbackIds":"h1"}]}}`: `hookCallbackIds must be an array of strings, not a JSON string`,
 		`{"subtype":"initialize","hooks":[1]}`:                                       `initialize: hooks must be an object, not a JSON array`,
 	} {
 		_, err := (&Server{}).initialize([]byte(req))
