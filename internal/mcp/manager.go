@@ -140,13 +140,7 @@ func NewManager(opts Options) *Manager {
 	m.outputTokens = outputTokens(opts.MaxOutputTokens, opts.Getenv("MAX_MCP_OUTPUT_TOKENS"))
 	m.ctx, m.cancel = context.WithCancel(context.Background())
 	for _, s := range opts.Servers {
-		srv := &server{m: m, name: s.Name, conf: s, state: StatePending}
-		switch {
-		case s.Invalid != "":
-			srv.state, srv.err = StateDisabled, s.Invalid
-		case s.Disabled != "":
-			srv.state, srv.err = StateDisabled, s.Disabled
-		}
+		srv := m.newServer(s)
 		m.servers = append(m.servers, srv)
 	}
 	sort.Slice(m.servers, func(i, j int) bool { return m.servers[i].name < m.servers[j].name })
@@ -540,13 +534,7 @@ func (m *Manager) Add(s Server) error {
 	if m.findServer(s.Name) != nil {
 		return fmt.Errorf("add MCP server %q: a server of that name is already configured", s.Name)
 	}
-	srv := &server{m: m, name: s.Name, conf: s, state: StatePending}
-	switch {
-	case s.Invalid != "":
-		srv.state, srv.err = StateDisabled, s.Invalid
-	case s.Disabled != "":
-		srv.state, srv.err = StateDisabled, s.Disabled
-	}
+	srv := m.newServer(s)
 	if srv.state != StateDisabled {
 		key := NormalizeName(s.Name)
 		for _, o := range m.servers {
@@ -587,4 +575,17 @@ func (m *Manager) Remove(name string) bool {
 	m.servers = slices.Delete(m.servers, i, i+1)
 	m.notifyLocked()
 	return true
+}
+
+// newServer is the manager's record of configured server s: pending, or
+// disabled with the reason when its entry is invalid or turned off.
+func (m *Manager) newServer(s Server) *server {
+	srv := &server{m: m, name: s.Name, conf: s, state: StatePending}
+	switch {
+	case s.Invalid != "":
+		srv.state, srv.err = StateDisabled, s.Invalid
+	case s.Disabled != "":
+		srv.state, srv.err = StateDisabled, s.Disabled
+	}
+	return srv
 }
