@@ -121,9 +121,13 @@ func TestQA6NarrowingLeavesNoStaleRule(t *testing.T) {
 		}
 		return n, wide
 	}
+	// The prompt's placeholder is under 60 columns in the old frame too:
+	// wait for a rule of the new width, which only a redraw draws (the
+	// capture joins the lines tmux wrapped, so an old rule stays wide).
 	tt.waitUntil("the input box redrawn 60 columns wide", func(string) bool {
 		for _, l := range strings.Split(tt.visible(), "\n") {
-			if strings.HasPrefix(l, "> Try") && len([]rune(strings.TrimRight(l, " "))) <= 60 {
+			l = strings.TrimRight(l, " ")
+			if l != "" && strings.Trim(l, "─") == "" && len([]rune(l)) <= 60 {
 				return true
 			}
 		}
