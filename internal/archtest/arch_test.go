@@ -67,6 +67,7 @@ var layers = []struct {
 	{"reins/internal/hooks", []string{"reins/internal/engine", "reins/internal/cli", "reins/internal/tui"}, "infrastructure sits below the engine"},
 	{"reins/internal/shell", []string{"reins/internal/engine", "reins/internal/tool", "reins/internal/cli"}, "infrastructure sits below the engine"},
 	{"reins/internal/plugin", []string{"reins/internal/engine", "reins/internal/cli", "reins/internal/tui", "reins/internal/sdk", "reins/internal/command", "reins/internal/agent"}, "plugins are found and read below the loaders that use them"},
+	{"reins/internal/outputstyle", []string{"reins/internal/engine", "reins/internal/cli", "reins/internal/tui", "reins/internal/sdk", "reins/internal/prompt", "reins/internal/plugin"}, "output styles are found and read below the prompt and the front ends that use them"},
 	{"reins/internal/session", []string{"reins/internal/engine", "reins/internal/cli", "reins/internal/tui"}, "transcripts know nothing of the engine"},
 	{"reins/internal/engine", []string{"reins/internal/cli", "reins/internal/tui", "reins/internal/sdk", "reins/internal/streamjson", "charm.land/bubbletea/v2"}, "the engine knows no front end"},
 }

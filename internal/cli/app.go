@@ -200,6 +200,9 @@ type app struct {
 	// SDK sessions with file checkpointing on (rewind_files).
 	checkpoints *tui.Checkpoints
 
+	styleMu  sync.Mutex // guards outStyle
+	outStyle styleState
+
 	mu     sync.Mutex // guards closer, sessionID once built, sess once the SDK can replace it, and agents once the session runs (agentCatalog, addAgents)
 	closer []func()
 }
@@ -430,6 +433,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		return nil, err
 	}
 	a.loadPlugins()
+	a.resolveOutputStyle()
 
 	a.models = llm.NewModels(a.getenv)
 	for id, ov := range a.settings.Models {

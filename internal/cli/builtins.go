@@ -36,6 +36,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 		local("model", "Show or change the model", "[model]", a.cmdModel),
 		local("effort", "Show or change the effort level for the rest of the session", "[low|medium|high|xhigh|max|auto]", a.cmdEffort),
 		local("config", "View settings", "", a.viewConfig),
+		local("output-style", "List output styles or switch to one", "[style]", a.cmdOutputStyle),
 		local("hooks", "View configured hooks", "", a.viewHooks),
 		local("mcp", "Show MCP servers and their tools", "", a.viewMCP),
 		local("permissions", "View permission rules", "", a.viewPermissions),
@@ -159,6 +160,7 @@ func (a *app) cmdStatus(context.Context, string) (string, error) {
 		"Working folder:   " + a.cwd,
 		"Model:            " + s.Model(),
 		"Permission mode:  " + string(a.checker.Mode()),
+		"Output style:     " + a.activeStyle().Name,
 		"API key:          " + firstNonEmpty(a.keySource, "(none)"),
 		fmt.Sprintf("Messages:         %d", len(s.History())),
 	}

@@ -165,7 +165,7 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	return prompt.Build(prompt.Options{
 		Cwd: a.cwd, AddDirs: o.AddDirs, Platform: platform, OSVersion: version,
 		Date: a.sessionDate(), Model: a.model, Git: a.git.Wait(),
-		Sections: sections, Custom: custom, Append: appendText,
+		Sections: sections, Custom: custom, Append: appendText, Style: a.promptStyle(),
 	})
 }
 

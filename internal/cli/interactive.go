@@ -69,7 +69,16 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Plugins:         a.viewPlugins,
 		ReloadPlugins:   a.reloadPlugins,
 		Agents:          a.viewAgents,
-		Doctor:          a.doctorChecks,
+		OutputStyles: func(context.Context) []tui.OutputStyle {
+			var out []tui.OutputStyle
+			for _, st := range a.outputStyles() {
+				out = append(out, tui.OutputStyle{Name: st.Name, Description: st.Description})
+			}
+			return out
+		},
+		SetOutputStyle:    u.setOutputStyle,
+		ActiveOutputStyle: func() string { return a.activeStyle().Name },
+		Doctor:            a.doctorChecks,
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
 			p, err := a.prepare(ctx, text, command.Interactive)
 			if err != nil || !p.Run {
@@ -174,6 +183,16 @@ func (u *uiSessions) memoryChanged(s *engine.Session) {
 	text := u.a.freshUserContext()
 	u.base.UserContext = text
 	s.SetUserContext(text)
+}
+
+// setOutputStyle switches s to another output style from its next
+// request on; the sessions /clear and /resume start later have it too.
+func (u *uiSessions) setOutputStyle(ctx context.Context, s *engine.Session, name string) (string, error) {
+	msg, err := u.a.setOutputStyle(ctx, s, name)
+	if err == nil && s != nil {
+		u.base.System = s.Config().System
+	}
+	return msg, err
 }
 
 // build returns a session with the UI's configuration under id, and makes
@@ -506,6 +525,7 @@ func (a *app) viewConfig(context.Context, string) (string, error) {
 		}
 		fmt.Fprintf(&b, "  %s: %s\n", k, v)
 	}
+	fmt.Fprintf(&b, "Output style: %s (/output-style lists the styles and switches)\n", a.activeStyle().Name)
 	b.WriteString("Edit the files above to change settings; they apply to new sessions.")
 	return b.String(), nil
 }

@@ -300,6 +300,7 @@ func (a *app) initMessage() *streamjson.Init {
 		Cwd: a.cwd, SessionID: a.sessionID, Tools: a.sentToolNames(), Model: a.sess.Model(),
 		PermissionMode: string(a.checker.Mode()), APIKeySource: a.keySource, Version: Version,
 		AdditionalDirs: a.opts.AddDirs, Plugins: a.pluginInfos(), PluginErrors: a.pluginErrorInfos(),
+		OutputStyle: a.activeStyle().Name,
 	})
 	a.syncMCPPrompts()
 	if a.commands != nil {

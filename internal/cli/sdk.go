@@ -76,6 +76,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		ReadFile:          f.readFile,
 		SeedReadState:     f.seedReadState,
 		Reload:            f.reload,
+		OutputStyles:      func() (string, []string) { return f.a.styleNames() },
 		ReloadPlugins:     f.reloadPlugins,
 		MCPReadResource:   f.mcpReadResource,
 		MCPOptions:        func() mcp.Options { return f.a.mcpOptions() },
@@ -465,6 +466,7 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 
 // describe is the application's part of the initialize answer.
 func (f *sdkFront) describe(mcpApplied, pluginsApplied *bool) *sdk.InitializeResponse {
+	active, available := f.a.styleNames()
 	return &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
@@ -472,6 +474,8 @@ func (f *sdkFront) describe(mcpApplied, pluginsApplied *bool) *sdk.InitializeRes
 		PluginsApplied:        pluginsApplied,
 		Commands:              f.commandInfos(false),
 		Agents:                f.agentInfos(),
+		OutputStyle:           active,
+		AvailableOutputStyles: available,
 	}
 }
 
@@ -509,6 +513,9 @@ func (f *sdkFront) setSystem(text string, set bool, appendix *string, agentModel
 		sys = append(sys, llm.SystemBlock{Text: *appendix, Cache: true})
 	}
 	cfg.System = sys
+	f.a.styleMu.Lock()
+	f.a.outStyle.custom = true // a style switch cannot rebuild this prompt
+	f.a.styleMu.Unlock()
 	s := engine.New(cfg)
 	// A resumed conversation carries over into the rebuilt session.
 	s.SetHistory(old.History())

@@ -613,10 +613,11 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 	effort := s.cfg.Effort
 	display := s.cfg.ThinkingDisplay
 	ctxMsg := s.ctxMsg
+	system := s.cfg.System
 	s.mu.Unlock()
 	req := &llm.Request{
 		Model:    model,
-		System:   s.cfg.System,
+		System:   system,
 		Betas:    s.cfg.Betas,
 		CacheTTL: s.cfg.CacheTTL,
 		NoCache:  s.cfg.NoCache,

@@ -301,6 +301,15 @@ func (s *Session) SetUserContext(text string) {
 	}
 }
 
+// SetSystem replaces the system prompt (Config.System) from the next
+// request on: the user chose another output style. The new prompt is
+// byte-stable from then on, as the old one was.
+func (s *Session) SetSystem(blocks []llm.SystemBlock) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cfg.System = blocks
+}
+
 // SetEffort changes the effort level from the next request on ("" or
 // "auto": the model's default). The level is not checked here; callers
 // pass one llm.ParseEffort accepted.

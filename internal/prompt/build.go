@@ -14,7 +14,21 @@ import (
 var texts embed.FS
 
 // staticSections are the files of the static prefix, in order.
-var staticSections = []string{"identity.md", "tasks.md", "tools.md", "git.md"}
+var staticSections = []string{"intro.md", "conduct.md", "communication.md", "messages.md",
+	"tasks.md", "care.md", "tools.md", "git.md"}
+
+// styledSections are the files of the static prefix under an output style
+// other than the default: an introduction that defers to the style, and
+// communication rules without the ones on brevity. The "# Doing tasks"
+// section (tasks.md), about conducting software engineering work, is left
+// out unless the style keeps the coding instructions.
+func styledSections(keepCoding bool) []string {
+	out := []string{"style-intro.md", "conduct.md", "style-communication.md", "messages.md"}
+	if keepCoding {
+		out = append(out, "tasks.md")
+	}
+	return append(out, "care.md", "tools.md", "git.md")
+}
 
 func mustText(name string) string {
 	b, err := texts.ReadFile("text/" + name)
@@ -26,12 +40,28 @@ func mustText(name string) string {
 
 // Static returns the static prefix of the default system prompt: the same
 // bytes for every session.
-func Static() string {
-	parts := make([]string, len(staticSections))
-	for i, name := range staticSections {
+func Static() string { return join(staticSections) }
+
+// StyledStatic returns the static prefix under an output style other than
+// the default (see Options.Style): the same bytes for every session with a
+// style that keeps (or drops) the coding instructions alike.
+func StyledStatic(keepCoding bool) string { return join(styledSections(keepCoding)) }
+
+func join(names []string) string {
+	parts := make([]string, len(names))
+	for i, name := range names {
 		parts[i] = mustText(name)
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// Style is an output style other than the default, as Options.Style
+// takes it.
+type Style struct {
+	// Name heads the style's section; Prompt is its text.
+	Name, Prompt string
+	// KeepCodingInstructions keeps the "Doing tasks" section.
+	KeepCodingInstructions bool
 }
 
 // KV is one key: value line of the system context.
@@ -59,10 +89,16 @@ type Options struct {
 	// environment's git line; its text becomes the gitStatus context line.
 	Git gitinfo.Snapshot
 
-	// Sections are extra per-session sections (an output style, MCP
-	// server instructions, a language preference), placed after the
-	// environment, in order. Empty ones are skipped.
+	// Sections are extra per-session sections (MCP server instructions,
+	// a language preference), placed after the environment and the
+	// output style, in order. Empty ones are skipped.
 	Sections []string
+
+	// Style, when set, is the output style in force (nil for the default
+	// style, which changes nothing). Its text follows the environment, and
+	// the static prefix is StyledStatic's. It goes with the default
+	// prompt: Custom leaves it out.
+	Style *Style
 
 	// Custom replaces the default prompt (--system-prompt). The
 	// environment and Sections go with the default prompt; Append and the
@@ -82,8 +118,15 @@ func Build(o Options) []llm.SystemBlock {
 	if o.Custom != "" {
 		blocks = append(blocks, llm.SystemBlock{Text: o.Custom, Cache: true})
 	} else {
-		blocks = append(blocks, llm.SystemBlock{Text: Static(), Cache: true})
+		static := Static()
+		if o.Style != nil {
+			static = StyledStatic(o.Style.KeepCodingInstructions)
+		}
+		blocks = append(blocks, llm.SystemBlock{Text: static, Cache: true})
 		tail = append(tail, environment(o))
+		if o.Style != nil {
+			tail = append(tail, styleSection(*o.Style))
+		}
 		for _, s := range o.Sections {
 			if s = strings.TrimSpace(s); s != "" {
 				tail = append(tail, s)
@@ -100,6 +143,16 @@ func Build(o Options) []llm.SystemBlock {
 		blocks = append(blocks, llm.SystemBlock{Text: strings.Join(tail, "\n\n"), Cache: true})
 	}
 	return blocks
+}
+
+// styleSection is the output style's part of the prompt: a heading with
+// its name, then its text.
+func styleSection(st Style) string {
+	text := "# Output style: " + st.Name
+	if p := strings.TrimSpace(st.Prompt); p != "" {
+		text += "\n\n" + p
+	}
+	return text
 }
 
 // SystemContext renders the system context as key: value lines: the git

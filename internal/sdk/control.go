@@ -239,8 +239,11 @@ func (s *Server) handle(m *Message) (any, error) {
 	case "reload_plugins":
 		return s.reloadPlugins(m.Request)
 	case "reload_output_styles":
-		// reins has the default output style only.
-		return map[string]any{"available_output_styles": []string{"default"}}, nil
+		if s.cfg.OutputStyles == nil {
+			return map[string]any{"output_style": "default", "available_output_styles": []string{"default"}}, nil
+		}
+		active, available := s.cfg.OutputStyles()
+		return map[string]any{"output_style": active, "available_output_styles": available}, nil
 	case "background_tasks":
 		return s.backgroundTasks(m.Request)
 	case "rename_session":

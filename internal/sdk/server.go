@@ -117,6 +117,9 @@ type Config struct {
 	// Reload re-reads commands, skills and agents from disk
 	// (reload_skills, reload_plugins) and describes them.
 	Reload func() Reloaded
+	// OutputStyles, when set, reads the output styles there are again
+	// (reload_output_styles) and names the active one.
+	OutputStyles func() (active string, available []string)
 	// ReloadPlugins finds the plugins again, adding the folders add
 	// names, re-reads commands, skills and agents with them and
 	// describes the result (reload_plugins). nil: reload_plugins reads

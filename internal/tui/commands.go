@@ -219,6 +219,7 @@ func builtins() []*builtin {
 		{name: "permissions", desc: "View permission rules", duringTurn: true, run: viewer("permissions", func(o *Options) Viewer { return o.Permissions })},
 		{name: "hooks", desc: "View configured hooks", duringTurn: true, run: viewer("hooks", func(o *Options) Viewer { return o.Hooks })},
 		{name: "config", desc: "View settings", duringTurn: true, run: viewer("config", func(o *Options) Viewer { return o.Config })},
+		{name: "output-style", desc: "List output styles or switch to one", hint: "[style]", run: (*Model).cmdOutputStyle},
 		{name: "mcp", desc: "Show MCP servers and their tools; /mcp reconnect NAME", duringTurn: true, run: viewer("mcp", func(o *Options) Viewer { return o.MCP })},
 		{name: "plugin", desc: "List the loaded plugins (reins loads them; it does not install them)", aliases: []string{"plugins"}, duringTurn: true, run: viewer("plugin", func(o *Options) Viewer { return o.Plugins })},
 		{name: "reload-plugins", desc: "Read the plugins again, with their commands, skills, agents, hooks and MCP servers", run: viewer("reload-plugins", func(o *Options) Viewer { return o.ReloadPlugins })},
@@ -410,6 +411,7 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 		"Working folder:   " + m.o.Cwd,
 		"Model:            " + s.Model(),
 		"Permission mode:  " + m.mode(),
+		"Output style:     " + m.outputStyle(),
 		"API key:          " + orNone(m.o.KeySource),
 		fmt.Sprintf("Messages:         %d", len(s.History())),
 	}
@@ -420,6 +422,54 @@ func (m *Model) cmdStatus(string) tea.Cmd {
 		lines = append(lines, "Memory file:      "+m.memoryFile())
 	}
 	m.commandOutput("/status", strings.Join(lines, "\n"), false)
+	return nil
+}
+
+// outputStyle names the output style in force.
+func (m *Model) outputStyle() string {
+	if m.o.ActiveOutputStyle == nil {
+		return "default"
+	}
+	return m.o.ActiveOutputStyle()
+}
+
+// cmdOutputStyle is /output-style: with a name, a switch to that style;
+// without, a picker of the styles with their descriptions.
+func (m *Model) cmdOutputStyle(args string) tea.Cmd {
+	typed := strings.TrimSpace("/output-style " + args)
+	if m.o.OutputStyles == nil || m.o.SetOutputStyle == nil {
+		m.commandOutput(typed, "Only the default output style is available in this session.", false)
+		return nil
+	}
+	set := func(m *Model, name string) tea.Cmd {
+		msg, err := m.o.SetOutputStyle(m.ctx, m.o.Session, name)
+		if err != nil {
+			m.commandOutput(typed, err.Error(), true)
+			return nil
+		}
+		m.commandOutput(typed, msg, false)
+		return m.refreshStatus()
+	}
+	if args != "" {
+		return set(m, args)
+	}
+	styles := m.o.OutputStyles(m.ctx)
+	active := m.outputStyle()
+	items := make([]pickItem, len(styles))
+	sel := 0
+	for i, st := range styles {
+		label := st.Name
+		if st.Name == active {
+			label += " ✔"
+			sel = i
+		}
+		items[i] = pickItem{label: label, desc: st.Description}
+	}
+	p := newPicker("Output style (now "+active+")", items, func(m *Model, i int) tea.Cmd {
+		return set(m, styles[i].Name)
+	})
+	p.sel = min(sel, max(0, len(p.shown)-1))
+	m.dialog = p
 	return nil
 }
 

@@ -94,6 +94,11 @@ type Sessions interface {
 // is not available yet.
 type Viewer func(ctx context.Context, args string) (string, error)
 
+// OutputStyle is one output style, as /output-style lists it.
+type OutputStyle struct {
+	Name, Description string
+}
+
 // Options configure the UI. Session is required; the zero value of every
 // other field works.
 type Options struct {
@@ -126,6 +131,16 @@ type Options struct {
 	Plugins, ReloadPlugins Viewer
 	// Agents backs /agents: the sub-agents the Agent tool can start.
 	Agents Viewer
+	// OutputStyles, SetOutputStyle and ActiveOutputStyle back
+	// /output-style: OutputStyles reads the styles there are (it may read
+	// files); SetOutputStyle switches s, and the sessions /clear starts,
+	// to one from the next request on, saves the choice and says what it
+	// did; ActiveOutputStyle names the style in force without reading
+	// anything (/status, the statusLine command). nil: only the default
+	// style.
+	OutputStyles      func(ctx context.Context) []OutputStyle
+	SetOutputStyle    func(ctx context.Context, s *engine.Session, name string) (string, error)
+	ActiveOutputStyle func() string
 	// Doctor adds checks to /doctor (settings files, tools...).
 	Doctor func(ctx context.Context) []Check
 

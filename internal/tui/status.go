@@ -97,7 +97,7 @@ func (m *Model) refreshStatus() tea.Cmd {
 	}
 	s := m.o.Session
 	var in statusInput
-	in.HookEventName, in.OutputStyle.Name = "Status", "default"
+	in.HookEventName, in.OutputStyle.Name = "Status", m.outputStyle()
 	in.SessionID, in.Cwd, in.Version = s.ID(), m.o.Cwd, m.o.Version
 	if m.o.TranscriptPath != nil {
 		in.TranscriptPath = m.o.TranscriptPath(s.ID())
