@@ -240,10 +240,10 @@ func (s *Server) handle(m *Message) (any, error) {
 		return s.reloadPlugins(m.Request)
 	case "reload_output_styles":
 		if s.cfg.OutputStyles == nil {
-			return map[string]any{"output_style": "default", "available_output_styles": []string{"default"}}, nil
+			return map[string]any{"available_output_styles": []string{"default"}}, nil
 		}
-		active, available := s.cfg.OutputStyles()
-		return map[string]any{"output_style": active, "available_output_styles": available}, nil
+		_, available := s.cfg.OutputStyles()
+		return map[string]any{"available_output_styles": available}, nil
 	case "background_tasks":
 		return s.backgroundTasks(m.Request)
 	case "rename_session":
