@@ -12,6 +12,13 @@
 // 10). --system-prompt replaces the default text; the appended text and
 // the system context are kept.
 //
+// An output style other than the default (Options.Style) adds its text
+// after the environment and swaps the static prefix for StyledStatic: an
+// introduction that defers to the style, communication rules without the
+// ones on brevity, and, unless the style keeps the coding instructions,
+// no "Doing tasks" section. The default style's prefix is Static, byte for
+// byte.
+//
 // Memory files (CLAUDE.md, AGENTS.md, rules) are found by LoadMemory and
 // go to the model separately from the system prompt, as a
 // <system-reminder> user-context message (Memory.UserContext), annotated
