@@ -69,6 +69,11 @@ func TestQA8OutputStyleDefaultChangesNothing(t *testing.T) {
 	if string(rs[0].System[0]) != string(rs[1].System[0]) || rs[0].SystemText() != rs[1].SystemText() {
 		t.Error(`outputStyle "Default" changed the system prompt`)
 	}
+	for i, r := range rs {
+		if u := r.LastUserText(); strings.Contains(u, "output style") {
+			t.Errorf("request %d: the default style added a reminder: %q", i+1, u)
+		}
+	}
 }
 
 // outputStyle names a built-in style in any case: its text is in the
@@ -94,6 +99,9 @@ func TestQA8OutputStyleBuiltinFromSettings(t *testing.T) {
 	}
 	if strings.Contains(sys, "Keep it short and direct") {
 		t.Error("a non-default style kept the brevity rules")
+	}
+	if u := srv.Requests()[0].LastUserText(); !strings.Contains(u, "The Explanatory output style is active") {
+		t.Errorf("the prompt carries no reminder of the style: %q", u)
 	}
 }
 

@@ -28,7 +28,9 @@ func TestOutputStylePickerSwitchesAndSaves(t *testing.T) {
 	tt.keys("Enter")
 	tt.waitFor("Output style set to Learning")
 	tt.prompt("again")
-	tt.waitFor("second answer")
+	if screen := tt.waitFor("second answer"); strings.Contains(screen, "output style is active") {
+		t.Errorf("the style's reminder to the model is shown:\n%s", screen)
+	}
 	tt.prompt("/output-style terse")
 	tt.waitFor("Output style set to terse")
 	tt.prompt("/status")
@@ -43,6 +45,9 @@ func TestOutputStylePickerSwitchesAndSaves(t *testing.T) {
 	}
 	if sys := rs[1].SystemText(); !strings.Contains(sys, "# Output style: Learning") || !strings.Contains(sys, "TODO(human)") {
 		t.Error("the request after choosing Learning does not carry it")
+	}
+	if u := rs[1].LastUserText(); !strings.Contains(u, "The Learning output style is active") {
+		t.Errorf("the prompt after choosing Learning carries no reminder: %q", u)
 	}
 	if sys := rs[2].SystemText(); !strings.Contains(sys, "# Output style: terse\n\nUse very few words.") || strings.Contains(sys, "# Doing tasks") {
 		t.Error("the session /clear started does not carry the terse style")

@@ -97,6 +97,21 @@ func (a *app) promptStyle() *prompt.Style {
 	return &prompt.Style{Name: s.Name, Prompt: s.Prompt, KeepCodingInstructions: s.KeepCodingInstructions}
 }
 
+// styleReminder is the note each prompt carries while a style other than
+// the default is in force, as Claude Code reminds the model of the style
+// every turn: "" under the default style, or when the session's prompt
+// replaces the default one (the style is not in it).
+func (a *app) styleReminder() string {
+	s := a.activeStyle()
+	a.styleMu.Lock()
+	custom := a.outStyle.custom
+	a.styleMu.Unlock()
+	if s.IsDefault() || custom || a.customPrompt() {
+		return ""
+	}
+	return "<system-reminder>\nThe " + s.Name + " output style is active: answer as its instructions in the system prompt say.\n</system-reminder>"
+}
+
 // outputStyles reads the styles there are. Problems with style files are
 // logged: listing them is no time to warn.
 func (a *app) outputStyles() []outputstyle.Style {

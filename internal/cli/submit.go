@@ -74,6 +74,9 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 			in.Content = append(in.Content, llm.TextBlock("<system-reminder>\n"+strings.TrimSpace(c)+"\n</system-reminder>"))
 		}
 	}
+	if r := a.styleReminder(); r != "" {
+		in.Content = append(in.Content, llm.TextBlock(r))
+	}
 	return prepared{Run: true, Input: in}, nil
 }
 
