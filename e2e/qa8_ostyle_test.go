@@ -247,7 +247,8 @@ func TestQA8OutputStyleSDKReportsTheStyles(t *testing.T) {
 	}
 	want := `["default","Explanatory","Learning","terse"]`
 	list := func(v any) string { b, _ := json.Marshal(v); return string(b) }
-	if a := answers["i1"]; a == nil || a["output_style"] != "Learning" || list(a["available_output_styles"]) != want {
+	if a := answers["i1"]; a == nil || a["output_style"] != "Learning" || list(a["available_output_styles"]) != want ||
+		a["user_output_styles_dir"] != filepath.Join(sb.Home, ".claude", "output-styles") {
 		t.Errorf("initialize answered %v", a)
 	}
 	if a := answers["r1"]; a == nil || list(a["available_output_styles"]) != want {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -476,6 +477,7 @@ func (f *sdkFront) describe(mcpApplied, pluginsApplied *bool) *sdk.InitializeRes
 		Agents:                f.agentInfos(),
 		OutputStyle:           active,
 		AvailableOutputStyles: available,
+		UserOutputStylesDir:   filepath.Join(f.a.claudeDir, "output-styles"),
 	}
 }
 

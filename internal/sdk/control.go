@@ -92,12 +92,15 @@ type InitializeResponse struct {
 	Agents                []AgentInfo   `json:"agents"`
 	OutputStyle           string        `json:"output_style"`
 	AvailableOutputStyles []string      `json:"available_output_styles"`
-	Models                []ModelInfo   `json:"models"`
-	Account               Account       `json:"account"`
-	PID                   int           `json:"pid"`
-	ClaudeCodeVersion     string        `json:"claude_code_version"`
-	CurrentPermissionMode string        `json:"current_permission_mode,omitempty"`
-	SessionState          string        `json:"session_state"`
+	// UserOutputStylesDir is the folder of the user's own output styles
+	// (Claude Code's config folder's output-styles/).
+	UserOutputStylesDir   string      `json:"user_output_styles_dir,omitempty"`
+	Models                []ModelInfo `json:"models"`
+	Account               Account     `json:"account"`
+	PID                   int         `json:"pid"`
+	ClaudeCodeVersion     string      `json:"claude_code_version"`
+	CurrentPermissionMode string      `json:"current_permission_mode,omitempty"`
+	SessionState          string      `json:"session_state"`
 	// HooksApplied says the request's hooks were registered (in place
 	// of those of an earlier initialize); absent when it had none.
 	HooksApplied *bool `json:"hooks_applied,omitempty"`
