@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -266,5 +271,74 @@ func writeFile(t *testing.T, path, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The SDK's apply_flag_settings with an outputStyle switches the style
+// from the next request on; a name no style has is refused and changes
+// nothing; null goes back to the style the settings files name.
+func TestQA8OutputStyleSDKApplyFlagSettings(t *testing.T) {
+	srv := server(t, llmtest.Reply("first"), llmtest.Reply("second"), llmtest.Reply("third"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	next := func(typ string) map[string]any {
+		t.Helper()
+		for lines.Scan() {
+			var l map[string]any
+			if json.Unmarshal(lines.Bytes(), &l) == nil && l["type"] == typ {
+				return l
+			}
+		}
+		t.Fatalf("output ended before a %s line", typ)
+		return nil
+	}
+	io.WriteString(stdin, sdkUserLine("one"))
+	next("result")
+	var answers []string
+	for _, req := range []string{
+		`{"type":"control_request","request_id":"r1","request":{"subtype":"apply_flag_settings","settings":{"outputStyle":"nope"}}}`,
+		`{"type":"control_request","request_id":"r2","request":{"subtype":"apply_flag_settings","settings":{"outputStyle":"learning"}}}`,
+	} {
+		io.WriteString(stdin, req+"\n")
+		resp := next("control_response")["response"].(map[string]any)
+		answers = append(answers, resp["request_id"].(string)+" "+resp["subtype"].(string))
+		if resp["request_id"] == "r1" && !strings.Contains(fmt.Sprint(resp["error"]), `no output style named "nope"`) {
+			t.Errorf("r1 error %v", resp["error"])
+		}
+	}
+	if strings.Join(answers, ",") != "r1 error,r2 success" {
+		t.Errorf("control responses %v", answers)
+	}
+	io.WriteString(stdin, sdkUserLine("two"))
+	next("result")
+	io.WriteString(stdin, `{"type":"control_request","request_id":"r3","request":{"subtype":"apply_flag_settings","settings":{"outputStyle":null}}}`+"\n")
+	next("control_response")
+	io.WriteString(stdin, sdkUserLine("three"))
+	next("result")
+	stdin.Close()
+	io.Copy(io.Discard, stdout)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("reins: %v", err)
+	}
+	rs := srv.Requests()
+	if len(rs) != 3 {
+		t.Fatalf("%d requests", len(rs))
+	}
+	for i, want := range []bool{false, true, false} {
+		if got := strings.Contains(rs[i].SystemText(), "# Output style: Learning"); got != want {
+			t.Errorf("request %d: Learning style %v, want %v", i+1, got, want)
+		}
+	}
+	if firstSystemBlock(t, rs[2]) != prompt.Static() {
+		t.Error("null did not bring back the default prompt")
 	}
 }

@@ -141,18 +141,29 @@ func (a *app) setOutputStyle(ctx context.Context, s *engine.Session, name string
 	if err := settings.SetValue(path, []string{"outputStyle"}, st.Name); err != nil {
 		return "", fmt.Errorf("save the output style: %w", err)
 	}
+	msg := "Output style set to " + st.Name + " (saved in " + path + ")"
+	if !a.useOutputStyle(ctx, s, st) {
+		return msg + ". This session's system prompt is replaced (--system-prompt, an agent, or the SDK client's), so the style applies where it is not.", nil
+	}
+	return msg + "; it applies from the next message.", nil
+}
+
+// useOutputStyle makes st the session's style and rebuilds s's system
+// prompt with it, from the next request on. It reports false when the
+// session's prompt replaces reins's default (the style is not part of
+// it), which is then left as it is.
+func (a *app) useOutputStyle(ctx context.Context, s *engine.Session, st outputstyle.Style) bool {
 	a.styleMu.Lock()
 	a.outStyle.style = st
 	custom := a.outStyle.custom
 	a.styleMu.Unlock()
-	msg := "Output style set to " + st.Name + " (saved in " + path + ")"
 	if custom || a.customPrompt() {
-		return msg + ". This session's system prompt is replaced (--system-prompt, an agent, or the SDK client's), so the style applies where it is not.", nil
+		return false
 	}
 	if s != nil {
 		s.SetSystem(a.systemPrompt(ctx))
 	}
-	return msg + "; it applies from the next message.", nil
+	return true
 }
 
 // customPrompt reports whether the session's system prompt replaces

@@ -18,6 +18,7 @@ import (
 	"reins/internal/fsutil"
 	"reins/internal/llm"
 	"reins/internal/mcp"
+	"reins/internal/outputstyle"
 	"reins/internal/permission"
 	"reins/internal/sdk"
 	"reins/internal/session"
@@ -62,7 +63,9 @@ func (f *sdkFront) loadSettings(overlay map[string]json.RawMessage) (*settings.S
 // can change while it runs: the flag layer's permission rules, working
 // folders and hooks, the settings environment, the model when the
 // overlay names one (a null model goes back to the session's default),
-// and the effort level (effortLevel; null goes back to the model's default).
+// and the effort level (effortLevel; null goes back to the model's default),
+// and the output style (outputStyle, which must name one; null goes back to
+// the one the other settings name).
 // The permission mode stays as it is (set_permission_mode changes it). An overlay whose values
 // have the wrong shape, or whose rules do not parse, is refused and
 // changes nothing.
@@ -110,6 +113,20 @@ func (f *sdkFront) applyFlagSettings(over map[string]json.RawMessage) error {
 	if err != nil {
 		return err
 	}
+	// An outputStyle the overlay sets (or, null, takes back) must name a
+	// style; it applies from the next request.
+	var style *outputstyle.Style
+	if _, ok := over["outputStyle"]; ok {
+		name := settingsOutputStyle(s)
+		st, found, _ := outputstyle.Find(f.a.styleRoots(), name)
+		if !found && string(over["outputStyle"]) == "null" {
+			st, found = outputstyle.Default(), true // the other layers' name was reported at start-up
+		}
+		if !found {
+			return fmt.Errorf("setting outputStyle: no output style named %q", name)
+		}
+		style = &st
+	}
 	// The one step that can fail goes first: nothing is changed yet.
 	if err := f.a.checker.SetSourceRules(settings.SourceFlag, s.Rules); err != nil {
 		return err
@@ -127,6 +144,10 @@ func (f *sdkFront) applyFlagSettings(over map[string]json.RawMessage) error {
 	if effort != nil {
 		// Checked above; a level the environment fixes stays.
 		f.a.setEffort(f.session(), *effort) //nolint:errcheck
+	}
+	if style != nil {
+		// The prompt is built as at start-up: bounded waits only.
+		f.a.useOutputStyle(context.Background(), f.session(), *style)
 	}
 	f.set.overlay, f.set.current = next, s
 	return nil
