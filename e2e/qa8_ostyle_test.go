@@ -342,3 +342,61 @@ func TestQA8OutputStyleSDKApplyFlagSettings(t *testing.T) {
 		t.Error("null did not bring back the default prompt")
 	}
 }
+
+// The SDK's update_settings with an outputStyle for localSettings saves
+// it and switches the running session from the next request on; a name no
+// style has is refused and nothing is written.
+func TestQA8OutputStyleSDKUpdateSettings(t *testing.T) {
+	srv := server(t, llmtest.Reply("first"), llmtest.Reply("second"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	next := func(typ string) map[string]any {
+		t.Helper()
+		for lines.Scan() {
+			var l map[string]any
+			if json.Unmarshal(lines.Bytes(), &l) == nil && l["type"] == typ {
+				return l
+			}
+		}
+		t.Fatalf("output ended before a %s line", typ)
+		return nil
+	}
+	local := filepath.Join(sb.Dir, ".claude", "settings.local.json")
+	io.WriteString(stdin, sdkUserLine("one"))
+	next("result")
+	io.WriteString(stdin, `{"type":"control_request","request_id":"u1","request":{"subtype":"update_settings","source":"localSettings","settings":{"outputStyle":"nope"}}}`+"\n")
+	resp := next("control_response")["response"].(map[string]any)
+	if resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), `no output style named "nope"`) {
+		t.Errorf("u1 answered %v", resp)
+	}
+	if _, err := os.Stat(local); err == nil {
+		t.Error("an unknown style was written")
+	}
+	io.WriteString(stdin, `{"type":"control_request","request_id":"u2","request":{"subtype":"update_settings","source":"localSettings","settings":{"outputStyle":"Explanatory"}}}`+"\n")
+	if resp := next("control_response")["response"].(map[string]any); resp["subtype"] != "success" {
+		t.Errorf("u2 answered %v", resp)
+	}
+	io.WriteString(stdin, sdkUserLine("two"))
+	next("result")
+	stdin.Close()
+	io.Copy(io.Discard, stdout)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("reins: %v", err)
+	}
+	rs := srv.Requests()
+	if len(rs) != 2 || strings.Contains(rs[0].SystemText(), "# Output style") || !strings.Contains(rs[1].SystemText(), "# Output style: Explanatory") {
+		t.Errorf("%d requests; the second does not carry the saved style", len(rs))
+	}
+	if data, err := os.ReadFile(local); err != nil || !strings.Contains(string(data), `"outputStyle": "Explanatory"`) {
+		t.Errorf("settings.local.json = %s (%v)", data, err)
+	}
+}

@@ -193,7 +193,8 @@ func (f *sdkFront) syncFlagDirs(old, cur *settings.Settings) {
 }
 
 // updateSettings writes keys into a settings file (update_settings) with
-// Claude Code's allowlist: outputStyle for localSettings; effortLevel for
+// Claude Code's allowlist: outputStyle for localSettings (which must name
+// a style; it applies from the next request); effortLevel for
 // userSettings, saved for the session's model under modelSettings
 // ("max" is for a session only and is not written). Values are strings.
 func (f *sdkFront) updateSettings(source string, values map[string]json.RawMessage) error {
@@ -223,6 +224,14 @@ func (f *sdkFront) updateSettings(source string, values map[string]json.RawMessa
 	if err := settings.CheckOverlay(map[string]json.RawMessage{allowed: raw}); err != nil {
 		return err
 	}
+	var style *outputstyle.Style
+	if allowed == "outputStyle" {
+		st, found, _ := outputstyle.Find(a.styleRoots(), v)
+		if !found {
+			return fmt.Errorf("outputStyle: no output style named %q", v)
+		}
+		style = &st
+	}
 	var err error
 	switch {
 	case allowed == "outputStyle":
@@ -241,6 +250,10 @@ func (f *sdkFront) updateSettings(source string, values map[string]json.RawMessa
 		return fmt.Errorf("written, but the settings no longer load: %w", err)
 	}
 	f.set.current = s
+	if style != nil && strings.EqualFold(settingsOutputStyle(s), style.Name) {
+		// In force unless a higher layer (--settings, policy) names another.
+		a.useOutputStyle(context.Background(), f.session(), *style)
+	}
 	return nil
 }
 
