@@ -33,7 +33,7 @@ func call(id, name, input string, in, out int) llmtest.Turn {
 
 // initResponse is the answer to an initialize without hooks.
 func initResponse(mode string) string {
-	return `{"commands":"<array>","agents":"<array>","output_style":"default","available_output_styles":"<array>",` +
+	return `{"commands":"<array>","agents":"<array>","output_style":"default","available_output_styles":"<array>","user_output_styles_dir":"<string>",` +
 		`"models":"<array>","account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"},` +
 		`"pid":"<number>","claude_code_version":"<string>","current_permission_mode":` + q(mode) + `,"session_state":"idle",` +
 		`"hook_on_failure_supported":true}`

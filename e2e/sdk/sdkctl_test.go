@@ -178,7 +178,7 @@ func TestTypeScriptSDKReloadSkillsFindsASkillWrittenMidSession(t *testing.T) {
 	if got := js(summary["plugins"]); got != `{"errors":0,"hasSkill":true,"plugins":[]}` {
 		t.Errorf("reloadPlugins = %s, want no plugins (none were given) and the reloaded commands", got)
 	}
-	if got := js(summary["styles"]); got != `{"available_output_styles":["default"]}` {
+	if got := js(summary["styles"]); got != `{"available_output_styles":["default","Explanatory","Learning"]}` {
 		t.Errorf("reloadOutputStyles = %s", got)
 	}
 	if got := js(summary["agents"]); !strings.Contains(got, `"general-purpose"`) {

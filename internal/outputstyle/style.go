@@ -195,7 +195,7 @@ func (l *loader) walk(path string, src Source, plugin string) {
 		return
 	}
 	if !fi.IsDir() {
-		if !strings.HasSuffix(path, ".md") {
+		if !strings.HasSuffix(path, ".md") || !fi.Mode().IsRegular() {
 			l.errs = append(l.errs, fmt.Errorf("output style %s: not a .md file or a folder", path))
 			return
 		}
@@ -214,7 +214,11 @@ func (l *loader) walk(path string, src Source, plugin string) {
 			return nil
 		}
 		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
-			l.file(p, src, plugin)
+			// A named pipe or device would block the read: only regular
+			// files (or links to them) are styles.
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+				l.file(p, src, plugin)
+			}
 		}
 		return nil
 	})
