@@ -95,3 +95,9 @@ func TestCustomPromptLeavesTheStyleOut(t *testing.T) {
 		t.Errorf("--system-prompt kept the output style:\n%s", got)
 	}
 }
+
+func TestBuildStyledGolden(t *testing.T) {
+	o := sessionOptions()
+	o.Style = &Style{Name: "Pirate", Prompt: "Talk like a pirate."}
+	golden(t, "system-styled.golden", render(Build(o)))
+}
