@@ -400,3 +400,44 @@ func TestQA8OutputStyleSDKUpdateSettings(t *testing.T) {
 		t.Errorf("settings.local.json = %s (%v)", data, err)
 	}
 }
+
+// In an SDK session, /output-style switches the style for the next
+// turns and keeps the client's appendSystemPrompt; a prompt the client
+// replaced is left alone (the style is not part of it), and said so.
+func TestQA8OutputStyleSDKSwitchKeepsTheClientsPrompt(t *testing.T) {
+	cases := []struct {
+		name, init string
+		styled     bool
+		want       string
+	}{
+		{"appended text kept", `{"subtype":"initialize","appendSystemPrompt":"CLIENT APPENDIX"}`, true, "CLIENT APPENDIX"},
+		{"replaced prompt left alone", `{"subtype":"initialize","systemPrompt":"CLIENT PROMPT"}`, false, "CLIENT PROMPT"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := server(t, llmtest.Reply("first"), llmtest.Reply("second"))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			in := `{"type":"control_request","request_id":"i1","request":` + c.init + "}\n" +
+				sdkUserLine("one") + sdkUserLine("/output-style Learning") + sdkUserLine("two")
+			r := sb.Run(t, in, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+			if r.Code != 0 {
+				t.Fatalf("code %d, stderr %q", r.Code, r.Stderr)
+			}
+			rs := srv.Requests()
+			if len(rs) != 2 {
+				t.Fatalf("%d requests", len(rs))
+			}
+			for i, req := range rs {
+				if !strings.Contains(req.SystemText(), c.want) {
+					t.Errorf("request %d lost %q", i+1, c.want)
+				}
+			}
+			if got := strings.Contains(rs[1].SystemText(), "# Output style: Learning"); got != c.styled {
+				t.Errorf("the request after the switch has the style: %v, want %v", got, c.styled)
+			}
+			if !c.styled && !strings.Contains(r.Stdout, "system prompt is replaced") {
+				t.Errorf("the switch did not say the prompt is replaced: %s", r.Stdout)
+			}
+		})
+	}
+}

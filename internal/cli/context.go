@@ -142,6 +142,11 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	if o.AppendFile != "" {
 		appendText = strings.TrimSpace(appendText + "\n\n" + a.promptFiles.appended)
 	}
+	a.styleMu.Lock()
+	if extra := strings.TrimSpace(a.outStyle.sdkAppend); extra != "" {
+		appendText = strings.TrimSpace(appendText + "\n\n" + extra)
+	}
+	a.styleMu.Unlock()
 	platform, version := prompt.Host(ctx)
 	var sections []string
 	if a.mcpm() != nil {

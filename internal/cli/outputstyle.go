@@ -18,10 +18,13 @@ import (
 // default style.
 type styleState struct {
 	style outputstyle.Style
-	// custom is set once the SDK client replaced or extended the system
-	// prompt (initialize's systemPrompt, appendSystemPrompt): switching
-	// styles then cannot rebuild it.
+	// custom is set once the SDK client replaced the system prompt
+	// (initialize's systemPrompt): the style is not part of it, and
+	// switching styles leaves it alone.
 	custom bool
+	// sdkAppend is the SDK client's appendSystemPrompt, added to the
+	// default prompt when a switch of style rebuilds it.
+	sdkAppend string
 }
 
 // styleRoots are where the session's custom output styles live: the

@@ -516,7 +516,11 @@ func (f *sdkFront) setSystem(text string, set bool, appendix *string, agentModel
 	}
 	cfg.System = sys
 	f.a.styleMu.Lock()
-	f.a.outStyle.custom = true // a style switch cannot rebuild this prompt
+	if set {
+		f.a.outStyle.custom = true // the style is not part of this prompt
+	} else if appendix != nil {
+		f.a.outStyle.sdkAppend = *appendix // kept when a style switch rebuilds the prompt
+	}
 	f.a.styleMu.Unlock()
 	s := engine.New(cfg)
 	// A resumed conversation carries over into the rebuilt session.
