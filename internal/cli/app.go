@@ -421,14 +421,15 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	}
 	a.checkAddDirs()
 	// Facts that take time start first, in the order they are needed,
-	// and are collected later: memory and commands before the tools are
-	// built, the git snapshot for the system prompt.
-	wg.Go(a.loadMemory)
+	// and are collected later: commands and memory before the tools are
+	// built, the git snapshot for the system prompt. Memory waits for the
+	// settings, whose env may say which memory files load.
 	wg.Go(a.loadCommands)
 	a.git = gitinfo.Start(ctx, a.cwd, gitinfo.Options{})
 	if err := a.loadSettings(ctx); err != nil {
 		return nil, err
 	}
+	wg.Go(a.loadMemory)
 	a.loadPlugins()
 
 	a.models = llm.NewModels(a.getenv)

@@ -28,9 +28,13 @@ func (a *app) loadMemory() {
 	}
 }
 
+// memoryOptions says where the memory files are. The --add-dir folders'
+// own memory files load only with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD
+// set (in the environment or the settings' env), as in Claude Code.
 func (a *app) memoryOptions() prompt.MemoryOptions {
 	return prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
 		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
+		AddDirMemory:    envTrue(a.getenv("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD")),
 		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()}
 }
 

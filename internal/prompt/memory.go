@@ -68,8 +68,14 @@ type MemoryOptions struct {
 	// ManagedDirs are the administrator's folders (default
 	// DefaultManagedDirs()). Set to a non-nil empty slice for none.
 	ManagedDirs []string
-	// AddDirs are the --add-dir folders whose memory files load.
+	// AddDirs are the --add-dir folders. Project memory may import files
+	// in them; their own memory files load only with AddDirMemory.
 	AddDirs []string
+	// AddDirMemory loads the memory files of the AddDirs folders (at start,
+	// and those of their sub-folders when the model reads there), as
+	// Claude Code does only with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD
+	// set.
+	AddDirMemory bool
 	// MaxImportDepth bounds @path imports (default DefaultImportDepth).
 	MaxImportDepth int
 	// ExternalImports lets project, local and additional memory files
@@ -124,7 +130,7 @@ type Memory struct {
 // user, each folder from below the filesystem root down to Cwd (its
 // project files, then its CLAUDE.local.md, as Claude Code orders them, so
 // a folder nearer to Cwd comes later and takes precedence), then the
-// AddDirs folders. A file reached twice
+// AddDirs folders when AddDirMemory is set. A file reached twice
 // (a link, an import of a file already loaded) is loaded once. Problems
 // with single files (unreadable, too large, an import cycle) are
 // warnings, not errors.
@@ -160,8 +166,7 @@ func LoadMemory(o MemoryOptions) *Memory {
 		out = m.load(out, filepath.Join(d, "CLAUDE.local.md"), KindLocal, "")
 		m.scanned[d] = true
 	}
-	for _, d := range o.AddDirs {
-		d = filepath.Clean(d)
+	for _, d := range m.memoryRoots()[1:] {
 		out = m.projectFiles(out, d, KindAdditional)
 		m.scanned[d] = true
 	}
@@ -222,6 +227,18 @@ func (m *Memory) projectFiles(out []File, d string, kind Kind) []File {
 	out = m.rules(out, filepath.Join(d, ".claude", "rules"), kind, d)
 	out = m.rules(out, filepath.Join(d, ".reins", "rules"), kind, d)
 	return out
+}
+
+// memoryRoots are the folders whose sub-folders' memory loads: the
+// working folder, then the AddDirs folders when their memory loads.
+func (m *Memory) memoryRoots() []string {
+	roots := []string{m.opts.Cwd}
+	if m.opts.AddDirMemory {
+		for _, d := range m.opts.AddDirs {
+			roots = append(roots, filepath.Clean(d))
+		}
+	}
+	return roots
 }
 
 // Files returns the files loaded at start, in order.
@@ -511,8 +528,9 @@ func pathBase(rel string) string {
 
 // Touch is called with the path of a file the model reads (or otherwise
 // works on). It loads what becomes relevant: the memory files of folders
-// between the working folder (or an --add-dir folder) and the file that
-// were not loaded yet, and the rules whose paths match the file. It
+// between the working folder (or an --add-dir folder whose memory loads)
+// and the file that were not loaded yet, and the rules whose paths match
+// the file. It
 // returns them as a <system-reminder> text for the model, or "" when
 // nothing is new. Each file is returned once per session.
 func (m *Memory) Touch(path string) string {
@@ -523,8 +541,7 @@ func (m *Memory) Touch(path string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []File
-	for _, root := range append([]string{m.opts.Cwd}, m.opts.AddDirs...) {
-		root = filepath.Clean(root)
+	for _, root := range m.memoryRoots() {
 		rel, err := filepath.Rel(root, filepath.Dir(path))
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
