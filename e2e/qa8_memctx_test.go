@@ -53,3 +53,27 @@ func TestQA8AddDirMemoryNeedsTheEnvironmentVariable(t *testing.T) {
 		t.Errorf("with the variable in the settings' env: the --add-dir folder's memory is missing:\n%s", got)
 	}
 }
+
+// A rule whose paths: glob has brace alternatives (the form Claude Code's
+// documentation shows) reaches the model with the Read of a matching
+// file; its glob was cut at the comma, so it never did.
+func TestQA8RuleWithBraceGlobLoadsWhenAMatchingFileIsRead(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/rules/frontend.md", "---\npaths:\n  - \"src/**/*.{ts,tsx}\"\n---\nFRONTEND-RULE: use hooks.\n")
+	f := sb.Write(t, "src/ui/App.tsx", "export const App = 1\n")
+	srv.Add(
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("r1", "Read", map[string]any{"file_path": f})}},
+		llmtest.Reply("done"))
+	r := sb.Run(t, "", "-p", "read the app")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "done" {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if carries(reqs[0], "FRONTEND-RULE") {
+		t.Error("the conditional rule was sent before a matching file was read")
+	}
+	if !carries(reqs[len(reqs)-1], "FRONTEND-RULE") {
+		t.Errorf("the rule did not come with the Read of src/ui/App.tsx:\n%q\nstderr %s", historyTexts(reqs[len(reqs)-1]), r.Stderr)
+	}
+}

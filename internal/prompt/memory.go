@@ -477,7 +477,7 @@ func (m *Memory) parseRule(path, text string) (body string, globs []string) {
 	if !doc.Fields.Has(key) && doc.Fields.Has("globs") {
 		key = "globs"
 	}
-	list := doc.Fields.List(key)
+	list := ruleGlobs(doc.Fields, key)
 	if len(list) == 0 {
 		return body, nil
 	}
@@ -496,6 +496,49 @@ func (m *Memory) parseRule(path, text string) (body string, globs []string) {
 		globs = []string{} // paths were given but none is usable: never applies
 	}
 	return body, globs
+}
+
+// ruleGlobs returns the globs of a rule's paths: value, a list or a
+// string, each item split at the commas outside braces: "src/*.{ts,tsx},
+// lib/**" is two globs, the first with its brace alternatives whole. White
+// space belongs to the glob (a folder name may hold a space).
+func ruleGlobs(fields frontmatter.Fields, key string) []string {
+	var v any
+	if err := fields.Decode(key, &v); err != nil {
+		return fields.List(key)
+	}
+	var items []string
+	switch v := v.(type) {
+	case string:
+		items = []string{v}
+	case []any:
+		for _, it := range v {
+			if s, ok := it.(string); ok {
+				items = append(items, s)
+			}
+		}
+	case nil:
+	default: // a number or a date: its text
+		items = []string{fields.String(key)}
+	}
+	var out []string
+	for _, it := range items {
+		depth, start := 0, 0
+		for i := 0; i <= len(it); i++ {
+			switch {
+			case i < len(it) && it[i] == '{':
+				depth++
+			case i < len(it) && it[i] == '}' && depth > 0:
+				depth--
+			case i == len(it) || (it[i] == ',' && depth == 0):
+				if g := strings.TrimSpace(it[start:i]); g != "" {
+					out = append(out, g)
+				}
+				start = i + 1
+			}
+		}
+	}
+	return out
 }
 
 // matches reports whether a rule's globs match path. A glob without a

@@ -40,3 +40,38 @@ func TestAddDirMemoryLoadsOnlyWhenAsked(t *testing.T) {
 		}
 	}
 }
+
+// A rule's paths: globs keep their brace alternatives and spaces whole,
+// as the globs Claude Code documents ("src/**/*.{ts,tsx}"); they were cut
+// at the comma and at white space, so the rule never applied.
+func TestRuleGlobsKeepBracesAndSpaces(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"repo/.claude/rules/scalar.md": "---\npaths: src/**/*.{ts,tsx}\n---\nSCALAR-BRACE-RULE",
+		"repo/.claude/rules/list.md":   "---\npaths:\n  - \"lib/**/*.{js,jsx}\"\n  - docs/*.md\n---\nLIST-BRACE-RULE",
+		"repo/.claude/rules/two.md":    "---\npaths: \"api/*.{go,proto}, cmd/**\"\n---\nTWO-GLOB-RULE",
+		"repo/.claude/rules/space.md":  "---\npaths: \"My Docs/**\"\n---\nSPACE-RULE",
+	})
+	o := MemoryOptions{Cwd: filepath.Join(root, "repo"), Home: filepath.Join(root, "home"), ManagedDirs: []string{}, TopDir: root}
+	m := LoadMemory(o)
+	if w := m.Warnings(); len(w) > 0 {
+		t.Errorf("warnings: %q", w)
+	}
+	for file, rule := range map[string]string{
+		"src/ui/App.tsx":   "SCALAR-BRACE-RULE",
+		"lib/x/y.jsx":      "LIST-BRACE-RULE",
+		"cmd/tool/main.go": "TWO-GLOB-RULE",
+		"My Docs/a.txt":    "SPACE-RULE",
+	} {
+		if got := m.Touch(filepath.Join(root, "repo", filepath.FromSlash(file))); !strings.Contains(got, rule) {
+			t.Errorf("reading %s: want %s, got %q", file, rule, got)
+		}
+	}
+	fresh := LoadMemory(o)
+	if got := fresh.Touch(filepath.Join(root, "repo", "api", "v1.proto")); !strings.Contains(got, "TWO-GLOB-RULE") {
+		t.Errorf("reading api/v1.proto: got %q", got)
+	}
+	if got := fresh.Touch(filepath.Join(root, "repo", "src", "a.js")); got != "" {
+		t.Errorf("reading src/a.js (no rule matches): got %q", got)
+	}
+}
