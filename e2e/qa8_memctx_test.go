@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,5 +76,86 @@ func TestQA8RuleWithBraceGlobLoadsWhenAMatchingFileIsRead(t *testing.T) {
 	}
 	if !carries(reqs[len(reqs)-1], "FRONTEND-RULE") {
 		t.Errorf("the rule did not come with the Read of src/ui/App.tsx:\n%q\nstderr %s", historyTexts(reqs[len(reqs)-1]), r.Stderr)
+	}
+}
+
+// compactBoundary returns the compact_boundary line of stream-json output,
+// and where it is among the lines (-1 when missing).
+func compactBoundary(t *testing.T, lines []string) (map[string]any, int) {
+	t.Helper()
+	for i, l := range lines {
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) == nil && m["type"] == "system" && m["subtype"] == "compact_boundary" {
+			return m, i
+		}
+	}
+	return nil, -1
+}
+
+// /compact sent as a user message (Agent SDK, stream-json input) writes a
+// compact_boundary system line with trigger "manual" and the tokens
+// before it, ahead of the command's result, as Claude Code does; only a
+// compaction during a turn wrote one.
+func TestQA8ManualCompactWritesACompactBoundaryLine(t *testing.T) {
+	srv := server(t,
+		llmtest.Reply("first answer"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>We said hello.</summary>")}, Side: true},
+		llmtest.Reply("after"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	in := `{"type":"user","session_id":"","message":{"role":"user","content":"hello there"},"parent_tool_use_id":null}
+{"type":"user","session_id":"","message":{"role":"user","content":"/compact keep the greeting"},"parent_tool_use_id":null}
+{"type":"user","session_id":"","message":{"role":"user","content":"what now"},"parent_tool_use_id":null}
+`
+	r := sb.Run(t, in, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	lines := r.Lines()
+	b, at := compactBoundary(t, lines)
+	if b == nil {
+		t.Fatalf("no compact_boundary line:\n%s", r.Stdout)
+	}
+	meta, _ := b["compact_metadata"].(map[string]any)
+	if meta["trigger"] != "manual" || meta["pre_tokens"] == nil || meta["pre_tokens"].(float64) <= 0 {
+		t.Errorf("compact_metadata = %v, want trigger manual and pre_tokens > 0", meta)
+	}
+	if b["session_id"] == "" || b["uuid"] == "" {
+		t.Errorf("the line lacks session_id or uuid: %v", b)
+	}
+	var results []int
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"type":"result"`) {
+			results = append(results, i)
+		}
+	}
+	if len(results) != 3 || at < results[0] || at > results[1] {
+		t.Errorf("the boundary (line %d) is not between the first result and the /compact one (%v)", at, results)
+	}
+	if reqs := srv.Requests(); !carries(reqs[len(reqs)-1], "We said hello.") {
+		t.Error("the turn after /compact does not carry the summary")
+	}
+}
+
+// reins -p "/compact" --continue --output-format stream-json writes the
+// boundary line too.
+func TestQA8PrintModeCompactWritesACompactBoundaryLine(t *testing.T) {
+	srv := server(t,
+		llmtest.Reply("first answer"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>We said hello.</summary>")}, Side: true})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "hello there"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	r := sb.Run(t, "", "-p", "/compact", "--continue", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	lines := r.Lines()
+	b, at := compactBoundary(t, lines)
+	if b == nil || at != len(lines)-2 {
+		t.Fatalf("want the compact_boundary line just before the result:\n%s", r.Stdout)
+	}
+	if meta, _ := b["compact_metadata"].(map[string]any); meta["trigger"] != "manual" {
+		t.Errorf("compact_metadata = %v", meta)
 	}
 }

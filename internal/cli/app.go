@@ -162,7 +162,8 @@ type app struct {
 	git       *gitinfo.Pending
 	permMode  string
 	compactor *compact.Compactor
-	date      string // the session date, fixed at start
+	cmdEvents eventLog // what local commands emitted, for prepare
+	date      string   // the session date, fixed at start
 
 	// promptFiles are the system prompt files the flags name, read at start.
 	promptFiles promptFiles

@@ -100,7 +100,9 @@ func (a *app) cmdCompact(ctx context.Context, args string) (string, error) {
 	if before == 0 {
 		return "Nothing to compact yet.", nil
 	}
-	if err := a.compactor.Compact(ctx, s, args, nil); err != nil {
+	// The compact_boundary line reaches stream-json output, as a
+	// compaction during a turn does (Agent SDK clients watch for it).
+	if err := a.compactor.Compact(ctx, s, args, a.cmdEvents.add); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("Compacted the conversation: %d messages became a summary and %d recent ones.", before, len(s.History())), nil

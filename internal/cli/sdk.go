@@ -298,7 +298,7 @@ func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, 
 		}
 		f.a.checkpoints.Begin(p.Input.UUID)
 	}
-	return sdk.Prepared{Run: p.Run, Input: p.Input, Output: p.Output, IsError: p.IsError}, nil
+	return sdk.Prepared{Run: p.Run, Input: p.Input, Output: p.Output, IsError: p.IsError, Events: p.Events}, nil
 }
 
 // clear starts a new conversation under a new session id (/clear), as
