@@ -159,3 +159,41 @@ func TestQA8PrintModeCompactWritesACompactBoundaryLine(t *testing.T) {
 		t.Errorf("compact_metadata = %v", meta)
 	}
 }
+
+// After /clear (an Agent SDK client's), the new conversation gets the
+// memory files as they are now and, when the model reads in a sub-folder
+// again, that folder's CLAUDE.md again, as in Claude Code. Before, the
+// memory read at start stayed and the sub-folder's file was taken as
+// already given, so the new conversation never had it.
+func TestQA8ClearRereadsMemoryAndGivesNestedMemoryAgain(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "CLAUDE.md", "ORIGINAL-MEMORY\n")
+	sb.Write(t, "pkg/CLAUDE.md", "NESTED-PKG-MEMORY\n")
+	f := sb.Write(t, "pkg/a.go", "package pkg\n")
+	srv.Add(
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("r1", "Read", map[string]any{"file_path": f})}},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("b1", "Bash", map[string]any{"command": "echo CHANGED-MEMORY > CLAUDE.md"})}},
+		llmtest.Reply("first done"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("r2", "Read", map[string]any{"file_path": f})}},
+		llmtest.Reply("second done"))
+	in := `{"type":"user","session_id":"","message":{"role":"user","content":"read pkg"},"parent_tool_use_id":null}
+{"type":"user","session_id":"","message":{"role":"user","content":"/clear"},"parent_tool_use_id":null}
+{"type":"user","session_id":"","message":{"role":"user","content":"read pkg again"},"parent_tool_use_id":null}
+`
+	r := sb.Run(t, in, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "second done") {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := srv.Requests()
+	first, last := reqs[1], reqs[len(reqs)-1]
+	if !carries(first, "NESTED-PKG-MEMORY") {
+		t.Fatalf("the first conversation was not given pkg/CLAUDE.md:\n%q", historyTexts(first))
+	}
+	if !carries(last, "NESTED-PKG-MEMORY") {
+		t.Errorf("after /clear, reading pkg/a.go did not give pkg/CLAUDE.md again:\n%q", historyTexts(last))
+	}
+	if got := firstText(last); !strings.Contains(got, "CHANGED-MEMORY") || strings.Contains(got, "ORIGINAL-MEMORY") {
+		t.Errorf("after /clear, the memory is not CLAUDE.md as it is now:\n%s", got)
+	}
+}

@@ -51,6 +51,19 @@ func (a *app) freshUserContext() string {
 	return text
 }
 
+// newConversationMemory readies the memory for another conversation of
+// the session (/clear, /resume): the memory files are read again, so that
+// changes made since reach the model, and the nested files and rules the
+// last conversation was given are given again when the model reads where
+// they apply. It returns the context for the new conversation.
+func (a *app) newConversationMemory() string {
+	if a.memory == nil {
+		return ""
+	}
+	a.memory.ForgetNested()
+	return a.freshUserContext()
+}
+
 // memoryKinds are the kinds of memory --setting-sources lets load, as in
 // Claude Code: user memory with "user", the project's files (and those of
 // --add-dir folders) with "project", CLAUDE.local.md with "local"; nil
