@@ -197,3 +197,28 @@ func TestQA8ClearRereadsMemoryAndGivesNestedMemoryAgain(t *testing.T) {
 		t.Errorf("after /clear, the memory is not CLAUDE.md as it is now:\n%s", got)
 	}
 }
+
+// The claudeMdExcludes setting leaves out the memory files its globs
+// match (absolute paths), the lists of several settings files joined; it
+// was not read, so every file loaded.
+func TestQA8ClaudeMdExcludesLeavesOutMatchingFiles(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "CLAUDE.md", "ROOT-MEMORY\n")
+	sb.Write(t, ".claude/rules/legacy.md", "LEGACY-RULE\n")
+	sb.Write(t, ".claude/rules/style.md", "STYLE-RULE\n")
+	sb.Write(t, "CLAUDE.local.md", "LOCAL-MEMORY\n")
+	sb.Write(t, ".claude/settings.json", `{"claudeMdExcludes":["**/.claude/rules/legacy.md"]}`)
+	sb.Write(t, ".claude/settings.local.json", `{"claudeMdExcludes":["`+filepath.ToSlash(filepath.Join(sb.Dir, "CLAUDE.local.md"))+`"]}`)
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	got := firstText(srv.Requests()[0])
+	if !strings.Contains(got, "ROOT-MEMORY") || !strings.Contains(got, "STYLE-RULE") {
+		t.Errorf("files not excluded are missing:\n%s", got)
+	}
+	if strings.Contains(got, "LEGACY-RULE") || strings.Contains(got, "LOCAL-MEMORY") {
+		t.Errorf("excluded files were sent:\n%s", got)
+	}
+}

@@ -35,7 +35,27 @@ func (a *app) memoryOptions() prompt.MemoryOptions {
 	return prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
 		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
 		AddDirMemory:    envTrue(a.getenv("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD")),
+		Excludes:        a.memoryExcludes(),
 		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()}
+}
+
+// memoryExcludes are the claudeMdExcludes globs of every settings file
+// (the lists are joined). A value that is not a list of strings is
+// reported and ignored.
+func (a *app) memoryExcludes() []string {
+	if a.settings == nil {
+		return nil
+	}
+	raw, ok := a.settings.Raw["claudeMdExcludes"]
+	if !ok {
+		return nil
+	}
+	var globs []string
+	if err := json.Unmarshal(raw, &globs); err != nil {
+		a.note("settings: claudeMdExcludes must be a list of glob strings; ignored")
+		return nil
+	}
+	return globs
 }
 
 // freshUserContext reads the memory files again (the terminal UI wrote

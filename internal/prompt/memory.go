@@ -76,6 +76,10 @@ type MemoryOptions struct {
 	// Claude Code does only with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD
 	// set.
 	AddDirMemory bool
+	// Excludes are the claudeMdExcludes globs: memory files (CLAUDE.md,
+	// rules, imports) whose absolute path, or real path, matches one are
+	// not loaded. Managed memory cannot be excluded.
+	Excludes []string
 	// MaxImportDepth bounds @path imports (default DefaultImportDepth).
 	MaxImportDepth int
 	// ExternalImports lets project, local and additional memory files
@@ -151,6 +155,11 @@ func LoadMemory(o MemoryOptions) *Memory {
 	m := &Memory{opts: o, seen: map[string]bool{}, scanned: map[string]bool{}}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	for _, g := range o.Excludes {
+		if !doublestar.ValidatePattern(filepath.ToSlash(g)) {
+			m.warn("claudeMdExcludes: bad glob %q ignored", g)
+		}
+	}
 	var out []File
 	for _, d := range o.ManagedDirs {
 		out = m.load(out, filepath.Join(d, "CLAUDE.md"), KindManaged, "")
@@ -312,7 +321,7 @@ func (m *Memory) loadAt(out []File, path string, kind Kind, importedBy string, s
 	}
 	path = filepath.Clean(path)
 	k, ok := key(path)
-	if !ok {
+	if !ok || m.excluded(path, kind) {
 		return out
 	}
 	if slices.Contains(stack, k) {
@@ -373,6 +382,26 @@ func (m *Memory) inProject(p string) bool {
 		}
 		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			return true
+		}
+	}
+	return false
+}
+
+// excluded reports whether a memory file of kind at path is left out by
+// the Excludes globs.
+func (m *Memory) excluded(path string, kind Kind) bool {
+	if kind == KindManaged || len(m.opts.Excludes) == 0 {
+		return false
+	}
+	paths := []string{filepath.ToSlash(path)}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		paths = append(paths, filepath.ToSlash(real))
+	}
+	for _, g := range m.opts.Excludes {
+		for _, p := range paths {
+			if ok, _ := doublestar.Match(filepath.ToSlash(g), p); ok {
+				return true
+			}
 		}
 	}
 	return false
@@ -439,7 +468,7 @@ func (m *Memory) rules(out []File, dir string, kind Kind, base string) []File {
 	slices.Sort(paths)
 	for _, p := range paths {
 		k, ok := key(p)
-		if !ok || m.seen[k] {
+		if !ok || m.seen[k] || m.excluded(p, kind) {
 			continue
 		}
 		text, ok := m.read(p)

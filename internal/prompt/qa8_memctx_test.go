@@ -75,3 +75,44 @@ func TestRuleGlobsKeepBracesAndSpaces(t *testing.T) {
 		t.Errorf("reading src/a.js (no rule matches): got %q", got)
 	}
 }
+
+// claudeMdExcludes globs, matched against absolute paths, leave out the
+// memory files they match (at start, nested, rules and imports), but never
+// managed memory.
+func TestExcludesLeaveOutMatchingMemoryFiles(t *testing.T) {
+	root := t.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	writeTree(t, root, map[string]string{
+		"etc/CLAUDE.md":                        "MANAGED-KEPT",
+		"repo/CLAUDE.md":                       "ROOT-KEPT @docs/imported.md",
+		"repo/docs/imported.md":                "IMPORT-EXCLUDED",
+		"repo/.claude/rules/legacy-style.md":   "RULE-EXCLUDED",
+		"repo/.claude/rules/style.md":          "RULE-KEPT",
+		"repo/packages/web/CLAUDE.md":          "WEB-EXCLUDED",
+		"repo/packages/web/.claude/rules/r.md": "WEB-RULE-EXCLUDED",
+		"repo/packages/web/main.ts":            "x",
+		"repo/packages/api/CLAUDE.md":          "API-KEPT",
+		"repo/packages/api/main.go":            "x",
+	})
+	o := MemoryOptions{Cwd: filepath.Join(root, "repo"), Home: filepath.Join(root, "home"),
+		ManagedDirs: []string{filepath.Join(root, "etc")}, TopDir: root,
+		Excludes: []string{"**/packages/web/**", "**/docs/imported.md", "**/rules/legacy-*.md", "**/etc/CLAUDE.md", "[bad"}}
+	m := LoadMemory(o)
+	all := m.UserContext("2026-01-01") + m.Touch(filepath.Join(root, "repo", "packages", "web", "main.ts")) +
+		m.Touch(filepath.Join(root, "repo", "packages", "api", "main.go"))
+	for _, s := range []string{"MANAGED-KEPT", "ROOT-KEPT", "RULE-KEPT", "API-KEPT"} {
+		if !strings.Contains(all, s) {
+			t.Errorf("%s was left out:\n%s", s, all)
+		}
+	}
+	for _, s := range []string{"IMPORT-EXCLUDED", "RULE-EXCLUDED", "WEB-EXCLUDED", "WEB-RULE-EXCLUDED"} {
+		if strings.Contains(all, s) {
+			t.Errorf("%s was loaded", s)
+		}
+	}
+	if w := strings.Join(m.Warnings(), "\n"); !strings.Contains(w, `"[bad"`) {
+		t.Errorf("no warning for the bad glob: %q", w)
+	}
+}
