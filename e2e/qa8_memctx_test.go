@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,5 +221,125 @@ func TestQA8ClaudeMdExcludesLeavesOutMatchingFiles(t *testing.T) {
 	}
 	if strings.Contains(got, "LEGACY-RULE") || strings.Contains(got, "LOCAL-MEMORY") {
 		t.Errorf("excluded files were sent:\n%s", got)
+	}
+}
+
+// /context works in print and SDK modes (it was refused as a terminal-UI
+// command although the init line lists it): the categories, memory files
+// among them, add up with the free space and the autocompact buffer to
+// the context window, and each memory file is listed.
+func TestQA8ContextCommandInSDKModeAddsUpAndListsMemoryFiles(t *testing.T) {
+	srv := server(t, llmtest.Reply("first answer"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	mem := sb.Write(t, "CLAUDE.md", "PROJECT-MEMORY\n")
+	in := `{"type":"user","session_id":"","message":{"role":"user","content":"hello there"},"parent_tool_use_id":null}
+{"type":"user","session_id":"","message":{"role":"user","content":"/context"},"parent_tool_use_id":null}
+`
+	r := sb.Run(t, in, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	var res map[string]any
+	for _, l := range r.Lines() {
+		if strings.HasPrefix(l, `{"type":"result"`) {
+			res = nil
+			if err := json.Unmarshal([]byte(l), &res); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if res == nil || res["is_error"] != false {
+		t.Fatalf("the /context result: %v\n%s", res, r.Stdout)
+	}
+	text, _ := res["result"].(string)
+	if !strings.Contains(text, "| Memory files |") || !strings.Contains(text, "| Project | "+mem+" |") {
+		t.Errorf("no memory category or file in:\n%s", text)
+	}
+	sum, window, used := 0, 0, 0
+	for _, l := range strings.Split(text, "\n") {
+		f := strings.Split(l, "|")
+		if len(f) == 5 && !strings.Contains(l, "---") && f[1] != " Category " && f[1] != " Type " {
+			var n int
+			fmt.Sscan(strings.ReplaceAll(strings.TrimSpace(f[2]), ",", ""), &n)
+			sum += n
+		}
+		if strings.HasPrefix(l, "Context usage:") {
+			var a, b string
+			fmt.Sscanf(l[strings.Index(l, "·")+len("·"):], " %s of %s tokens", &a, &b)
+			fmt.Sscan(strings.ReplaceAll(a, ",", ""), &used)
+			fmt.Sscan(strings.ReplaceAll(b, ",", ""), &window)
+		}
+	}
+	if window == 0 || used == 0 || sum != window {
+		t.Errorf("the categories add up to %d, the window is %d (used %d):\n%s", sum, window, used, text)
+	}
+}
+
+// get_context_usage names the memory files with Claude Code's types and
+// their size, splits the context into categories that add up to the
+// window, and says whether autocompaction is on (DISABLE_AUTO_COMPACT
+// turns it off). It gave one "Messages" category and no memory files.
+func TestQA8GetContextUsageListsMemoryFilesAndCategories(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	mem := sb.Write(t, "CLAUDE.md", "PROJECT-MEMORY\n")
+	loc := sb.Write(t, "CLAUDE.local.md", "LOCAL-MEMORY\n")
+	for _, disabled := range []bool{false, true} {
+		s := *sb
+		if disabled {
+			s.Env = append(append([]string(nil), sb.Env...), "DISABLE_AUTO_COMPACT=1")
+		}
+		in := `{"type":"control_request","request_id":"cu1","request":{"subtype":"get_context_usage"}}` + "\n"
+		r := s.Run(t, in, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+		if r.Code != 0 {
+			t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+		}
+		var resp struct {
+			Response struct {
+				Response struct {
+					Categories []struct {
+						Name   string `json:"name"`
+						Tokens int    `json:"tokens"`
+					} `json:"categories"`
+					TotalTokens int  `json:"totalTokens"`
+					MaxTokens   int  `json:"maxTokens"`
+					Auto        bool `json:"isAutoCompactEnabled"`
+					MemoryFiles []struct {
+						Path   string `json:"path"`
+						Type   string `json:"type"`
+						Tokens int    `json:"tokens"`
+					} `json:"memoryFiles"`
+				} `json:"response"`
+			} `json:"response"`
+		}
+		for _, l := range r.Lines() {
+			if strings.Contains(l, `"control_response"`) && strings.Contains(l, `"cu1"`) {
+				if err := json.Unmarshal([]byte(l), &resp); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		cu := resp.Response.Response
+		sum, names := 0, map[string]bool{}
+		for _, c := range cu.Categories {
+			sum += c.Tokens
+			names[c.Name] = true
+		}
+		if cu.MaxTokens == 0 || sum != cu.MaxTokens || !names["Memory files"] || !names["System prompt"] || !names["Free space"] {
+			t.Errorf("categories %+v add up to %d, window %d", cu.Categories, sum, cu.MaxTokens)
+		}
+		if names["Autocompact buffer"] == disabled || cu.Auto == disabled {
+			t.Errorf("DISABLE_AUTO_COMPACT=%v: isAutoCompactEnabled %v, categories %+v", disabled, cu.Auto, cu.Categories)
+		}
+		got := map[string]string{}
+		for _, m := range cu.MemoryFiles {
+			got[m.Path] = m.Type
+			if m.Tokens <= 0 {
+				t.Errorf("memory file %s has %d tokens", m.Path, m.Tokens)
+			}
+		}
+		if got[mem] != "Project" || got[loc] != "Local" {
+			t.Errorf("memoryFiles = %+v", cu.MemoryFiles)
+		}
 	}
 }

@@ -159,11 +159,14 @@ type app struct {
 	agents    *agent.Catalog
 	memory    *prompt.Memory
 	memoryNow atomic.Pointer[string] // the memory context read again after the UI wrote a memory file (nil until then)
-	git       *gitinfo.Pending
-	permMode  string
-	compactor *compact.Compactor
-	cmdEvents eventLog // what local commands emitted, for prepare
-	date      string   // the session date, fixed at start
+	// memoryShown is the memory the context holds now (read at start, or
+	// again since), for /context.
+	memoryShown atomic.Pointer[prompt.Memory]
+	git         *gitinfo.Pending
+	permMode    string
+	compactor   *compact.Compactor
+	cmdEvents   eventLog // what local commands emitted, for prepare
+	date        string   // the session date, fixed at start
 
 	// promptFiles are the system prompt files the flags name, read at start.
 	promptFiles promptFiles

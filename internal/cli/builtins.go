@@ -41,6 +41,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 		local("permissions", "View permission rules", "", a.viewPermissions),
 		local("rename", "Name the session, to resume it later with --resume <name>", "<name>", a.cmdRename),
 		withAliases(local("plugin", "List the loaded plugins", "", a.viewPlugins), "plugins"),
+		local("context", "Show what fills the context window", "", a.cmdContext),
 		{Name: "init", Description: "Ask reins to write a CLAUDE.md for this project", HasDescription: true,
 			Kind: command.Prompt, Source: command.SourceBuiltin, Prompt: func(_ context.Context, args string) (string, error) {
 				text := strings.TrimSpace(tui.InitPrompt())
@@ -53,7 +54,6 @@ func (a *app) headlessBuiltins() []*command.Command {
 		ui("resume", "Resume an earlier conversation", "continue"),
 		ui("rewind", "Go back to an earlier prompt"),
 		ui("memory", "Edit the memory file in $EDITOR"),
-		ui("context", "Show what fills the context window"),
 		ui("todos", "Show the todo list"),
 		ui("doctor", "Check the installation and setup"),
 		ui("export", "Save the conversation as text to a file"),

@@ -23,6 +23,7 @@ import (
 // loadMemory finds the memory files (CLAUDE.md, AGENTS.md, rules).
 func (a *app) loadMemory() {
 	a.memory = prompt.LoadMemory(a.memoryOptions())
+	a.memoryShown.Store(a.memory)
 	for _, w := range a.memory.Warnings() {
 		a.note("memory: " + w)
 	}
@@ -66,7 +67,9 @@ func (a *app) freshUserContext() string {
 	if a.memory == nil {
 		return ""
 	}
-	text := prompt.LoadMemory(a.memoryOptions()).UserContext(a.sessionDate())
+	m := prompt.LoadMemory(a.memoryOptions())
+	text := m.UserContext(a.sessionDate())
+	a.memoryShown.Store(m)
 	a.memoryNow.Store(&text)
 	return text
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -88,6 +89,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
 		ClientVersion:     Version,
+		ContextInfo:       f.contextInfo,
 	})
 	f.srv = srv
 	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools, Announce: f.announce, ModeChanged: f.modeChanged}
@@ -554,4 +556,31 @@ func (f *sdkFront) mcpToggle(name string, enabled bool) (bool, error) {
 		return false, nil
 	}
 	return true, err
+}
+
+// contextInfo fills get_context_usage with what fills the context by
+// category (the system prompt, tools, memory files and messages, the free
+// space and the autocompact buffer, adding up to the window) and the
+// memory files, as /context shows them.
+func (f *sdkFront) contextInfo(cu *sdk.ContextUsage) {
+	u := f.a.contextUse(context.Background(), f.session())
+	colors := map[string]string{"System prompt": "inactive", "System tools": "inactive", "MCP tools": "cyan",
+		"Memory files": "claude", "Messages": "purple", "Free space": "promptBorder", "Autocompact buffer": "inactive"}
+	cu.Categories = cu.Categories[:0]
+	for _, p := range u.Parts {
+		cu.Categories = append(cu.Categories, sdk.UsageCategory{Name: p.Name, Tokens: p.Tokens, Color: colors[p.Name]})
+	}
+	cu.TotalTokens, cu.MaxTokens, cu.RawMaxTokens = u.Used, u.Window, u.Window
+	if u.Window > 0 {
+		cu.Percentage = math.Round(float64(u.Used)*10000/float64(u.Window)) / 100
+	}
+	cu.IsAutoCompactEnabled = u.Auto
+	cu.AutoCompactThreshold = 0
+	if u.Auto {
+		cu.AutoCompactThreshold = u.Threshold
+	}
+	cu.MemoryFiles = []any{}
+	for _, m := range u.Memory {
+		cu.MemoryFiles = append(cu.MemoryFiles, sdk.MemoryFileUsage{Path: m.Path, Type: m.Type, Tokens: m.Tokens})
+	}
 }
