@@ -29,3 +29,21 @@ func TestQA8ClearReadsTheMemoryFilesAgain(t *testing.T) {
 		t.Fatalf("the request after /clear does not carry CLAUDE.md as it is now:\n%s", first)
 	}
 }
+
+// /context shows the memory files as their own category; they were
+// counted in the system prompt.
+func TestQA8ContextShowsMemoryFilesApart(t *testing.T) {
+	tt := newTerm(t)
+	tt.sb.Write(t, "CLAUDE.md", strings.Repeat("memory line of forty characters, here.\n", 400))
+	tt.start()
+	tt.ready()
+	tt.prompt("/context")
+	tt.waitUntil("a Memory files row of about 4k tokens", func(s string) bool {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.Contains(l, "Memory files") && strings.Contains(l, "4.") && strings.Contains(l, "k") {
+				return true
+			}
+		}
+		return false
+	})
+}
