@@ -343,3 +343,27 @@ func TestQA8GetContextUsageListsMemoryFilesAndCategories(t *testing.T) {
 		}
 	}
 }
+
+// A project's .claude/rules that is a symbolic link to a shared rules
+// folder reaches the model; the walk did not follow the link.
+func TestQA8LinkedRulesFolderLoads(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	shared := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(shared, "go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(shared, "go", "errors.md"), []byte("SHARED-TEAM-RULE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb.Write(t, ".claude/settings.json", "{}")
+	if err := os.Symlink(shared, filepath.Join(sb.Dir, ".claude", "rules")); err != nil {
+		t.Fatal(err)
+	}
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	if got := firstText(srv.Requests()[0]); !strings.Contains(got, "SHARED-TEAM-RULE") {
+		t.Errorf("the linked rules folder was not read:\n%s", got)
+	}
+}

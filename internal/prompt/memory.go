@@ -449,22 +449,7 @@ func (m *Memory) rules(out []File, dir string, kind Kind, base string) []File {
 	if !m.wants(kind) {
 		return out
 	}
-	var paths []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return fs.SkipAll
-			}
-			return nil
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		m.warn("memory rules in %s: %v", dir, err)
-	}
+	paths := m.ruleFiles(dir, map[string]bool{}, nil)
 	slices.Sort(paths)
 	for _, p := range paths {
 		k, ok := key(p)
@@ -486,6 +471,44 @@ func (m *Memory) rules(out []File, dir string, kind Kind, base string) []File {
 		out = m.imports(out, f, []string{k})
 	}
 	return out
+}
+
+// ruleFiles returns the *.md files under dir, following symbolic links to
+// folders and files (a team's shared rules linked into the project) and
+// visiting each real folder once, so a link back up does not loop.
+func (m *Memory) ruleFiles(dir string, visited map[string]bool, paths []string) []string {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || visited[real] {
+		return paths // no rules folder (the usual case), or one seen already
+	}
+	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+		return paths
+	}
+	visited[real] = true
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		m.warn("memory rules in %s: %v", dir, err)
+		return paths
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		isDir, isFile := e.IsDir(), e.Type().IsRegular()
+		if e.Type()&fs.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			if err != nil {
+				m.warn("memory rules in %s: %v", dir, err)
+				continue
+			}
+			isDir, isFile = st.IsDir(), st.Mode().IsRegular()
+		}
+		switch {
+		case isDir:
+			paths = m.ruleFiles(p, visited, paths)
+		case isFile && strings.HasSuffix(e.Name(), ".md"):
+			paths = append(paths, p)
+		}
+	}
+	return paths
 }
 
 // parseRule splits a rule's frontmatter from its body and returns the

@@ -116,3 +116,37 @@ func TestExcludesLeaveOutMatchingMemoryFiles(t *testing.T) {
 		t.Errorf("no warning for the bad glob: %q", w)
 	}
 }
+
+// Rules reached through symbolic links load: a rules folder that is a
+// link (one shared set linked into many projects) and linked sub-folders,
+// each real folder once, so a link back up does not loop. The walk did
+// not follow links, so such rules never loaded.
+func TestRulesFollowSymbolicLinks(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"shared/a.md":               "SHARED-RULE-A",
+		"shared/sub/b.md":           "---\npaths: \"**/*.go\"\n---\nSHARED-GO-RULE",
+		"team/c.md":                 "TEAM-RULE-C",
+		"repo/.claude/rules/own.md": "OWN-RULE",
+		"repo/.claude/rules/team":   "->" + filepath.Join(root, "team"),
+		"repo/.claude/rules/loop":   "->" + filepath.Join(root, "repo", ".claude", "rules"),
+		"repo/.claude/rules/x.md":   "->" + filepath.Join(root, "team", "c.md"),
+		"repo2/.claude/rules":       "->" + filepath.Join(root, "shared"),
+		"repo2/main.go":             "package main",
+	})
+	m := LoadMemory(MemoryOptions{Cwd: filepath.Join(root, "repo"), Home: filepath.Join(root, "home"), ManagedDirs: []string{}, TopDir: root})
+	ctx := m.UserContext("2026-01-01")
+	if !strings.Contains(ctx, "OWN-RULE") || strings.Count(ctx, "TEAM-RULE-C") != 1 {
+		t.Errorf("want the own rule and the linked team rule once:\n%s", ctx)
+	}
+	m2 := LoadMemory(MemoryOptions{Cwd: filepath.Join(root, "repo2"), Home: filepath.Join(root, "home"), ManagedDirs: []string{}, TopDir: root})
+	if ctx := m2.UserContext("2026-01-01"); !strings.Contains(ctx, "SHARED-RULE-A") {
+		t.Errorf("the linked rules folder was not read:\n%s", ctx)
+	}
+	if got := m2.Touch(filepath.Join(root, "repo2", "main.go")); !strings.Contains(got, "SHARED-GO-RULE") {
+		t.Errorf("the linked folder's path rule did not apply: %q", got)
+	}
+	if w := append(m.Warnings(), m2.Warnings()...); len(w) > 0 {
+		t.Errorf("warnings: %q", w)
+	}
+}
