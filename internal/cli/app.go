@@ -159,10 +159,14 @@ type app struct {
 	agents    *agent.Catalog
 	memory    *prompt.Memory
 	memoryNow atomic.Pointer[string] // the memory context read again after the UI wrote a memory file (nil until then)
-	git       *gitinfo.Pending
-	permMode  string
-	compactor *compact.Compactor
-	date      string // the session date, fixed at start
+	// memoryShown is the memory the context holds now (read at start, or
+	// again since), for /context.
+	memoryShown atomic.Pointer[prompt.Memory]
+	git         *gitinfo.Pending
+	permMode    string
+	compactor   *compact.Compactor
+	cmdEvents   eventLog // what local commands emitted, for prepare
+	date        string   // the session date, fixed at start
 
 	// promptFiles are the system prompt files the flags name, read at start.
 	promptFiles promptFiles
@@ -424,14 +428,15 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	}
 	a.checkAddDirs()
 	// Facts that take time start first, in the order they are needed,
-	// and are collected later: memory and commands before the tools are
-	// built, the git snapshot for the system prompt.
-	wg.Go(a.loadMemory)
+	// and are collected later: commands and memory before the tools are
+	// built, the git snapshot for the system prompt. Memory waits for the
+	// settings, whose env may say which memory files load.
 	wg.Go(a.loadCommands)
 	a.git = gitinfo.Start(ctx, a.cwd, gitinfo.Options{})
 	if err := a.loadSettings(ctx); err != nil {
 		return nil, err
 	}
+	wg.Go(a.loadMemory)
 	a.loadPlugins()
 	a.resolveOutputStyle()
 

@@ -42,6 +42,7 @@ func (a *app) headlessBuiltins() []*command.Command {
 		local("permissions", "View permission rules", "", a.viewPermissions),
 		local("rename", "Name the session, to resume it later with --resume <name>", "<name>", a.cmdRename),
 		withAliases(local("plugin", "List the loaded plugins", "", a.viewPlugins), "plugins"),
+		local("context", "Show what fills the context window", "", a.cmdContext),
 		{Name: "init", Description: "Ask reins to write a CLAUDE.md for this project", HasDescription: true,
 			Kind: command.Prompt, Source: command.SourceBuiltin, Prompt: func(_ context.Context, args string) (string, error) {
 				text := strings.TrimSpace(tui.InitPrompt())
@@ -54,7 +55,6 @@ func (a *app) headlessBuiltins() []*command.Command {
 		ui("resume", "Resume an earlier conversation", "continue"),
 		ui("rewind", "Go back to an earlier prompt"),
 		ui("memory", "Edit the memory file in $EDITOR"),
-		ui("context", "Show what fills the context window"),
 		ui("todos", "Show the todo list"),
 		ui("doctor", "Check the installation and setup"),
 		ui("export", "Save the conversation as text to a file"),
@@ -101,7 +101,9 @@ func (a *app) cmdCompact(ctx context.Context, args string) (string, error) {
 	if before == 0 {
 		return "Nothing to compact yet.", nil
 	}
-	if err := a.compactor.Compact(ctx, s, args, nil); err != nil {
+	// The compact_boundary line reaches stream-json output, as a
+	// compaction during a turn does (Agent SDK clients watch for it).
+	if err := a.compactor.Compact(ctx, s, args, a.cmdEvents.add); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("Compacted the conversation: %d messages became a summary and %d recent ones.", before, len(s.History())), nil

@@ -23,15 +23,40 @@ import (
 // loadMemory finds the memory files (CLAUDE.md, AGENTS.md, rules).
 func (a *app) loadMemory() {
 	a.memory = prompt.LoadMemory(a.memoryOptions())
+	a.memoryShown.Store(a.memory)
 	for _, w := range a.memory.Warnings() {
 		a.note("memory: " + w)
 	}
 }
 
+// memoryOptions says where the memory files are. The --add-dir folders'
+// own memory files load only with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD
+// set (in the environment or the settings' env), as in Claude Code.
 func (a *app) memoryOptions() prompt.MemoryOptions {
 	return prompt.MemoryOptions{Cwd: a.cwd, Home: a.home,
 		ClaudeDir: a.claudeDir, ConfigDir: a.configDir, AddDirs: a.opts.AddDirs,
+		AddDirMemory:    envTrue(a.getenv("CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD")),
+		Excludes:        a.memoryExcludes(),
 		ExternalImports: a.externalImportsApproved(), Kinds: a.memoryKinds()}
+}
+
+// memoryExcludes are the claudeMdExcludes globs of every settings file
+// (the lists are joined). A value that is not a list of strings is
+// reported and ignored.
+func (a *app) memoryExcludes() []string {
+	if a.settings == nil {
+		return nil
+	}
+	raw, ok := a.settings.Raw["claudeMdExcludes"]
+	if !ok {
+		return nil
+	}
+	var globs []string
+	if err := json.Unmarshal(raw, &globs); err != nil {
+		a.note("settings: claudeMdExcludes must be a list of glob strings; ignored")
+		return nil
+	}
+	return globs
 }
 
 // freshUserContext reads the memory files again (the terminal UI wrote
@@ -42,9 +67,24 @@ func (a *app) freshUserContext() string {
 	if a.memory == nil {
 		return ""
 	}
-	text := prompt.LoadMemory(a.memoryOptions()).UserContext(a.sessionDate())
+	m := prompt.LoadMemory(a.memoryOptions())
+	text := m.UserContext(a.sessionDate())
+	a.memoryShown.Store(m)
 	a.memoryNow.Store(&text)
 	return text
+}
+
+// newConversationMemory readies the memory for another conversation of
+// the session (/clear, /resume): the memory files are read again, so that
+// changes made since reach the model, and the nested files and rules the
+// last conversation was given are given again when the model reads where
+// they apply. It returns the context for the new conversation.
+func (a *app) newConversationMemory() string {
+	if a.memory == nil {
+		return ""
+	}
+	a.memory.ForgetNested()
+	return a.freshUserContext()
 }
 
 // memoryKinds are the kinds of memory --setting-sources lets load, as in

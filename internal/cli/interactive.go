@@ -234,10 +234,12 @@ func (u *uiSessions) writerFor(id string) *session.Writer {
 }
 
 // fresh starts a new session for /clear: SessionEnd hooks run for the
-// old session with reason "clear", then SessionStart hooks with source
-// "clear", whose context opens the new conversation.
+// old session with reason "clear", the memory files are read again, then
+// SessionStart hooks run with source "clear", whose context opens the new
+// conversation.
 func (u *uiSessions) fresh() (*engine.Session, error) {
 	u.a.sessionEnd("clear")
+	u.base.UserContext = u.a.newConversationMemory()
 	id := uuid.NewString()
 	s := u.build(id, u.writerFor(id))
 	// Each hook is bounded by its own timeout.
@@ -296,6 +298,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 			r.SessionID = id
 		}
 	}
+	u.base.UserContext = u.a.newConversationMemory()
 	w := u.writerFor(id)
 	s := u.build(id, w)
 	items := make([]engine.HistoryItem, len(t.Items))

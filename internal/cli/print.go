@@ -341,6 +341,9 @@ func (a *app) printLocal(o *Options, p prepared) error {
 	w := streamjson.NewWriter(a.env.Stdout, streamjson.Options{SessionID: a.sessionID})
 	if o.OutputFormat == "stream-json" {
 		w.Line(a.initMessage())
+		for _, ev := range p.Events {
+			w.Event(ev)
+		}
 	}
 	if err := w.Line(res); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -90,6 +91,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		JSONSchema:        schema,
 		MaxBudgetUSD:      o.MaxBudgetUSD,
 		ClientVersion:     Version,
+		ContextInfo:       f.contextInfo,
 	})
 	f.srv = srv
 	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools, Announce: f.announce, ModeChanged: f.modeChanged}
@@ -300,7 +302,7 @@ func (f *sdkFront) prepare(ctx context.Context, in engine.Input) (sdk.Prepared, 
 		}
 		f.a.checkpoints.Begin(p.Input.UUID)
 	}
-	return sdk.Prepared{Run: p.Run, Input: p.Input, Output: p.Output, IsError: p.IsError}, nil
+	return sdk.Prepared{Run: p.Run, Input: p.Input, Output: p.Output, IsError: p.IsError, Events: p.Events}, nil
 }
 
 // clear starts a new conversation under a new session id (/clear), as
@@ -313,6 +315,7 @@ func (f *sdkFront) clear(ctx context.Context) {
 	id := uuid.NewString()
 	cfg := f.session().Config()
 	cfg.SessionID = id
+	cfg.UserContext = a.newConversationMemory()
 	cfg.Recorder = nil
 	if !a.opts.NoPersist {
 		w := a.newWriter(id)
@@ -566,4 +569,31 @@ func (f *sdkFront) mcpToggle(name string, enabled bool) (bool, error) {
 		return false, nil
 	}
 	return true, err
+}
+
+// contextInfo fills get_context_usage with what fills the context by
+// category (the system prompt, tools, memory files and messages, the free
+// space and the autocompact buffer, adding up to the window) and the
+// memory files, as /context shows them.
+func (f *sdkFront) contextInfo(cu *sdk.ContextUsage) {
+	u := f.a.contextUse(context.Background(), f.session())
+	colors := map[string]string{"System prompt": "inactive", "System tools": "inactive", "MCP tools": "cyan",
+		"Memory files": "claude", "Messages": "purple", "Free space": "promptBorder", "Autocompact buffer": "inactive"}
+	cu.Categories = cu.Categories[:0]
+	for _, p := range u.Parts {
+		cu.Categories = append(cu.Categories, sdk.UsageCategory{Name: p.Name, Tokens: p.Tokens, Color: colors[p.Name]})
+	}
+	cu.TotalTokens, cu.MaxTokens, cu.RawMaxTokens = u.Used, u.Window, u.Window
+	if u.Window > 0 {
+		cu.Percentage = math.Round(float64(u.Used)*10000/float64(u.Window)) / 100
+	}
+	cu.IsAutoCompactEnabled = u.Auto
+	cu.AutoCompactThreshold = 0
+	if u.Auto {
+		cu.AutoCompactThreshold = u.Threshold
+	}
+	cu.MemoryFiles = []any{}
+	for _, m := range u.Memory {
+		cu.MemoryFiles = append(cu.MemoryFiles, sdk.MemoryFileUsage{Path: m.Path, Type: m.Type, Tokens: m.Tokens})
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"reins/internal/command"
@@ -22,6 +23,10 @@ type prepared struct {
 	// refusal); IsError marks a failure.
 	Output  string
 	IsError bool
+	// Events are what a local command produced besides its text (the
+	// compact_boundary of /compact), for the front end to write before
+	// the result.
+	Events []engine.Event
 	// Clear asks the front end to start a new conversation (/clear
 	// outside the terminal UI).
 	Clear bool
@@ -37,6 +42,7 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 	content := []llm.ContentBlock{llm.TextBlock(text)}
 	out, err := a.commands.Dispatch(ctx, text, command.DispatchOptions{Mode: mode, Expander: a.expander,
 		IsPath: func(p string) bool { _, err := os.Stat(p); return err == nil }})
+	events := a.cmdEvents.take()
 	if err != nil {
 		return prepared{}, err
 	}
@@ -50,7 +56,7 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		if out.Action == command.OpenUI {
 			msg, out.IsError = fmt.Sprintf("/%s isn't available in this mode", out.Name), true
 		}
-		return prepared{Output: msg, IsError: out.IsError}, nil
+		return prepared{Output: msg, IsError: out.IsError, Events: events}, nil
 	case command.Query:
 		content = out.Expansion.Content()
 	}
@@ -165,4 +171,27 @@ func (a *app) sessionEnd(reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), hooksEndTimeout)
 	defer cancel()
 	a.reportHooks(a.hookRun.Run(ctx, a.hookInput(hooks.SessionEnd, func(h *hooks.Input) { h.Reason = reason })))
+}
+
+// eventLog collects the events local commands emit while they run (print
+// and SDK modes run one at a time), for prepare to hand to the front end.
+type eventLog struct {
+	mu     sync.Mutex
+	events []engine.Event
+}
+
+// add records ev.
+func (l *eventLog) add(ev engine.Event) {
+	l.mu.Lock()
+	l.events = append(l.events, ev)
+	l.mu.Unlock()
+}
+
+// take returns the events recorded so far and forgets them.
+func (l *eventLog) take() []engine.Event {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	evs := l.events
+	l.events = nil
+	return evs
 }

@@ -68,8 +68,18 @@ type MemoryOptions struct {
 	// ManagedDirs are the administrator's folders (default
 	// DefaultManagedDirs()). Set to a non-nil empty slice for none.
 	ManagedDirs []string
-	// AddDirs are the --add-dir folders whose memory files load.
+	// AddDirs are the --add-dir folders. Project memory may import files
+	// in them; their own memory files load only with AddDirMemory.
 	AddDirs []string
+	// AddDirMemory loads the memory files of the AddDirs folders (at start,
+	// and those of their sub-folders when the model reads there), as
+	// Claude Code does only with CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD
+	// set.
+	AddDirMemory bool
+	// Excludes are the claudeMdExcludes globs: memory files (CLAUDE.md,
+	// rules, imports) whose absolute path, or real path, matches one are
+	// not loaded. Managed memory cannot be excluded.
+	Excludes []string
 	// MaxImportDepth bounds @path imports (default DefaultImportDepth).
 	MaxImportDepth int
 	// ExternalImports lets project, local and additional memory files
@@ -124,7 +134,7 @@ type Memory struct {
 // user, each folder from below the filesystem root down to Cwd (its
 // project files, then its CLAUDE.local.md, as Claude Code orders them, so
 // a folder nearer to Cwd comes later and takes precedence), then the
-// AddDirs folders. A file reached twice
+// AddDirs folders when AddDirMemory is set. A file reached twice
 // (a link, an import of a file already loaded) is loaded once. Problems
 // with single files (unreadable, too large, an import cycle) are
 // warnings, not errors.
@@ -145,6 +155,11 @@ func LoadMemory(o MemoryOptions) *Memory {
 	m := &Memory{opts: o, seen: map[string]bool{}, scanned: map[string]bool{}}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	for _, g := range o.Excludes {
+		if !doublestar.ValidatePattern(filepath.ToSlash(g)) {
+			m.warn("claudeMdExcludes: bad glob %q ignored", g)
+		}
+	}
 	var out []File
 	for _, d := range o.ManagedDirs {
 		out = m.load(out, filepath.Join(d, "CLAUDE.md"), KindManaged, "")
@@ -160,8 +175,7 @@ func LoadMemory(o MemoryOptions) *Memory {
 		out = m.load(out, filepath.Join(d, "CLAUDE.local.md"), KindLocal, "")
 		m.scanned[d] = true
 	}
-	for _, d := range o.AddDirs {
-		d = filepath.Clean(d)
+	for _, d := range m.memoryRoots()[1:] {
 		out = m.projectFiles(out, d, KindAdditional)
 		m.scanned[d] = true
 	}
@@ -222,6 +236,18 @@ func (m *Memory) projectFiles(out []File, d string, kind Kind) []File {
 	out = m.rules(out, filepath.Join(d, ".claude", "rules"), kind, d)
 	out = m.rules(out, filepath.Join(d, ".reins", "rules"), kind, d)
 	return out
+}
+
+// memoryRoots are the folders whose sub-folders' memory loads: the
+// working folder, then the AddDirs folders when their memory loads.
+func (m *Memory) memoryRoots() []string {
+	roots := []string{m.opts.Cwd}
+	if m.opts.AddDirMemory {
+		for _, d := range m.opts.AddDirs {
+			roots = append(roots, filepath.Clean(d))
+		}
+	}
+	return roots
 }
 
 // Files returns the files loaded at start, in order.
@@ -295,7 +321,7 @@ func (m *Memory) loadAt(out []File, path string, kind Kind, importedBy string, s
 	}
 	path = filepath.Clean(path)
 	k, ok := key(path)
-	if !ok {
+	if !ok || m.excluded(path, kind) {
 		return out
 	}
 	if slices.Contains(stack, k) {
@@ -361,6 +387,26 @@ func (m *Memory) inProject(p string) bool {
 	return false
 }
 
+// excluded reports whether a memory file of kind at path is left out by
+// the Excludes globs.
+func (m *Memory) excluded(path string, kind Kind) bool {
+	if kind == KindManaged || len(m.opts.Excludes) == 0 {
+		return false
+	}
+	paths := []string{filepath.ToSlash(path)}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		paths = append(paths, filepath.ToSlash(real))
+	}
+	for _, g := range m.opts.Excludes {
+		for _, p := range paths {
+			if ok, _ := doublestar.Match(filepath.ToSlash(g), p); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // resolve turns an import reference into an existing file's path:
 // "~/x" is under Home, "/x" is absolute, anything else is relative to dir.
 // A "#section" suffix is dropped, and so is trailing punctuation when the
@@ -403,26 +449,11 @@ func (m *Memory) rules(out []File, dir string, kind Kind, base string) []File {
 	if !m.wants(kind) {
 		return out
 	}
-	var paths []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return fs.SkipAll
-			}
-			return nil
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
-			paths = append(paths, p)
-		}
-		return nil
-	})
-	if err != nil {
-		m.warn("memory rules in %s: %v", dir, err)
-	}
+	paths := m.ruleFiles(dir, map[string]bool{}, nil)
 	slices.Sort(paths)
 	for _, p := range paths {
 		k, ok := key(p)
-		if !ok || m.seen[k] {
+		if !ok || m.seen[k] || m.excluded(p, kind) {
 			continue
 		}
 		text, ok := m.read(p)
@@ -440,6 +471,44 @@ func (m *Memory) rules(out []File, dir string, kind Kind, base string) []File {
 		out = m.imports(out, f, []string{k})
 	}
 	return out
+}
+
+// ruleFiles returns the *.md files under dir, following symbolic links to
+// folders and files (a team's shared rules linked into the project) and
+// visiting each real folder once, so a link back up does not loop.
+func (m *Memory) ruleFiles(dir string, visited map[string]bool, paths []string) []string {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil || visited[real] {
+		return paths // no rules folder (the usual case), or one seen already
+	}
+	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+		return paths
+	}
+	visited[real] = true
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		m.warn("memory rules in %s: %v", dir, err)
+		return paths
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		isDir, isFile := e.IsDir(), e.Type().IsRegular()
+		if e.Type()&fs.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			if err != nil {
+				m.warn("memory rules in %s: %v", dir, err)
+				continue
+			}
+			isDir, isFile = st.IsDir(), st.Mode().IsRegular()
+		}
+		switch {
+		case isDir:
+			paths = m.ruleFiles(p, visited, paths)
+		case isFile && strings.HasSuffix(e.Name(), ".md"):
+			paths = append(paths, p)
+		}
+	}
+	return paths
 }
 
 // parseRule splits a rule's frontmatter from its body and returns the
@@ -460,7 +529,7 @@ func (m *Memory) parseRule(path, text string) (body string, globs []string) {
 	if !doc.Fields.Has(key) && doc.Fields.Has("globs") {
 		key = "globs"
 	}
-	list := doc.Fields.List(key)
+	list := ruleGlobs(doc.Fields, key)
 	if len(list) == 0 {
 		return body, nil
 	}
@@ -479,6 +548,49 @@ func (m *Memory) parseRule(path, text string) (body string, globs []string) {
 		globs = []string{} // paths were given but none is usable: never applies
 	}
 	return body, globs
+}
+
+// ruleGlobs returns the globs of a rule's paths: value, a list or a
+// string, each item split at the commas outside braces: "src/*.{ts,tsx},
+// lib/**" is two globs, the first with its brace alternatives whole. White
+// space belongs to the glob (a folder name may hold a space).
+func ruleGlobs(fields frontmatter.Fields, key string) []string {
+	var v any
+	if err := fields.Decode(key, &v); err != nil {
+		return fields.List(key)
+	}
+	var items []string
+	switch v := v.(type) {
+	case string:
+		items = []string{v}
+	case []any:
+		for _, it := range v {
+			if s, ok := it.(string); ok {
+				items = append(items, s)
+			}
+		}
+	case nil:
+	default: // a number or a date: its text
+		items = []string{fields.String(key)}
+	}
+	var out []string
+	for _, it := range items {
+		depth, start := 0, 0
+		for i := 0; i <= len(it); i++ {
+			switch {
+			case i < len(it) && it[i] == '{':
+				depth++
+			case i < len(it) && it[i] == '}' && depth > 0:
+				depth--
+			case i == len(it) || (it[i] == ',' && depth == 0):
+				if g := strings.TrimSpace(it[start:i]); g != "" {
+					out = append(out, g)
+				}
+				start = i + 1
+			}
+		}
+	}
+	return out
 }
 
 // matches reports whether a rule's globs match path. A glob without a
@@ -511,8 +623,9 @@ func pathBase(rel string) string {
 
 // Touch is called with the path of a file the model reads (or otherwise
 // works on). It loads what becomes relevant: the memory files of folders
-// between the working folder (or an --add-dir folder) and the file that
-// were not loaded yet, and the rules whose paths match the file. It
+// between the working folder (or an --add-dir folder whose memory loads)
+// and the file that were not loaded yet, and the rules whose paths match
+// the file. It
 // returns them as a <system-reminder> text for the model, or "" when
 // nothing is new. Each file is returned once per session.
 func (m *Memory) Touch(path string) string {
@@ -523,8 +636,7 @@ func (m *Memory) Touch(path string) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []File
-	for _, root := range append([]string{m.opts.Cwd}, m.opts.AddDirs...) {
-		root = filepath.Clean(root)
+	for _, root := range m.memoryRoots() {
 		rel, err := filepath.Rel(root, filepath.Dir(path))
 		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue

@@ -59,11 +59,12 @@ func fixture(t *testing.T) (root string, o MemoryOptions) {
 		"extra/CLAUDE.md":                    "Extra folder.",
 	})
 	o = MemoryOptions{
-		Cwd:         filepath.Join(root, "work", "repo"),
-		Home:        filepath.Join(root, "home"),
-		ManagedDirs: []string{filepath.Join(root, "etc", "claude-code"), filepath.Join(root, "etc", "reins")},
-		AddDirs:     []string{filepath.Join(root, "extra")},
-		TopDir:      root,
+		Cwd:          filepath.Join(root, "work", "repo"),
+		Home:         filepath.Join(root, "home"),
+		ManagedDirs:  []string{filepath.Join(root, "etc", "claude-code"), filepath.Join(root, "etc", "reins")},
+		AddDirs:      []string{filepath.Join(root, "extra")},
+		AddDirMemory: true,
+		TopDir:       root,
 	}
 	return root, o
 }

@@ -175,6 +175,9 @@ type Prepared struct {
 	Input   engine.Input
 	Output  string
 	IsError bool
+	// Events are what a local command produced besides its text (the
+	// compact_boundary of /compact), written before the result.
+	Events []engine.Event
 	// Reset says the message replaced the session (/clear): a new init
 	// line, with the new session id, comes before the result.
 	Reset bool

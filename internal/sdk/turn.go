@@ -113,6 +113,11 @@ func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in eng
 		return s.run(ctx, sess, s.withHeld(in), turns), true
 	}
 	p, err := s.cfg.Prepare(ctx, in)
+	if err == nil && !p.Run {
+		for _, ev := range p.Events {
+			s.cfg.Out.Event(ev)
+		}
+	}
 	switch {
 	case err != nil:
 		return &engine.TurnEnd{Reason: engine.ReasonError, Err: err, Total: sess.Totals()}, false

@@ -12,11 +12,19 @@ type ContextUsage struct {
 	Percentage           float64         `json:"percentage"`
 	Model                string          `json:"model"`
 	IsAutoCompactEnabled bool            `json:"isAutoCompactEnabled"`
+	AutoCompactThreshold int             `json:"autoCompactThreshold,omitempty"`
 	MemoryFiles          []any           `json:"memoryFiles"`
 	MCPTools             []any           `json:"mcpTools"`
 	Agents               []any           `json:"agents"`
 	GridRows             []any           `json:"gridRows"`
 	APIUsage             *APIUsage       `json:"apiUsage"`
+}
+
+// MemoryFileUsage is one memory file of ContextUsage.MemoryFiles.
+type MemoryFileUsage struct {
+	Path   string `json:"path"`
+	Type   string `json:"type"` // Managed, User, Project or Local
+	Tokens int    `json:"tokens"`
 }
 
 // UsageCategory is one share of the context window.

@@ -31,6 +31,7 @@ var knownKeys = map[string]bool{
 	"attribution": true, "language": true, "autoUpdates": true, "fileSuggestion": true,
 	"spinnerVerbs": true, "autoCompactEnabled": true, "preferredNotifChannel": true,
 	"autoMode": true, "disableAutoMode": true, "effortLevel": true, "agent": true,
+	"claudeMdExcludes": true,
 }
 
 // knownEfforts are the values of effortLevel.

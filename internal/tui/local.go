@@ -285,11 +285,11 @@ func (m *Model) cmdContext(string) tea.Cmd {
 	s := m.o.Session
 	cfg := s.Config()
 	est := func(n int) int { return (n + 3) / 4 }
-	var system, tools, user, assistant, calls, results int
+	var system, memory, tools, user, assistant, calls, results int
 	for _, b := range cfg.System {
 		system += est(len(b.Text))
 	}
-	system += est(len(cfg.UserContext))
+	memory = est(len(cfg.UserContext)) // CLAUDE.md and the other memory files
 	if cfg.Tools != nil {
 		ts := cfg.Tools(m.ctx)
 		for _, t := range ts.Tools {
@@ -311,11 +311,11 @@ func (m *Model) cmdContext(string) tea.Cmd {
 		}
 	}
 	win := cfg.Models.Info(s.Model()).ContextWindow
-	total := system + tools + user + assistant + calls + results
+	total := system + memory + tools + user + assistant + calls + results
 	rows := []struct {
 		name string
 		n    int
-	}{{"System prompt", system}, {"Tools", tools}, {"Your messages", user}, {"Replies", assistant}, {"Tool calls", calls}, {"Tool results", results}}
+	}{{"System prompt", system}, {"Memory files", memory}, {"Tools", tools}, {"Your messages", user}, {"Replies", assistant}, {"Tool calls", calls}, {"Tool results", results}}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · about %s of %s tokens (%d%%)\n", s.Model(), kTokens(total), kTokens(win), pct(total, win))
 	for _, r := range rows {
