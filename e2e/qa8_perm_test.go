@@ -1,0 +1,94 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// managedInstalled reports whether a managed policy is installed on this
+// machine, which would make reins ignore REINS_MANAGED_SETTINGS_DIR.
+func managedInstalled(t *testing.T) {
+	t.Helper()
+	for _, p := range []string{"/etc/reins/managed-settings", "/etc/claude-code/managed-settings", "/Library/Application Support/ClaudeCode/managed-settings"} {
+		for _, q := range []string{p + ".json", p + ".d"} {
+			if _, err := os.Lstat(q); err == nil {
+				t.Skipf("a managed policy is installed at %s", q)
+			}
+		}
+	}
+}
+
+// printDenials runs a print-mode session and returns the tool_use ids
+// of its permission_denials.
+func printDenials(t *testing.T, r e2etest.Result) []string {
+	t.Helper()
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var res struct {
+		PermissionDenials []struct {
+			ToolName  string         `json:"tool_name"`
+			ToolUseID string         `json:"tool_use_id"`
+			ToolInput map[string]any `json:"tool_input"`
+		} `json:"permission_denials"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+		t.Fatalf("output is not one JSON object: %q", r.Stdout)
+	}
+	var ids []string
+	for _, d := range res.PermissionDenials {
+		if d.ToolName == "" || d.ToolInput == nil {
+			t.Errorf("denial %+v lacks tool_name or tool_input", d)
+		}
+		ids = append(ids, d.ToolUseID)
+	}
+	return ids
+}
+
+// A managed policy split into drop-in files (managed-settings.d/*.json
+// beside managed-settings.json, as Claude Code documents) applies whole:
+// the base file's allow rule, a drop-in's deny rule and another drop-in's
+// allowManagedPermissionRulesOnly, which sets the project's allow rules
+// aside.
+func TestQA8ManagedDropInsApplyInPrintMode(t *testing.T) {
+	managedInstalled(t)
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "touch base.txt"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "touch proj.txt"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "touch denied.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	policy := filepath.Join(t.TempDir(), "policy")
+	for name, body := range map[string]string{
+		"managed-settings.json":                 `{"permissions": {"allow": ["Bash(touch base.txt)", "Bash(touch denied.txt)"]}}`,
+		"managed-settings.d/10-security.json":   `{"permissions": {"deny": ["Bash(touch denied.txt)"]}}`,
+		"managed-settings.d/20-rules-only.json": `{"allowManagedPermissionRulesOnly": true}`,
+	} {
+		p := filepath.Join(policy, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb.Env = append(sb.Env, "REINS_MANAGED_SETTINGS_DIR="+policy)
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"allow": ["Bash(touch proj.txt)"]}}`)
+
+	ids := printDenials(t, sb.Run(t, "", "-p", "make files", "--output-format", "json"))
+	if strings.Join(ids, ",") != "toolu_2,toolu_3" {
+		t.Errorf("permission_denials = %v, want the project-allowed and the drop-in-denied touch", ids)
+	}
+	for name, want := range map[string]bool{"base.txt": true, "proj.txt": false, "denied.txt": false} {
+		_, err := os.Stat(filepath.Join(sb.Dir, name))
+		if (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", name, err == nil, want)
+		}
+	}
+}
