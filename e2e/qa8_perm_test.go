@@ -92,3 +92,47 @@ func TestQA8ManagedDropInsApplyInPrintMode(t *testing.T) {
 		}
 	}
 }
+
+// apiKeyHelper is asked again once its key is older than
+// CLAUDE_CODE_API_KEY_HELPER_TTL_MS (Claude Code's refresh interval,
+// five minutes by default), not only after a 401: a rotating short-lived
+// key reaches the later requests of a long session.
+func TestQA8APIKeyHelperRefreshesAfterItsTTL(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo one"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	var env []string
+	for _, e := range sb.Env {
+		if !strings.HasPrefix(e, "ANTHROPIC_API_KEY=") {
+			env = append(env, e)
+		}
+	}
+	sb.Env = append(env, "CLAUDE_CODE_API_KEY_HELPER_TTL_MS=1")
+	counter := filepath.Join(sb.Home, "count")
+	helper := filepath.Join(sb.Home, "key.sh")
+	if err := os.WriteFile(helper, []byte("#!/bin/sh\nn=$(cat \""+counter+"\" 2>/dev/null || echo 0)\nn=$((n+1))\necho $n > \""+counter+"\"\necho sk-rotating-$n\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	settings := filepath.Join(sb.Home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(`{"apiKeyHelper": "`+helper+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	first, last := reqs[0].Header.Get("X-Api-Key"), reqs[len(reqs)-1].Header.Get("X-Api-Key")
+	data, err := os.ReadFile(counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := "sk-rotating-" + strings.TrimSpace(string(data))
+	if first == last || last != latest {
+		t.Errorf("keys sent: first %q, last %q; want the last request to carry the helper's latest key %q", first, last, latest)
+	}
+}

@@ -380,6 +380,10 @@ func (a *app) close() {
 // it is never replaced.
 func (a *app) mcpm() *mcp.Manager { return a.mcpSlot.Load() }
 
+// defaultKeyHelperTTL is how long a key apiKeyHelper printed is used
+// before the helper is asked again.
+const defaultKeyHelperTTL = 5 * time.Minute
+
 var errNoKey = errors.New("no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, or apiKeyHelper in settings)")
 
 // newApp wires a print-mode session.
@@ -816,6 +820,12 @@ func (a *app) newProvider(ctx context.Context) error {
 	}
 	if helper != nil {
 		cfg.RefreshKey = helper.Key
+		// Claude Code asks the helper again after five minutes, or after
+		// CLAUDE_CODE_API_KEY_HELPER_TTL_MS, not only after a 401.
+		cfg.KeyTTL = defaultKeyHelperTTL
+		if ms := atoi(a.getenv("CLAUDE_CODE_API_KEY_HELPER_TTL_MS")); ms > 0 {
+			cfg.KeyTTL = time.Duration(ms) * time.Millisecond
+		}
 	}
 	if ms := atoi(a.getenv("REINS_STREAM_IDLE_TIMEOUT_MS")); ms > 0 {
 		cfg.IdleTimeout = time.Duration(ms) * time.Millisecond
