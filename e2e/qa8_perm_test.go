@@ -136,3 +136,41 @@ func TestQA8APIKeyHelperRefreshesAfterItsTTL(t *testing.T) {
 		t.Errorf("keys sent: first %q, last %q; want the last request to carry the helper's latest key %q", first, last, latest)
 	}
 }
+
+// The attribution setting asks the model to end its commit messages and
+// pull request descriptions with the given text; an empty text (here the
+// project's "pr": "") asks for none, and the objects of several files
+// merge key by key. A mistyped attribution is named in a warning.
+func TestQA8AttributionSettingReachesTheSystemPrompt(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	user := filepath.Join(sb.Home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(user, []byte(`{"attribution": {"commit": "Co-Authored-By: Pair Bot <bot@example.com>", "pr": "Made with a robot"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sb.Write(t, ".claude/settings.json", `{"attribution": {"pr": ""}}`)
+	r := sb.Run(t, "", "-p", "commit it")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	sys := srv.Requests()[0].SystemText()
+	if !strings.Contains(sys, "commit message") || !strings.Contains(sys, "Co-Authored-By: Pair Bot <bot@example.com>") {
+		t.Errorf("system prompt lacks the commit attribution:\n%s", sys)
+	}
+	if strings.Contains(sys, "Made with a robot") {
+		t.Errorf("system prompt asks for the PR text the project turned off")
+	}
+
+	srv.Add(llmtest.Reply("ok"))
+	sb.Write(t, ".claude/settings.json", `{"attribution": {"commit": 1}}`)
+	r = sb.Run(t, "", "-p", "again")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "attribution") {
+		t.Errorf("stderr %q does not name the mistyped attribution", r.Stderr)
+	}
+}

@@ -683,6 +683,9 @@ func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.System
 			env += "\n\n" + sc
 		}
 	}
+	if at := prompt.Attribution(a.settings.Attribution.Commit, a.settings.Attribution.PR); at != "" {
+		env += "\n\n" + at // a sub-agent's commits carry them too
+	}
 	return []llm.SystemBlock{
 		{Text: c.spec.Definition.SystemPrompt(), Cache: true},
 		{Text: env, Cache: true},

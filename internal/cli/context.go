@@ -162,6 +162,9 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 			}
 		}
 	}
+	// The attribution setting: the commit trailers and pull request text
+	// the user wants (reins adds none of its own).
+	sections = append(sections, prompt.Attribution(a.settings.Attribution.Commit, a.settings.Attribution.PR))
 	return prompt.Build(prompt.Options{
 		Cwd: a.cwd, AddDirs: o.AddDirs, Platform: platform, OSVersion: version,
 		Date: a.sessionDate(), Model: a.model, Git: a.git.Wait(),

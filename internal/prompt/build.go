@@ -140,3 +140,22 @@ func environment(o Options) string {
 	}
 	return strings.TrimSpace(b.String())
 }
+
+// Attribution returns the section that tells the model what to add to the
+// commits and pull requests it writes: commit is the text to end commit
+// messages with, pr the text to end pull request descriptions with (the
+// attribution setting). Empty texts add nothing; "" when both are empty.
+func Attribution(commit, pr string) string {
+	commit, pr = strings.TrimSpace(commit), strings.TrimSpace(pr)
+	var parts []string
+	if commit != "" {
+		parts = append(parts, "End every git commit message you write with the following lines, after a blank line, exactly as given:\n\n"+commit)
+	}
+	if pr != "" {
+		parts = append(parts, "End every pull request description you write with the following text, after a blank line, exactly as given:\n\n"+pr)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "# Attribution\n\n" + strings.Join(parts, "\n\n")
+}

@@ -144,6 +144,7 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 	_, _ = s.Get("model", &s.Model)
 	_, _ = s.Get("cleanupPeriodDays", &s.CleanupPeriodDays)
 	_, _ = s.Get("includeCoAuthoredBy", &s.IncludeCoAuthoredBy)
+	_, _ = s.Get("attribution", &s.Attribution)
 	_, _ = s.Get("models", &s.Models)
 	if _, err := s.Get("sandbox", &s.Sandbox); err == nil && s.Sandbox.Enabled {
 		s.Sandbox.File = firstFileWith(files, "sandbox")

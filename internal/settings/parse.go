@@ -369,6 +369,9 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 	case "models":
 		var m map[string]ModelOverride
 		err = json.Unmarshal(raw, &m)
+	case "attribution":
+		var a Attribution
+		err = json.Unmarshal(raw, &a)
 	case "sandbox":
 		var s struct {
 			Enabled *bool `json:"enabled"`
