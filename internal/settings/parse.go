@@ -363,7 +363,7 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		if err = json.Unmarshal(raw, &n); err == nil && n < 0 {
 			return "setting cleanupPeriodDays: must not be negative; ignored", 0
 		}
-	case "includeCoAuthoredBy", "disableAllHooks", "allowManagedPermissionRulesOnly", "allowManagedHooksOnly":
+	case "includeCoAuthoredBy", "disableAllHooks", "allowManagedPermissionRulesOnly", "allowManagedHooksOnly", "respectGitignore":
 		var b bool
 		err = json.Unmarshal(raw, &b)
 	case "models":
