@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -172,5 +173,45 @@ func TestQA8AttributionSettingReachesTheSystemPrompt(t *testing.T) {
 	}
 	if !strings.Contains(r.Stderr, "attribution") {
 		t.Errorf("stderr %q does not name the mistyped attribution", r.Stderr)
+	}
+}
+
+// cleanupPeriodDays: 0 keeps every transcript, as Claude Code's settings
+// schema reads it ("0 to disable cleanup"); reins took it for unset and
+// deleted transcripts older than the default 30 days.
+func TestQA8CleanupPeriodZeroKeepsOldTranscripts(t *testing.T) {
+	for _, tc := range []struct {
+		settings string
+		kept     bool
+	}{{`{"cleanupPeriodDays": 0}`, true}, {`{}`, false}} {
+		srv := server(t, llmtest.Reply("ok"))
+		sb := e2etest.NewSandbox(t, srv.URL)
+		old := filepath.Join(sb.ConfigDir, "projects", "-old-project", "11111111-1111-4111-8111-111111111111.jsonl")
+		if err := os.MkdirAll(filepath.Dir(old), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(old, []byte(`{"type":"user","message":{"role":"user","content":"hi"}}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		then := time.Now().Add(-90 * 24 * time.Hour)
+		for _, p := range []string{old, filepath.Dir(old)} {
+			if err := os.Chtimes(p, then, then); err != nil {
+				t.Fatal(err)
+			}
+		}
+		user := filepath.Join(sb.Home, ".claude", "settings.json")
+		if err := os.MkdirAll(filepath.Dir(user), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(user, []byte(tc.settings), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+			t.Fatalf("code %d: %s", r.Code, r.Stderr)
+		}
+		_, err := os.Stat(old)
+		if kept := err == nil; kept != tc.kept {
+			t.Errorf("settings %s: the 90-day-old transcript kept = %v, want %v", tc.settings, kept, tc.kept)
+		}
 	}
 }

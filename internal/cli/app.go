@@ -964,12 +964,17 @@ func customHeaders(s string) map[string]string {
 	return h
 }
 
-// cleanupOldSessions removes transcripts older than cleanupPeriodDays in
-// the background (never the current session's), at most once a day
-// (session.CleanupInterval).
+// cleanupOldSessions removes transcripts older than cleanupPeriodDays
+// (default 30; 0 keeps them all) in the background (never the current
+// session's), at most once a day (session.CleanupInterval).
 func (a *app) cleanupOldSessions() {
 	days := a.settings.CleanupPeriodDays
 	if days <= 0 {
+		if _, set := a.settings.Raw["cleanupPeriodDays"]; set {
+			// 0 written out: keep every transcript (Claude Code's schema
+			// reads it as "disable cleanup"), never the default's 30 days.
+			return
+		}
 		days = 30
 	}
 	now := time.Now()
