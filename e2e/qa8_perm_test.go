@@ -215,3 +215,27 @@ func TestQA8CleanupPeriodZeroKeepsOldTranscripts(t *testing.T) {
 		}
 	}
 }
+
+// permissions.additionalDirectories widen the working folders, and the
+// system prompt names them beside --add-dir ones, so the model knows it
+// may work there; a listed folder that does not exist is left out. Only
+// --add-dir folders were named.
+func TestQA8SettingsAdditionalDirectoriesAreNamedInThePrompt(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	shared := filepath.Join(filepath.Dir(sb.Dir), "shared")
+	if err := os.MkdirAll(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"additionalDirectories": ["../shared", "../missing"]}}`)
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	sys := srv.Requests()[0].SystemText()
+	if !strings.Contains(sys, "Additional working folder: "+shared) {
+		t.Errorf("system prompt does not name %s:\n%s", shared, sys)
+	}
+	if strings.Contains(sys, "missing") {
+		t.Errorf("system prompt names the folder that does not exist")
+	}
+}

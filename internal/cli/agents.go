@@ -675,7 +675,7 @@ func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.System
 		// Its own checkout: the session's snapshot describes the user's.
 		git = gitinfo.Take(ctx, c.cwd, gitinfo.Options{})
 	}
-	env := prompt.Environment(prompt.Options{Cwd: c.cwd, AddDirs: a.opts.AddDirs, Platform: platform,
+	env := prompt.Environment(prompt.Options{Cwd: c.cwd, AddDirs: a.promptDirs(), Platform: platform,
 		OSVersion: version, Date: a.sessionDate(), Model: model, Git: git})
 	if c.wt != nil {
 		// Its branch and status differ from the user's checkout.

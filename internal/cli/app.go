@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -532,6 +533,33 @@ func (a *app) checkAddDirs() {
 		}
 	}
 	a.opts.AddDirs = keep
+}
+
+// promptDirs are the additional working folders the system prompt names:
+// the --add-dir folders, then those of permissions.additionalDirectories
+// that are folders (the tools may use them as well, and the model is not
+// to guess).
+func (a *app) promptDirs() []string {
+	dirs := slices.Clone(a.opts.AddDirs)
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if abs, err := filepath.Abs(d); err == nil {
+			seen[abs] = true
+		}
+	}
+	if a.settings == nil {
+		return dirs
+	}
+	for _, d := range a.settings.AdditionalDirectories {
+		if seen[d.Path] || d.Path == a.cwd {
+			continue
+		}
+		if fi, err := os.Stat(d.Path); err == nil && fi.IsDir() {
+			seen[d.Path] = true
+			dirs = append(dirs, d.Path)
+		}
+	}
+	return dirs
 }
 
 // paths finds the working folder, home and config folders.

@@ -166,7 +166,7 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	// the user wants (reins adds none of its own).
 	sections = append(sections, prompt.Attribution(a.settings.Attribution.Commit, a.settings.Attribution.PR))
 	return prompt.Build(prompt.Options{
-		Cwd: a.cwd, AddDirs: o.AddDirs, Platform: platform, OSVersion: version,
+		Cwd: a.cwd, AddDirs: a.promptDirs(), Platform: platform, OSVersion: version,
 		Date: a.sessionDate(), Model: a.model, Git: a.git.Wait(),
 		Sections: sections, Custom: custom, Append: appendText,
 	})
