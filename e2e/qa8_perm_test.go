@@ -239,3 +239,30 @@ func TestQA8SettingsAdditionalDirectoriesAreNamedInThePrompt(t *testing.T) {
 		t.Errorf("system prompt names the folder that does not exist")
 	}
 }
+
+// A recursive grep of the project is refused when a Read deny rule covers
+// a file in it (Read(./.env) keeps .env out of Grep, and it must not come
+// back through grep -r); a grep of a folder without such files runs.
+func TestQA8RecursiveGrepDoesNotReadDeniedFiles(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "grep -rn API_KEY ."})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "grep -rn API_KEY src"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".env", "API_KEY=TOPSECRET\n")
+	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n")
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./.env)"]}}`)
+	ids := printDenials(t, sb.Run(t, "", "-p", "where is the key used?", "--output-format", "json"))
+	if strings.Join(ids, ",") != "toolu_1" {
+		t.Errorf("permission_denials = %v, want the grep of the project only", ids)
+	}
+	for _, r := range srv.Requests() {
+		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "TOPSECRET") {
+			t.Fatalf("the denied .env reached the model: %s", b)
+		}
+	}
+	last := srv.Requests()[len(srv.Requests())-1]
+	if b, _ := json.Marshal(last.Messages); !strings.Contains(string(b), "reads API_KEY from the environment") {
+		t.Errorf("the grep of src did not run: %s", b)
+	}
+}
