@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -264,5 +265,35 @@ func TestQA8RecursiveGrepDoesNotReadDeniedFiles(t *testing.T) {
 	last := srv.Requests()[len(srv.Requests())-1]
 	if b, _ := json.Marshal(last.Messages); !strings.Contains(string(b), "reads API_KEY from the environment") {
 		t.Errorf("the grep of src did not run: %s", b)
+	}
+}
+
+// The language setting asks the model to reply in that language, and
+// includeGitInstructions: false leaves the git workflow section and the
+// git status snapshot out of the system prompt (both were read and had no
+// effect).
+func TestQA8LanguageAndGitInstructionsSettings(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"), llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if out, err := exec.Command("git", "-C", sb.Dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	sys := srv.Requests()[0].SystemText()
+	if !strings.Contains(sys, "When asked to commit") || !strings.Contains(sys, "gitStatus:") {
+		t.Fatalf("the default prompt lacks the git section or snapshot:\n%s", sys)
+	}
+	sb.Write(t, ".claude/settings.json", `{"language": "japanese", "includeGitInstructions": false}`)
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	sys = srv.Requests()[1].SystemText()
+	if !strings.Contains(sys, "in japanese") {
+		t.Errorf("system prompt does not ask for japanese:\n%s", sys)
+	}
+	if strings.Contains(sys, "When asked to commit") || strings.Contains(sys, "gitStatus:") {
+		t.Errorf("system prompt keeps the git section or snapshot:\n%s", sys)
 	}
 }

@@ -26,10 +26,16 @@ func mustText(name string) string {
 
 // Static returns the static prefix of the default system prompt: the same
 // bytes for every session.
-func Static() string {
-	parts := make([]string, len(staticSections))
-	for i, name := range staticSections {
-		parts[i] = mustText(name)
+func Static() string { return static(false) }
+
+// static is the static prefix, without the git section when noGit.
+func static(noGit bool) string {
+	parts := make([]string, 0, len(staticSections))
+	for _, name := range staticSections {
+		if noGit && name == "git.md" {
+			continue
+		}
+		parts = append(parts, mustText(name))
 	}
 	return strings.Join(parts, "\n\n")
 }
@@ -72,6 +78,10 @@ type Options struct {
 	Append string
 	// Context are further system-context lines, after gitStatus.
 	Context []KV
+	// NoGitInstructions leaves out the git section (commit and pull
+	// request workflow) and the gitStatus snapshot: the
+	// includeGitInstructions setting set to false.
+	NoGitInstructions bool
 }
 
 // Build returns the system prompt blocks: the static prefix and the
@@ -82,7 +92,7 @@ func Build(o Options) []llm.SystemBlock {
 	if o.Custom != "" {
 		blocks = append(blocks, llm.SystemBlock{Text: o.Custom, Cache: true})
 	} else {
-		blocks = append(blocks, llm.SystemBlock{Text: Static(), Cache: true})
+		blocks = append(blocks, llm.SystemBlock{Text: static(o.NoGitInstructions), Cache: true})
 		tail = append(tail, environment(o))
 		for _, s := range o.Sections {
 			if s = strings.TrimSpace(s); s != "" {
@@ -93,7 +103,11 @@ func Build(o Options) []llm.SystemBlock {
 	if s := strings.TrimSpace(o.Append); s != "" {
 		tail = append(tail, s)
 	}
-	if ctx := SystemContext(o.Git, o.Context); ctx != "" {
+	git := o.Git
+	if o.NoGitInstructions {
+		git = gitinfo.Snapshot{}
+	}
+	if ctx := SystemContext(git, o.Context); ctx != "" {
 		tail = append(tail, ctx)
 	}
 	if len(tail) > 0 {
@@ -158,4 +172,14 @@ func Attribution(commit, pr string) string {
 		return ""
 	}
 	return "# Attribution\n\n" + strings.Join(parts, "\n\n")
+}
+
+// Language returns the section asking the model to answer in language
+// (the language setting, such as "japanese"); "" when it is empty.
+func Language(language string) string {
+	language = strings.TrimSpace(language)
+	if language == "" {
+		return ""
+	}
+	return "# Language\n\nWrite your replies to the user in " + language + ", whatever language the code, tool results or memory files are in. Code, commands, file names and identifiers stay as they are."
 }

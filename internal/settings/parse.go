@@ -350,7 +350,7 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		if _, msg := modeDisabled(raw); msg != "" {
 			return "setting disableAutoMode: " + msg, 0
 		}
-	case "model", "apiKeyHelper", "outputStyle":
+	case "model", "apiKeyHelper", "outputStyle", "language":
 		var s string
 		err = json.Unmarshal(raw, &s)
 	case "effortLevel":
@@ -363,7 +363,8 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		if err = json.Unmarshal(raw, &n); err == nil && n < 0 {
 			return "setting cleanupPeriodDays: must not be negative; ignored", 0
 		}
-	case "includeCoAuthoredBy", "disableAllHooks", "allowManagedPermissionRulesOnly", "allowManagedHooksOnly", "respectGitignore":
+	case "includeCoAuthoredBy", "disableAllHooks", "allowManagedPermissionRulesOnly", "allowManagedHooksOnly", "respectGitignore",
+		"includeGitInstructions":
 		var b bool
 		err = json.Unmarshal(raw, &b)
 	case "models":
