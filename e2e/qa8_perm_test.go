@@ -297,3 +297,18 @@ func TestQA8LanguageAndGitInstructionsSettings(t *testing.T) {
 		t.Errorf("system prompt keeps the git section or snapshot:\n%s", sys)
 	}
 }
+
+// A managed-only key written in project settings is named on stderr as
+// having no effect there.
+func TestQA8ManagedOnlyKeyInProjectSettingsIsWarnedAbout(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	file := sb.Write(t, ".claude/settings.json", `{"allowManagedPermissionRulesOnly": true}`)
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if want := file + ":1:37: allowManagedPermissionRulesOnly counts in managed settings only"; !strings.Contains(r.Stderr, want) {
+		t.Errorf("stderr %q lacks %q", r.Stderr, want)
+	}
+}

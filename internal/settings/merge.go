@@ -107,6 +107,14 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 		if f.source == SourcePolicy {
 			managedRulesOnly = managedRulesOnly || boolKey(f.data, "allowManagedPermissionRulesOnly")
 			managedHooksOnly = managedHooksOnly || boolKey(f.data, "allowManagedHooksOnly")
+			continue
+		}
+		for _, key := range []string{"allowManagedPermissionRulesOnly", "allowManagedHooksOnly"} {
+			if boolKey(f.data, key) {
+				line, col := position(f.data.src, f.data.pos[key])
+				warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+					Message: fmt.Sprintf("%s counts in managed settings only (/etc/claude-code/managed-settings.json); here it has no effect", key)})
+			}
 		}
 	}
 	s.ManagedRulesOnly = managedRulesOnly

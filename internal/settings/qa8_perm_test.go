@@ -100,3 +100,32 @@ func TestQA8ManagedDirFromEnvironment(t *testing.T) {
 		t.Errorf("allow rules = %+v, want only the managed Bash(make:*)", allow)
 	}
 }
+
+// allowManagedPermissionRulesOnly and allowManagedHooksOnly are managed
+// policy keys: written in a user or project file they do nothing, and the
+// user is told so instead of believing the project is locked down.
+func TestQA8ManagedOnlyKeysOutsidePolicyAreWarnedAbout(t *testing.T) {
+	e := newEnv(t)
+	file := e.write(filepath.Join(e.project, ".claude", "settings.json"), `{
+  "allowManagedPermissionRulesOnly": true,
+  "allowManagedHooksOnly": true,
+  "permissions": {"allow": ["Bash(make:*)"]}
+}`)
+	s, warns := e.load(e.opts())
+	if s.ManagedRulesOnly {
+		t.Error("a project file set ManagedRulesOnly")
+	}
+	if len(s.RulesFor(Allow)) != 1 {
+		t.Errorf("allow rules = %v, want the project's rule kept", s.RulesFor(Allow))
+	}
+	var got []string
+	for _, w := range warns {
+		got = append(got, w.String())
+	}
+	all := strings.Join(got, "\n")
+	for _, want := range []string{file + ":2:38: allowManagedPermissionRulesOnly counts in managed settings only", file + ":3:28: allowManagedHooksOnly counts in managed settings only"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings %q lack %q", all, want)
+		}
+	}
+}
