@@ -675,13 +675,16 @@ func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.System
 		// Its own checkout: the session's snapshot describes the user's.
 		git = gitinfo.Take(ctx, c.cwd, gitinfo.Options{})
 	}
-	env := prompt.Environment(prompt.Options{Cwd: c.cwd, AddDirs: a.opts.AddDirs, Platform: platform,
+	env := prompt.Environment(prompt.Options{Cwd: c.cwd, AddDirs: a.promptDirs(), Platform: platform,
 		OSVersion: version, Date: a.sessionDate(), Model: model, Git: git})
 	if c.wt != nil {
 		// Its branch and status differ from the user's checkout.
 		if sc := prompt.SystemContext(git, nil); sc != "" {
 			env += "\n\n" + sc
 		}
+	}
+	if at := prompt.Attribution(a.settings.Attribution.Commit, a.settings.Attribution.PR); at != "" {
+		env += "\n\n" + at // a sub-agent's commits carry them too
 	}
 	return []llm.SystemBlock{
 		{Text: c.spec.Definition.SystemPrompt(), Cache: true},

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -387,6 +388,10 @@ func (a *app) close() {
 // it is never replaced.
 func (a *app) mcpm() *mcp.Manager { return a.mcpSlot.Load() }
 
+// defaultKeyHelperTTL is how long a key apiKeyHelper printed is used
+// before the helper is asked again.
+const defaultKeyHelperTTL = 5 * time.Minute
+
 var errNoKey = errors.New("no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN for a bearer token, or apiKeyHelper in settings)")
 
 // newApp wires a print-mode session.
@@ -537,6 +542,33 @@ func (a *app) checkAddDirs() {
 		}
 	}
 	a.opts.AddDirs = keep
+}
+
+// promptDirs are the additional working folders the system prompt names:
+// the --add-dir folders, then those of permissions.additionalDirectories
+// that are folders (the tools may use them as well, and the model is not
+// to guess).
+func (a *app) promptDirs() []string {
+	dirs := slices.Clone(a.opts.AddDirs)
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		if abs, err := filepath.Abs(d); err == nil {
+			seen[abs] = true
+		}
+	}
+	if a.settings == nil {
+		return dirs
+	}
+	for _, d := range a.settings.AdditionalDirectories {
+		if seen[d.Path] || d.Path == a.cwd {
+			continue
+		}
+		if fi, err := os.Stat(d.Path); err == nil && fi.IsDir() {
+			seen[d.Path] = true
+			dirs = append(dirs, d.Path)
+		}
+	}
+	return dirs
 }
 
 // paths finds the working folder, home and config folders.
@@ -825,6 +857,12 @@ func (a *app) newProvider(ctx context.Context) error {
 	}
 	if helper != nil {
 		cfg.RefreshKey = helper.Key
+		// Claude Code asks the helper again after five minutes, or after
+		// CLAUDE_CODE_API_KEY_HELPER_TTL_MS, not only after a 401.
+		cfg.KeyTTL = defaultKeyHelperTTL
+		if ms := atoi(a.getenv("CLAUDE_CODE_API_KEY_HELPER_TTL_MS")); ms > 0 {
+			cfg.KeyTTL = time.Duration(ms) * time.Millisecond
+		}
 	}
 	if ms := atoi(a.getenv("REINS_STREAM_IDLE_TIMEOUT_MS")); ms > 0 {
 		cfg.IdleTimeout = time.Duration(ms) * time.Millisecond
@@ -963,12 +1001,17 @@ func customHeaders(s string) map[string]string {
 	return h
 }
 
-// cleanupOldSessions removes transcripts older than cleanupPeriodDays in
-// the background (never the current session's), at most once a day
-// (session.CleanupInterval).
+// cleanupOldSessions removes transcripts older than cleanupPeriodDays
+// (default 30; 0 keeps them all) in the background (never the current
+// session's), at most once a day (session.CleanupInterval).
 func (a *app) cleanupOldSessions() {
 	days := a.settings.CleanupPeriodDays
 	if days <= 0 {
+		if _, set := a.settings.Raw["cleanupPeriodDays"]; set {
+			// 0 written out: keep every transcript (Claude Code's schema
+			// reads it as "disable cleanup"), never the default's 30 days.
+			return
+		}
 		days = 30
 	}
 	now := time.Now()

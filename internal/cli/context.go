@@ -207,11 +207,30 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 			}
 		}
 	}
+	// The attribution setting: the commit trailers and pull request text
+	// the user wants (reins adds none of its own).
+	sections = append(sections, prompt.Attribution(a.settings.Attribution.Commit, a.settings.Attribution.PR))
+	var language string
+	_, _ = a.settings.Get("language", &language)
+	sections = append(sections, prompt.Language(language))
 	return prompt.Build(prompt.Options{
-		Cwd: a.cwd, AddDirs: o.AddDirs, Platform: platform, OSVersion: version,
+		Cwd: a.cwd, AddDirs: a.promptDirs(), Platform: platform, OSVersion: version,
 		Date: a.sessionDate(), Model: a.model, Git: a.git.Wait(),
 		Sections: sections, Custom: custom, Append: appendText, Style: a.promptStyle(),
+		NoGitInstructions: !a.gitInstructions(),
 	})
+}
+
+// gitInstructions reports whether the system prompt carries the git
+// section and snapshot: the includeGitInstructions setting (default
+// true), unless CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS is set.
+func (a *app) gitInstructions() bool {
+	if envTrue(a.getenv("CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS")) {
+		return false
+	}
+	include := true
+	_, _ = a.settings.Get("includeGitInstructions", &include)
+	return include
 }
 
 // newCompactor builds the compaction pipeline of the session.

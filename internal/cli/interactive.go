@@ -56,19 +56,22 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Mode:            modeHolder{c: a.checker},
 		BypassAvailable: o.SkipPerms || o.AllowSkipPerms || a.permMode == "bypassPermissions",
 		AutoAvailable:   a.checker.AutoAvailable(),
-		Commands:        tui.CommandRegistryAttaching(a.commands, a.expander, a.mentioned),
-		Compactor:       u.compactor,
-		Sessions:        u,
-		NewSession:      u.fresh,
-		EffortLockedBy:  a.effortLockedBy(),
-		Checkpoints:     u.checkpoints,
-		Permissions:     a.viewPermissions,
-		Hooks:           a.viewHooks,
-		Config:          a.viewConfig,
-		MCP:             a.viewMCP,
-		Plugins:         a.viewPlugins,
-		ReloadPlugins:   a.reloadPlugins,
-		Agents:          a.viewAgents,
+		// respectGitignore (default true) keeps ignored files out of @
+		// completion.
+		ListIgnoredFiles: !a.respectGitignore(),
+		Commands:         tui.CommandRegistryAttaching(a.commands, a.expander, a.mentioned),
+		Compactor:        u.compactor,
+		Sessions:         u,
+		NewSession:       u.fresh,
+		EffortLockedBy:   a.effortLockedBy(),
+		Checkpoints:      u.checkpoints,
+		Permissions:      a.viewPermissions,
+		Hooks:            a.viewHooks,
+		Config:           a.viewConfig,
+		MCP:              a.viewMCP,
+		Plugins:          a.viewPlugins,
+		ReloadPlugins:    a.reloadPlugins,
+		Agents:           a.viewAgents,
 		OutputStyles: func(context.Context) []tui.OutputStyle {
 			var out []tui.OutputStyle
 			for _, st := range a.outputStyles() {
@@ -596,4 +599,11 @@ func notifyChannel(raw json.RawMessage) string {
 		return "osc9"
 	}
 	return "bell"
+}
+
+// respectGitignore is the respectGitignore setting (default true).
+func (a *app) respectGitignore() bool {
+	respect := true
+	_, _ = a.settings.Get("respectGitignore", &respect)
+	return respect
 }

@@ -130,6 +130,13 @@ type access struct {
 	// glob is the absolute pattern of a glob word; path is then the
 	// folder it expands in. Request.Resolve lists what it matches.
 	glob string
+	// tree is set when the command reads every file under path (grep
+	// -r, rg, cp -r): Request.ResolveTrees finds a file in it that a
+	// Read deny or ask rule covers.
+	tree bool
+	// hidden is set for a tree read that takes hidden files too (rg
+	// leaves them out unless told).
+	hidden bool
 }
 
 // cmdInfo is what the analysis knows about one simple command.
@@ -355,6 +362,7 @@ func commandFiles(c *shell.Command, dir, home string) []access {
 		}
 		return out
 	}
+	tree, hidden := treeRead(name, words)
 	var out []access
 	for i, w := range ops {
 		v := w.Value
@@ -363,14 +371,64 @@ func commandFiles(c *shell.Command, dir, home string) []access {
 		}
 		switch {
 		case copyCommands[name]:
-			out = append(out, fileAccess(w, i == len(ops)-1, true, dir, home, c.Text))
+			a := fileAccess(w, i == len(ops)-1, true, dir, home, c.Text)
+			a.tree, a.hidden = tree && !a.write, hidden
+			out = append(out, a)
 		case known:
-			out = append(out, fileAccess(w, write, true, dir, home, c.Text))
+			a := fileAccess(w, write, true, dir, home, c.Text)
+			a.tree, a.hidden = tree, hidden
+			out = append(out, a)
 		case looksLikePath(v):
 			out = append(out, fileAccess(w, false, false, dir, home, c.Text))
 		}
 	}
+	if tree && len(ops) == 0 && name != "cp" {
+		// grep -r and rg with no file search the current folder.
+		out = append(out, access{path: dir, raw: ".", known: true, cmd: c.Text, tree: true, hidden: hidden})
+	}
 	return out
+}
+
+// treeRead reports whether the command named name, given words, reads
+// every file under the folders it names (grep -r, rg, cp -r), and whether
+// it takes hidden files too.
+func treeRead(name string, words []shell.Word) (tree, hidden bool) {
+	switch name {
+	case "grep", "egrep", "fgrep":
+		if hasAnyOption(words, " -r -R --recursive --dereference-recursive ") {
+			return true, true
+		}
+		for i, w := range words {
+			if w.Value == "--directories=recurse" || w.Value == "-drecurse" ||
+				w.Value == "-d" && i+1 < len(words) && words[i+1].Value == "recurse" {
+				return true, true
+			}
+		}
+	case "rg":
+		return true, hasAnyOption(words, " --hidden -. -uu -uuu ") || hasUnrestricted(words)
+	case "cp":
+		return hasAnyOption(words, " -r -R -a --recursive --archive "), true
+	}
+	return false, false
+}
+
+// hasUnrestricted reports whether rg is given -u twice or more (-uu,
+// -u -u), which searches hidden files.
+func hasUnrestricted(words []shell.Word) bool {
+	n := 0
+	for _, w := range words {
+		v := w.Value
+		if v == "--" {
+			break
+		}
+		if v == "--unrestricted" {
+			n++
+		}
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {
+			n += strings.Count(v, "u")
+		}
+	}
+	return n >= 2
 }
 
 func fileAccess(w shell.Word, write, known bool, dir, home, text string) access {
@@ -849,6 +907,11 @@ func (r *Request) accessForms(a access) []string {
 	if a.glob != "" {
 		for _, m := range r.Globs[a.glob] {
 			out = append(out, m, real(m))
+		}
+	}
+	if a.tree {
+		if f := r.Trees[treeKey(a)]; f != "" {
+			out = append(out, f)
 		}
 	}
 	return out

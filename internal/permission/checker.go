@@ -217,6 +217,7 @@ func (c *Checker) CheckIn(dir, tool string, input json.RawMessage, readOnly bool
 	}
 	r := NewRequest(tool, input, readOnly, dir, p.Home)
 	r.Resolve(dir, p.Home)
+	r.ResolveTrees(p, dir, p.Home)
 	return Decide(p, r)
 }
 

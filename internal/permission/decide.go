@@ -34,6 +34,10 @@ type Request struct {
 	// Globs maps a glob named in Command (made absolute) to the paths it
 	// matches on disk, at most maxGlobMatches of them.
 	Globs map[string][]string
+	// Trees maps a folder a Bash command reads whole (grep -r, rg, cp
+	// -r) to a file under it that a Read deny or ask rule covers, so
+	// that the command is judged as reading it (see ResolveTrees).
+	Trees map[string]string
 }
 
 // Decision is the answer for one call.

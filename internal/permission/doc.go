@@ -18,7 +18,10 @@
 //     find -exec or sudo must match too. Files a command names (operands
 //     of file commands, redirections) are checked like Read and Edit
 //     calls; a glob is checked for the folder it expands in and for the
-//     files it matches on disk (Request.Resolve). A bare "Bash" rule, like
+//     files it matches on disk (Request.Resolve), and a command that
+//     reads a whole folder (grep -r, rg, cp -r) for the files under it
+//     that Read deny and ask rules cover (Request.ResolveTrees), so that
+//     "grep -r KEY ." cannot print a denied .env. A bare "Bash" rule, like
 //     bypassPermissions, allows any command (deny and ask rules still
 //     apply).
 //   - Read and Edit: gitignore-style paths. "//abs/path" is absolute,

@@ -3,12 +3,17 @@ package permission
 import (
 	"encoding/json"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 )
 
 // maxGlobMatches bounds the files of one glob that Resolve lists.
 const maxGlobMatches = 10000
+
+// maxTreeEntries bounds the entries ResolveTrees looks at in one folder
+// tree, shallowest first.
+const maxTreeEntries = 50000
 
 // NewRequest builds the request for a call of tool with input: the Bash
 // command, the paths file tools read or write (absolute against cwd), or
@@ -150,4 +155,97 @@ func bashGlob(pattern string) []string {
 		}
 	}
 	return out
+}
+
+// treeKey names a whole-folder read in Request.Trees: its folder, and
+// whether hidden files count.
+func treeKey(a access) string {
+	if a.hidden {
+		return a.path
+	}
+	return a.path + "\x00visible"
+}
+
+// ResolveTrees looks, for each folder a Bash command reads whole (grep
+// -r, rg, cp -r), for a file under it that one of p's Read deny or ask
+// rules covers, and records the first found in r.Trees: the command then
+// counts as reading that file, as a Grep of the folder would leave it
+// out. It reads the file system (at most maxTreeEntries entries per
+// folder, shallowest first); nothing is looked for when p has no such
+// rule.
+func (r *Request) ResolveTrees(p *Policy, cwd, home string) {
+	if canonical(r.Tool) != "Bash" || r.Command == "" {
+		return
+	}
+	var pats []pathPattern
+	for _, b := range []Behavior{Deny, Ask} {
+		for _, rule := range p.pathRules(b, "Read", false) {
+			if pp, err := compilePath(rule.Content, rule.Root, p.Cwd, p.Home); err == nil {
+				pats = append(pats, pp)
+			}
+		}
+	}
+	if len(pats) == 0 {
+		return
+	}
+	if r.Dir != "" {
+		cwd = r.Dir
+	}
+	bp, err := planBash(r.Command, cwd, home)
+	if err != nil {
+		return
+	}
+	covered := func(abs string) bool {
+		for _, pp := range pats {
+			if pp.match(abs) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, ci := range bp.cmds {
+		for _, a := range ci.files {
+			if !a.tree || a.path == "" {
+				continue
+			}
+			key := treeKey(a)
+			if _, done := r.Trees[key]; done {
+				continue
+			}
+			if r.Trees == nil {
+				r.Trees = map[string]string{}
+			}
+			r.Trees[key] = findCovered(a.path, a.hidden, covered)
+		}
+	}
+}
+
+// findCovered walks the folder dir breadth first, without following
+// symbolic links, and returns the first path under it that covered
+// reports, or "". Hidden entries are skipped unless hidden is set.
+func findCovered(dir string, hidden bool, covered func(abs string) bool) string {
+	queue := []string{dir}
+	seen := 0
+	for len(queue) > 0 && seen < maxTreeEntries {
+		d := queue[0]
+		queue = queue[1:]
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			if !hidden && strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			seen++
+			abs := filepath.Join(d, e.Name())
+			if covered(abs) {
+				return abs
+			}
+			if e.IsDir() {
+				queue = append(queue, abs)
+			}
+		}
+	}
+	return ""
 }

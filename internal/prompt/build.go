@@ -40,17 +40,21 @@ func mustText(name string) string {
 
 // Static returns the static prefix of the default system prompt: the same
 // bytes for every session.
-func Static() string { return join(staticSections) }
+func Static() string { return join(staticSections, false) }
 
 // StyledStatic returns the static prefix under an output style other than
 // the default (see Options.Style): the same bytes for every session with a
 // style that keeps (or drops) the coding instructions alike.
-func StyledStatic(keepCoding bool) string { return join(styledSections(keepCoding)) }
+func StyledStatic(keepCoding bool) string { return join(styledSections(keepCoding), false) }
 
-func join(names []string) string {
-	parts := make([]string, len(names))
-	for i, name := range names {
-		parts[i] = mustText(name)
+// join joins the texts of names, leaving out the git section when noGit.
+func join(names []string, noGit bool) string {
+	parts := make([]string, 0, len(names))
+	for _, name := range names {
+		if noGit && name == "git.md" {
+			continue
+		}
+		parts = append(parts, mustText(name))
 	}
 	return strings.Join(parts, "\n\n")
 }
@@ -108,6 +112,10 @@ type Options struct {
 	Append string
 	// Context are further system-context lines, after gitStatus.
 	Context []KV
+	// NoGitInstructions leaves out the git section (commit and pull
+	// request workflow) and the gitStatus snapshot: the
+	// includeGitInstructions setting set to false.
+	NoGitInstructions bool
 }
 
 // Build returns the system prompt blocks: the static prefix and the
@@ -118,9 +126,9 @@ func Build(o Options) []llm.SystemBlock {
 	if o.Custom != "" {
 		blocks = append(blocks, llm.SystemBlock{Text: o.Custom, Cache: true})
 	} else {
-		static := Static()
+		static := join(staticSections, o.NoGitInstructions)
 		if o.Style != nil {
-			static = StyledStatic(o.Style.KeepCodingInstructions)
+			static = join(styledSections(o.Style.KeepCodingInstructions), o.NoGitInstructions)
 		}
 		blocks = append(blocks, llm.SystemBlock{Text: static, Cache: true})
 		tail = append(tail, environment(o))
@@ -136,7 +144,11 @@ func Build(o Options) []llm.SystemBlock {
 	if s := strings.TrimSpace(o.Append); s != "" {
 		tail = append(tail, s)
 	}
-	if ctx := SystemContext(o.Git, o.Context); ctx != "" {
+	git := o.Git
+	if o.NoGitInstructions {
+		git = gitinfo.Snapshot{}
+	}
+	if ctx := SystemContext(git, o.Context); ctx != "" {
 		tail = append(tail, ctx)
 	}
 	if len(tail) > 0 {
@@ -192,4 +204,33 @@ func environment(o Options) string {
 		panic("prompt: environment template: " + err.Error()) // fixed template and data: a build defect
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// Attribution returns the section that tells the model what to add to the
+// commits and pull requests it writes: commit is the text to end commit
+// messages with, pr the text to end pull request descriptions with (the
+// attribution setting). Empty texts add nothing; "" when both are empty.
+func Attribution(commit, pr string) string {
+	commit, pr = strings.TrimSpace(commit), strings.TrimSpace(pr)
+	var parts []string
+	if commit != "" {
+		parts = append(parts, "End every git commit message you write with the following lines, after a blank line, exactly as given:\n\n"+commit)
+	}
+	if pr != "" {
+		parts = append(parts, "End every pull request description you write with the following text, after a blank line, exactly as given:\n\n"+pr)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "# Attribution\n\n" + strings.Join(parts, "\n\n")
+}
+
+// Language returns the section asking the model to answer in language
+// (the language setting, such as "japanese"); "" when it is empty.
+func Language(language string) string {
+	language = strings.TrimSpace(language)
+	if language == "" {
+		return ""
+	}
+	return "# Language\n\nWrite your replies to the user in " + language + ", whatever language the code, tool results or memory files are in. Code, commands, file names and identifiers stay as they are."
 }

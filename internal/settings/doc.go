@@ -5,8 +5,13 @@
 //
 // Load reads, highest precedence first:
 //
-//   - managed policy: /etc/reins/managed-settings.json and
-//     /etc/claude-code/managed-settings.json (SourcePolicy);
+//   - managed policy: /etc/reins/managed-settings.json,
+//     /etc/claude-code/managed-settings.json and macOS's
+//     /Library/Application Support/ClaudeCode/managed-settings.json, each
+//     with the *.json files of its drop-in folder (managed-settings.d/,
+//     merged over it in name order, hidden files left out); when none is
+//     installed, the folder $REINS_MANAGED_SETTINGS_DIR names
+//     (SourcePolicy);
 //   - the --settings flag, a file or inline JSON (SourceFlag);
 //   - local project: .reins/settings.local.json and
 //     .claude/settings.local.json (SourceLocal);

@@ -13,11 +13,23 @@ import (
 	"reins/internal/fsutil"
 )
 
-// DefaultManagedPaths are the managed-policy files, highest first.
+// DefaultManagedPaths are the managed-policy files, highest first:
+// reins's own, then Claude Code's (Linux, then macOS). Beside each, the
+// drop-in folder named like it with ".d" for ".json"
+// (/etc/claude-code/managed-settings.d/) holds more policy files.
 var DefaultManagedPaths = []string{
 	"/etc/reins/managed-settings.json",
 	"/etc/claude-code/managed-settings.json",
+	"/Library/Application Support/ClaudeCode/managed-settings.json",
 }
+
+// ManagedDirEnv names the environment variable that points at a folder
+// holding a managed-settings.json and a managed-settings.d/ folder, used
+// as the managed policy when none is installed at DefaultManagedPaths
+// (for tests, and for trying a policy out before installing it). An
+// installed policy always wins: the variable is then ignored with a
+// warning, so that it cannot lift a policy.
+const ManagedDirEnv = "REINS_MANAGED_SETTINGS_DIR"
 
 // Options says where Load looks. The zero value loads every source for the
 // process's working folder and home.
@@ -50,7 +62,9 @@ type Options struct {
 	// apply only their safe subset.
 	Trusted bool
 	// ManagedPaths are the managed-policy files, highest first (nil means
-	// DefaultManagedPaths).
+	// DefaultManagedPaths, or the folder ManagedDirEnv names when no
+	// policy is installed there). Each file's drop-in folder (the path
+	// with ".json" replaced by ".d") is read too.
 	ManagedPaths []string
 	// Getenv reads the environment (nil means os.Getenv).
 	Getenv func(string) string
@@ -103,10 +117,63 @@ func (o Options) resolve() (Options, error) {
 	if o.ClaudeDir == "" {
 		o.ClaudeDir = ClaudeConfigDir(o.Getenv, o.Home)
 	}
-	if o.ManagedPaths == nil {
-		o.ManagedPaths = DefaultManagedPaths
-	}
 	return o, nil
+}
+
+// managedPaths says which managed-policy files Load reads: the ones given,
+// else the defaults, else (when nothing is installed at the defaults) the
+// folder ManagedDirEnv names.
+func (o Options) managedPaths() ([]string, []Warning) {
+	if o.ManagedPaths != nil {
+		return o.ManagedPaths, nil
+	}
+	dir := strings.TrimSpace(o.Getenv(ManagedDirEnv))
+	if dir == "" {
+		return DefaultManagedPaths, nil
+	}
+	for _, p := range DefaultManagedPaths {
+		for _, q := range []string{p, dropInDir(p)} {
+			if _, err := os.Lstat(q); err == nil {
+				return DefaultManagedPaths, []Warning{{Message: fmt.Sprintf(
+					"%s is ignored: a managed policy is installed at %s, and it cannot be replaced", ManagedDirEnv, q)}}
+			}
+		}
+	}
+	dir = expandHome(dir, o.Home)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(o.Cwd, dir)
+	}
+	return []string{filepath.Join(dir, "managed-settings.json")}, nil
+}
+
+// dropInDir is the drop-in folder of a managed-policy file:
+// managed-settings.json → managed-settings.d.
+func dropInDir(path string) string {
+	return strings.TrimSuffix(path, ".json") + ".d"
+}
+
+// dropIns lists the policy files of path's drop-in folder, as Claude Code
+// reads them: the *.json files in name order (a later name wins a scalar),
+// hidden files left out. A folder that does not exist holds none; one that
+// cannot be read is an error, as policy fails closed.
+func dropIns(path string) ([]string, error) {
+	dir := dropInDir(path)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read managed settings folder %s: %w", dir, err)
+	}
+	var out []string
+	for _, e := range entries { // os.ReadDir sorts by name
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
+			continue
+		}
+		out = append(out, filepath.Join(dir, name))
+	}
+	return out, nil
 }
 
 // UserConfigDir is reins' user config folder: $REINS_CONFIG_DIR, else
@@ -142,9 +209,17 @@ type candidate struct {
 }
 
 // candidates lists the files of every selected source, highest first.
-func (o Options) candidates() []candidate {
+// Each managed file comes after its drop-ins, the last-named first.
+func (o Options) candidates(managed []string) ([]candidate, error) {
 	var out []candidate
-	for _, p := range o.ManagedPaths {
+	for _, p := range managed {
+		extra, err := dropIns(p)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(extra) - 1; i >= 0; i-- {
+			out = append(out, candidate{path: extra[i], source: SourcePolicy, root: o.Cwd})
+		}
 		out = append(out, candidate{path: p, source: SourcePolicy, root: o.Cwd})
 	}
 	if strings.TrimSpace(o.CLISettings) == "" && len(o.FlagOverlay) > 0 {
@@ -187,7 +262,7 @@ func (o Options) candidates() []candidate {
 			out = append(out, candidate{path: filepath.Join(d, "settings.json"), source: SourceUser, root: d})
 		}
 	}
-	return dedupeCandidates(out)
+	return dedupeCandidates(out), nil
 }
 
 // dedupeCandidates drops a file listed twice (ConfigDir == ClaudeDir, or
@@ -234,9 +309,13 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 		return nil, nil, err
 	}
 	var files []loaded
-	var warns []Warning
 	var withheld []Withheld
-	for _, c := range o.candidates() {
+	managed, warns := o.managedPaths()
+	cands, err := o.candidates(managed)
+	if err != nil {
+		return nil, warns, err
+	}
+	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("load settings: %w", err)
 		}

@@ -107,6 +107,14 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 		if f.source == SourcePolicy {
 			managedRulesOnly = managedRulesOnly || boolKey(f.data, "allowManagedPermissionRulesOnly")
 			managedHooksOnly = managedHooksOnly || boolKey(f.data, "allowManagedHooksOnly")
+			continue
+		}
+		for _, key := range []string{"allowManagedPermissionRulesOnly", "allowManagedHooksOnly"} {
+			if boolKey(f.data, key) {
+				line, col := position(f.data.src, f.data.pos[key])
+				warns = append(warns, Warning{File: f.path, Line: line, Column: col,
+					Message: fmt.Sprintf("%s counts in managed settings only (/etc/claude-code/managed-settings.json); here it has no effect", key)})
+			}
 		}
 	}
 	s.ManagedRulesOnly = managedRulesOnly
@@ -144,6 +152,7 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 	_, _ = s.Get("model", &s.Model)
 	_, _ = s.Get("cleanupPeriodDays", &s.CleanupPeriodDays)
 	_, _ = s.Get("includeCoAuthoredBy", &s.IncludeCoAuthoredBy)
+	_, _ = s.Get("attribution", &s.Attribution)
 	_, _ = s.Get("models", &s.Models)
 	if _, err := s.Get("sandbox", &s.Sandbox); err == nil && s.Sandbox.Enabled {
 		s.Sandbox.File = firstFileWith(files, "sandbox")

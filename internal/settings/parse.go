@@ -351,7 +351,7 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		if _, msg := modeDisabled(raw); msg != "" {
 			return "setting disableAutoMode: " + msg, 0
 		}
-	case "model", "apiKeyHelper", "outputStyle":
+	case "model", "apiKeyHelper", "outputStyle", "language":
 		var s string
 		err = json.Unmarshal(raw, &s)
 	case "effortLevel":
@@ -364,12 +364,16 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		if err = json.Unmarshal(raw, &n); err == nil && n < 0 {
 			return "setting cleanupPeriodDays: must not be negative; ignored", 0
 		}
-	case "includeCoAuthoredBy", "disableAllHooks", "allowManagedPermissionRulesOnly", "allowManagedHooksOnly":
+	case "includeCoAuthoredBy", "disableAllHooks", "allowManagedPermissionRulesOnly", "allowManagedHooksOnly", "respectGitignore",
+		"includeGitInstructions":
 		var b bool
 		err = json.Unmarshal(raw, &b)
 	case "models":
 		var m map[string]ModelOverride
 		err = json.Unmarshal(raw, &m)
+	case "attribution":
+		var a Attribution
+		err = json.Unmarshal(raw, &a)
 	case "sandbox":
 		var s struct {
 			Enabled *bool `json:"enabled"`

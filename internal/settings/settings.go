@@ -148,6 +148,14 @@ type AutoMode struct {
 	ClassifyAllShell bool `json:"classifyAllShell,omitempty"`
 }
 
+// Attribution is the "attribution" key: the text the model is asked to
+// end commit messages (Commit) and pull request descriptions (PR) with;
+// empty asks for none.
+type Attribution struct {
+	Commit string `json:"commit"`
+	PR     string `json:"pr"`
+}
+
 // Sandbox is the part of the "sandbox" key reins looks at.
 type Sandbox struct {
 	Enabled bool `json:"enabled"`
@@ -198,8 +206,11 @@ type Settings struct {
 	// CleanupPeriodDays is how long transcripts are kept (0: default).
 	CleanupPeriodDays int
 	// IncludeCoAuthoredBy is the includeCoAuthoredBy setting (default
-	// true).
+	// true), Claude Code's older switch for its own commit trailer. reins
+	// adds no trailer of its own; Attribution says what to add.
 	IncludeCoAuthoredBy bool
+	// Attribution is the attribution setting.
+	Attribution Attribution
 	// Models overrides rows of the model table by id.
 	Models map[string]ModelOverride
 	// Sandbox is set when a source asks for the sandbox. reins has none

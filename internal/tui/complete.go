@@ -3,12 +3,16 @@ package tui
 import (
 	"context"
 	"io/fs"
+	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
+
+	"reins/internal/search"
 )
 
 // compItem is one completion.
@@ -35,42 +39,94 @@ type filesMsg struct{ files []string }
 // maxFiles bounds the file list for @ completion.
 const maxFiles = 50_000
 
-// listFiles walks root for @ completion: regular files, relative paths,
-// hidden folders and common dependency folders skipped.
-func listFiles(ctx context.Context, root string) tea.Cmd {
+// listFiles walks root for @ completion: regular files and folders, as
+// paths relative to root, hidden folders and common dependency folders
+// skipped. Unless withIgnored (respectGitignore: false), what .gitignore
+// and the other ignore files leave out is not listed either.
+func listFiles(ctx context.Context, root string, withIgnored bool) tea.Cmd {
 	return func() tea.Msg {
 		var files []string
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || ctx.Err() != nil {
-				if d != nil && d.IsDir() && p != root {
-					return fs.SkipDir
-				}
-				return ctx.Err()
-			}
-			name := d.Name()
-			if d.IsDir() {
-				if p == root {
-					return nil
-				}
-				if strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "target" || name == "__pycache__" {
-					return fs.SkipDir
-				}
-			}
-			if rel, err := filepath.Rel(root, p); err == nil {
-				rel = filepath.ToSlash(rel)
-				if d.IsDir() {
-					rel += "/" // a folder can be mentioned too
-				}
-				files = append(files, rel)
-			}
-			if len(files) >= maxFiles {
-				return fs.SkipAll
-			}
-			return nil
-		})
+		if withIgnored {
+			files = walkAllFiles(ctx, root)
+		} else {
+			files = walkKeptFiles(ctx, root)
+		}
 		sort.Strings(files)
 		return filesMsg{files: files}
 	}
+}
+
+// skippedDir reports whether @ completion leaves out the folder name.
+func skippedDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "target" || name == "__pycache__"
+}
+
+// walkAllFiles lists every file and folder under root.
+func walkAllFiles(ctx context.Context, root string) []string {
+	var files []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || ctx.Err() != nil {
+			if d != nil && d.IsDir() && p != root {
+				return fs.SkipDir
+			}
+			return ctx.Err()
+		}
+		if d.IsDir() {
+			if p == root {
+				return nil
+			}
+			if skippedDir(d.Name()) {
+				return fs.SkipDir
+			}
+		}
+		if rel, err := filepath.Rel(root, p); err == nil {
+			rel = filepath.ToSlash(rel)
+			if d.IsDir() {
+				rel += "/" // a folder can be mentioned too
+			}
+			files = append(files, rel)
+		}
+		if len(files) >= maxFiles {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	return files
+}
+
+// walkKeptFiles lists the files under root that the ignore files keep,
+// and the folders that hold them.
+func walkKeptFiles(ctx context.Context, root string) []string {
+	skip := func(abs string) bool {
+		name := filepath.Base(abs)
+		if !skippedDir(name) {
+			return false
+		}
+		fi, err := os.Lstat(abs)
+		return err == nil && fi.IsDir()
+	}
+	found, _, err := search.Files(ctx, root, search.WalkOptions{Hidden: true, Skip: skip})
+	if err != nil {
+		return nil
+	}
+	var files []string
+	dirs := map[string]bool{}
+	for _, f := range found {
+		rel, err := filepath.Rel(root, f.Path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		files = append(files, rel)
+		for d := path.Dir(rel); d != "." && !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+			files = append(files, d+"/") // a folder can be mentioned too
+		}
+		if len(files) >= maxFiles {
+			break
+		}
+	}
+	return files
 }
 
 // token returns the word the cursor is in (from its start to the cursor).

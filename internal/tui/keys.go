@@ -81,7 +81,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		var cmds []tea.Cmd
 		if m.files == nil {
 			m.files = []string{}
-			cmds = append(cmds, listFiles(m.ctx, m.o.Cwd))
+			cmds = append(cmds, listFiles(m.ctx, m.o.Cwd, m.o.ListIgnoredFiles))
 		}
 		if opened && m.o.Resources != nil {
 			cmds = append(cmds, listResources(m.ctx, m.o.Resources))

@@ -108,6 +108,9 @@ type Options struct {
 	Asker *Asker
 	// Mode is the permission mode holder; nil fixes the mode at "default".
 	Mode ModeSwitcher
+	// ListIgnoredFiles makes @ completion list the files .gitignore
+	// leaves out too (the respectGitignore setting set to false).
+	ListIgnoredFiles bool
 	// BypassAvailable adds bypassPermissions to the Shift+Tab cycle.
 	BypassAvailable bool
 	// AutoAvailable adds auto to the Shift+Tab cycle (after plan).

@@ -46,6 +46,11 @@ type Config struct {
 	// RefreshKey, when set, is called once after a 401 for a new API key
 	// (apiKeyHelper); the request is then retried with it.
 	RefreshKey func(ctx context.Context) (string, error)
+	// KeyTTL is how long a key from APIKey or RefreshKey is used before
+	// a request first asks RefreshKey for a new one (apiKeyHelper's
+	// refresh interval, CLAUDE_CODE_API_KEY_HELPER_TTL_MS); 0 means only
+	// after a 401. A refresh that fails keeps the old key.
+	KeyTTL time.Duration
 	// Betas are sent in anthropic-beta on every request, before the
 	// request's own.
 	Betas []string
@@ -75,8 +80,9 @@ type Client struct {
 	bufs  sync.Pool // *[]byte request bodies, reused across requests
 	tools toolsCache
 
-	mu  sync.Mutex // guards key
-	key string
+	mu    sync.Mutex // guards key and keyAt
+	key   string
+	keyAt time.Time // when key was fetched
 }
 
 // New returns a client.
@@ -110,7 +116,33 @@ func New(cfg Config) *Client {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Client{cfg: cfg, key: cfg.APIKey}
+	return &Client{cfg: cfg, key: cfg.APIKey, keyAt: time.Now()}
+}
+
+// refreshStaleKey asks RefreshKey for a new key when the one in use is
+// older than KeyTTL. One caller refreshes; the others meanwhile keep the
+// old key.
+func (c *Client) refreshStaleKey(ctx context.Context) {
+	if c.cfg.RefreshKey == nil || c.cfg.KeyTTL <= 0 {
+		return
+	}
+	c.mu.Lock()
+	stale := time.Since(c.keyAt) >= c.cfg.KeyTTL
+	if stale {
+		c.keyAt = time.Now() // claimed: concurrent requests do not refresh too
+	}
+	c.mu.Unlock()
+	if !stale {
+		return
+	}
+	key, err := c.cfg.RefreshKey(ctx)
+	if err != nil {
+		c.cfg.Logger.Warn("refreshing the API key failed; keeping the old one", "err", err)
+		return
+	}
+	c.mu.Lock()
+	c.key, c.keyAt = key, time.Now()
+	c.mu.Unlock()
 }
 
 // Preconnect opens a connection to the API while the caller gets ready,
@@ -152,6 +184,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) (llm.Stream, erro
 		*bp = body[:0]
 		c.bufs.Put(bp)
 	}()
+	c.refreshStaleKey(ctx)
 	maxRetries := max(c.cfg.MaxRetries, 0)
 	refreshed := false
 	overloads := 0
@@ -170,7 +203,7 @@ func (c *Client) Stream(ctx context.Context, req *llm.Request) (llm.Stream, erro
 				return nil, fmt.Errorf("%w (refreshing the API key failed: %v)", err, kerr)
 			}
 			c.mu.Lock()
-			c.key = key
+			c.key, c.keyAt = key, time.Now()
 			c.mu.Unlock()
 			attempt--
 			continue
