@@ -23,6 +23,15 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		if errors.Is(err, session.ErrNotFound) {
 			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (reins sessions --all lists those of other folders)", a.cwd)
 		}
+		if ue := (*session.UnreadableError)(nil); errors.As(err, &ue) {
+			// Going on with the session before it would hand the user an
+			// older conversation than the one asked for, unannounced.
+			how := "move the file aside to continue the one before it"
+			if ue.Next != "" {
+				how = "reins --resume " + ue.Next + " goes on with the one before it"
+			}
+			return nil, fmt.Errorf("--continue: %v; reins did not continue an older session in its place (%s)", err, how)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (%v)", a.cwd, err)
 		}
