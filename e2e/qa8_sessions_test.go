@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,5 +57,111 @@ func TestQA8ContinueRefusesAnUnreadableLatestTranscript(t *testing.T) {
 	}
 	if !carries(srv.Requests()[1], "question one") {
 		t.Errorf("-c did not continue the session before: %q", historyTexts(srv.Requests()[1]))
+	}
+}
+
+// requestWith returns the last captured request whose last user message
+// contains text.
+func requestWith(t *testing.T, srv *llmtest.Server, text string) *llmtest.Request {
+	t.Helper()
+	reqs := srv.Requests()
+	for i := len(reqs) - 1; i >= 0; i-- {
+		if strings.Contains(reqs[i].LastUserText(), text) {
+			return reqs[i]
+		}
+	}
+	t.Fatalf("no request ends with %q", text)
+	return nil
+}
+
+// Two reins continuing one session at once (reins --resume ID in two
+// terminals): the second, started while the first waits on a tool call,
+// says so and goes on from the last finished turn, not with the first
+// one's prompt and its call answered by a made-up error; both record every
+// line into the one transcript; a later --resume goes on with the branch
+// recorded last, whole and alone.
+func TestQA8TwoProcessesContinuingOneSessionKeepTheirBranchesApart(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{MatchText: "hello", Blocks: []llmtest.Block{llmtest.Text("hi there")}},
+		llmtest.Turn{MatchText: "alpha", Blocks: []llmtest.Block{llmtest.ToolUse("toolu_A1", "Bash",
+			map[string]any{"command": "while [ ! -f go ]; do sleep 0.05; done; echo A-out"})}},
+		llmtest.Turn{MatchText: "A-out", Blocks: []llmtest.Block{llmtest.Text("alpha done")}},
+		llmtest.Turn{MatchText: "beta", Blocks: []llmtest.Block{llmtest.Text("beta done")}},
+		llmtest.Turn{MatchText: "gamma", Blocks: []llmtest.Block{llmtest.Text("gamma done")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "hello", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	id := resultSessionID(t, r)
+	path := sb.Transcripts(t)[0]
+
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	first := sb.Command(t, ctx, "-p", "alpha", "--resume", id, "--allowedTools", "Bash")
+	var firstErr bytes.Buffer
+	first.Stderr = &firstErr
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		data, _ := os.ReadFile(path)
+		if bytes.Contains(data, []byte(`"toolu_A1"`)) {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("the first reins never recorded its tool call: %s", firstErr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	r = sb.Run(t, "", "-p", "beta", "--resume", id)
+	if r.Code != 0 {
+		t.Fatalf("second reins: code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "open in another reins") {
+		t.Errorf("second reins said nothing of the other one: stderr %q", r.Stderr)
+	}
+	beta := requestWith(t, srv, "beta")
+	if carries(beta, "alpha") || carries(beta, "No result was recorded") {
+		t.Errorf("the second conversation took in the first one's running turn: %q", historyTexts(beta))
+	}
+	if !carries(beta, "hello") || !carries(beta, "hi there") {
+		t.Errorf("the second conversation lacks the finished history: %q", historyTexts(beta))
+	}
+
+	sb.Write(t, "go", "")
+	if err := first.Wait(); err != nil {
+		t.Fatalf("first reins: %v: %s", err, firstErr.String())
+	}
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		if !json.Valid(line) {
+			t.Errorf("line %d is not JSON: %q", i+1, line)
+		}
+	}
+	for _, want := range []string{"alpha done", "beta done", "A-out"} {
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("the transcript lacks %q", want)
+		}
+	}
+
+	r = sb.Run(t, "", "-p", "gamma", "--resume", id)
+	if r.Code != 0 {
+		t.Fatalf("third reins: code %d: %s", r.Code, r.Stderr)
+	}
+	gamma := requestWith(t, srv, "gamma")
+	for _, want := range []string{"hello", "alpha", "A-out", "alpha done"} {
+		if !carries(gamma, want) {
+			t.Errorf("the resumed branch lacks %q: %q", want, historyTexts(gamma))
+		}
+	}
+	if carries(gamma, "beta") || carries(gamma, "No result was recorded") {
+		t.Errorf("the resumed conversation mixes the branches: %q", historyTexts(gamma))
 	}
 }

@@ -50,9 +50,23 @@ func (a *app) findResumed() (*session.Transcript, error) {
 			return nil, fmt.Errorf("--resume: %w", err)
 		}
 	}
-	t, err := session.LoadAt(info.Path, strings.TrimSpace(a.opts.ResumeAt))
+	at := strings.TrimSpace(a.opts.ResumeAt)
+	// Another reins running this session (reins -c in two terminals):
+	// both go on, each on its own branch of the one transcript, and this
+	// one from the last finished turn, not from the middle of the turn the
+	// other is running.
+	busy := at == "" && session.Busy(info.Path)
+	var t *session.Transcript
+	if busy {
+		t, err = session.LoadSettled(info.Path)
+	} else {
+		t, err = session.LoadAt(info.Path, at)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
+	}
+	if busy {
+		a.warn(fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from the last finished turn, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path))
 	}
 	for _, w := range t.Warnings {
 		a.warn(fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w.String()))
@@ -88,6 +102,13 @@ func (a *app) resume() error {
 		}
 		for _, r := range t.Repairs {
 			r.SessionID = a.sessionID
+		}
+	}
+	if a.writer != nil && sameFile(t.Path, a.writer.Path()) {
+		// Recording into the file from now on, so that a reins resuming
+		// it meanwhile knows (session.Busy).
+		if err := a.writer.Open(); err != nil {
+			return err
 		}
 	}
 	items := make([]engine.HistoryItem, len(t.Items))
