@@ -165,3 +165,61 @@ func TestQA8TwoProcessesContinuingOneSessionKeepTheirBranchesApart(t *testing.T)
 		t.Errorf("the resumed conversation mixes the branches: %q", historyTexts(gamma))
 	}
 }
+
+// The error result that --continue records for a tool call a killed reins
+// left unanswered carries the version field, as every other message line
+// reins records and as Claude Code's lines do.
+func TestQA8RepairedToolResultCarriesTheVersion(t *testing.T) {
+	srv := server(t, llmtest.Reply("answer one"), llmtest.Reply("answer two"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "question one"); r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	path := sb.Transcripts(t)[0]
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var leaf, id, version string
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var e struct{ Type, UUID, SessionID, Version string }
+		json.Unmarshal(line, &e)
+		if e.Type == "assistant" {
+			leaf, id, version = e.UUID, e.SessionID, e.Version
+		}
+	}
+	// What a reins killed during a Bash call leaves last.
+	call := `{"parentUuid":"` + leaf + `","isSidechain":false,"type":"assistant","uuid":"7c0ffee0-0000-4000-8000-000000000001","sessionId":"` + id +
+		`","timestamp":"2026-11-30T10:00:00.000Z","cwd":"` + sb.Dir + `","version":"` + version +
+		`","message":{"id":"msg_k","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"tool_use","id":"toolu_killed","name":"Bash","input":{"command":"sleep 60"}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1}}}` + "\n"
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(call)
+	f.Close()
+	if r := sb.Run(t, "", "-p", "-c", "question two"); r.Code != 0 {
+		t.Fatalf("continue: code %d: %s", r.Code, r.Stderr)
+	}
+	data, _ = os.ReadFile(path)
+	found := false
+	for _, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		var e struct {
+			Type, Version string
+			Message       json.RawMessage
+		}
+		json.Unmarshal(line, &e)
+		if e.Type != "user" && e.Type != "assistant" {
+			continue
+		}
+		if bytes.Contains(e.Message, []byte("toolu_killed")) && e.Type == "user" {
+			found = true
+		}
+		if e.Version == "" {
+			t.Errorf("a %s line without version: %s", e.Type, line)
+		}
+	}
+	if !found {
+		t.Errorf("no result was recorded for the killed call")
+	}
+}

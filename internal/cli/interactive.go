@@ -292,6 +292,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	s.SetHistory(items)
 	s.SetLastUUID(t.Leaf)
 	if w != nil && len(t.Repairs) > 0 {
+		for _, r := range t.Repairs {
+			r.Version = Version // as every line this reins records
+		}
 		if err := t.WriteRepairs(w); err != nil {
 			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 		}

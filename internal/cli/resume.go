@@ -118,6 +118,9 @@ func (a *app) resume() error {
 	a.sess.SetHistory(items)
 	a.sess.SetLastUUID(t.Leaf)
 	if a.writer != nil && len(t.Repairs) > 0 {
+		for _, r := range t.Repairs {
+			r.Version = Version // as every line this reins records
+		}
 		if err := t.WriteRepairs(a.writer); err != nil {
 			return err
 		}
