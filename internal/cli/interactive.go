@@ -157,10 +157,14 @@ type uiSessions struct {
 	base        engine.Config
 	checkpoints *tui.Checkpoints
 	compactor   tui.Compactor
+	// cur is the writer of the session the UI runs now: the one left by
+	// /clear or /resume is closed, so that the transcript it leaves is no
+	// longer held (see session.Busy).
+	cur *session.Writer
 }
 
 func newUISessions(a *app) *uiSessions {
-	u := &uiSessions{a: a, checkpoints: &tui.Checkpoints{}, compactor: a.compactor}
+	u := &uiSessions{a: a, checkpoints: &tui.Checkpoints{}, compactor: a.compactor, cur: a.writer}
 	u.base = a.sess.Config()
 	u.base.Gate = u.checkpoints.Gate(u.base.Gate)
 	return u
@@ -181,6 +185,12 @@ func (u *uiSessions) memoryChanged(s *engine.Session) {
 // transcripts follow the session id).
 func (u *uiSessions) build(id string, w *session.Writer) *engine.Session {
 	u.a.switchSession(id)
+	if u.cur != nil && u.cur != w {
+		// A line recorded for the old session after this (a background
+		// task's notice) opens its file again.
+		u.cur.Close()
+	}
+	u.cur = w
 	cfg := u.base
 	cfg.SessionID = id
 	cfg.Recorder = nil
