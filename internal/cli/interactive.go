@@ -252,7 +252,14 @@ func (u *uiSessions) List() ([]session.Info, error) {
 // Resume reopens a recorded session: its history, recording on into its
 // transcript.
 func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Session, error) {
-	t, err := session.Load(info.Path)
+	// Another reins running the session: go on from its last finished
+	// turn, on a branch of its own (as reins --resume does).
+	busy := session.Busy(info.Path)
+	load := session.Load
+	if busy {
+		load = session.LoadSettled
+	}
+	t, err := load(info.Path)
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
@@ -260,6 +267,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	// once the list that called this has closed (the notices go through
 	// the loop that waits for this call).
 	var notes []string
+	if busy {
+		notes = append(notes, busyNote(info))
+	}
 	for _, w := range t.Warnings {
 		notes = append(notes, fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w))
 	}

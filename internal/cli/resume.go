@@ -66,7 +66,7 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
 	if busy {
-		a.warn(fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from the last finished turn, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path))
+		a.warn(busyNote(info))
 	}
 	for _, w := range t.Warnings {
 		a.warn(fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w.String()))
@@ -75,6 +75,12 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		t.SessionID = info.ID
 	}
 	return t, nil
+}
+
+// busyNote says that the session resumed is being recorded by another
+// reins, and what follows.
+func busyNote(info session.Info) string {
+	return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from the last finished turn, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path)
 }
 
 // resume puts a loaded transcript's history and state into the session.
