@@ -1,7 +1,10 @@
 package session
 
 import (
+	"context"
+	"os"
 	"testing"
+	"time"
 
 	"reins/internal/llm"
 )
@@ -56,5 +59,28 @@ func TestBusyWhileAWriterHoldsTheTranscript(t *testing.T) {
 	}
 	if !Busy(path) {
 		t.Fatal("a transcript opened with Open before any append is not busy")
+	}
+}
+
+// Cleanup leaves an old transcript that another process still records
+// into (a terminal UI left open longer than cleanupPeriodDays): removed,
+// every line that process records next would go to the removed file.
+func TestCleanupKeepsATranscriptAnotherProcessRecords(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	old := now.Add(-31 * 24 * time.Hour)
+	path := session(t, s, "/p", "idle", old, func(r *recorder) { r.msg(user("x")) })
+	w := NewWriter(path)
+	defer w.Close()
+	if err := w.Open(); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(path, old, old)
+	rep, err := s.Cleanup(context.Background(), 0, now, nil)
+	if err != nil || len(rep.Errs) != 0 {
+		t.Fatalf("Cleanup: %v %v", err, rep.Errs)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the transcript a writer holds was removed: %v (removed %v)", err, rep.Removed)
 	}
 }
