@@ -169,10 +169,14 @@ type uiSessions struct {
 	base        engine.Config
 	checkpoints *tui.Checkpoints
 	compactor   tui.Compactor
+	// cur is the writer of the session the UI runs now: the one left by
+	// /clear or /resume is closed, so that the transcript it leaves is no
+	// longer held (see session.Busy).
+	cur *session.Writer
 }
 
 func newUISessions(a *app) *uiSessions {
-	u := &uiSessions{a: a, checkpoints: &tui.Checkpoints{}, compactor: a.compactor}
+	u := &uiSessions{a: a, checkpoints: &tui.Checkpoints{}, compactor: a.compactor, cur: a.writer}
 	u.base = a.sess.Config()
 	u.base.Gate = u.checkpoints.Gate(u.base.Gate)
 	return u
@@ -203,6 +207,12 @@ func (u *uiSessions) setOutputStyle(ctx context.Context, s *engine.Session, name
 // transcripts follow the session id).
 func (u *uiSessions) build(id string, w *session.Writer) *engine.Session {
 	u.a.switchSession(id)
+	if u.cur != nil && u.cur != w {
+		// A line recorded for the old session after this (a background
+		// task's notice) opens its file again.
+		u.cur.Close()
+	}
+	u.cur = w
 	cfg := u.base
 	cfg.SessionID = id
 	cfg.Recorder = nil
@@ -266,7 +276,14 @@ func (u *uiSessions) List() ([]session.Info, error) {
 // Resume reopens a recorded session: its history, recording on into its
 // transcript.
 func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Session, error) {
-	t, err := session.Load(info.Path)
+	// Another reins running the session: go on from its last finished
+	// turn, on a branch of its own (as reins --resume does).
+	busy := session.Busy(info.Path)
+	load := session.Load
+	if busy {
+		load = session.LoadSettled
+	}
+	t, err := load(info.Path)
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
@@ -274,6 +291,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	// once the list that called this has closed (the notices go through
 	// the loop that waits for this call).
 	var notes []string
+	if busy {
+		notes = append(notes, busyNote(info))
+	}
 	for _, w := range t.Warnings {
 		notes = append(notes, fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w))
 	}
@@ -303,6 +323,12 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	}
 	u.base.UserContext = u.a.newConversationMemory()
 	w := u.writerFor(id)
+	if w != nil && sameFile(w.Path(), info.Path) {
+		// Held from now on, so a reins resuming it meanwhile knows.
+		if err := w.Open(); err != nil {
+			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
+		}
+	}
 	s := u.build(id, w)
 	items := make([]engine.HistoryItem, len(t.Items))
 	for i, it := range t.Items {
@@ -311,6 +337,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	s.SetHistory(items)
 	s.SetLastUUID(t.Leaf)
 	if w != nil && len(t.Repairs) > 0 {
+		for _, r := range t.Repairs {
+			r.Version = Version // as every line this reins records
+		}
 		if err := t.WriteRepairs(w); err != nil {
 			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 		}

@@ -23,6 +23,15 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		if errors.Is(err, session.ErrNotFound) {
 			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (reins sessions --all lists those of other folders)", a.cwd)
 		}
+		if ue := (*session.UnreadableError)(nil); errors.As(err, &ue) {
+			// Going on with the session before it would hand the user an
+			// older conversation than the one asked for, unannounced.
+			how := "move the file aside to continue the one before it"
+			if ue.Next != "" {
+				how = "reins --resume " + ue.Next + " goes on with the one before it"
+			}
+			return nil, fmt.Errorf("--continue: %v; reins did not continue an older session in its place (%s)", err, how)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (%v)", a.cwd, err)
 		}
@@ -41,9 +50,23 @@ func (a *app) findResumed() (*session.Transcript, error) {
 			return nil, fmt.Errorf("--resume: %w", err)
 		}
 	}
-	t, err := session.LoadAt(info.Path, strings.TrimSpace(a.opts.ResumeAt))
+	at := strings.TrimSpace(a.opts.ResumeAt)
+	// Another reins running this session (reins -c in two terminals):
+	// both go on, each on its own branch of the one transcript, and this
+	// one from the last finished turn, not from the middle of the turn the
+	// other is running.
+	busy := at == "" && session.Busy(info.Path)
+	var t *session.Transcript
+	if busy {
+		t, err = session.LoadSettled(info.Path)
+	} else {
+		t, err = session.LoadAt(info.Path, at)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
+	}
+	if busy {
+		a.warn(busyNote(info))
 	}
 	for _, w := range t.Warnings {
 		a.warn(fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w.String()))
@@ -52,6 +75,12 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		t.SessionID = info.ID
 	}
 	return t, nil
+}
+
+// busyNote says that the session resumed is being recorded by another
+// reins, and what follows.
+func busyNote(info session.Info) string {
+	return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from the last finished turn, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path)
 }
 
 // resume puts a loaded transcript's history and state into the session.
@@ -81,6 +110,13 @@ func (a *app) resume() error {
 			r.SessionID = a.sessionID
 		}
 	}
+	if a.writer != nil && sameFile(t.Path, a.writer.Path()) {
+		// Recording into the file from now on, so that a reins resuming
+		// it meanwhile knows (session.Busy).
+		if err := a.writer.Open(); err != nil {
+			return err
+		}
+	}
 	items := make([]engine.HistoryItem, len(t.Items))
 	for i, it := range t.Items {
 		items[i] = engine.HistoryItem{UUID: it.UUID, Message: it.Message, Meta: it.Meta, Summary: it.Summary}
@@ -88,6 +124,9 @@ func (a *app) resume() error {
 	a.sess.SetHistory(items)
 	a.sess.SetLastUUID(t.Leaf)
 	if a.writer != nil && len(t.Repairs) > 0 {
+		for _, r := range t.Repairs {
+			r.Version = Version // as every line this reins records
+		}
 		if err := t.WriteRepairs(a.writer); err != nil {
 			return err
 		}

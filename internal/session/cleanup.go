@@ -42,7 +42,7 @@ func (s Store) CleanupDue(now time.Time) bool {
 // folders left without a transcript and project folders left empty that
 // had not changed for maxAge.
 // Sessions for which keep returns true (the running ones) are never
-// removed. It stops early when ctx is cancelled. Run it in the background
+// removed, nor are those another process is recording (Busy). It stops early when ctx is cancelled. Run it in the background
 // at start-up; it never touches the Also folders.
 func (s Store) Cleanup(ctx context.Context, maxAge time.Duration, now time.Time, keep func(id string) bool) (CleanupReport, error) {
 	var rep CleanupReport
@@ -108,6 +108,12 @@ func (s Store) cleanProject(ctx context.Context, dir string, cutoff time.Time, k
 				continue
 			}
 			path := filepath.Join(dir, name)
+			if Busy(path) {
+				// A session another reins still runs (a terminal UI
+				// left open for days): what it records next would go
+				// to a removed file and be lost.
+				continue
+			}
 			if err := os.Remove(path); err != nil {
 				rep.Errs = append(rep.Errs, err)
 				continue

@@ -420,16 +420,105 @@ func cutRunes(s string, n int) string {
 }
 
 // Latest returns the most recently modified session of cwd (for
-// --continue). It wraps ErrNotFound when there is none.
+// --continue). It wraps ErrNotFound when there is none. When the newest
+// transcript of the folder cannot be read (no permission, an I/O error,
+// or content that is no JSON lines at all), it returns an *UnreadableError
+// naming it rather than the session before it: the user asked for the
+// last conversation and would otherwise go on with an older one without
+// knowing. Transcripts that hold no message (a session quit before
+// anything was said) and sub-agents' are passed over, as List does.
 func (s Store) Latest(cwd string) (Info, error) {
-	infos, err := s.List(cwd)
+	type file struct {
+		path string
+		mod  time.Time
+	}
+	var files []file
+	for _, root := range s.roots() {
+		dir := filepath.Join(root, "projects", Slug(cwd))
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return Info{}, fmt.Errorf("continue session in %s: %w", cwd, err)
+		}
+		for _, e := range ents {
+			if !strings.HasSuffix(e.Name(), ".jsonl") || !e.Type().IsRegular() {
+				continue
+			}
+			fi, err := e.Info()
+			if err != nil {
+				continue // removed meanwhile
+			}
+			files = append(files, file{filepath.Join(dir, e.Name()), fi.ModTime()})
+		}
+	}
+	slices.SortStableFunc(files, func(a, b file) int { return b.mod.Compare(a.mod) })
+	for i, f := range files {
+		if info, ok := Stat(f.path); ok {
+			return info, nil
+		}
+		why := unreadable(f.path)
+		if why == "" {
+			continue
+		}
+		e := &UnreadableError{Path: f.path, Reason: why}
+		for _, g := range files[i+1:] {
+			if info, ok := Stat(g.path); ok {
+				e.Next = info.ID
+				break
+			}
+		}
+		return Info{}, e
+	}
+	return Info{}, fmt.Errorf("continue session in %s: %w", cwd, ErrNotFound)
+}
+
+// UnreadableError is Latest's error for a newest transcript that cannot
+// be read. Next is the id of the newest readable session before it, ""
+// when there is none.
+type UnreadableError struct {
+	Path, Reason, Next string
+}
+
+// Error says which transcript, why, and which session comes before it.
+func (e *UnreadableError) Error() string {
+	msg := fmt.Sprintf("the latest session's transcript %s %s", e.Path, e.Reason)
+	if e.Next != "" {
+		msg += fmt.Sprintf("; the session before it is %s", e.Next)
+	}
+	return msg
+}
+
+// unreadable says why the transcript at path, which Stat passed over,
+// cannot be read, or returns "" when it was passed over for a reason that
+// is no fault (it is empty, holds no message, or is a sub-agent's, or
+// only a torn first line is in it).
+func unreadable(path string) string {
+	f, err := os.Open(path)
 	if err != nil {
-		return Info{}, err
+		return fmt.Sprintf("cannot be read (%v)", err)
 	}
-	if len(infos) == 0 {
-		return Info{}, fmt.Errorf("continue session in %s: %w", cwd, ErrNotFound)
+	defer f.Close()
+	head := make([]byte, liteBytes)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Sprintf("cannot be read (%v)", err)
 	}
-	return infos[0], nil
+	head = head[:n]
+	complete := bytes.LastIndexByte(head, '\n')
+	if complete < 0 {
+		return "" // empty, or a first line torn by a crash: nothing was recorded
+	}
+	for _, line := range bytes.Split(head[:complete], []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 && json.Valid(line) {
+			return "" // JSON lines without a message
+		}
+	}
+	if len(bytes.TrimSpace(head[:complete])) == 0 {
+		return ""
+	}
+	return "is damaged: none of its lines is JSON, so it holds no message that can be read"
 }
 
 // Find locates a session by id (for --resume): first in cwd's project

@@ -142,6 +142,10 @@ func Load(path string) (*Transcript, error) {
 // list is the one recorded last before that message. An at that names no
 // message of the file is an error. An empty at loads the whole history.
 func LoadAt(path, at string) (*Transcript, error) {
+	return loadPath(path, at, false)
+}
+
+func loadPath(path, at string, settled bool) (*Transcript, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("load session: %w", err)
@@ -151,7 +155,7 @@ func LoadAt(path, at string) (*Transcript, error) {
 	if st, err := f.Stat(); err == nil && st.Size() >= parallelMin {
 		parallel = true
 	}
-	t, err := readAt(f, parallel, at)
+	t, err := readAt(f, parallel, at, settled)
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", path, err)
 	}
@@ -168,6 +172,17 @@ func LoadAt(path, at string) (*Transcript, error) {
 	return t, nil
 }
 
+// LoadSettled is Load for a session that another process is recording
+// at the same time (see Busy): when the newest entry is part of a turn
+// still under way (a prompt without its answer, a tool call whose result
+// is not in yet), the history ends before that turn's prompt instead, at
+// the last answer given, so the turn another process is running is
+// neither answered with made-up errors nor mixed into this conversation.
+// What the other process records goes on in the file as its own branch.
+func LoadSettled(path string) (*Transcript, error) {
+	return loadPath(path, "", true)
+}
+
 // Read reads a transcript from r, streaming it line by line.
 func Read(r io.Reader) (*Transcript, error) {
 	return read(r, false)
@@ -176,12 +191,12 @@ func Read(r io.Reader) (*Transcript, error) {
 // read reads a transcript; parallel decodes lines on several cores
 // (worth it for large files).
 func read(r io.Reader, parallel bool) (*Transcript, error) {
-	return readAt(r, parallel, "")
+	return readAt(r, parallel, "", false)
 }
 
 // readAt is read with the leaf chosen by uuid (see LoadAt).
-func readAt(r io.Reader, parallel bool, at string) (*Transcript, error) {
-	ld := loader{t: &Transcript{}, index: map[string]int{}, lastMain: -1, at: at}
+func readAt(r io.Reader, parallel bool, at string, settled bool) (*Transcript, error) {
+	ld := loader{t: &Transcript{}, index: map[string]int{}, lastMain: -1, at: at, settled: settled}
 	var err error
 	if parallel {
 		err = decodeParallel(r, &ld)
@@ -216,6 +231,7 @@ type loader struct {
 	replSeen map[string]int
 	at       string     // the leaf's uuid when chosen (LoadAt)
 	todos    []lineTodo // every todo list recorded, when at is set
+	settled  bool       // end at the last finished turn (LoadSettled)
 }
 
 // lineTodo is a todo list and the line that recorded it.
@@ -380,7 +396,15 @@ func (ld *loader) finish() {
 			leaf = next
 		}
 	}
+	nw := len(t.Warnings)
 	chain := ld.chain(leaf)
+	if ld.settled && ld.at == "" {
+		if k := ld.lastAnswer(chain); k >= 0 && chain[k] != leaf {
+			t.Warnings, t.Boundary = t.Warnings[:nw], nil
+			leaf = chain[k]
+			chain = ld.chain(leaf)
+		}
+	}
 	t.Leaf = ld.nodes[leaf].uuid
 	t.Cwd, t.GitBranch = ld.nodes[leaf].cwd, ld.nodes[leaf].branch
 
@@ -423,6 +447,52 @@ func (ld *loader) finish() {
 			break
 		}
 	}
+}
+
+// lastAnswer returns the position in chain of the model's last answer
+// that ended a turn: the newest assistant message that is the chain's last
+// message and calls no tool, or that a prompt of the user follows. It
+// returns -1 when there is none (the first turn is still under way).
+func (ld *loader) lastAnswer(chain []int) int {
+	next := -1 // the message after position k on the chain, as a node index
+	for k := len(chain) - 1; k >= 0; k-- {
+		m := ld.nodes[chain[k]].msg
+		if m == nil {
+			continue
+		}
+		if m.Role == llm.RoleAssistant {
+			if next < 0 && !callsTools(m) {
+				return k
+			}
+			if next >= 0 && isPrompt(ld.nodes[next].msg) {
+				return k
+			}
+		}
+		next = chain[k]
+	}
+	return -1
+}
+
+func callsTools(m *llm.Message) bool {
+	for _, b := range m.Content {
+		if b.Type == llm.BlockToolUse {
+			return true
+		}
+	}
+	return false
+}
+
+// isPrompt reports a user message that is not the results of tool calls.
+func isPrompt(m *llm.Message) bool {
+	if m.Role != llm.RoleUser {
+		return false
+	}
+	for _, b := range m.Content {
+		if b.Type == llm.BlockToolResult {
+			return false
+		}
+	}
+	return true
 }
 
 // stamped is an item with its timestamp and line, for the derivations.

@@ -140,11 +140,24 @@ func (w *Writer) openLocked() error {
 			}
 		}
 	}
+	shareLock(f)
 	w.f = f
 	if w.wrap != nil {
 		w.f = w.wrap(f)
 	}
 	return nil
+}
+
+// Open opens the transcript now rather than at the first Append, so that
+// Busy sees this process as recording it from the start (a resumed
+// session that has not recorded anything yet).
+func (w *Writer) Open() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f != nil {
+		return nil
+	}
+	return w.openLocked()
 }
 
 // Close closes the file.

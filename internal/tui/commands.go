@@ -213,7 +213,7 @@ func builtins() []*builtin {
 		{name: "cost", desc: "Show the session's cost and usage", aliases: []string{"usage", "stats"}, duringTurn: true, run: (*Model).cmdCost},
 		{name: "context", desc: "Show what fills the context window", duringTurn: true, run: (*Model).cmdContext},
 		{name: "plan", desc: "Enter plan mode (explore and plan, change nothing); /plan <task> also starts planning it", hint: "[task]", run: (*Model).cmdPlan},
-		{name: "resume", desc: "Resume an earlier conversation", aliases: []string{"continue"}, run: (*Model).cmdResume},
+		{name: "resume", desc: "Resume an earlier conversation (by id or /rename name, or pick from the list; typing searches the first prompts too)", hint: "[id or name]", aliases: []string{"continue"}, run: (*Model).cmdResume},
 		{name: "rename", desc: "Name the session, to resume it later with --resume <name>", hint: "<name>", run: (*Model).cmdRename},
 		{name: "rewind", desc: "Go back to an earlier prompt (esc esc)", run: func(m *Model, _ string) tea.Cmd { m.openRewind(); return nil }},
 		{name: "permissions", desc: "View permission rules", duringTurn: true, run: viewer("permissions", func(o *Options) Viewer { return o.Permissions })},

@@ -21,6 +21,9 @@ type pickerDialog struct {
 	sel    int
 	filter lineInput
 	onPick func(m *Model, i int) tea.Cmd
+	// search, when set, holds for each item more text the filter
+	// matches, unshown (a session's first prompt, name and id).
+	search []string
 }
 
 func newPicker(title string, items []pickItem, onPick func(m *Model, i int) tea.Cmd) *pickerDialog {
@@ -33,7 +36,11 @@ func (p *pickerDialog) refilter() {
 	q := strings.ToLower(p.filter.value())
 	p.shown = p.shown[:0]
 	for i, it := range p.items {
-		if q == "" || strings.Contains(strings.ToLower(it.label+" "+it.desc), q) {
+		text := it.label + " " + it.desc
+		if i < len(p.search) {
+			text += " " + p.search[i]
+		}
+		if q == "" || strings.Contains(strings.ToLower(text), q) {
 			p.shown = append(p.shown, i)
 		}
 	}

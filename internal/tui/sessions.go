@@ -79,6 +79,7 @@ func (m *Model) cmdResume(args string) tea.Cmd {
 	cur := m.o.Session.ID()
 	var items []pickItem
 	var idx []int
+	var search []string
 	for i, in := range infos {
 		if in.ID == cur {
 			continue
@@ -94,24 +95,49 @@ func (m *Model) cmdResume(args string) tea.Cmd {
 		if in.Foreign {
 			desc += " · Claude Code"
 		}
+		// Typing in the list finds a session by words of its first
+		// prompt, its name or its id too, not only by the line shown
+		// (the last prompt, when it has no name).
 		items = append(items, pickItem{label: oneLine(name), desc: desc})
+		search = append(search, strings.Join([]string{in.FirstPrompt, in.CustomTitle, in.Title, in.ID}, " "))
 		idx = append(idx, i)
 	}
 	if len(items) == 0 {
 		m.commandOutput("/resume", "No earlier conversations in this folder.", false)
 		return nil
 	}
-	if args != "" {
+	if args = strings.TrimSpace(args); args != "" {
+		// /resume <id, its start, or the name given with /rename>, as
+		// claude --resume takes; other words open the list filtered by
+		// them.
+		pick := -1
 		for j, i := range idx {
+			if infos[i].CustomTitle == args || infos[i].ID == args {
+				pick = j
+				break
+			}
 			if strings.HasPrefix(infos[i].ID, args) {
-				return m.resumeInfo(infos[i].ID, items[j].label, infos, i)
+				if pick >= 0 {
+					pick = -2 // the start of several ids: let the list show them
+				} else if pick == -1 {
+					pick = j
+				}
 			}
 		}
+		if pick >= 0 {
+			i := idx[pick]
+			return m.resumeInfo(infos[i].ID, items[pick].label, infos, i)
+		}
 	}
-	m.dialog = newPicker("Resume a conversation", items, func(m *Model, j int) tea.Cmd {
+	p := newPicker("Resume a conversation", items, func(m *Model, j int) tea.Cmd {
 		i := idx[j]
 		return m.resumeInfo(infos[i].ID, items[j].label, infos, i)
 	})
+	p.search = search
+	if args != "" {
+		p.paste(args)
+	}
+	m.dialog = p
 	return nil
 }
 
