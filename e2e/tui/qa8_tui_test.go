@@ -39,3 +39,38 @@ func TestQA8EscTakesQueuedMessagesBackBeforeInterrupting(t *testing.T) {
 		t.Fatalf("want the note sent once:\n%s", h)
 	}
 }
+
+// Narrowing the terminal while a permission dialog is open leaves no
+// stale copy of the dialog's top rows: the cursor was hidden there, left
+// wherever the renderer last wrote, so the rows the terminal rewrapped
+// above it were not allowed for and the redraw started below them.
+func TestQA8NarrowingWithADialogOpenLeavesNoStaleRows(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("b1", "Bash", map[string]any{"command": "touch approved.txt", "description": "create a file"})),
+		llmtest.Reply("created it"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("make a file")
+	tt.waitFor("touch approved.txt", "Do you want to proceed?", "esc to deny and stop")
+	tt.run("resize-window", "-t", "main", "-x", "60", "-y", "40")
+	// Only a redraw draws the dialog's title rule 60 columns wide (the
+	// capture joins the rows tmux wrapped, so the old one stays wide).
+	tt.waitUntil("the dialog redrawn 60 columns wide", func(string) bool {
+		for _, l := range strings.Split(tt.visible(), "\n") {
+			l = strings.TrimRight(l, " ")
+			if strings.HasPrefix(l, "── Bash command") && len([]rune(l)) <= 60 {
+				return true
+			}
+		}
+		return false
+	})
+	s := tt.screen()
+	for _, row := range []string{"── Bash command", "○ Bash(touch approved.txt)", "Do you want to proceed?"} {
+		if n := count(s, row); n != 1 {
+			t.Fatalf("%q shows %d times, want once:\n%s", row, n, s)
+		}
+	}
+	tt.keys("Enter")
+	tt.waitFor("created it")
+}

@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"reins/internal/llm/llmtest"
+	"reins/internal/tool"
 )
 
 // Esc with messages queued during a turn takes them back into the input
@@ -42,4 +45,46 @@ func TestEscWithQueuedMessagesTakesThemBackAndLeavesTheTurnRunning(t *testing.T)
 	if !strings.Contains(last, "second thought\nthird thought") {
 		t.Fatalf("last request's user text = %q, want the two messages", last)
 	}
+}
+
+// With a dialog open the cursor rests at the start of the last row, so a
+// narrowing knows how many rewrapped rows are above it: hidden, it was
+// wherever the renderer last wrote, the frame was noted without one, and
+// the rows the terminal rewrapped stayed on screen above the redrawn
+// dialog.
+func TestDialogFrameKeepsTheCursorOnItsLastRowForANarrowing(t *testing.T) {
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("t1", "Edit", map[string]any{"file_path": "/p/a.go", "old_string": "a", "new_string": "b"})),
+		llmtest.Reply("ok"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}})
+	h.typeText("edit a")
+	h.key("enter")
+	h.waitFor("Do you want to proceed?")
+	var (
+		cursor     *tea.Cursor
+		rows, wide int
+		moved      int
+	)
+	h.do(func(m *Model) {
+		v := m.View()
+		cursor, rows = v.Cursor, strings.Count(v.Content, "\n")
+		for _, w := range m.drawn.rows[:rows] {
+			if w > 40 {
+				wide += (w+39)/40 - 1
+			}
+		}
+		moved = m.drawn.rewrapRows(40)
+	})
+	if cursor == nil || cursor.X != 0 || cursor.Y != rows {
+		t.Fatalf("cursor %+v, want column 0 of the last row (%d)", cursor, rows)
+	}
+	if wide == 0 {
+		t.Fatal("no row of the dialog is wider than 40 columns; the test needs one")
+	}
+	if moved != wide {
+		t.Fatalf("narrowing to 40 columns moves up %d rows, want %d", moved, wide)
+	}
+	h.key("enter")
+	h.waitFor("ok")
 }

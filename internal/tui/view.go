@@ -62,6 +62,9 @@ func (m *Model) View() tea.View {
 	}
 	parts = append(parts, m.footer(w))
 	content := strings.Join(parts, "\n")
+	if cursor == nil {
+		cursor = parkedCursor(content)
+	}
 	// A live area taller than the terminal loses its top lines here: drawn
 	// whole, it scrolled the terminal on every redraw, leaving copies of
 	// itself in the scrollback.
@@ -81,6 +84,18 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(content)
 	v.Cursor = cursor
 	return v
+}
+
+// parkedCursor is where the cursor rests in a frame without the editor
+// (a dialog is open): at the start of the last row, which the footer
+// begins with blanks, as a still underline. Hidden, the cursor was left
+// wherever the renderer last wrote, which nothing here knows, so a
+// narrowing terminal's rewrapped rows above it could not be allowed for
+// (see reflow.go) and left a stale copy of the dialog's top rows.
+func parkedCursor(content string) *tea.Cursor {
+	c := tea.NewCursor(0, strings.Count(content, "\n"))
+	c.Shape, c.Blink = tea.CursorUnderline, false
+	return c
 }
 
 // liveMax is the most lines of streaming text the live area shows.
