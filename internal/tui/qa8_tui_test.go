@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -87,4 +90,54 @@ func TestDialogFrameKeepsTheCursorOnItsLastRowForANarrowing(t *testing.T) {
 	}
 	h.key("enter")
 	h.waitFor("ok")
+}
+
+// @ completion walks into folders, a folder with a space in its name
+// too: completing one left the folder itself first in the menu, so tab
+// put in the same text again, and a folder with a space was closed with
+// a quote and a space, so the menu could not go on into it at all.
+func TestMentionCompletionWalksIntoFoldersWithSpaces(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	var cwd string
+	h.do(func(m *Model) { cwd = m.o.Cwd })
+	if err := os.MkdirAll(filepath.Join(cwd, "sub dir", "inner"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cwd, "sub dir", "inner", "my file.txt"), []byte("hi"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.typeText("look at @sub")
+	h.waitFor("sub dir/inner/my file.txt")
+	steps := []string{`look at @"sub dir/`, `look at @"sub dir/inner/`, `look at @"sub dir/inner/my file.txt" `}
+	for _, want := range steps {
+		h.key("tab")
+		h.check(fmt.Sprintf("the input holding %q", want), func(m *Model) bool { return m.ed.value() == want })
+	}
+	h.check("the menu closed after the file", func(m *Model) bool { return m.comp == nil })
+	// Typing on inside the open quote narrows the menu to the folder.
+	h.key("ctrl+u")
+	h.typeText(`see @"sub dir/inner/my`)
+	h.check("the menu offering the file", func(m *Model) bool {
+		return m.comp != nil && len(m.comp.items) > 0 && m.comp.items[0].label == "sub dir/inner/my file.txt"
+	})
+}
+
+// The editor reads an open quoted mention as one word, and a closed one
+// as finished.
+func TestTokenReadsAnOpenQuotedMention(t *testing.T) {
+	for text, want := range map[string]string{
+		`see @"sub dir/in`:   `@"sub dir/in`,
+		`see @"a b" next`:    `next`,
+		`say "hi there`:      `there`,
+		"x\n@\"a b":          `@"a b`,
+		`@"only one`:         `@"only one`,
+		`mail@"odd thing`:    `thing`,
+		`see @"a b" @"c d/e`: `@"c d/e`,
+	} {
+		e := newEditor(nil)
+		e.set(text)
+		if _, got := e.token(); got != want {
+			t.Errorf("token of %q = %q, want %q", text, got, want)
+		}
+	}
 }
