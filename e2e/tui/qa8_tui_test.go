@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -73,4 +75,32 @@ func TestQA8NarrowingWithADialogOpenLeavesNoStaleRows(t *testing.T) {
 	}
 	tt.keys("Enter")
 	tt.waitFor("created it")
+}
+
+// Ctrl+G opens the input in $EDITOR, as in Claude Code, and what the
+// editor saves comes back into the input to be sent; pasted text goes
+// to the editor whole. reins had no such key.
+func TestQA8CtrlGEditsThePromptInTheEditor(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("got the edited prompt"))
+	seen := filepath.Join(tt.sb.Dir, "seen.txt")
+	editor := filepath.Join(tt.sb.Dir, "fake-editor.sh")
+	tt.sb.Write(t, "fake-editor.sh", "#!/bin/sh\ncp \"$1\" "+shellQuote(seen)+"\nprintf 'rewritten in the editor\\nsecond line\\n' > \"$1\"\n")
+	if err := os.Chmod(editor, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tt.sb.Env = append(tt.sb.Env, "EDITOR="+editor, "VISUAL=")
+	tt.start()
+	tt.ready()
+	tt.typeText("first draft")
+	tt.waitFor("> first draft")
+	tt.keys("C-g")
+	tt.waitFor("> rewritten in the editor", "  second line")
+	if b, err := os.ReadFile(seen); err != nil || string(b) != "first draft" {
+		t.Fatalf("the editor was given %q (%v), want the input", b, err)
+	}
+	tt.keys("Enter")
+	tt.waitFor("got the edited prompt")
+	if h := messageTexts(tt.requests(1)[0]); !strings.Contains(h, "user: rewritten in the editor\nsecond line") {
+		t.Fatalf("want the edited prompt sent:\n%s", h)
+	}
 }

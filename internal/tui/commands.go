@@ -244,6 +244,7 @@ const keysHelp = `Keys
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+r           search input history
+  ctrl+g           edit the input in $EDITOR
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut
   ctrl+_           undo the last change to the input
   up/down          input history · up with messages queued: edit them

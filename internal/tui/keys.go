@@ -59,6 +59,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+l":
 		return tea.ClearScreen
+	case "ctrl+g":
+		return m.editInEditor()
 	case "ctrl+z":
 		return m.suspend()
 	case "tab", "up", "down", "ctrl+p", "ctrl+n", "enter":

@@ -214,6 +214,48 @@ func (m *Model) cmdMemory(string) tea.Cmd {
 	})
 }
 
+// editInEditor opens what the input holds in the user's editor ($VISUAL
+// or $EDITOR), as Claude Code's Ctrl+G does, and puts what was saved
+// back into the input. Pasted text goes out whole and comes back as
+// typed text; image placeholders stay as they are.
+func (m *Model) editInEditor() tea.Cmd {
+	ed := firstSet(m.o.Getenv("VISUAL"), m.o.Getenv("EDITOR"))
+	if ed == "" {
+		m.setHint("Set $EDITOR (or $VISUAL) to edit the prompt in your editor", 3*time.Second)
+		return nil
+	}
+	f, err := os.CreateTemp("", "reins-prompt-*.md")
+	if err == nil {
+		_, err = f.WriteString(m.ed.expanded())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		m.setHint("Cannot open the prompt in an editor: "+err.Error(), 3*time.Second)
+		return nil
+	}
+	path := f.Name()
+	m.comp = nil
+	c := exec.Command("sh", "-c", ed+` "$1"`, "sh", path)
+	return tea.ExecProcess(c, func(runErr error) tea.Msg {
+		data, readErr := os.ReadFile(path)
+		os.Remove(path)
+		return asyncMsg{apply: func(m *Model) tea.Cmd {
+			switch {
+			case runErr != nil:
+				m.setHint("editor: "+runErr.Error()+"; the input is unchanged", 3*time.Second)
+			case readErr != nil:
+				m.setHint("editor: "+readErr.Error()+"; the input is unchanged", 3*time.Second)
+			default:
+				m.ed.fromEditor(strings.TrimRight(string(data), "\n"))
+				m.updateCompletion()
+			}
+			return nil
+		}}
+	})
+}
+
 func firstSet(v ...string) string {
 	for _, s := range v {
 		if strings.TrimSpace(s) != "" {
