@@ -104,3 +104,32 @@ func TestQA8CtrlGEditsThePromptInTheEditor(t *testing.T) {
 		t.Fatalf("want the edited prompt sent:\n%s", h)
 	}
 }
+
+// /add-dir adds a working folder for the session, as in Claude Code:
+// reading a file there no longer asks, as reading one outside the
+// working folders does. reins had no /add-dir (only --add-dir at start).
+func TestQA8AddDirMakesAFolderAWorkingFolder(t *testing.T) {
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("from the other folder\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("r1", "Read", map[string]any{"file_path": filepath.Join(other, "notes.txt")})),
+		llmtest.Reply("read it"),
+	)
+	tt.start()
+	tt.ready()
+	tt.prompt("/add-dir " + filepath.Join(other, "missing"))
+	tt.waitFor("Cannot add " + filepath.Join(other, "missing") + ": no such folder")
+	tt.prompt("/add-dir " + other)
+	tt.waitFor("Added "+other, "as a working folder")
+	tt.prompt("read the notes")
+	tt.waitFor("read it")
+	s := tt.screen()
+	if strings.Contains(s, "Do you want to proceed?") {
+		t.Fatalf("reading in the added folder asked for permission:\n%s", s)
+	}
+	if h := messageTexts(tt.requests(2)[1]); !strings.Contains(h, "from the other folder") {
+		t.Fatalf("want the file's contents sent:\n%s", h)
+	}
+}

@@ -70,6 +70,10 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		ReloadPlugins:   a.reloadPlugins,
 		Agents:          a.viewAgents,
 		Doctor:          a.doctorChecks,
+		AddDir: func(dir string) error {
+			return a.checker.Apply([]permission.Update{{Type: permission.UpdateAddDirectories,
+				Directories: []string{dir}, Destination: permission.DestSession}})
+		},
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
 			p, err := a.prepare(ctx, text, command.Interactive)
 			if err != nil || !p.Run {

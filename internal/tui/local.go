@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -254,6 +256,52 @@ func (m *Model) editInEditor() tea.Cmd {
 			return nil
 		}}
 	})
+}
+
+// cmdAddDir adds a working folder for the rest of the session, as
+// Claude Code's /add-dir does: a path relative to the working folder, or
+// starting with ~, names a folder that must exist.
+func (m *Model) cmdAddDir(args string) tea.Cmd {
+	arg := strings.TrimSpace(args)
+	typed := strings.TrimSpace("/add-dir " + arg)
+	if arg == "" {
+		m.commandOutput(typed, "Usage: /add-dir <path> (a folder to work in besides "+m.o.Cwd+")", true)
+		return nil
+	}
+	if m.o.AddDir == nil {
+		m.commandOutput(typed, "Working folders cannot be added in this session.", true)
+		return nil
+	}
+	dir := arg
+	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || strings.HasPrefix(rest, "/")) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			m.commandOutput(typed, "Cannot add "+arg+": "+err.Error(), true)
+			return nil
+		}
+		dir = home + rest
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(m.o.Cwd, dir)
+	}
+	dir = filepath.Clean(dir)
+	switch st, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		m.commandOutput(typed, "Cannot add "+dir+": no such folder", true)
+		return nil
+	case err != nil:
+		m.commandOutput(typed, "Cannot add "+dir+": "+err.Error(), true)
+		return nil
+	case !st.IsDir():
+		m.commandOutput(typed, "Cannot add "+dir+": it is not a folder", true)
+		return nil
+	}
+	if err := m.o.AddDir(dir); err != nil {
+		m.commandOutput(typed, "Cannot add "+dir+": "+err.Error(), true)
+		return nil
+	}
+	m.commandOutput(typed, "Added "+dir+" as a working folder for this session", false)
+	return nil
 }
 
 func firstSet(v ...string) string {

@@ -198,6 +198,10 @@ type Options struct {
 	// may block and runs off the UI goroutine.
 	CanBackground func(toolUseID string) bool
 	Background    func(toolUseID string) bool
+	// AddDir, when set, adds an absolute folder path to the session's
+	// working folders (/add-dir), where files are read and edited as in
+	// the launch folder.
+	AddDir func(dir string) error
 	// NoColor turns colours off (NO_COLOR).
 	NoColor bool
 	// ColorProfile, when set, gives the terminal's colour profile

@@ -141,3 +141,35 @@ func TestTokenReadsAnOpenQuotedMention(t *testing.T) {
 		}
 	}
 }
+
+// /add-dir hands the session an absolute, existing folder: a relative
+// path is read from the working folder, and a file or a missing path is
+// refused with what is wrong.
+func TestAddDirResolvesAndChecksTheFolder(t *testing.T) {
+	var added []string
+	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) {
+		o.AddDir = func(d string) error { added = append(added, d); return nil }
+	}})
+	var cwd string
+	h.do(func(m *Model) { cwd = m.o.Cwd })
+	if err := os.MkdirAll(filepath.Join(cwd, "lib", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cwd, "file.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.typeText("/add-dir file.txt")
+	h.key("enter")
+	h.waitFor("it is not a folder")
+	h.typeText("/add-dir nope")
+	h.key("enter")
+	h.waitFor("nope: no such folder")
+	h.typeText("/add-dir lib/x/../x")
+	h.key("enter")
+	h.waitFor("as a working folder")
+	var got []string
+	h.do(func(m *Model) { got = append(got, added...) })
+	if want := filepath.Join(cwd, "lib", "x"); len(got) != 1 || got[0] != want {
+		t.Fatalf("added %q, want [%q]", got, want)
+	}
+}
