@@ -133,3 +133,28 @@ func TestQA8AddDirMakesAFolderAWorkingFolder(t *testing.T) {
 		t.Fatalf("want the file's contents sent:\n%s", h)
 	}
 }
+
+// /tasks (and /bashes) lists the background tasks with their command and
+// status, and /tasks stop ID stops one, as Claude Code's /tasks does;
+// reins had no way to see or stop them from the prompt.
+func TestQA8TasksListsAndStopsBackgroundTasks(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("b1", "Bash", map[string]any{"command": "sleep 300", "description": "wait a long time", "run_in_background": true})),
+		llmtest.Reply("started it"),
+		llmtest.Reply("noted the stop"),
+	)
+	tt.start("--dangerously-skip-permissions")
+	tt.ready()
+	tt.prompt("start a long job")
+	tt.waitFor("started it")
+	tt.prompt("/bashes")
+	tt.waitFor("bash_1  running", "sleep 300  # wait a long time")
+	tt.prompt("/tasks stop bash_1")
+	tt.waitFor("Stopping bash_1")
+	// The task's end is passed to the model, so it has ended by then.
+	tt.waitFor("noted the stop")
+	tt.prompt("/tasks")
+	tt.waitFor("bash_1  killed")
+	tt.prompt("/tasks stop bash_9")
+	tt.waitFor("no such task")
+}

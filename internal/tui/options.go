@@ -126,6 +126,9 @@ type Options struct {
 	Plugins, ReloadPlugins Viewer
 	// Agents backs /agents: the sub-agents the Agent tool can start.
 	Agents Viewer
+	// Tasks backs /tasks (and /bashes): the background tasks, and
+	// "/tasks stop ID" to stop one.
+	Tasks Viewer
 	// Doctor adds checks to /doctor (settings files, tools...).
 	Doctor func(ctx context.Context) []Check
 
