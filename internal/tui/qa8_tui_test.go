@@ -173,3 +173,22 @@ func TestAddDirResolvesAndChecksTheFolder(t *testing.T) {
 		t.Fatalf("added %q, want [%q]", got, want)
 	}
 }
+
+// The spinner counts the turn's output tokens, as Claude Code's does
+// ("↓ 1.2k tokens"): those of the responses so far, and an estimate of
+// the text streaming in. It showed only the elapsed time.
+func TestSpinnerShowsTheTurnsOutputTokens(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{}), release: make(chan struct{})}
+	first := llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{}))
+	first.Usage = &llmtest.UsageSpec{InputTokens: 10, OutputTokens: 1234}
+	h := newHarness(t, []llmtest.Turn{first, llmtest.Reply("done")}, harnessOpts{tools: []tool.Tool{slow}})
+	h.typeText("go")
+	h.key("enter")
+	<-slow.started
+	h.waitFor("↓ 1.2k tokens · esc to interrupt")
+	close(slow.release)
+	h.waitFor("done")
+	if got := tokenCount(950); got != "950" {
+		t.Errorf("tokenCount(950) = %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -136,8 +137,21 @@ func (m *Model) spinnerLine(w int) string {
 		label = retryLabel(r, m.conv.retryAt.Sub(m.o.Now()))
 	}
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
-	info := fmt.Sprintf(" (%s · esc to interrupt)", elapsed(m.o.Now().Sub(m.turnStart)))
+	tokens := ""
+	if n := m.turnTokens + m.streamChars/4; n > 0 && m.busyLabel == "" {
+		tokens = " · ↓ " + tokenCount(n) + " tokens"
+	}
+	info := fmt.Sprintf(" (%s%s · esc to interrupt)", elapsed(m.o.Now().Sub(m.turnStart)), tokens)
 	return cut(m.st.accent.Render(frame+" "+label)+m.st.dim.Render(info), w)
+}
+
+// tokenCount writes a token count as the spinner shows it: 950, 1.2k,
+// 34.5k.
+func tokenCount(n int) string {
+	if n < 1000 {
+		return strconv.Itoa(n)
+	}
+	return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
 }
 
 // retryLabel says why a request is retried and counts down to it:
