@@ -158,3 +158,47 @@ func TestQA8TasksListsAndStopsBackgroundTasks(t *testing.T) {
 	tt.prompt("/tasks stop bash_9")
 	tt.waitFor("no such task")
 }
+
+// A prompt that mentions files and folders says under it what was
+// attached, as Claude Code does ("⎿  Read main.go (2 lines)"); the
+// attachments went to the model unseen, so a typo'd or skipped mention
+// could not be told from one that was read.
+func TestQA8MentionedFilesAreShownAsRead(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("looked"), llmtest.Reply("again"))
+	tt.sb.Write(t, "main.go", "package main\nfunc main() {}\n")
+	tt.sb.Write(t, "src/pkg/a.go", "package pkg\n")
+	tt.start()
+	tt.ready()
+	tt.prompt("check @main.go and @src and @missing.txt")
+	tt.waitFor("looked")
+	s := tt.waitFor("  ⎿  Read main.go (2 lines)", "  ⎿  Listed directory src/")
+	if strings.Contains(s, "missing.txt (") {
+		t.Fatalf("a missing file shown as read:\n%s", s)
+	}
+	// The transcript view shows them too.
+	tt.keys("C-o")
+	tt.waitUntil("the transcript view with the notes", func(string) bool {
+		v := tt.visible()
+		return strings.Contains(v, "ctrl+o or esc to go back") && strings.Contains(v, "Read main.go (2 lines)")
+	})
+}
+
+// A resumed conversation shows what its prompts attached, as it was
+// shown when they were sent.
+func TestQA8ResumedPromptShowsItsAttachments(t *testing.T) {
+	tt := newTerm(t, llmtest.Reply("looked"))
+	tt.sb.Write(t, "notes.md", "one\n")
+	tt.start()
+	tt.ready()
+	tt.prompt("see @notes.md please")
+	tt.waitFor("looked", "⎿  Read notes.md (1 line)")
+	tt.keys("C-d")
+	tt.keys("C-d")
+	tt.waitFor("[reins exited")
+	tt.start("--continue")
+	tt.ready()
+	tt.waitUntil("the resumed prompt with its attachment", func(string) bool {
+		v := tt.visible()
+		return strings.Contains(v, "> see @notes.md please") && strings.Contains(v, "⎿  Read notes.md (1 line)")
+	})
+}

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
 	"reins/internal/tool"
 )
@@ -190,5 +192,22 @@ func TestSpinnerShowsTheTurnsOutputTokens(t *testing.T) {
 	h.waitFor("done")
 	if got := tokenCount(950); got != "950" {
 		t.Errorf("tokenCount(950) = %q", got)
+	}
+}
+
+// The notes under a prompt count the lines attached for each file, say
+// when a file was cut short, and name each folder listed.
+func TestAttachedNotes(t *testing.T) {
+	m := &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{
+		llm.TextBlock("look at @a.go @big.txt @src"),
+		llm.TextBlock("<file path=\"a.go\">\npackage a\n\nfunc A() {}\n</file>"),
+		llm.TextBlock("<file path=\"big.txt\">\nx\ny\n[truncated: the first 4 of 90000 bytes are shown]\n</file>"),
+		llm.TextBlock("<file path=\"empty.txt\">\n</file>"),
+		llm.TextBlock("<folder path=\"src\">\npkg/\n</folder>"),
+		llm.TextBlock("<system-reminder>\nnot a mention\n</system-reminder>"),
+	}}
+	want := []string{"Read a.go (3 lines)", "Read big.txt (2 lines, truncated)", "Read empty.txt (0 lines)", "Listed directory src/"}
+	if got := attachedNotes(m); !slices.Equal(got, want) {
+		t.Fatalf("notes = %q, want %q", got, want)
 	}
 }
