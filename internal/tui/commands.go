@@ -245,6 +245,7 @@ const keysHelp = `Keys
   ctrl+z           suspend (fg in the shell resumes)
   shift+tab        cycle permission mode
   ctrl+o           full transcript
+  ctrl+t           show or hide the todo list while reins works
   ctrl+r           search input history
   ctrl+g           edit the input in $EDITOR
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut

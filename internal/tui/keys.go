@@ -61,6 +61,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.ClearScreen
 	case "ctrl+g":
 		return m.editInEditor()
+	case "ctrl+t":
+		m.toggleTodos()
+		return nil
 	case "ctrl+z":
 		return m.suspend()
 	case "tab", "up", "down", "ctrl+p", "ctrl+n", "enter":

@@ -258,6 +258,15 @@ func (m *Model) editInEditor() tea.Cmd {
 	})
 }
 
+// toggleTodos shows or hides the todo list under the spinner.
+func (m *Model) toggleTodos() {
+	if len(m.conv.todos) == 0 {
+		m.setHint("No todos yet", 2*time.Second)
+		return
+	}
+	m.showTodos = !m.showTodos
+}
+
 // cmdAddDir adds a working folder for the rest of the session, as
 // Claude Code's /add-dir does: a path relative to the working folder, or
 // starting with ~, names a folder that must exist.

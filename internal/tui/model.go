@@ -51,6 +51,7 @@ type Model struct {
 	// the turn's output tokens: those of its finished responses, and the
 	// characters streamed since the last one (shown as tokens, ~4 each)
 	turnTokens, streamChars int
+	showTodos               bool           // ctrl+t: the todo list under the spinner
 	queued                  []queuedMsg    // messages queued during the turn, not yet taken
 	heldShell               []*llm.Message // "!" runs for the model, held while a turn runs
 	frame                   int

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -210,4 +212,55 @@ func TestAttachedNotes(t *testing.T) {
 	if got := attachedNotes(m); !slices.Equal(got, want) {
 		t.Fatalf("notes = %q, want %q", got, want)
 	}
+}
+
+// fakeTodos is a "TodoWrite" tool that accepts the list.
+type fakeTodos struct{ tool.Defaults }
+
+func (fakeTodos) Name() string                    { return "TodoWrite" }
+func (fakeTodos) Description() string             { return "writes todos" }
+func (fakeTodos) InputSchema() json.RawMessage    { return json.RawMessage(`{"type":"object"}`) }
+func (fakeTodos) IsReadOnly(json.RawMessage) bool { return true }
+func (fakeTodos) Call(context.Context, *tool.Call, json.RawMessage, func(tool.Progress)) (*tool.Result, error) {
+	return tool.Text("Todos have been modified successfully"), nil
+}
+
+// Ctrl+T shows the todo list under the spinner while reins works, and
+// hides it again, as Claude Code's Ctrl+T does; the spinner says so.
+// The list was only printed once, where TodoWrite ran, and scrolled away.
+func TestCtrlTShowsTheTodoListUnderTheSpinner(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{}), release: make(chan struct{})}
+	todos := map[string]any{"todos": []map[string]any{
+		{"content": "Run the tests", "activeForm": "Running the tests", "status": "in_progress"},
+		{"content": "Fix the bug", "activeForm": "Fixing the bug", "status": "pending"},
+	}}
+	turns := []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("t1", "TodoWrite", todos)),
+		llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{})),
+		llmtest.Reply("done"),
+	}
+	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeTodos{}, slow}})
+	h.key("ctrl+t")
+	h.waitFor("No todos yet")
+	h.typeText("go")
+	h.key("enter")
+	<-slow.started
+	view := func(wants ...string) func(m *Model) bool {
+		return func(m *Model) bool {
+			v := stripANSI(m.View().Content)
+			for _, w := range wants {
+				if !strings.Contains(v, w) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	h.check("the spinner offering the list", view("Running the tests…", "esc to interrupt · ctrl+t to show todos"))
+	h.key("ctrl+t")
+	h.check("the list under the spinner", view("ctrl+t to hide todos", "\n  ⎿  ☐ Run the tests\n     ☐ Fix the bug\n"))
+	h.key("ctrl+t")
+	h.check("the list hidden again", func(m *Model) bool { return !m.showTodos && m.todoPanel(80) == "" })
+	close(slow.release)
+	h.waitFor("done")
 }

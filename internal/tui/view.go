@@ -39,6 +39,9 @@ func (m *Model) View() tea.View {
 	}
 	if s := m.spinnerLine(w); s != "" {
 		parts = append(parts, s)
+		if t := m.todoPanel(w); t != "" {
+			parts = append(parts, t)
+		}
 	}
 	for _, q := range m.queued {
 		parts = append(parts, m.st.dim.Render(cut("> "+oneLine(q.display)+"  (queued)", w)))
@@ -141,8 +144,40 @@ func (m *Model) spinnerLine(w int) string {
 	if n := m.turnTokens + m.streamChars/4; n > 0 && m.busyLabel == "" {
 		tokens = " · ↓ " + tokenCount(n) + " tokens"
 	}
-	info := fmt.Sprintf(" (%s%s · esc to interrupt)", elapsed(m.o.Now().Sub(m.turnStart)), tokens)
+	todos := ""
+	if len(m.conv.todos) > 0 && m.busyLabel == "" {
+		todos = " · ctrl+t to show todos"
+		if m.showTodos {
+			todos = " · ctrl+t to hide todos"
+		}
+	}
+	info := fmt.Sprintf(" (%s%s · esc to interrupt%s)", elapsed(m.o.Now().Sub(m.turnStart)), tokens, todos)
 	return cut(m.st.accent.Render(frame+" "+label)+m.st.dim.Render(info), w)
+}
+
+// todoPanelMax is the most todos listed under the spinner.
+const todoPanelMax = 10
+
+// todoPanel is the todo list under the spinner while a turn runs, when
+// ctrl+t has shown it, as Claude Code's ctrl+t does: at most
+// todoPanelMax items, from the first not yet done.
+func (m *Model) todoPanel(w int) string {
+	ts := m.conv.todos
+	if !m.showTodos || len(ts) == 0 || m.busyLabel != "" {
+		return ""
+	}
+	from := 0
+	for from < len(ts) && ts[from].Status == "completed" {
+		from++
+	}
+	from = max(0, min(from, len(ts)-todoPanelMax))
+	shown := ts[from:min(len(ts), from+todoPanelMax)]
+	list := indentLines(m.r.todoList(shown, w-5), "     ")
+	list = "  ⎿  " + strings.TrimPrefix(list, "     ")
+	if more := len(ts) - from - len(shown); more > 0 {
+		list += "\n" + m.st.dim.Render(fmt.Sprintf("     … +%d more", more))
+	}
+	return list
 }
 
 // tokenCount writes a token count as the spinner shows it: 950, 1.2k,
