@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -17,6 +18,7 @@ import (
 	"reins/internal/permission"
 	"reins/internal/session"
 	"reins/internal/settings"
+	"reins/internal/task"
 	"reins/internal/trust"
 	"reins/internal/tui"
 )
@@ -81,7 +83,12 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		},
 		SetOutputStyle:    u.setOutputStyle,
 		ActiveOutputStyle: func() string { return a.activeStyle().Name },
+		Tasks:             a.viewTasks,
 		Doctor:            a.doctorChecks,
+		AddDir: func(dir string) error {
+			return a.checker.Apply([]permission.Update{{Type: permission.UpdateAddDirectories,
+				Directories: []string{dir}, Destination: permission.DestSession}})
+		},
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
 			p, err := a.prepare(ctx, text, command.Interactive)
 			if err != nil || !p.Run {
@@ -477,6 +484,49 @@ func (a *app) viewHooks(context.Context, string) (string, error) {
 
 // viewAgents lists the sub-agent types the Agent tool can start, with
 // where each is defined (/agents).
+// viewTasks backs /tasks: the session's background tasks, newest last,
+// and "/tasks stop ID" to stop a running one.
+func (a *app) viewTasks(_ context.Context, args string) (string, error) {
+	f := strings.Fields(args)
+	switch {
+	case len(f) == 2 && f[0] == "stop":
+		if err := a.tasks.Stop(f[1]); err != nil {
+			return "", err
+		}
+		return "Stopping " + f[1], nil
+	case len(f) > 0:
+		return "", fmt.Errorf("usage: /tasks, or /tasks stop ID (not %q)", args)
+	}
+	list := a.tasks.List()
+	if len(list) == 0 {
+		return "No background tasks.", nil
+	}
+	now := time.Now()
+	var b strings.Builder
+	for _, t := range list {
+		what := t.Command
+		if t.Kind == task.KindAgent {
+			what = t.AgentType + ": " + t.Description
+		} else if t.Description != "" {
+			what += "  # " + t.Description
+		}
+		end := t.End
+		if end.IsZero() {
+			end = now
+		}
+		status := string(t.Status)
+		if t.ExitCode != nil && t.Status != task.Running {
+			status += fmt.Sprintf(" (exit %d)", *t.ExitCode)
+		}
+		fmt.Fprintf(&b, "%s  %s · %s\n  %s\n", t.ID, status, end.Sub(t.Start).Round(time.Second), what)
+		if t.OutputPath != "" {
+			b.WriteString("  output: " + t.OutputPath + "\n")
+		}
+	}
+	b.WriteString("/tasks stop ID stops a running task.")
+	return b.String(), nil
+}
+
 func (a *app) viewAgents(context.Context, string) (string, error) {
 	cat := a.agentCatalog()
 	if cat == nil {

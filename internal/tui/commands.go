@@ -224,6 +224,8 @@ func builtins() []*builtin {
 		{name: "plugin", desc: "List the loaded plugins (reins loads them; it does not install them)", aliases: []string{"plugins"}, duringTurn: true, run: viewer("plugin", func(o *Options) Viewer { return o.Plugins })},
 		{name: "reload-plugins", desc: "Read the plugins again, with their commands, skills, agents, hooks and MCP servers", run: viewer("reload-plugins", func(o *Options) Viewer { return o.ReloadPlugins })},
 		{name: "agents", desc: "List the sub-agents the Agent tool can start", duringTurn: true, run: viewer("agents", func(o *Options) Viewer { return o.Agents })},
+		{name: "add-dir", desc: "Add a working folder for this session", hint: "<path>", duringTurn: true, run: (*Model).cmdAddDir},
+		{name: "tasks", desc: "List the background tasks; /tasks stop ID stops one", aliases: []string{"bashes"}, duringTurn: true, run: viewer("tasks", func(o *Options) Viewer { return o.Tasks })},
 		{name: "memory", desc: "Edit the memory file in $EDITOR", run: (*Model).cmdMemory},
 		{name: "export", desc: "Save the conversation as text to a file", hint: "[file]", run: (*Model).cmdExport},
 		{name: "init", desc: "Ask reins to write a CLAUDE.md for this project", run: (*Model).cmdInit},
@@ -237,13 +239,16 @@ func builtins() []*builtin {
 const keysHelp = `Keys
   enter            send (queued while reins works)
   shift+enter, \⏎  new line
-  esc              interrupt the turn · twice: rewind to an earlier prompt
+  esc              interrupt the turn (messages queued: take them back first)
+                   · twice on an empty input: rewind to an earlier prompt
   ctrl+c           clear the input · twice: exit
   ctrl+d           twice on an empty input: exit
   ctrl+z           suspend (fg in the shell resumes)
   shift+tab        cycle permission mode
   ctrl+o           full transcript
+  ctrl+t           show or hide the todo list while reins works
   ctrl+r           search input history
+  ctrl+g           edit the input in $EDITOR
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut
   ctrl+_           undo the last change to the input
   up/down          input history · up with messages queued: edit them

@@ -129,13 +129,34 @@ func walkKeptFiles(ctx context.Context, root string) []string {
 	return files
 }
 
-// token returns the word the cursor is in (from its start to the cursor).
+// token returns the word the cursor is in (from its start to the
+// cursor). A quoted mention still open before the cursor on its line
+// (`@"sub dir/in`) is one word, spaces and all.
 func (e *editor) token() (start int, tok string) {
+	if q := e.openQuotedMention(); q >= 0 {
+		return q, string(e.buf[q:e.pos])
+	}
 	start = e.pos
 	for start > 0 && !unicode.IsSpace(e.buf[start-1]) {
 		start--
 	}
 	return start, string(e.buf[start:e.pos])
+}
+
+// openQuotedMention is where an `@"` mention whose closing quote is not
+// yet typed starts, on the cursor's line before it; -1 if none.
+func (e *editor) openQuotedMention() int {
+	open := -1
+	for i := e.pos - 1; i >= 0 && e.buf[i] != '\n'; i-- {
+		if e.buf[i] != '"' {
+			continue
+		}
+		if i > 0 && e.buf[i-1] == '@' && (i == 1 || unicode.IsSpace(e.buf[i-2])) {
+			open = i - 1
+		}
+		break // the nearest quote decides: an opening one, or a closed mention
+	}
+	return open
 }
 
 // applyCompletion replaces the token with the selected completion.
@@ -207,6 +228,9 @@ func mentionCompletions(files []string, resources []Resource, query string) []co
 	}
 	var best []scored
 	for _, f := range files {
+		if f == query && strings.HasSuffix(f, "/") {
+			continue // the folder just completed: offer what is in it
+		}
 		s, ok := fuzzyScore(query, f)
 		if !ok {
 			continue
@@ -233,6 +257,10 @@ func mentionCompletions(files []string, resources []Resource, query string) []co
 				desc += ": " + best[i].res.Name
 			}
 			out = append(out, compItem{label: f, desc: desc, insert: "@" + f + " "})
+		case strings.ContainsRune(f, ' ') && strings.HasSuffix(f, "/"):
+			// Quoted, the quote left open: the menu goes on with what is
+			// in the folder, and a file picked there closes it.
+			out = append(out, compItem{label: f, insert: `@"` + f})
 		case strings.ContainsRune(f, ' '):
 			out = append(out, compItem{label: f, insert: `@"` + f + `" `})
 		case strings.HasSuffix(f, "/"):

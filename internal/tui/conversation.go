@@ -32,6 +32,8 @@ type item struct {
 	tool  *toolCall
 	done  bool
 	uuid  string // kUser: the message's uuid (rewind)
+	// kUser: what was attached for its mentions ("Read a.go (12 lines)")
+	attached []string
 
 	// the printed rendering, cached for the transcript view
 	out  string
@@ -100,7 +102,7 @@ func (c *conversation) apply(ev engine.Event) {
 			return
 		}
 		if text := displayPrompt(e.Message); text != "" {
-			c.add(&item{kind: kUser, text: text, done: true, uuid: e.UUID})
+			c.add(&item{kind: kUser, text: text, done: true, uuid: e.UUID, attached: attachedNotes(e.Message)})
 		}
 	case *engine.TextDelta:
 		c.stream(kAssistant).text += e.Text
@@ -394,7 +396,7 @@ func historyItems(h []engine.HistoryItem) []*item {
 			out = append(out, &item{kind: kCompact, text: "Conversation compacted (summary of earlier messages)", done: true})
 		case m.Role == llm.RoleUser && !hi.Meta:
 			if t := displayPrompt(m); strings.TrimSpace(t) != "" && !onlyResults(m) {
-				out = append(out, &item{kind: kUser, text: t, done: true, uuid: hi.UUID})
+				out = append(out, &item{kind: kUser, text: t, done: true, uuid: hi.UUID, attached: attachedNotes(m)})
 			}
 		case m.Role == llm.RoleAssistant:
 			for _, b := range m.Content {

@@ -20,8 +20,9 @@
 // package implements with dialogs (permission, AskUserQuestion,
 // ExitPlanMode); its Ask blocks until the dialog is answered or the
 // question's context ends. Esc cancels the turn's context; messages typed
-// during a turn go to engine.Session.Queue, and Up takes those not yet
-// delivered back into the input (engine.Session.Unqueue).
+// during a turn go to engine.Session.Queue, and Up or Esc takes those not
+// yet delivered back into the input (engine.Session.Unqueue); Esc then
+// leaves the turn running.
 //
 // Update is a type switch that hands each message to the component that
 // owns it: the editor (editor.go), the dialogs (dialog_*.go), the

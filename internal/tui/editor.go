@@ -94,6 +94,16 @@ func (e *editor) set(s string) {
 	e.pos = len(e.buf)
 }
 
+// fromEditor replaces the text with what the external editor saved,
+// undoably (the pastes stay known, for the placeholders an undo brings
+// back).
+func (e *editor) fromEditor(text string) {
+	e.pushUndo(editState{e.value(), e.pos})
+	e.typing, e.yank = false, nil
+	e.histIdx = -1
+	e.set(text)
+}
+
 // reset clears the text, pastes and browsing.
 func (e *editor) reset() {
 	e.buf, e.pos = nil, 0

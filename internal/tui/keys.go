@@ -59,6 +59,11 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+l":
 		return tea.ClearScreen
+	case "ctrl+g":
+		return m.editInEditor()
+	case "ctrl+t":
+		m.toggleTodos()
+		return nil
 	case "ctrl+z":
 		return m.suspend()
 	case "tab", "up", "down", "ctrl+p", "ctrl+n", "enter":
@@ -147,8 +152,14 @@ func (m *Model) onCtrlD() tea.Cmd {
 	return nil
 }
 
-// onEsc closes the menu, interrupts the turn, or (twice, with an empty
-// input) opens the rewind list.
+// onEsc closes the menu, takes queued messages back into the input,
+// interrupts the turn, or (twice, with an empty input) opens the rewind
+// list.
+//
+// With messages queued during a turn, esc takes them back into the
+// input and lets the turn go on, as Claude Code does since 2.1.0: they
+// were neither sent on their own after the interrupt nor dropped with
+// it. The next esc interrupts.
 func (m *Model) onEsc() tea.Cmd {
 	now := m.o.Now()
 	defer func() { m.lastEsc = now }()
@@ -156,6 +167,9 @@ func (m *Model) onEsc() tea.Cmd {
 	case m.comp != nil:
 		m.comp = nil
 	case m.running:
+		if len(m.queued) > 0 && m.takeQueuedIntoInput("Queued messages are back in the input; esc again interrupts") {
+			return nil
+		}
 		m.interrupt()
 	case !m.ed.empty():
 		if now.Sub(m.lastEsc) < doublePress {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,6 +214,103 @@ func (m *Model) cmdMemory(string) tea.Cmd {
 			return nil
 		}}
 	})
+}
+
+// editInEditor opens what the input holds in the user's editor ($VISUAL
+// or $EDITOR), as Claude Code's Ctrl+G does, and puts what was saved
+// back into the input. Pasted text goes out whole and comes back as
+// typed text; image placeholders stay as they are.
+func (m *Model) editInEditor() tea.Cmd {
+	ed := firstSet(m.o.Getenv("VISUAL"), m.o.Getenv("EDITOR"))
+	if ed == "" {
+		m.setHint("Set $EDITOR (or $VISUAL) to edit the prompt in your editor", 3*time.Second)
+		return nil
+	}
+	f, err := os.CreateTemp("", "reins-prompt-*.md")
+	if err == nil {
+		_, err = f.WriteString(m.ed.expanded())
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		m.setHint("Cannot open the prompt in an editor: "+err.Error(), 3*time.Second)
+		return nil
+	}
+	path := f.Name()
+	m.comp = nil
+	c := exec.Command("sh", "-c", ed+` "$1"`, "sh", path)
+	return tea.ExecProcess(c, func(runErr error) tea.Msg {
+		data, readErr := os.ReadFile(path)
+		os.Remove(path)
+		return asyncMsg{apply: func(m *Model) tea.Cmd {
+			switch {
+			case runErr != nil:
+				m.setHint("editor: "+runErr.Error()+"; the input is unchanged", 3*time.Second)
+			case readErr != nil:
+				m.setHint("editor: "+readErr.Error()+"; the input is unchanged", 3*time.Second)
+			default:
+				m.ed.fromEditor(strings.TrimRight(string(data), "\n"))
+				m.updateCompletion()
+			}
+			return nil
+		}}
+	})
+}
+
+// toggleTodos shows or hides the todo list under the spinner.
+func (m *Model) toggleTodos() {
+	if len(m.conv.todos) == 0 {
+		m.setHint("No todos yet", 2*time.Second)
+		return
+	}
+	m.showTodos = !m.showTodos
+}
+
+// cmdAddDir adds a working folder for the rest of the session, as
+// Claude Code's /add-dir does: a path relative to the working folder, or
+// starting with ~, names a folder that must exist.
+func (m *Model) cmdAddDir(args string) tea.Cmd {
+	arg := strings.TrimSpace(args)
+	typed := strings.TrimSpace("/add-dir " + arg)
+	if arg == "" {
+		m.commandOutput(typed, "Usage: /add-dir <path> (a folder to work in besides "+m.o.Cwd+")", true)
+		return nil
+	}
+	if m.o.AddDir == nil {
+		m.commandOutput(typed, "Working folders cannot be added in this session.", true)
+		return nil
+	}
+	dir := arg
+	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || strings.HasPrefix(rest, "/")) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			m.commandOutput(typed, "Cannot add "+arg+": "+err.Error(), true)
+			return nil
+		}
+		dir = home + rest
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(m.o.Cwd, dir)
+	}
+	dir = filepath.Clean(dir)
+	switch st, err := os.Stat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		m.commandOutput(typed, "Cannot add "+dir+": no such folder", true)
+		return nil
+	case err != nil:
+		m.commandOutput(typed, "Cannot add "+dir+": "+err.Error(), true)
+		return nil
+	case !st.IsDir():
+		m.commandOutput(typed, "Cannot add "+dir+": it is not a folder", true)
+		return nil
+	}
+	if err := m.o.AddDir(dir); err != nil {
+		m.commandOutput(typed, "Cannot add "+dir+": "+err.Error(), true)
+		return nil
+	}
+	m.commandOutput(typed, "Added "+dir+" as a working folder for this session", false)
+	return nil
 }
 
 func firstSet(v ...string) string {

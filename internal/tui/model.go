@@ -48,10 +48,14 @@ type Model struct {
 	busyLabel string // what the spinner says instead of the default
 	cancel    context.CancelCauseFunc
 	turnStart time.Time
-	queued    []queuedMsg    // messages queued during the turn, not yet taken
-	heldShell []*llm.Message // "!" runs for the model, held while a turn runs
-	frame     int
-	ticking   bool
+	// the turn's output tokens: those of its finished responses, and the
+	// characters streamed since the last one (shown as tokens, ~4 each)
+	turnTokens, streamChars int
+	showTodos               bool           // ctrl+t: the todo list under the spinner
+	queued                  []queuedMsg    // messages queued during the turn, not yet taken
+	heldShell               []*llm.Message // "!" runs for the model, held while a turn runs
+	frame                   int
+	ticking                 bool
 
 	dialog dialog
 	asks   []askMsg // questions waiting behind the open dialog
@@ -307,8 +311,18 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 		m.queued = slices.DeleteFunc(m.queued, func(q queuedMsg) bool { return q.uuid == u.UUID })
 	}
 	m.conv.apply(msg.ev)
-	if r, ok := msg.ev.(*engine.Retry); ok {
-		m.conv.retryAt = m.o.Now().Add(r.Delay)
+	switch e := msg.ev.(type) {
+	case *engine.Retry:
+		m.conv.retryAt = m.o.Now().Add(e.Delay)
+	case *engine.TextDelta:
+		m.streamChars += len(e.Text)
+	case *engine.ThinkingDelta:
+		m.streamChars += len(e.Text)
+	case *engine.StreamReset:
+		m.streamChars = 0
+	case *engine.Usage:
+		m.turnTokens += e.Response.OutputTokens
+		m.streamChars = 0
 	}
 	switch msg.ev.(type) {
 	case *engine.Usage, *engine.TurnEnd:
@@ -322,6 +336,7 @@ func (m *Model) startTurn(in engine.Input) tea.Cmd {
 	m.gen++
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.running, m.cancel, m.turnStart, m.busyLabel = true, cancel, m.o.Now(), ""
+	m.turnTokens, m.streamChars = 0, 0
 	if m.o.Checkpoints != nil && in.UUID != "" {
 		m.o.Checkpoints.Begin(in.UUID)
 	}

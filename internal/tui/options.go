@@ -144,6 +144,9 @@ type Options struct {
 	OutputStyles      func(ctx context.Context) []OutputStyle
 	SetOutputStyle    func(ctx context.Context, s *engine.Session, name string) (string, error)
 	ActiveOutputStyle func() string
+	// Tasks backs /tasks (and /bashes): the background tasks, and
+	// "/tasks stop ID" to stop one.
+	Tasks Viewer
 	// Doctor adds checks to /doctor (settings files, tools...).
 	Doctor func(ctx context.Context) []Check
 
@@ -216,6 +219,10 @@ type Options struct {
 	// may block and runs off the UI goroutine.
 	CanBackground func(toolUseID string) bool
 	Background    func(toolUseID string) bool
+	// AddDir, when set, adds an absolute folder path to the session's
+	// working folders (/add-dir), where files are read and edited as in
+	// the launch folder.
+	AddDir func(dir string) error
 	// NoColor turns colours off (NO_COLOR).
 	NoColor bool
 	// ColorProfile, when set, gives the terminal's colour profile

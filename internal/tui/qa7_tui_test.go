@@ -175,6 +175,10 @@ func TestEscBeforeAPromptIsSentBringsBackTheMessagesQueuedBehindIt(t *testing.T)
 	h.typeText("a note on it")
 	h.key("enter")
 	h.waitFor("a note on it  (queued)")
+	h.key("esc") // takes the queued note back
+	h.check("the note back, the prompt still on its way", func(m *Model) bool {
+		return m.running && len(m.queued) == 0 && m.ed.value() == "a note on it"
+	})
 	h.key("esc")
 	h.check("both back in the input, nothing sent", func(m *Model) bool {
 		return !m.running && len(m.queued) == 0 && m.ed.value() == "first prompt\na note on it"

@@ -69,13 +69,18 @@ func (e *editor) onTopRow() bool {
 // stay listed until their event arrives. It reports whether any came
 // back.
 func (m *Model) editQueued() bool {
+	return m.takeQueuedIntoInput("Queued messages are back in the input; enter sends them")
+}
+
+// takeQueuedIntoInput is editQueued with the hint to show.
+func (m *Model) takeQueuedIntoInput(hint string) bool {
 	back := m.takeBackQueued()
 	if len(back) == 0 {
 		return false
 	}
 	m.ed.restore(back)
 	m.comp = nil
-	m.setHint("Queued messages are back in the input; enter sends them", 3*time.Second)
+	m.setHint(hint, 3*time.Second)
 	return true
 }
 

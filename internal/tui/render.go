@@ -40,6 +40,9 @@ func (r *renderer) item(it *item, width int, full bool) string {
 	switch it.kind {
 	case kUser:
 		s = r.user(it.text, width)
+		for _, a := range it.attached {
+			s += "\n" + r.st.dim.Render(hang(resultMark, a, width))
+		}
 	case kAssistant:
 		s = r.assistant(it.text, width)
 	case kThinking:

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -38,6 +39,9 @@ func (m *Model) View() tea.View {
 	}
 	if s := m.spinnerLine(w); s != "" {
 		parts = append(parts, s)
+		if t := m.todoPanel(w); t != "" {
+			parts = append(parts, t)
+		}
 	}
 	for _, q := range m.queued {
 		parts = append(parts, m.st.dim.Render(cut("> "+oneLine(q.display)+"  (queued)", w)))
@@ -62,6 +66,9 @@ func (m *Model) View() tea.View {
 	}
 	parts = append(parts, m.footer(w))
 	content := strings.Join(parts, "\n")
+	if cursor == nil {
+		cursor = parkedCursor(content)
+	}
 	// A live area taller than the terminal loses its top lines here: drawn
 	// whole, it scrolled the terminal on every redraw, leaving copies of
 	// itself in the scrollback.
@@ -81,6 +88,18 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(content)
 	v.Cursor = cursor
 	return v
+}
+
+// parkedCursor is where the cursor rests in a frame without the editor
+// (a dialog is open): at the start of the last row, which the footer
+// begins with blanks, as a still underline. Hidden, the cursor was left
+// wherever the renderer last wrote, which nothing here knows, so a
+// narrowing terminal's rewrapped rows above it could not be allowed for
+// (see reflow.go) and left a stale copy of the dialog's top rows.
+func parkedCursor(content string) *tea.Cursor {
+	c := tea.NewCursor(0, strings.Count(content, "\n"))
+	c.Shape, c.Blink = tea.CursorUnderline, false
+	return c
 }
 
 // liveMax is the most lines of streaming text the live area shows.
@@ -121,8 +140,53 @@ func (m *Model) spinnerLine(w int) string {
 		label = retryLabel(r, m.conv.retryAt.Sub(m.o.Now()))
 	}
 	frame := spinnerFrames[m.frame%len(spinnerFrames)]
-	info := fmt.Sprintf(" (%s · esc to interrupt)", elapsed(m.o.Now().Sub(m.turnStart)))
+	tokens := ""
+	if n := m.turnTokens + m.streamChars/4; n > 0 && m.busyLabel == "" {
+		tokens = " · ↓ " + tokenCount(n) + " tokens"
+	}
+	todos := ""
+	if len(m.conv.todos) > 0 && m.busyLabel == "" {
+		todos = " · ctrl+t to show todos"
+		if m.showTodos {
+			todos = " · ctrl+t to hide todos"
+		}
+	}
+	info := fmt.Sprintf(" (%s%s · esc to interrupt%s)", elapsed(m.o.Now().Sub(m.turnStart)), tokens, todos)
 	return cut(m.st.accent.Render(frame+" "+label)+m.st.dim.Render(info), w)
+}
+
+// todoPanelMax is the most todos listed under the spinner.
+const todoPanelMax = 10
+
+// todoPanel is the todo list under the spinner while a turn runs, when
+// ctrl+t has shown it, as Claude Code's ctrl+t does: at most
+// todoPanelMax items, from the first not yet done.
+func (m *Model) todoPanel(w int) string {
+	ts := m.conv.todos
+	if !m.showTodos || len(ts) == 0 || m.busyLabel != "" {
+		return ""
+	}
+	from := 0
+	for from < len(ts) && ts[from].Status == "completed" {
+		from++
+	}
+	from = max(0, min(from, len(ts)-todoPanelMax))
+	shown := ts[from:min(len(ts), from+todoPanelMax)]
+	list := indentLines(m.r.todoList(shown, w-5), "     ")
+	list = "  ⎿  " + strings.TrimPrefix(list, "     ")
+	if more := len(ts) - from - len(shown); more > 0 {
+		list += "\n" + m.st.dim.Render(fmt.Sprintf("     … +%d more", more))
+	}
+	return list
+}
+
+// tokenCount writes a token count as the spinner shows it: 950, 1.2k,
+// 34.5k.
+func tokenCount(n int) string {
+	if n < 1000 {
+		return strconv.Itoa(n)
+	}
+	return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
 }
 
 // retryLabel says why a request is retried and counts down to it:
