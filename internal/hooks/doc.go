@@ -29,10 +29,33 @@
 // permissionDecision, permissionDecisionReason, updatedInput,
 // additionalContext, and for PermissionRequest a decision object.
 //
+// # Hook types
+//
+// "command" hooks run a shell command (below). "http" hooks POST the
+// input JSON to their url, with their headers (a $NAME or ${NAME} in a
+// header value is filled in only for the variables allowedEnvVars
+// lists, and left empty otherwise); a 2xx answer's body is read as a
+// command's stdout, and another status, a failure to connect or a
+// timeout is a non-blocking error. "prompt" hooks (PreToolUse,
+// PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
+// Stop, SubagentStop) give their prompt, with the input JSON in place of
+// $ARGUMENTS, to the fast model (or their model), whose {"ok": false,
+// "reason": ...} acts as decision "block" with the reason (a denial for
+// PreToolUse and PermissionRequest); their default timeout is 30
+// seconds. Other types are warned about by the loaders and skipped.
+//
+// A command hook with "async": true runs in the background: its run does
+// not wait for it, it cannot block or decide anything, and what it says
+// (additionalContext, systemMessage, errors) is kept until Runner.TakeAsync
+// passes it on with the next prompt. Runner.Close waits for the async
+// hooks still running.
+//
 // Command hooks run with bash -c in the session's folder, with
-// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder (and
-// what Input.Env adds: SessionStart hooks get CLAUDE_ENV_FILE, a file
-// whose "export NAME=value" lines reach the session's Bash commands), and
+// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder, on
+// the environment Config.Environ gives at each run (so that the settings
+// env and variables an SDK client sets during the session reach them), and
+// what Input.Env adds (SessionStart hooks get CLAUDE_ENV_FILE, a file
+// whose "export NAME=value" lines reach the session's Bash commands); they
 // are killed (their whole process group) after their timeout (default 60
 // seconds) or when the context ends.
 //

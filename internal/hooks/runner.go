@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -42,6 +43,13 @@ type Hook struct {
 	// Timeout bounds the hook (0 means the runner's default).
 	Timeout time.Duration
 	Source  settings.Source
+	// FromSettings marks a hook built from settings form (a settings
+	// file, a plugin, a definition), which SetCommandHooks and
+	// SetPluginHooks replace.
+	FromSettings bool
+	// Async runs the hook in the background: Run does not wait for it,
+	// and what it says for the model or the user is kept for TakeAsync.
+	Async bool
 }
 
 // Progress reports a hook starting or finishing, for front ends that show
@@ -66,10 +74,16 @@ type Config struct {
 	// Env is the base environment of command hooks (nil means the
 	// process's).
 	Env []string
-	// MoreEnv, when set, gives NAME=value pairs added to every command
-	// hook's environment after Env, read at each run (variables an SDK
-	// client set during the session).
-	MoreEnv func() []string
+	// Environ, when set, gives the base environment at each run instead
+	// of Env (so that hooks follow the settings env and the variables an
+	// SDK client sets during the session).
+	Environ func() []string
+	// Ask, when set, runs prompt hooks: it asks model ("" means the fast
+	// model for side calls) the prompt and returns its answer's text.
+	Ask func(ctx context.Context, model, prompt string) (string, error)
+	// HTTPClient sends http hooks' requests (nil means a plain client;
+	// each request is bounded by the hook's timeout).
+	HTTPClient *http.Client
 	// Shell runs commands with -c ("" means bash, else /bin/sh).
 	Shell string
 	// DefaultTimeout bounds hooks without their own (0 means 60 s).
@@ -84,6 +98,10 @@ type Config struct {
 // Runner runs the hooks of a session. It is safe for concurrent use.
 type Runner struct {
 	cfg Config
+	// extra is what New adds to every hook's environment
+	// (CLAUDE_PROJECT_DIR, REINS_PROJECT_DIR).
+	extra []string
+	bg    *background
 
 	mu    sync.Mutex // guards hooks
 	hooks []Hook
@@ -100,33 +118,54 @@ func New(cfg Config) *Runner {
 	if cfg.Shell == "" {
 		cfg.Shell = settings.Shell()
 	}
-	if cfg.Env == nil {
+	if cfg.Env == nil && cfg.Environ == nil {
 		cfg.Env = os.Environ()
 	}
-	env := append([]string{}, cfg.Env...)
+	r := &Runner{cfg: cfg, bg: newBackground()}
 	if cfg.ProjectDir != "" {
-		env = append(env, "CLAUDE_PROJECT_DIR="+cfg.ProjectDir, "REINS_PROJECT_DIR="+cfg.ProjectDir)
+		r.extra = []string{"CLAUDE_PROJECT_DIR=" + cfg.ProjectDir, "REINS_PROJECT_DIR=" + cfg.ProjectDir}
 	}
-	cfg.Env = env
-	r := &Runner{cfg: cfg}
-	r.hooks = commandHooks(cfg, cfg.Hooks)
+	r.hooks = r.specHooks(cfg.Hooks, nil)
 	return r
 }
 
-// commandHooks turns settings-form hooks into command hooks run with
-// cfg's folder, environment and shell.
-func commandHooks(cfg Config, hs map[string][]settings.HookMatcher) []Hook {
+// Default timeouts of the hook types that have their own.
+const (
+	promptTimeout = 30 * time.Second
+)
+
+// specHooks turns settings-form hooks into hooks run with r's folder,
+// environment and shell, plus env for their commands. Hooks that cannot
+// run (settings.HookSpec.Problem; their loaders warned) are left out.
+func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) []Hook {
+	cfg := r.cfg
+	extra := append(append([]string(nil), r.extra...), env...)
 	var out []Hook
 	for _, name := range settings.KnownHookEvents {
 		for _, m := range hs[name] {
 			for _, h := range m.Hooks {
-				if h.Type != "command" || strings.TrimSpace(h.Command) == "" {
+				if h.Problem(name) != "" {
 					continue
 				}
-				timeout := time.Duration(h.Timeout * float64(time.Second))
-				cmd := &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Shell: cfg.Shell}
-				out = append(out, Hook{Event: Event(name), Matcher: m.Matcher, Handler: cmd,
-					Key: "command:" + h.Command, Name: h.Command, Timeout: timeout, Source: m.Source})
+				hook := Hook{Event: Event(name), Matcher: m.Matcher, Name: h.Label(),
+					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
+				switch h.Type {
+				case "command":
+					hook.Handler = &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Extra: extra, Shell: cfg.Shell}
+					hook.Key = "command:" + h.Command
+					hook.Async = h.Async
+				case "http":
+					hook.Handler = &HTTP{URL: strings.TrimSpace(h.URL), Headers: h.Headers, AllowedEnvVars: h.AllowedEnvVars,
+						Env: cfg.Env, Extra: extra, Client: cfg.HTTPClient}
+					hook.Key = "http:" + strings.TrimSpace(h.URL)
+				case "prompt":
+					hook.Handler = &Prompt{Prompt: h.Prompt, Model: h.Model, Ask: cfg.Ask}
+					hook.Key = "prompt:" + h.Model + "\x00" + h.Prompt
+					if hook.Timeout <= 0 {
+						hook.Timeout = promptTimeout
+					}
+				}
+				out = append(out, hook)
 			}
 		}
 	}
@@ -138,11 +177,11 @@ func commandHooks(cfg Config, hs map[string][]settings.HookMatcher) []Hook {
 // form: the hooks of a scope that brings its own, such as a sub-agent's
 // definition. r is not changed.
 func (r *Runner) With(extra map[string][]settings.HookMatcher) *Runner {
-	n := &Runner{cfg: r.cfg}
+	n := &Runner{cfg: r.cfg, extra: r.extra, bg: r.bg}
 	r.mu.Lock()
 	n.hooks = append([]Hook(nil), r.hooks...)
 	r.mu.Unlock()
-	n.hooks = append(n.hooks, commandHooks(n.cfg, extra)...)
+	n.hooks = append(n.hooks, n.specHooks(extra, nil)...)
 	return n
 }
 
@@ -176,12 +215,11 @@ func (r *Runner) SetCommandHooks(src settings.Source, hs map[string][]settings.H
 			}
 		}
 	}
-	added := commandHooks(r.cfg, from)
+	added := r.specHooks(from, nil)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hooks = slices.DeleteFunc(r.hooks, func(h Hook) bool {
-		_, isCommand := h.Handler.(*Command)
-		return isCommand && h.Source == src
+		return h.FromSettings && h.Source == src
 	})
 	r.hooks = append(r.hooks, added...)
 }
@@ -200,9 +238,7 @@ type PluginHooks struct {
 func (r *Runner) SetPluginHooks(sets []PluginHooks) {
 	var added []Hook
 	for _, ps := range sets {
-		cfg := r.cfg
-		cfg.Env = append(append([]string(nil), r.cfg.Env...), ps.Env...)
-		for _, h := range commandHooks(cfg, ps.Hooks) {
+		for _, h := range r.specHooks(ps.Hooks, ps.Env) {
 			h.Source = settings.SourcePlugin
 			added = append(added, h)
 		}
@@ -210,8 +246,7 @@ func (r *Runner) SetPluginHooks(sets []PluginHooks) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hooks = slices.DeleteFunc(r.hooks, func(h Hook) bool {
-		_, isCommand := h.Handler.(*Command)
-		return isCommand && h.Source == settings.SourcePlugin
+		return h.FromSettings && h.Source == settings.SourcePlugin
 	})
 	r.hooks = append(r.hooks, added...)
 }
@@ -266,16 +301,20 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 		return Result{Event: in.Event}
 	}
 	input := in.JSON()
-	extra := in.Env
-	if r.cfg.MoreEnv != nil {
-		extra = append(r.cfg.MoreEnv(), in.Env...)
+	env := runEnv{extra: in.Env}
+	if r.cfg.Environ != nil {
+		env.base, env.dynamic = r.cfg.Environ(), true
 	}
-	if len(extra) > 0 {
-		ctx = context.WithValue(ctx, extraEnvKey{}, extra)
-	}
-	outs := make([]Output, len(hooks))
+	ctx = context.WithValue(ctx, runEnvKey{}, env)
+	var outs []Output
 	var wg sync.WaitGroup
-	for i, h := range hooks {
+	for _, h := range hooks {
+		if h.Async {
+			r.bg.start(ctx, in.Event, func(ctx context.Context) Output { return r.runOne(ctx, h, input) })
+			continue
+		}
+		outs = append(outs, Output{})
+		i := len(outs) - 1
 		wg.Go(func() {
 			outs[i] = r.runOne(ctx, h, input)
 		})
@@ -349,14 +388,38 @@ func simpleMatcher(m string) bool {
 	return true
 }
 
-// extraEnvKey carries Input.Env from Run to the command hooks it starts.
-type extraEnvKey struct{}
+// runEnvKey carries a run's runEnv from Run to the handlers it starts.
+type runEnvKey struct{}
+
+// runEnv is the environment of one run: the base read from
+// Config.Environ (when dynamic), and Input.Env.
+type runEnv struct {
+	base    []string
+	dynamic bool
+	extra   []string
+}
+
+// environ is the environment a handler with the static base and fixed
+// additions gets in the run of ctx: the run's base when it has one, else
+// base (nil: the process's), then fixed, then the run's extra.
+func environ(ctx context.Context, base, fixed []string) []string {
+	re, _ := ctx.Value(runEnvKey{}).(runEnv)
+	if re.dynamic {
+		base = re.base
+	} else if base == nil {
+		base = os.Environ()
+	}
+	return append(append(append([]string(nil), base...), fixed...), re.extra...)
+}
 
 // Command is a command hook run with a shell's -c.
 type Command struct {
 	Command string
 	Dir     string
-	Env     []string
+	// Env is the base environment (nil means the process's) and Extra
+	// what is added to it (the project folder, a plugin's variables).
+	Env   []string
+	Extra []string
 	// Shell defaults to bash, else /bin/sh.
 	Shell string
 }
@@ -372,14 +435,7 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, shell, "-c", c.Command)
 	cmd.Dir = c.Dir
-	cmd.Env = c.Env
-	if extra, _ := ctx.Value(extraEnvKey{}).([]string); len(extra) > 0 {
-		base := c.Env
-		if base == nil {
-			base = os.Environ()
-		}
-		cmd.Env = append(append([]string(nil), base...), extra...)
-	}
+	cmd.Env = environ(ctx, c.Env, c.Extra)
 	cmd.Stdin = bytes.NewReader(input)
 	stdout, stderr := &capped{max: maxOutput}, &capped{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

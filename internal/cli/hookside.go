@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"reins/internal/llm"
+)
+
+// hookModelInstructions is the system prompt of a prompt hook's side
+// call.
+const hookModelInstructions = "You check one step of a coding agent's work for its user, as a hook. " +
+	"The user's message states a condition and gives the step as JSON. Judge only that condition, " +
+	"and answer with the JSON object the message asks for, nothing else."
+
+// askHookModel asks model (the fast model when "") a prompt hook's
+// question and returns the answer's text. The call counts in the
+// session's usage.
+func (a *app) askHookModel(ctx context.Context, model, prompt string) (string, error) {
+	if model == "" {
+		model = a.smallModel()
+	} else {
+		model = a.models.Resolve(model)
+	}
+	req := &llm.Request{Model: model, MaxTokens: 1024,
+		System:   []llm.SystemBlock{{Text: hookModelInstructions}},
+		Messages: []*llm.Message{llm.NewUserText(prompt)}}
+	start := time.Now()
+	msg, err := llm.Complete(ctx, a.provider, req)
+	if err != nil {
+		return "", fmt.Errorf("ask %s: %w", model, err)
+	}
+	if s := a.current(); s != nil && msg.Usage != nil {
+		s.AddUsage(model, *msg.Usage, time.Since(start))
+	}
+	return msg.Text(), nil
+}
