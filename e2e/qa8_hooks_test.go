@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -285,5 +286,88 @@ func TestSDKApplyFlagSettingsEnvReachesLaterHooks(t *testing.T) {
 	got, err := os.ReadFile(filepath.Join(sb.Dir, "hook-saw.txt"))
 	if err != nil || string(got) != "|from-file\nflag-value|changed\n" {
 		t.Errorf("the hooks saw %q (%v), want the settings env of the time of each prompt", got, err)
+	}
+}
+
+// PostCompact hooks run after a compaction with its trigger (their
+// matcher) and the summary it made.
+func TestPostCompactHookSeesTriggerAndSummary(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{
+  "models": {"claude-sonnet-4-5": {"contextWindow": 60000, "maxOutputTokens": 8000}},
+  "hooks": {
+    "PostCompact": [
+      {"matcher": "auto", "hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/postcompact.json\""}]},
+      {"matcher": "manual", "hooks": [{"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/wrong-trigger\""}]}
+    ]
+  }
+}`)
+	f := sb.Write(t, "notes.txt", "notes\n")
+	srv.Add(
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "Read", map[string]any{"file_path": f})},
+			Usage: &llmtest.UsageSpec{InputTokens: 45000, OutputTokens: 100}},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>The user asked about notes.txt.</summary>")}, Side: true},
+		llmtest.Reply("Continuing after the summary."))
+	r := sb.Run(t, "", "-p", "what is in notes.txt?", "--model", "sonnet")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Continuing after the summary." {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "postcompact.json"))
+	if err != nil {
+		t.Fatalf("the PostCompact hook did not run: %v", err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatalf("PostCompact input %q: %v", data, err)
+	}
+	if in["hook_event_name"] != "PostCompact" || in["trigger"] != "auto" ||
+		!strings.Contains(fmt.Sprint(in["compact_summary"]), "The user asked about notes.txt.") {
+		t.Errorf("PostCompact input = %s, want trigger auto and the summary", data)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "wrong-trigger")); err == nil {
+		t.Error("the PostCompact hook for manual compactions ran after an automatic one")
+	}
+}
+
+// A PostToolUse hook's updatedToolOutput replaces what the model gets
+// from any tool; updatedMCPToolOutput does for MCP tools only.
+func TestPostToolUseHookReplacesToolOutput(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo password=hunter2"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "echo mcp-only"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "redact.sh", `input=$(cat)
+case "$input" in
+  *hunter2*) echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "password=[redacted]"}}' ;;
+  *) echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": "not for Bash"}}' ;;
+esac
+`)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "bash redact.sh"}]}]}}`)
+	r := sb.Run(t, "", "-p", "show it", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if res, _ := autoToolResult(srv, "toolu_1"); res != "password=[redacted]" {
+		t.Errorf("tool result = %q, want the hook's replacement", res)
+	}
+	if res, _ := autoToolResult(srv, "toolu_2"); !strings.Contains(res, "mcp-only") || strings.Contains(res, "not for Bash") {
+		t.Errorf("tool result = %q, want the Bash output (updatedMCPToolOutput is for MCP tools)", res)
+	}
+}
+
+func TestPostToolUseHookReplacesMCPToolOutput(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, dumpTurn("dump", 50), llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PostToolUse": [{"matcher": "mcp__.*", "hooks": [{"type": "command",
+		"command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"updatedMCPToolOutput\": [{\"type\": \"text\", \"text\": \"summarised by the hook\"}]}}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "dump", "--mcp-config", cfg, "--allowedTools", "mcp__gap")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[1].ToolResults()[0].ResultText(); got != "summarised by the hook" {
+		t.Errorf("tool result = %q, want the hook's replacement", got)
 	}
 }

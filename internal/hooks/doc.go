@@ -27,7 +27,9 @@
 // JSON output fields: continue and stopReason (Result.Stop), suppressOutput,
 // systemMessage, decision and reason, and hookSpecificOutput with
 // permissionDecision, permissionDecisionReason, updatedInput,
-// additionalContext, and for PermissionRequest a decision object.
+// additionalContext, for PermissionRequest a decision object, and for
+// PostToolUse updatedToolOutput (replaces any tool's output) and
+// updatedMCPToolOutput (an MCP tool's).
 //
 // # Hook types
 //
@@ -65,7 +67,8 @@
 //
 // Where events fire (outside this package): SessionStart at start
 // ("startup" or "resume"), after /clear ("clear") and after a compaction
-// ("compact", its context following the summary); SessionEnd at exit and
+// ("compact", its context following the summary); PostCompact after a
+// compaction (trigger and compact_summary; it can only report); SessionEnd at exit and
 // on /clear; Notification when the terminal UI asks the user for a
 // permission ("permission_prompt") and when it has waited 60 seconds for
 // input after a turn ("idle_prompt").
