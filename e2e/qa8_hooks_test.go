@@ -371,3 +371,44 @@ func TestPostToolUseHookReplacesMCPToolOutput(t *testing.T) {
 		t.Errorf("tool result = %q, want the hook's replacement", got)
 	}
 }
+
+// --include-hook-events lines name hooks as Claude Code does: the event
+// and what the matcher matched ("PreToolUse:Bash", "SessionStart:startup"),
+// or the event alone for events without a matcher; the same command run
+// for two events is paired by its own hook_id.
+func TestHookEventLinesNameTheEventAndMatchValue(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "echo ran"})),
+		llmtest.Reply("fin"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {
+		"SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+		"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose", "--include-hook-events")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	started := map[string]string{}
+	var names []string
+	for _, l := range decodeLines(t, r.Stdout) {
+		id, _ := l["hook_id"].(string)
+		name, _ := l["hook_name"].(string)
+		switch l["subtype"] {
+		case "hook_started":
+			started[id] = name
+			names = append(names, name)
+		case "hook_response":
+			if started[id] != name || l["outcome"] != "success" {
+				t.Errorf("hook_response %v does not match its hook_started (%q)", l, started[id])
+			}
+			delete(started, id)
+		}
+	}
+	if got := strings.Join(names, ","); got != "SessionStart:startup,PreToolUse:Bash,Stop" {
+		t.Errorf("hook names %q, want SessionStart:startup,PreToolUse:Bash,Stop", got)
+	}
+	if len(started) != 0 {
+		t.Errorf("hooks started without a response: %v", started)
+	}
+}

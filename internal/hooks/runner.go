@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"reins/internal/settings"
@@ -56,7 +57,14 @@ type Hook struct {
 // hook events (--include-hook-events).
 type Progress struct {
 	Event Event
+	// Name identifies the hook (its command, URL or callback id); Query
+	// is the value its matcher was matched against ("Bash", "startup"),
+	// "" for events without one.
 	Name  string
+	Query string
+	// ID is the same for the start and the end of one run of a hook, and
+	// differs between runs.
+	ID string
 	// Done is false when the hook starts; Output is set when it is true.
 	Done   bool
 	Output Output
@@ -102,6 +110,7 @@ type Runner struct {
 	// (CLAUDE_PROJECT_DIR, REINS_PROJECT_DIR).
 	extra []string
 	bg    *background
+	seq   *atomic.Uint64 // numbers runs of hooks for Progress.ID
 
 	mu    sync.Mutex // guards hooks
 	hooks []Hook
@@ -121,7 +130,7 @@ func New(cfg Config) *Runner {
 	if cfg.Env == nil && cfg.Environ == nil {
 		cfg.Env = os.Environ()
 	}
-	r := &Runner{cfg: cfg, bg: newBackground()}
+	r := &Runner{cfg: cfg, bg: newBackground(), seq: new(atomic.Uint64)}
 	if cfg.ProjectDir != "" {
 		r.extra = []string{"CLAUDE_PROJECT_DIR=" + cfg.ProjectDir, "REINS_PROJECT_DIR=" + cfg.ProjectDir}
 	}
@@ -177,7 +186,7 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 // form: the hooks of a scope that brings its own, such as a sub-agent's
 // definition. r is not changed.
 func (r *Runner) With(extra map[string][]settings.HookMatcher) *Runner {
-	n := &Runner{cfg: r.cfg, extra: r.extra, bg: r.bg}
+	n := &Runner{cfg: r.cfg, extra: r.extra, bg: r.bg, seq: r.seq}
 	r.mu.Lock()
 	n.hooks = append([]Hook(nil), r.hooks...)
 	r.mu.Unlock()
@@ -306,30 +315,35 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 		env.base, env.dynamic = r.cfg.Environ(), true
 	}
 	ctx = context.WithValue(ctx, runEnvKey{}, env)
+	query := ""
+	if in.Event.usesMatcher() {
+		query = in.MatchValue()
+	}
 	var outs []Output
 	var wg sync.WaitGroup
 	for _, h := range hooks {
 		if h.Async {
-			r.bg.start(ctx, in.Event, func(ctx context.Context) Output { return r.runOne(ctx, h, input) })
+			r.bg.start(ctx, in.Event, func(ctx context.Context) Output { return r.runOne(ctx, h, input, query) })
 			continue
 		}
 		outs = append(outs, Output{})
 		i := len(outs) - 1
 		wg.Go(func() {
-			outs[i] = r.runOne(ctx, h, input)
+			outs[i] = r.runOne(ctx, h, input, query)
 		})
 	}
 	wg.Wait()
 	return Aggregate(in.Event, outs)
 }
 
-func (r *Runner) runOne(ctx context.Context, h Hook, input []byte) Output {
+func (r *Runner) runOne(ctx context.Context, h Hook, input []byte, query string) Output {
 	timeout := h.Timeout
 	if timeout <= 0 {
 		timeout = r.cfg.DefaultTimeout
 	}
+	id := fmt.Sprintf("hook-%d", r.seq.Add(1))
 	if r.cfg.Notify != nil {
-		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name})
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id})
 	}
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -345,7 +359,7 @@ func (r *Runner) runOne(ctx context.Context, h Hook, input []byte) Output {
 		out.TimedOut = true
 	}
 	if r.cfg.Notify != nil {
-		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Done: true, Output: out})
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, Done: true, Output: out})
 	}
 	return out
 }
