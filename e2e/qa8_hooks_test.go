@@ -331,7 +331,8 @@ func TestPostCompactHookSeesTriggerAndSummary(t *testing.T) {
 }
 
 // A PostToolUse hook's updatedToolOutput replaces what the model gets
-// from any tool; updatedMCPToolOutput does for MCP tools only.
+// from any tool (here in the Bash tool's shape, as Claude Code's
+// reference shows it); updatedMCPToolOutput does for MCP tools only.
 func TestPostToolUseHookReplacesToolOutput(t *testing.T) {
 	srv := server(t,
 		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo password=hunter2"})),
@@ -340,7 +341,7 @@ func TestPostToolUseHookReplacesToolOutput(t *testing.T) {
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, "redact.sh", `input=$(cat)
 case "$input" in
-  *hunter2*) echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": "password=[redacted]"}}' ;;
+  *hunter2*) echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": {"stdout": "password=[redacted]", "stderr": "", "interrupted": false, "isImage": false}}}' ;;
   *) echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": "not for Bash"}}' ;;
 esac
 `)
@@ -410,5 +411,35 @@ func TestHookEventLinesNameTheEventAndMatchValue(t *testing.T) {
 	}
 	if len(started) != 0 {
 		t.Errorf("hooks started without a response: %v", started)
+	}
+}
+
+// A hook's "if" condition (one permission rule) narrows it to the calls
+// that match: "Bash(git *)" runs for a command with a git subcommand, not
+// for others; on an event that is not about a tool call, a hook with "if"
+// never runs.
+func TestHookIfConditionNarrowsToMatchingCalls(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo not-git"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "echo first && git --version"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "if": "Bash(git *)",
+			"command": "cat >> \"$CLAUDE_PROJECT_DIR/if-saw.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/if-saw.jsonl\""}]}],
+		"UserPromptSubmit": [{"hooks": [{"type": "command", "if": "Bash(git *)", "command": "touch \"$CLAUDE_PROJECT_DIR/prompt-hook-ran\""}]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "if-saw.jsonl"))
+	if err != nil {
+		t.Fatalf("the hook never ran: %v", err)
+	}
+	if strings.Contains(string(data), "toolu_1") || !strings.Contains(string(data), "toolu_2") {
+		t.Errorf("the hook saw %s; want only the call with a git subcommand", data)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "prompt-hook-ran")); err == nil {
+		t.Error(`a UserPromptSubmit hook with "if" ran`)
 	}
 }

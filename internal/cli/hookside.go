@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"time"
 
+	"reins/internal/hooks"
 	"reins/internal/llm"
+	"reins/internal/permission"
 )
 
 // hookModelInstructions is the system prompt of a prompt hook's side
@@ -35,4 +37,15 @@ func (a *app) askHookModel(ctx context.Context, model, prompt string) (string, e
 		s.AddUsage(model, *msg.Usage, time.Since(start))
 	}
 	return msg.Text(), nil
+}
+
+// hookIf reports whether the tool call of a hook's input matches the
+// permission rule of the hook's "if" condition, with relative paths read
+// from the call's folder.
+func (a *app) hookIf(rule string, in *hooks.Input) (bool, error) {
+	dir := in.Cwd
+	if dir == "" {
+		dir = a.cwd
+	}
+	return permission.RuleMatches(rule, in.ToolName, in.ToolInput, dir, a.home)
 }

@@ -437,9 +437,11 @@ func (g *PermissionGate) After(ctx context.Context, c *tool.Call, t tool.Tool, i
 }
 
 // replacedOutput turns the output a PostToolUse hook gives in place of a
-// tool's into the result's content and data: a string is the text; a
-// list of MCP content blocks, or an object holding one as "content" (an
-// MCP tool result), gives its text blocks; other JSON is its own text.
+// tool's into the result's content and data: a string is the text; the
+// Bash tool's shape ({"stdout", "stderr", ...}) gives its stdout and
+// stderr; a list of MCP content blocks, or an object holding one as
+// "content" (an MCP tool result), gives its text blocks; other JSON is
+// its own text.
 func replacedOutput(raw json.RawMessage) ([]llm.ContentBlock, any) {
 	var v any
 	_ = json.Unmarshal(raw, &v)
@@ -456,6 +458,18 @@ func replacedOutput(raw json.RawMessage) ([]llm.ContentBlock, any) {
 	}
 	if json.Unmarshal(raw, &wrapped) == nil && len(wrapped.Content) > 0 {
 		list = wrapped.Content
+	}
+	var shell struct {
+		Stdout *string `json:"stdout"`
+		Stderr string  `json:"stderr"`
+	}
+	if json.Unmarshal(raw, &shell) == nil && shell.Stdout != nil {
+		// The Bash tool's shape: stdout, stderr, interrupted, isImage.
+		text := strings.TrimRight(*shell.Stdout, "\n")
+		if e := strings.TrimRight(shell.Stderr, "\n"); e != "" {
+			text = strings.TrimLeft(text+"\n"+e, "\n")
+		}
+		return []llm.ContentBlock{llm.TextBlock(text)}, v
 	}
 	if json.Unmarshal(list, &blocks) == nil && len(blocks) > 0 {
 		var out []llm.ContentBlock

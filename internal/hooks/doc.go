@@ -41,10 +41,14 @@
 // timeout is a non-blocking error. "prompt" hooks (PreToolUse,
 // PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 // Stop, SubagentStop) give their prompt, with the input JSON in place of
-// $ARGUMENTS, to the fast model (or their model), whose {"ok": false,
+// $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or their model), whose {"ok": false,
 // "reason": ...} acts as decision "block" with the reason (a denial for
 // PreToolUse and PermissionRequest); their default timeout is 30
 // seconds. Other types are warned about by the loaders and skipped.
+//
+// A hook's "if" field narrows a hook of a tool event to the calls that
+// match one permission rule ("Bash(git *)": any subcommand; "Edit(*.ts)"),
+// through Config.If; on other events a hook with "if" never runs.
 //
 // A command hook with "async": true runs in the background: its run does
 // not wait for it, it cannot block or decide anything, and what it says

@@ -131,10 +131,8 @@ func (p *Prompt) Run(ctx context.Context, input []byte) Output {
 		out.ExitCode, out.Err = -1, errors.New("prompt hooks need a model, and none is set up here")
 		return out
 	}
-	text := p.Prompt
-	if strings.Contains(text, "$ARGUMENTS") {
-		text = strings.ReplaceAll(text, "$ARGUMENTS", string(input))
-	} else {
+	text, placed := fillArguments(p.Prompt, string(input))
+	if !placed {
 		text += "\n\n" + string(input)
 	}
 	answer, err := p.Ask(ctx, p.Model, text+promptInstructions)
@@ -174,6 +172,29 @@ func (p *Prompt) Run(ctx context.Context, input []byte) Output {
 	b, _ := json.Marshal(v)
 	out.Stdout = string(b)
 	return out
+}
+
+// fillArguments puts args in place of each $ARGUMENTS of prompt and
+// reports whether there was one; a backslash before a dollar sign keeps
+// the sign as it is ("\$1.00" reads "$1.00", "\$ARGUMENTS" stays text).
+func fillArguments(prompt, args string) (string, bool) {
+	var b strings.Builder
+	placed := false
+	for i := 0; i < len(prompt); {
+		switch {
+		case strings.HasPrefix(prompt[i:], `\$`):
+			b.WriteByte('$')
+			i += 2
+		case strings.HasPrefix(prompt[i:], "$ARGUMENTS"):
+			b.WriteString(args)
+			placed = true
+			i += len("$ARGUMENTS")
+		default:
+			b.WriteByte(prompt[i])
+			i++
+		}
+	}
+	return b.String(), placed
 }
 
 // firstObject returns the first JSON object in s (models may wrap it in a

@@ -116,3 +116,20 @@ func TestPromptHookVerdicts(t *testing.T) {
 		})
 	}
 }
+
+func TestPromptArgumentsPlaceholderAndEscapes(t *testing.T) {
+	for _, tt := range []struct {
+		prompt, want string
+		placed       bool
+	}{
+		{"Check $ARGUMENTS.", "Check {}.", true},
+		{"Costs \\$1.00, see $ARGUMENTS", "Costs $1.00, see {}", true},
+		{"Literal \\$ARGUMENTS here", "Literal $ARGUMENTS here", false},
+		{"No placeholder", "No placeholder", false},
+	} {
+		got, placed := fillArguments(tt.prompt, "{}")
+		if got != tt.want || placed != tt.placed {
+			t.Errorf("fillArguments(%q) = %q, %v; want %q, %v", tt.prompt, got, placed, tt.want, tt.placed)
+		}
+	}
+}

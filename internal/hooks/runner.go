@@ -44,6 +44,9 @@ type Hook struct {
 	// Timeout bounds the hook (0 means the runner's default).
 	Timeout time.Duration
 	Source  settings.Source
+	// If is the hook's "if" condition: one permission rule a tool call
+	// must match for the hook to run ("" runs it for every call).
+	If string
 	// FromSettings marks a hook built from settings form (a settings
 	// file, a plugin, a definition), which SetCommandHooks and
 	// SetPluginHooks replace.
@@ -89,6 +92,9 @@ type Config struct {
 	// Ask, when set, runs prompt hooks: it asks model ("" means the fast
 	// model for side calls) the prompt and returns its answer's text.
 	Ask func(ctx context.Context, model, prompt string) (string, error)
+	// If, when set, reports whether the tool call of in matches the
+	// permission rule of a hook's "if" condition (nil: every call does).
+	If func(rule string, in *Input) (bool, error)
 	// HTTPClient sends http hooks' requests (nil means a plain client;
 	// each request is bounded by the hook's timeout).
 	HTTPClient *http.Client
@@ -156,7 +162,7 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 				if h.Problem(name) != "" {
 					continue
 				}
-				hook := Hook{Event: Event(name), Matcher: m.Matcher, Name: h.Label(),
+				hook := Hook{Event: Event(name), Matcher: m.Matcher, Name: h.Label(), If: strings.TrimSpace(h.If),
 					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
 				switch h.Type {
 				case "command":
@@ -173,6 +179,9 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 					if hook.Timeout <= 0 {
 						hook.Timeout = promptTimeout
 					}
+				}
+				if hook.If != "" {
+					hook.Key += "\x00if:" + hook.If
 				}
 				out = append(out, hook)
 			}
@@ -309,6 +318,11 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 	if len(hooks) == 0 {
 		return Result{Event: in.Event}
 	}
+	var outs []Output
+	hooks, outs = r.checkIf(hooks, &in)
+	if len(hooks) == 0 {
+		return Aggregate(in.Event, outs)
+	}
 	input := in.JSON()
 	env := runEnv{extra: in.Env}
 	if r.cfg.Environ != nil {
@@ -319,21 +333,56 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 	if in.Event.usesMatcher() {
 		query = in.MatchValue()
 	}
-	var outs []Output
+	// Every slot is made before any hook starts: the goroutines write
+	// to theirs while the loop goes on.
+	waited := 0
+	for _, h := range hooks {
+		if !h.Async {
+			waited++
+		}
+	}
+	i := len(outs)
+	outs = append(outs, make([]Output, waited)...)
 	var wg sync.WaitGroup
 	for _, h := range hooks {
 		if h.Async {
 			r.bg.start(ctx, in.Event, func(ctx context.Context) Output { return r.runOne(ctx, h, input, query) })
 			continue
 		}
-		outs = append(outs, Output{})
-		i := len(outs) - 1
+		slot := &outs[i]
+		i++
 		wg.Go(func() {
-			outs[i] = r.runOne(ctx, h, input, query)
+			*slot = r.runOne(ctx, h, input, query)
 		})
 	}
 	wg.Wait()
 	return Aggregate(in.Event, outs)
+}
+
+// checkIf keeps the hooks whose "if" condition in meets: on a tool
+// event, the call must match its rule; on other events a hook with one
+// never runs. A rule that cannot be read is reported as an output with
+// the error, and its hook does not run.
+func (r *Runner) checkIf(hooks []Hook, in *Input) ([]Hook, []Output) {
+	var kept []Hook
+	var problems []Output
+	for _, h := range hooks {
+		switch {
+		case h.If == "":
+			kept = append(kept, h)
+		case !in.Event.toolEvent():
+		case r.cfg.If == nil:
+			kept = append(kept, h)
+		default:
+			ok, err := r.cfg.If(h.If, in)
+			if err != nil {
+				problems = append(problems, Output{Name: h.Name, ExitCode: -1, Err: fmt.Errorf("its \"if\" condition %q: %w", h.If, err)})
+			} else if ok {
+				kept = append(kept, h)
+			}
+		}
+	}
+	return kept, problems
 }
 
 func (r *Runner) runOne(ctx context.Context, h Hook, input []byte, query string) Output {

@@ -135,6 +135,10 @@ type HookSpec struct {
 	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
 	// StatusMessage is shown while the hook runs.
 	StatusMessage string `json:"statusMessage,omitempty"`
+	// If narrows a hook of a tool event to the calls that match one
+	// permission rule ("Bash(git *)", "Edit(*.ts)"); on other events a
+	// hook with If never runs.
+	If string `json:"if,omitempty"`
 }
 
 // promptHookEvents are the events whose hooks may be of type "prompt".
