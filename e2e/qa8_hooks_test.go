@@ -443,3 +443,43 @@ func TestHookIfConditionNarrowsToMatchingCalls(t *testing.T) {
 		t.Error(`a UserPromptSubmit hook with "if" ran`)
 	}
 }
+
+// A skill's frontmatter hooks are registered when the skill is invoked and
+// run for the rest of the session; a hook with once: true is removed
+// after its first successful run.
+func TestSkillFrontmatterHooksRunAfterTheSkillIsInvoked(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_0", "Bash", map[string]string{"command": "echo before"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Skill", map[string]string{"skill": "fmt"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "echo a"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "echo b"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/skills/fmt/SKILL.md", `---
+name: fmt
+description: Formats the code
+hooks:
+  PostToolUse:
+    - matcher: "Bash"
+      hooks:
+        - type: command
+          command: "echo every >> \"$CLAUDE_PROJECT_DIR/skill-hook.log\""
+        - type: command
+          command: "echo once >> \"$CLAUDE_PROJECT_DIR/skill-once.log\""
+          once: true
+---
+Format the code.
+`)
+	r := sb.Run(t, "", "-p", "format", "--allowedTools", "Bash,Skill")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	every, err := os.ReadFile(filepath.Join(sb.Dir, "skill-hook.log"))
+	if err != nil || string(every) != "every\nevery\n" {
+		t.Errorf("skill hook log %q (%v), want two runs: the Bash calls after the skill, not the one before", every, err)
+	}
+	once, err := os.ReadFile(filepath.Join(sb.Dir, "skill-once.log"))
+	if err != nil || string(once) != "once\n" {
+		t.Errorf("once hook log %q (%v), want one run", once, err)
+	}
+}

@@ -2,12 +2,17 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
+	"reins/internal/command"
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/permission"
+	"reins/internal/settings"
 )
 
 // hookModelInstructions is the system prompt of a prompt hook's side
@@ -48,4 +53,31 @@ func (a *app) hookIf(rule string, in *hooks.Input) (bool, error) {
 		dir = a.cwd
 	}
 	return permission.RuleMatches(rule, in.ToolName, in.ToolInput, dir, a.home)
+}
+
+// registerSkillHooks registers the hooks of an invoked skill's frontmatter
+// for the rest of the session; hooks that cannot run are warned about.
+func (a *app) registerSkillHooks(c *command.Command) {
+	if len(c.Hooks) == 0 || a.hookRun == nil {
+		return
+	}
+	var hs map[string][]settings.HookMatcher
+	if err := json.Unmarshal(c.Hooks, &hs); err != nil {
+		a.notify("warning", fmt.Sprintf("skill %s: hooks: %v (ignored)", c.Name, err))
+		return
+	}
+	for _, ev := range slices.Sorted(maps.Keys(hs)) {
+		if !slices.Contains(settings.KnownHookEvents, ev) {
+			a.notify("warning", fmt.Sprintf("skill %s: hook event %q is not one reins fires; its hooks never run", c.Name, ev))
+			continue
+		}
+		for i, m := range hs[ev] {
+			for j, h := range m.Hooks {
+				if msg := h.Problem(ev); msg != "" {
+					a.notify("warning", fmt.Sprintf("skill %s: hooks.%s[%d].hooks[%d]: %s; that hook is skipped", c.Name, ev, i, j, msg))
+				}
+			}
+		}
+	}
+	a.hookRun.AddSkillHooks(c.Name, hs)
 }

@@ -41,10 +41,15 @@
 // timeout is a non-blocking error. "prompt" hooks (PreToolUse,
 // PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 // Stop, SubagentStop) give their prompt, with the input JSON in place of
-// $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or their model), whose {"ok": false,
-// "reason": ...} acts as decision "block" with the reason (a denial for
-// PreToolUse and PermissionRequest); their default timeout is 30
-// seconds. Other types are warned about by the loaders and skipped.
+// $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or
+// their model), whose {"ok": false, "reason": ...} acts as decision
+// "block" with the reason (a denial for PreToolUse and
+// PermissionRequest); their default timeout is 30 seconds. Other types
+// are warned about by the loaders and skipped.
+//
+// A skill's frontmatter hooks are registered with AddSkillHooks when the
+// skill is invoked, for the rest of the session; one with "once": true
+// is removed after its first successful run.
 //
 // A hook's "if" field narrows a hook of a tool event to the calls that
 // match one permission rule ("Bash(git *)": any subcommand; "Edit(*.ts)"),

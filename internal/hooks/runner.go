@@ -51,6 +51,12 @@ type Hook struct {
 	// file, a plugin, a definition), which SetCommandHooks and
 	// SetPluginHooks replace.
 	FromSettings bool
+	// Skill names the skill that registered the hook, and Once removes
+	// the hook after its first successful run (skill hooks only).
+	Skill string
+	Once  bool
+	// id tells hooks apart for removal (set by AddSkillHooks).
+	id uint64
 	// Async runs the hook in the background: Run does not wait for it,
 	// and what it says for the model or the user is kept for TakeAsync.
 	Async bool
@@ -162,7 +168,7 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 				if h.Problem(name) != "" {
 					continue
 				}
-				hook := Hook{Event: Event(name), Matcher: m.Matcher, Name: h.Label(), If: strings.TrimSpace(h.If),
+				hook := Hook{Event: Event(name), Matcher: m.Matcher, Name: h.Label(), If: strings.TrimSpace(h.If), Once: h.Once,
 					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
 				switch h.Type {
 				case "command":
@@ -201,6 +207,40 @@ func (r *Runner) With(extra map[string][]settings.HookMatcher) *Runner {
 	r.mu.Unlock()
 	n.hooks = append(n.hooks, n.specHooks(extra, nil)...)
 	return n
+}
+
+// AddSkillHooks registers the hooks of the skill named name, given in
+// settings form, for the rest of the session (Claude Code registers them
+// when the skill is invoked); a hook with "once" is removed after its
+// first successful run. A skill whose hooks are registered already adds
+// nothing again. It reports whether it added any.
+func (r *Runner) AddSkillHooks(name string, hs map[string][]settings.HookMatcher) bool {
+	added := r.specHooks(hs, nil)
+	for i := range added {
+		// A skill's copy of a handler configured elsewhere runs apart.
+		added[i].Key = "skill:" + name + "\x00" + added[i].Key
+		added[i].Skill, added[i].FromSettings = name, false
+		added[i].Source = settings.Source("skill")
+		added[i].id = r.seq.Add(1)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if slices.ContainsFunc(r.hooks, func(h Hook) bool { return h.Skill == name }) {
+		return false
+	}
+	r.hooks = append(r.hooks, added...)
+	return len(added) > 0
+}
+
+// doneOnce removes a skill's "once" hook after a successful run: one that
+// was not stopped, did not time out, and exited 0.
+func (r *Runner) doneOnce(h Hook, out Output) {
+	if !h.Once || h.Skill == "" || out.Err != nil || out.TimedOut || out.Signal != "" || out.ExitCode != 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hooks = slices.DeleteFunc(r.hooks, func(x Hook) bool { return x.id == h.id })
 }
 
 // Add registers a hook at run time (for example an SDK callback).
@@ -410,6 +450,7 @@ func (r *Runner) runOne(ctx context.Context, h Hook, input []byte, query string)
 	if r.cfg.Notify != nil {
 		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, Done: true, Output: out})
 	}
+	r.doneOnce(h, out)
 	return out
 }
 

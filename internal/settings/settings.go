@@ -135,6 +135,9 @@ type HookSpec struct {
 	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
 	// StatusMessage is shown while the hook runs.
 	StatusMessage string `json:"statusMessage,omitempty"`
+	// Once removes a skill's hook after its first successful run
+	// (ignored elsewhere).
+	Once bool `json:"once,omitempty"`
 	// If narrows a hook of a tool event to the calls that match one
 	// permission rule ("Bash(git *)", "Edit(*.ts)"); on other events a
 	// hook with If never runs.
