@@ -67,8 +67,10 @@
 // env and variables an SDK client sets during the session reach them), and
 // what Input.Env adds (SessionStart hooks get CLAUDE_ENV_FILE, a file
 // whose "export NAME=value" lines reach the session's Bash commands); they
-// are killed (their whole process group) after their timeout (default 60
-// seconds) or when the context ends.
+// are killed (their whole process group) after their timeout or when the
+// context ends. Without a timeout of their own, command and http hooks
+// get 10 minutes (30 seconds on UserPromptSubmit), prompt hooks 30
+// seconds and SDK callbacks 60.
 //
 // PermissionDenied fires when auto mode's classifier blocks a call, with
 // tool_name, tool_input, tool_use_id and reason; hookSpecificOutput.retry

@@ -133,3 +133,28 @@ func TestPromptArgumentsPlaceholderAndEscapes(t *testing.T) {
 		}
 	}
 }
+
+// Hooks from settings without a timeout get Claude Code's defaults: 10
+// minutes for command and http hooks, 30 seconds on UserPromptSubmit and
+// for prompt hooks; a timeout given wins.
+func TestSettingsHookDefaultTimeouts(t *testing.T) {
+	r := New(Config{Hooks: map[string][]settings.HookMatcher{
+		"PreToolUse": {{Hooks: []settings.HookSpec{
+			{Type: "command", Command: "a"},
+			{Type: "http", URL: "http://127.0.0.1:1/h"},
+			{Type: "prompt", Prompt: "ok?"},
+			{Type: "command", Command: "b", Timeout: 5},
+		}}},
+		"UserPromptSubmit": {{Hooks: []settings.HookSpec{{Type: "command", Command: "c"}}}},
+	}})
+	var got []string
+	for _, ev := range []Event{PreToolUse, UserPromptSubmit} {
+		for _, h := range r.Matching(&Input{Event: ev, ToolName: "Bash"}) {
+			got = append(got, h.Name+"="+h.Timeout.String())
+		}
+	}
+	want := "a=10m0s,http://127.0.0.1:1/h=10m0s,prompt: ok?=30s,b=5s,c=30s"
+	if strings.Join(got, ",") != want {
+		t.Errorf("timeouts %s, want %s", strings.Join(got, ","), want)
+	}
+}

@@ -18,7 +18,8 @@ import (
 	"reins/internal/settings"
 )
 
-// DefaultTimeout bounds a hook that sets no timeout of its own.
+// DefaultTimeout bounds a hook added at run time (an SDK callback) that
+// sets no timeout of its own.
 const DefaultTimeout = 60 * time.Second
 
 // maxOutput caps what is kept of a hook's stdout and of its stderr.
@@ -106,7 +107,9 @@ type Config struct {
 	HTTPClient *http.Client
 	// Shell runs commands with -c ("" means bash, else /bin/sh).
 	Shell string
-	// DefaultTimeout bounds hooks without their own (0 means 60 s).
+	// DefaultTimeout bounds hooks added at run time without a timeout of
+	// their own, SDK callbacks (0 means 60 s); hooks from settings have
+	// their type's default.
 	DefaultTimeout time.Duration
 	// Disabled turns every hook off (disableAllHooks).
 	Disabled bool
@@ -150,9 +153,14 @@ func New(cfg Config) *Runner {
 	return r
 }
 
-// Default timeouts of the hook types that have their own.
+// Default timeouts of hooks from settings, as Claude Code's: command and
+// http hooks 10 minutes, 30 seconds on UserPromptSubmit (which holds up
+// the prompt); prompt hooks 30 seconds. DefaultTimeout is for the others
+// (SDK callbacks).
 const (
-	promptTimeout = 30 * time.Second
+	specTimeout       = 10 * time.Minute
+	promptTimeout     = 30 * time.Second
+	userPromptTimeout = 30 * time.Second
 )
 
 // specHooks turns settings-form hooks into hooks run with r's folder,
@@ -182,12 +190,19 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 				case "prompt":
 					hook.Handler = &Prompt{Prompt: h.Prompt, Model: h.Model, Ask: cfg.Ask}
 					hook.Key = "prompt:" + h.Model + "\x00" + h.Prompt
-					if hook.Timeout <= 0 {
-						hook.Timeout = promptTimeout
-					}
 				}
 				if hook.If != "" {
 					hook.Key += "\x00if:" + hook.If
+				}
+				if hook.Timeout <= 0 {
+					switch {
+					case h.Type == "prompt":
+						hook.Timeout = promptTimeout
+					case hook.Event == UserPromptSubmit:
+						hook.Timeout = userPromptTimeout
+					default:
+						hook.Timeout = specTimeout
+					}
 				}
 				out = append(out, hook)
 			}

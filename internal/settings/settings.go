@@ -117,8 +117,8 @@ type HookMatcher struct {
 type HookSpec struct {
 	Type    string `json:"type"`
 	Command string `json:"command,omitempty"`
-	// Timeout is in seconds; 0 means the type's default (60 s for
-	// commands and http, 30 s for prompts).
+	// Timeout is in seconds; 0 means the type's default (10 minutes for
+	// commands and http, 30 s on UserPromptSubmit and for prompts).
 	Timeout float64 `json:"timeout,omitempty"`
 	// Async runs a command hook in the background: it never blocks, and
 	// what it says for the model arrives with the next turn.
