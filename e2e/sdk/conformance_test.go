@@ -249,11 +249,11 @@ func TestSDKHookCallbackBlocksATool(t *testing.T) {
 	c.expect(stateLine("running"))
 	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
 	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"forbidden"}`), 100))
-	c.expect(`{"type":"system","subtype":"hook_started","hook_id":"<$hid>","hook_name":"hook_0","hook_event":"PreToolUse","session_id":"<session>","uuid":"<uuid>"}`)
+	c.expect(`{"type":"system","subtype":"hook_started","hook_id":"<$hid>","hook_name":"PreToolUse:` + echoTool + `","hook_event":"PreToolUse","session_id":"<session>","uuid":"<uuid>"}`)
 	c.expect(hookCallback("cb1", "hook_0", sb.Dir, echoTool, "toolu_1", `{"text":"forbidden"}`, "default"))
 	deny := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"echo is blocked by policy"}}`
 	c.answer(c.get("cb1"), deny)
-	c.expect(`{"type":"system","subtype":"hook_response","hook_id":"<$hid>","hook_name":"hook_0","hook_event":"PreToolUse",` +
+	c.expect(`{"type":"system","subtype":"hook_response","hook_id":"<$hid>","hook_name":"PreToolUse:` + echoTool + `","hook_event":"PreToolUse",` +
 		`"output":` + q(deny) + `,"stdout":` + q(deny) + `,"stderr":"","exit_code":0,"outcome":"success","session_id":"<session>","uuid":"<uuid>"}`)
 	// The hook decided: no can_use_tool question, and the tool never ran.
 	c.expect(toolResultLine("toolu_1", "<~echo is blocked by policy>", true, q("<~echo is blocked by policy>")))

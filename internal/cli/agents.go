@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -594,6 +595,20 @@ func (c *agentConv) definitionHooks() map[string][]settings.HookMatcher {
 	if stop, ok := hs["Stop"]; ok {
 		hs["SubagentStop"] = append(hs["SubagentStop"], stop...)
 		delete(hs, "Stop")
+	}
+	for _, ev := range slices.Sorted(maps.Keys(hs)) {
+		ms := hs[ev]
+		if !slices.Contains(settings.KnownHookEvents, ev) {
+			c.notes = append(c.notes, fmt.Sprintf("agent %s: hook event %q is not one reins fires; its hooks never run", c.spec.Definition.Name, ev))
+			continue
+		}
+		for i, m := range ms {
+			for j, h := range m.Hooks {
+				if msg := h.Problem(ev); msg != "" {
+					c.notes = append(c.notes, fmt.Sprintf("agent %s: hooks.%s[%d].hooks[%d]: %s; that hook is skipped", c.spec.Definition.Name, ev, i, j, msg))
+				}
+			}
+		}
 	}
 	return hs
 }

@@ -247,6 +247,7 @@ func (a *app) newCompactor() *compact.Compactor {
 		Skill:        a.restoresSkill,
 		Restore:      a.afterCompact,
 		PreCompact:   a.preCompact,
+		PostCompact:  a.postCompact,
 		OnCompact: func() {
 			if a.memory != nil {
 				a.memory.ForgetNested()
@@ -295,6 +296,17 @@ func (a *app) preCompact(ctx context.Context, trigger, instructions string) (str
 		instructions = strings.TrimSpace(instructions + "\n\n" + c)
 	}
 	return instructions, nil
+}
+
+// postCompact runs PostCompact hooks once a compaction is done; they are
+// told its trigger and summary, and can only report.
+func (a *app) postCompact(ctx context.Context, trigger, summary string) {
+	if !a.hookRun.Has(hooks.PostCompact) {
+		return
+	}
+	a.reportHooks(a.hookRun.Run(ctx, a.hookInput(hooks.PostCompact, func(h *hooks.Input) {
+		h.Trigger, h.CompactSummary = trigger, summary
+	})))
 }
 
 // promptFiles holds the contents of --system-prompt-file and

@@ -67,6 +67,7 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		expanded = out.Expansion.Prompt
 	}
 	in.Content = append(in.Content, a.mentioned(ctx, text, expanded)...)
+	in.Content = append(in.Content, a.asyncHookContext()...)
 	if a.hookRun.Has(hooks.UserPromptSubmit) {
 		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) { h.Prompt = text }))
 		a.reportHooks(r)
@@ -84,6 +85,20 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		in.Content = append(in.Content, llm.TextBlock(r))
 	}
 	return prepared{Run: true, Input: in}, nil
+}
+
+// asyncHookContext passes on what async hooks that finished since the
+// last prompt said: messages and errors to the user, context to the model
+// with this prompt.
+func (a *app) asyncHookContext() []llm.ContentBlock {
+	var out []llm.ContentBlock
+	for _, r := range a.hookRun.TakeAsync() {
+		a.reportHooks(hooks.Result{SystemMessages: r.SystemMessages, Errors: r.Errors})
+		for _, c := range r.AdditionalContext {
+			out = append(out, llm.TextBlock(fmt.Sprintf("<system-reminder>\nAsync %s hook context:\n%s\n</system-reminder>", r.Event, strings.TrimSpace(c))))
+		}
+	}
+	return out
 }
 
 // hookInput is a hook input with the session's common fields.

@@ -368,7 +368,8 @@ func (a *app) loadCommands() {
 	cmds, defs := a.diskCommands()
 	a.commands.Add(cmds...)
 	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
-		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead, Resource: a.commandResource}
+		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead, Resource: a.commandResource,
+		OnExpand: a.registerSkillHooks}
 	a.agents = agent.NewCatalog(agent.Builtin()...).With(defs...).With(a.flagAgents...)
 }
 

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 )
 
@@ -86,6 +87,10 @@ type Command struct {
 	// type Agent when set.
 	Fork  bool
 	Agent string
+	// Hooks are the skill's hooks in settings form (JSON, from the
+	// frontmatter's hooks:), registered for the rest of the session when
+	// it is invoked; nil for none.
+	Hooks json.RawMessage
 	// Path is the file the command was loaded from; Dir is a skill's folder.
 	Path string
 	Dir  string

@@ -40,6 +40,9 @@ type Expander struct {
 	// resource (@server:uri) instead of a file: it returns the text to
 	// include, or ok false for a mention that is not one.
 	Resource func(ctx context.Context, mention string) (text string, ok bool)
+	// OnExpand, when set, is told of every command expanded (a skill
+	// whose hooks are to be registered, say).
+	OnExpand func(c *Command)
 	// MaxFileChars caps an included file (0: 50,000 bytes).
 	MaxFileChars int
 	// MaxOutputChars caps the output of a !`cmd` line (0: 30,000 bytes).
@@ -103,6 +106,9 @@ func (e *Expander) Expand(ctx context.Context, c *Command, args string) (*Expans
 		return nil, fmt.Errorf("expand /%s: %w", c.Name, err)
 	}
 	x.Prompt = text
+	if e.OnExpand != nil {
+		e.OnExpand(c)
+	}
 	return x, nil
 }
 

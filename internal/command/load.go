@@ -1,6 +1,7 @@
 package command
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -244,6 +245,16 @@ func (l *loader) parseData(data []byte, path, name string, src Source) (*Command
 	}
 	if c.DisableModelInvocation, err = f.Bool("disable-model-invocation"); err != nil {
 		bad(err)
+	}
+	if f.Has("hooks") {
+		var v any
+		if err := f.Decode("hooks", &v); err != nil {
+			bad(err)
+		} else if b, err := json.Marshal(v); err != nil {
+			bad(fmt.Errorf("hooks: %w", err))
+		} else if v != nil {
+			c.Hooks = b
+		}
 	}
 	if f.Has("user-invocable") {
 		ui, err := f.Bool("user-invocable")

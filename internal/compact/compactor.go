@@ -67,6 +67,9 @@ type Config struct {
 	// OnCompact, when set, is called after every compaction (to forget
 	// nested memory already shown, for example).
 	OnCompact func()
+	// PostCompact, when set, runs after a compaction with its trigger and
+	// the summary (PostCompact hooks).
+	PostCompact func(ctx context.Context, trigger, summary string)
 
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -358,6 +361,9 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 		c.cfg.OnCompact()
 	}
 	emit(&engine.CompactBoundary{UUID: boundary.UUID, Trigger: trigger, PreTokens: pre})
+	if c.cfg.PostCompact != nil {
+		c.cfg.PostCompact(ctx, trigger, summary)
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -411,6 +412,15 @@ func (g *PermissionGate) After(ctx context.Context, c *tool.Call, t tool.Tool, i
 	}
 	r := g.cfg.Hooks.Run(ctx, in)
 	g.report(r)
+	if !res.IsError {
+		out := r.UpdatedToolOutput
+		if out == nil && strings.HasPrefix(t.Name(), "mcp__") {
+			out = r.UpdatedMCPToolOutput
+		}
+		if out != nil {
+			res.Content, res.Data = replacedOutput(out)
+		}
+	}
 	for _, s := range r.AdditionalContext {
 		res.Content = append(res.Content, llm.TextBlock(s))
 	}
@@ -424,6 +434,57 @@ func (g *PermissionGate) After(ctx context.Context, c *tool.Call, t tool.Tool, i
 			res.StopReason = fmt.Sprintf("a %s hook stopped the session", ev)
 		}
 	}
+}
+
+// replacedOutput turns the output a PostToolUse hook gives in place of a
+// tool's into the result's content and data: a string is the text; the
+// Bash tool's shape ({"stdout", "stderr", ...}) gives its stdout and
+// stderr; a list of MCP content blocks, or an object holding one as
+// "content" (an MCP tool result), gives its text blocks; other JSON is
+// its own text.
+func replacedOutput(raw json.RawMessage) ([]llm.ContentBlock, any) {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	if s, ok := v.(string); ok {
+		return []llm.ContentBlock{llm.TextBlock(s)}, v
+	}
+	var blocks []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
+	list := raw
+	var wrapped struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(raw, &wrapped) == nil && len(wrapped.Content) > 0 {
+		list = wrapped.Content
+	}
+	var shell struct {
+		Stdout *string `json:"stdout"`
+		Stderr string  `json:"stderr"`
+	}
+	if json.Unmarshal(raw, &shell) == nil && shell.Stdout != nil {
+		// The Bash tool's shape: stdout, stderr, interrupted, isImage.
+		text := strings.TrimRight(*shell.Stdout, "\n")
+		if e := strings.TrimRight(shell.Stderr, "\n"); e != "" {
+			text = strings.TrimLeft(text+"\n"+e, "\n")
+		}
+		return []llm.ContentBlock{llm.TextBlock(text)}, v
+	}
+	if json.Unmarshal(list, &blocks) == nil && len(blocks) > 0 {
+		var out []llm.ContentBlock
+		for _, b := range blocks {
+			if b.Type != "text" || b.Text == nil {
+				out = nil
+				break
+			}
+			out = append(out, llm.TextBlock(*b.Text))
+		}
+		if out != nil {
+			return out, v
+		}
+	}
+	return []llm.ContentBlock{llm.TextBlock(string(bytes.TrimSpace(raw)))}, v
 }
 
 func resultText(content []llm.ContentBlock) string {

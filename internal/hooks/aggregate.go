@@ -82,6 +82,12 @@ type Result struct {
 	// beats allow) and DecisionReason its explanation.
 	Decision       Decision
 	DecisionReason string
+	// UpdatedToolOutput replaces the output of the tool the model sees
+	// (PostToolUse's updatedToolOutput, any tool), and
+	// UpdatedMCPToolOutput that of an MCP tool (updatedMCPToolOutput);
+	// the last hook that gives one wins.
+	UpdatedToolOutput    json.RawMessage
+	UpdatedMCPToolOutput json.RawMessage
 	// UpdatedInput changes the tool input (PreToolUse): the keys it holds
 	// replace the input's (see MergeInput), merged key by key in
 	// configuration order when several hooks give one.
@@ -117,6 +123,8 @@ type hookJSON struct {
 		PermissionDecision       string          `json:"permissionDecision"`
 		PermissionDecisionReason string          `json:"permissionDecisionReason"`
 		UpdatedInput             json.RawMessage `json:"updatedInput"`
+		UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
+		UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
 		AdditionalContext        string          `json:"additionalContext"`
 		Retry                    bool            `json:"retry"`
 		Decision                 *struct {
@@ -261,6 +269,13 @@ func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string)
 		if isObject(s.UpdatedInput) {
 			r.UpdatedInput = mergeObjects(r.UpdatedInput, s.UpdatedInput)
 		}
+	case PostToolUse:
+		if present(s.UpdatedToolOutput) {
+			r.UpdatedToolOutput = s.UpdatedToolOutput
+		}
+		if present(s.UpdatedMCPToolOutput) {
+			r.UpdatedMCPToolOutput = s.UpdatedMCPToolOutput
+		}
 	case PermissionDenied:
 		r.Retry = r.Retry || s.Retry
 	case PermissionRequest:
@@ -286,6 +301,12 @@ func (r *Result) decide(d Decision, reason string, reasons *[]string) {
 	if reason != "" {
 		*reasons = append(*reasons, reason)
 	}
+}
+
+// present reports whether a JSON field was given a value other than null.
+func present(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && !bytes.Equal(t, []byte("null"))
 }
 
 func isObject(raw json.RawMessage) bool {

@@ -27,14 +27,50 @@
 // JSON output fields: continue and stopReason (Result.Stop), suppressOutput,
 // systemMessage, decision and reason, and hookSpecificOutput with
 // permissionDecision, permissionDecisionReason, updatedInput,
-// additionalContext, and for PermissionRequest a decision object.
+// additionalContext, for PermissionRequest a decision object, and for
+// PostToolUse updatedToolOutput (replaces any tool's output) and
+// updatedMCPToolOutput (an MCP tool's).
+//
+// # Hook types
+//
+// "command" hooks run a shell command (below). "http" hooks POST the
+// input JSON to their url, with their headers (a $NAME or ${NAME} in a
+// header value is filled in only for the variables allowedEnvVars
+// lists, and left empty otherwise); a 2xx answer's body is read as a
+// command's stdout, and another status, a failure to connect or a
+// timeout is a non-blocking error. "prompt" hooks (PreToolUse,
+// PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
+// Stop, SubagentStop) give their prompt, with the input JSON in place of
+// $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or
+// their model), whose {"ok": false, "reason": ...} acts as decision
+// "block" with the reason (a denial for PreToolUse and
+// PermissionRequest); their default timeout is 30 seconds. Other types
+// are warned about by the loaders and skipped.
+//
+// A skill's frontmatter hooks are registered with AddSkillHooks when the
+// skill is invoked, for the rest of the session; one with "once": true
+// is removed after its first successful run.
+//
+// A hook's "if" field narrows a hook of a tool event to the calls that
+// match one permission rule ("Bash(git *)": any subcommand; "Edit(*.ts)"),
+// through Config.If; on other events a hook with "if" never runs.
+//
+// A command hook with "async": true runs in the background: its run does
+// not wait for it, it cannot block or decide anything, and what it says
+// (additionalContext, systemMessage, errors) is kept until Runner.TakeAsync
+// passes it on with the next prompt. Runner.Close waits for the async
+// hooks still running.
 //
 // Command hooks run with bash -c in the session's folder, with
-// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder (and
-// what Input.Env adds: SessionStart hooks get CLAUDE_ENV_FILE, a file
-// whose "export NAME=value" lines reach the session's Bash commands), and
-// are killed (their whole process group) after their timeout (default 60
-// seconds) or when the context ends.
+// CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder, on
+// the environment Config.Environ gives at each run (so that the settings
+// env and variables an SDK client sets during the session reach them), and
+// what Input.Env adds (SessionStart hooks get CLAUDE_ENV_FILE, a file
+// whose "export NAME=value" lines reach the session's Bash commands); they
+// are killed (their whole process group) after their timeout or when the
+// context ends. Without a timeout of their own, command and http hooks
+// get 10 minutes (30 seconds on UserPromptSubmit), prompt hooks 30
+// seconds and SDK callbacks 60.
 //
 // PermissionDenied fires when auto mode's classifier blocks a call, with
 // tool_name, tool_input, tool_use_id and reason; hookSpecificOutput.retry
@@ -42,7 +78,8 @@
 //
 // Where events fire (outside this package): SessionStart at start
 // ("startup" or "resume"), after /clear ("clear") and after a compaction
-// ("compact", its context following the summary); SessionEnd at exit and
+// ("compact", its context following the summary); PostCompact after a
+// compaction (trigger and compact_summary; it can only report); SessionEnd at exit and
 // on /clear; Notification when the terminal UI asks the user for a
 // permission ("permission_prompt") and when it has waited 60 seconds for
 // input after a turn ("idle_prompt").

@@ -19,6 +19,7 @@ const (
 	SubagentStart      Event = "SubagentStart"
 	SubagentStop       Event = "SubagentStop"
 	PreCompact         Event = "PreCompact"
+	PostCompact        Event = "PostCompact"
 	SessionStart       Event = "SessionStart"
 	SessionEnd         Event = "SessionEnd"
 	// PermissionDenied fires when auto mode's classifier blocks a call.
@@ -28,7 +29,7 @@ const (
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
-	Notification, Stop, SubagentStart, SubagentStop, PreCompact, SessionStart, SessionEnd,
+	Notification, Stop, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
 	PermissionDenied,
 }
 
@@ -86,6 +87,9 @@ type Input struct {
 	// argument (PreCompact).
 	Trigger            string
 	CustomInstructions string
+	// CompactSummary is the summary a compaction made (PostCompact, which
+	// has Trigger too).
+	CompactSummary string
 
 	// Source is "startup", "resume", "clear" or "compact" and Model the
 	// session's model (SessionStart).
@@ -112,7 +116,7 @@ func (in *Input) MatchValue() string {
 		return in.ToolName
 	case SessionStart:
 		return in.Source
-	case PreCompact:
+	case PreCompact, PostCompact:
 		return in.Trigger
 	case Notification:
 		return in.NotificationType
@@ -195,6 +199,9 @@ func (in *Input) JSON() []byte {
 	case PreCompact:
 		m["trigger"] = in.Trigger
 		m["custom_instructions"] = in.CustomInstructions
+	case PostCompact:
+		m["trigger"] = in.Trigger
+		m["compact_summary"] = in.CompactSummary
 	case SessionStart:
 		m["source"] = in.Source
 		if in.Model != "" {

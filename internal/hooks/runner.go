@@ -5,18 +5,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"reins/internal/settings"
 )
 
-// DefaultTimeout bounds a hook that sets no timeout of its own.
+// DefaultTimeout bounds a hook added at run time (an SDK callback) that
+// sets no timeout of its own.
 const DefaultTimeout = 60 * time.Second
 
 // maxOutput caps what is kept of a hook's stdout and of its stderr.
@@ -42,13 +45,36 @@ type Hook struct {
 	// Timeout bounds the hook (0 means the runner's default).
 	Timeout time.Duration
 	Source  settings.Source
+	// If is the hook's "if" condition: one permission rule a tool call
+	// must match for the hook to run ("" runs it for every call).
+	If string
+	// FromSettings marks a hook built from settings form (a settings
+	// file, a plugin, a definition), which SetCommandHooks and
+	// SetPluginHooks replace.
+	FromSettings bool
+	// Skill names the skill that registered the hook, and Once removes
+	// the hook after its first successful run (skill hooks only).
+	Skill string
+	Once  bool
+	// id tells hooks apart for removal (set by AddSkillHooks).
+	id uint64
+	// Async runs the hook in the background: Run does not wait for it,
+	// and what it says for the model or the user is kept for TakeAsync.
+	Async bool
 }
 
 // Progress reports a hook starting or finishing, for front ends that show
 // hook events (--include-hook-events).
 type Progress struct {
 	Event Event
+	// Name identifies the hook (its command, URL or callback id); Query
+	// is the value its matcher was matched against ("Bash", "startup"),
+	// "" for events without one.
 	Name  string
+	Query string
+	// ID is the same for the start and the end of one run of a hook, and
+	// differs between runs.
+	ID string
 	// Done is false when the hook starts; Output is set when it is true.
 	Done   bool
 	Output Output
@@ -66,13 +92,24 @@ type Config struct {
 	// Env is the base environment of command hooks (nil means the
 	// process's).
 	Env []string
-	// MoreEnv, when set, gives NAME=value pairs added to every command
-	// hook's environment after Env, read at each run (variables an SDK
-	// client set during the session).
-	MoreEnv func() []string
+	// Environ, when set, gives the base environment at each run instead
+	// of Env (so that hooks follow the settings env and the variables an
+	// SDK client sets during the session).
+	Environ func() []string
+	// Ask, when set, runs prompt hooks: it asks model ("" means the fast
+	// model for side calls) the prompt and returns its answer's text.
+	Ask func(ctx context.Context, model, prompt string) (string, error)
+	// If, when set, reports whether the tool call of in matches the
+	// permission rule of a hook's "if" condition (nil: every call does).
+	If func(rule string, in *Input) (bool, error)
+	// HTTPClient sends http hooks' requests (nil means a plain client;
+	// each request is bounded by the hook's timeout).
+	HTTPClient *http.Client
 	// Shell runs commands with -c ("" means bash, else /bin/sh).
 	Shell string
-	// DefaultTimeout bounds hooks without their own (0 means 60 s).
+	// DefaultTimeout bounds hooks added at run time without a timeout of
+	// their own, SDK callbacks (0 means 60 s); hooks from settings have
+	// their type's default.
 	DefaultTimeout time.Duration
 	// Disabled turns every hook off (disableAllHooks).
 	Disabled bool
@@ -84,6 +121,11 @@ type Config struct {
 // Runner runs the hooks of a session. It is safe for concurrent use.
 type Runner struct {
 	cfg Config
+	// extra is what New adds to every hook's environment
+	// (CLAUDE_PROJECT_DIR, REINS_PROJECT_DIR).
+	extra []string
+	bg    *background
+	seq   *atomic.Uint64 // numbers runs of hooks for Progress.ID
 
 	mu    sync.Mutex // guards hooks
 	hooks []Hook
@@ -100,33 +142,69 @@ func New(cfg Config) *Runner {
 	if cfg.Shell == "" {
 		cfg.Shell = settings.Shell()
 	}
-	if cfg.Env == nil {
+	if cfg.Env == nil && cfg.Environ == nil {
 		cfg.Env = os.Environ()
 	}
-	env := append([]string{}, cfg.Env...)
+	r := &Runner{cfg: cfg, bg: newBackground(), seq: new(atomic.Uint64)}
 	if cfg.ProjectDir != "" {
-		env = append(env, "CLAUDE_PROJECT_DIR="+cfg.ProjectDir, "REINS_PROJECT_DIR="+cfg.ProjectDir)
+		r.extra = []string{"CLAUDE_PROJECT_DIR=" + cfg.ProjectDir, "REINS_PROJECT_DIR=" + cfg.ProjectDir}
 	}
-	cfg.Env = env
-	r := &Runner{cfg: cfg}
-	r.hooks = commandHooks(cfg, cfg.Hooks)
+	r.hooks = r.specHooks(cfg.Hooks, nil)
 	return r
 }
 
-// commandHooks turns settings-form hooks into command hooks run with
-// cfg's folder, environment and shell.
-func commandHooks(cfg Config, hs map[string][]settings.HookMatcher) []Hook {
+// Default timeouts of hooks from settings, as Claude Code's: command and
+// http hooks 10 minutes, 30 seconds on UserPromptSubmit (which holds up
+// the prompt); prompt hooks 30 seconds. DefaultTimeout is for the others
+// (SDK callbacks).
+const (
+	specTimeout       = 10 * time.Minute
+	promptTimeout     = 30 * time.Second
+	userPromptTimeout = 30 * time.Second
+)
+
+// specHooks turns settings-form hooks into hooks run with r's folder,
+// environment and shell, plus env for their commands. Hooks that cannot
+// run (settings.HookSpec.Problem; their loaders warned) are left out.
+func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) []Hook {
+	cfg := r.cfg
+	extra := append(append([]string(nil), r.extra...), env...)
 	var out []Hook
 	for _, name := range settings.KnownHookEvents {
 		for _, m := range hs[name] {
 			for _, h := range m.Hooks {
-				if h.Type != "command" || strings.TrimSpace(h.Command) == "" {
+				if h.Problem(name) != "" {
 					continue
 				}
-				timeout := time.Duration(h.Timeout * float64(time.Second))
-				cmd := &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Shell: cfg.Shell}
-				out = append(out, Hook{Event: Event(name), Matcher: m.Matcher, Handler: cmd,
-					Key: "command:" + h.Command, Name: h.Command, Timeout: timeout, Source: m.Source})
+				hook := Hook{Event: Event(name), Matcher: m.Matcher, Name: h.Label(), If: strings.TrimSpace(h.If), Once: h.Once,
+					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
+				switch h.Type {
+				case "command":
+					hook.Handler = &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Extra: extra, Shell: cfg.Shell}
+					hook.Key = "command:" + h.Command
+					hook.Async = h.Async
+				case "http":
+					hook.Handler = &HTTP{URL: strings.TrimSpace(h.URL), Headers: h.Headers, AllowedEnvVars: h.AllowedEnvVars,
+						Env: cfg.Env, Extra: extra, Client: cfg.HTTPClient}
+					hook.Key = "http:" + strings.TrimSpace(h.URL)
+				case "prompt":
+					hook.Handler = &Prompt{Prompt: h.Prompt, Model: h.Model, Ask: cfg.Ask}
+					hook.Key = "prompt:" + h.Model + "\x00" + h.Prompt
+				}
+				if hook.If != "" {
+					hook.Key += "\x00if:" + hook.If
+				}
+				if hook.Timeout <= 0 {
+					switch {
+					case h.Type == "prompt":
+						hook.Timeout = promptTimeout
+					case hook.Event == UserPromptSubmit:
+						hook.Timeout = userPromptTimeout
+					default:
+						hook.Timeout = specTimeout
+					}
+				}
+				out = append(out, hook)
 			}
 		}
 	}
@@ -138,12 +216,46 @@ func commandHooks(cfg Config, hs map[string][]settings.HookMatcher) []Hook {
 // form: the hooks of a scope that brings its own, such as a sub-agent's
 // definition. r is not changed.
 func (r *Runner) With(extra map[string][]settings.HookMatcher) *Runner {
-	n := &Runner{cfg: r.cfg}
+	n := &Runner{cfg: r.cfg, extra: r.extra, bg: r.bg, seq: r.seq}
 	r.mu.Lock()
 	n.hooks = append([]Hook(nil), r.hooks...)
 	r.mu.Unlock()
-	n.hooks = append(n.hooks, commandHooks(n.cfg, extra)...)
+	n.hooks = append(n.hooks, n.specHooks(extra, nil)...)
 	return n
+}
+
+// AddSkillHooks registers the hooks of the skill named name, given in
+// settings form, for the rest of the session (Claude Code registers them
+// when the skill is invoked); a hook with "once" is removed after its
+// first successful run. A skill whose hooks are registered already adds
+// nothing again. It reports whether it added any.
+func (r *Runner) AddSkillHooks(name string, hs map[string][]settings.HookMatcher) bool {
+	added := r.specHooks(hs, nil)
+	for i := range added {
+		// A skill's copy of a handler configured elsewhere runs apart.
+		added[i].Key = "skill:" + name + "\x00" + added[i].Key
+		added[i].Skill, added[i].FromSettings = name, false
+		added[i].Source = settings.Source("skill")
+		added[i].id = r.seq.Add(1)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if slices.ContainsFunc(r.hooks, func(h Hook) bool { return h.Skill == name }) {
+		return false
+	}
+	r.hooks = append(r.hooks, added...)
+	return len(added) > 0
+}
+
+// doneOnce removes a skill's "once" hook after a successful run: one that
+// was not stopped, did not time out, and exited 0.
+func (r *Runner) doneOnce(h Hook, out Output) {
+	if !h.Once || h.Skill == "" || out.Err != nil || out.TimedOut || out.Signal != "" || out.ExitCode != 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.hooks = slices.DeleteFunc(r.hooks, func(x Hook) bool { return x.id == h.id })
 }
 
 // Add registers a hook at run time (for example an SDK callback).
@@ -176,12 +288,11 @@ func (r *Runner) SetCommandHooks(src settings.Source, hs map[string][]settings.H
 			}
 		}
 	}
-	added := commandHooks(r.cfg, from)
+	added := r.specHooks(from, nil)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hooks = slices.DeleteFunc(r.hooks, func(h Hook) bool {
-		_, isCommand := h.Handler.(*Command)
-		return isCommand && h.Source == src
+		return h.FromSettings && h.Source == src
 	})
 	r.hooks = append(r.hooks, added...)
 }
@@ -200,9 +311,7 @@ type PluginHooks struct {
 func (r *Runner) SetPluginHooks(sets []PluginHooks) {
 	var added []Hook
 	for _, ps := range sets {
-		cfg := r.cfg
-		cfg.Env = append(append([]string(nil), r.cfg.Env...), ps.Env...)
-		for _, h := range commandHooks(cfg, ps.Hooks) {
+		for _, h := range r.specHooks(ps.Hooks, ps.Env) {
 			h.Source = settings.SourcePlugin
 			added = append(added, h)
 		}
@@ -210,8 +319,7 @@ func (r *Runner) SetPluginHooks(sets []PluginHooks) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.hooks = slices.DeleteFunc(r.hooks, func(h Hook) bool {
-		_, isCommand := h.Handler.(*Command)
-		return isCommand && h.Source == settings.SourcePlugin
+		return h.FromSettings && h.Source == settings.SourcePlugin
 	})
 	r.hooks = append(r.hooks, added...)
 }
@@ -265,32 +373,81 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 	if len(hooks) == 0 {
 		return Result{Event: in.Event}
 	}
+	var outs []Output
+	hooks, outs = r.checkIf(hooks, &in)
+	if len(hooks) == 0 {
+		return Aggregate(in.Event, outs)
+	}
 	input := in.JSON()
-	extra := in.Env
-	if r.cfg.MoreEnv != nil {
-		extra = append(r.cfg.MoreEnv(), in.Env...)
+	env := runEnv{extra: in.Env}
+	if r.cfg.Environ != nil {
+		env.base, env.dynamic = r.cfg.Environ(), true
 	}
-	if len(extra) > 0 {
-		ctx = context.WithValue(ctx, extraEnvKey{}, extra)
+	ctx = context.WithValue(ctx, runEnvKey{}, env)
+	query := ""
+	if in.Event.usesMatcher() {
+		query = in.MatchValue()
 	}
-	outs := make([]Output, len(hooks))
+	// Every slot is made before any hook starts: the goroutines write
+	// to theirs while the loop goes on.
+	waited := 0
+	for _, h := range hooks {
+		if !h.Async {
+			waited++
+		}
+	}
+	i := len(outs)
+	outs = append(outs, make([]Output, waited)...)
 	var wg sync.WaitGroup
-	for i, h := range hooks {
+	for _, h := range hooks {
+		if h.Async {
+			r.bg.start(ctx, in.Event, func(ctx context.Context) Output { return r.runOne(ctx, h, input, query) })
+			continue
+		}
+		slot := &outs[i]
+		i++
 		wg.Go(func() {
-			outs[i] = r.runOne(ctx, h, input)
+			*slot = r.runOne(ctx, h, input, query)
 		})
 	}
 	wg.Wait()
 	return Aggregate(in.Event, outs)
 }
 
-func (r *Runner) runOne(ctx context.Context, h Hook, input []byte) Output {
+// checkIf keeps the hooks whose "if" condition in meets: on a tool
+// event, the call must match its rule; on other events a hook with one
+// never runs. A rule that cannot be read is reported as an output with
+// the error, and its hook does not run.
+func (r *Runner) checkIf(hooks []Hook, in *Input) ([]Hook, []Output) {
+	var kept []Hook
+	var problems []Output
+	for _, h := range hooks {
+		switch {
+		case h.If == "":
+			kept = append(kept, h)
+		case !in.Event.toolEvent():
+		case r.cfg.If == nil:
+			kept = append(kept, h)
+		default:
+			ok, err := r.cfg.If(h.If, in)
+			if err != nil {
+				problems = append(problems, Output{Name: h.Name, ExitCode: -1, Err: fmt.Errorf("its \"if\" condition %q: %w", h.If, err)})
+			} else if ok {
+				kept = append(kept, h)
+			}
+		}
+	}
+	return kept, problems
+}
+
+func (r *Runner) runOne(ctx context.Context, h Hook, input []byte, query string) Output {
 	timeout := h.Timeout
 	if timeout <= 0 {
 		timeout = r.cfg.DefaultTimeout
 	}
+	id := fmt.Sprintf("hook-%d", r.seq.Add(1))
 	if r.cfg.Notify != nil {
-		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name})
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id})
 	}
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -306,8 +463,9 @@ func (r *Runner) runOne(ctx context.Context, h Hook, input []byte) Output {
 		out.TimedOut = true
 	}
 	if r.cfg.Notify != nil {
-		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Done: true, Output: out})
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, Done: true, Output: out})
 	}
+	r.doneOnce(h, out)
 	return out
 }
 
@@ -349,14 +507,38 @@ func simpleMatcher(m string) bool {
 	return true
 }
 
-// extraEnvKey carries Input.Env from Run to the command hooks it starts.
-type extraEnvKey struct{}
+// runEnvKey carries a run's runEnv from Run to the handlers it starts.
+type runEnvKey struct{}
+
+// runEnv is the environment of one run: the base read from
+// Config.Environ (when dynamic), and Input.Env.
+type runEnv struct {
+	base    []string
+	dynamic bool
+	extra   []string
+}
+
+// environ is the environment a handler with the static base and fixed
+// additions gets in the run of ctx: the run's base when it has one, else
+// base (nil: the process's), then fixed, then the run's extra.
+func environ(ctx context.Context, base, fixed []string) []string {
+	re, _ := ctx.Value(runEnvKey{}).(runEnv)
+	if re.dynamic {
+		base = re.base
+	} else if base == nil {
+		base = os.Environ()
+	}
+	return append(append(append([]string(nil), base...), fixed...), re.extra...)
+}
 
 // Command is a command hook run with a shell's -c.
 type Command struct {
 	Command string
 	Dir     string
-	Env     []string
+	// Env is the base environment (nil means the process's) and Extra
+	// what is added to it (the project folder, a plugin's variables).
+	Env   []string
+	Extra []string
 	// Shell defaults to bash, else /bin/sh.
 	Shell string
 }
@@ -372,14 +554,7 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, shell, "-c", c.Command)
 	cmd.Dir = c.Dir
-	cmd.Env = c.Env
-	if extra, _ := ctx.Value(extraEnvKey{}).([]string); len(extra) > 0 {
-		base := c.Env
-		if base == nil {
-			base = os.Environ()
-		}
-		cmd.Env = append(append([]string(nil), base...), extra...)
-	}
+	cmd.Env = environ(ctx, c.Env, c.Extra)
 	cmd.Stdin = bytes.NewReader(input)
 	stdout, stderr := &capped{max: maxOutput}, &capped{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

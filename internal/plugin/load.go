@@ -556,16 +556,17 @@ func (l *loader) hooks(p *Plugin, m *Manifest) {
 			for _, mt := range events[ev] {
 				var kept []settings.HookSpec
 				for _, h := range mt.Hooks {
-					switch {
-					case h.Type == "":
-						l.fail(p.ID, ErrHookLoad, "", "%s: a %s hook has no type (want \"command\"); skipped", s.where, ev)
-					case h.Type != "command":
-						p.Unsupported = append(p.Unsupported, fmt.Sprintf("%s: %s hook type %q is not supported by reins; skipped", s.where, ev, h.Type))
-					case strings.TrimSpace(h.Command) == "":
-						l.fail(p.ID, ErrHookLoad, "", "%s: a %s command hook has no command; skipped", s.where, ev)
-					default:
+					switch msg := h.Problem(ev); {
+					case msg == "":
 						h.Command = p.Expand(h.Command)
+						h.URL = p.Expand(h.URL)
 						kept = append(kept, h)
+					case h.Type == "" || h.Type == "command" || h.Type == "http" || (h.Type == "prompt" && strings.TrimSpace(h.Prompt) == ""):
+						// A hook written wrong: the plugin is at fault.
+						l.fail(p.ID, ErrHookLoad, "", "%s: %s; skipped", s.where, msg)
+					default:
+						// A hook reins does not run: not the plugin's fault.
+						p.Unsupported = append(p.Unsupported, fmt.Sprintf("%s: %s; skipped", s.where, msg))
 					}
 				}
 				if len(kept) == 0 {

@@ -140,7 +140,7 @@ func TestLoadReportsWhatCannotLoadAndKeepsTheRest(t *testing.T) {
 	write(t, root, map[string]string{
 		"broken/.claude-plugin/plugin.json":  `{"name": "broken", "version": `,
 		"partial/.claude-plugin/plugin.json": `{"name": "partial", "agents": "./missing.md"}`,
-		"partial/hooks/hooks.json":           `{"hooks": {"NoSuchEvent": [], "Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}, {"command": "y"}]}]}}`,
+		"partial/hooks/hooks.json":           `{"hooks": {"NoSuchEvent": [], "Stop": [{"hooks": [{"type": "agent", "prompt": "x"}, {"command": "y"}]}]}}`,
 		"partial/.mcp.json":                  `{"mcpServers": {"bad": {"type": "carrier-pigeon"}}}`,
 		"a-file":                             "x",
 	})
@@ -152,7 +152,7 @@ func TestLoadReportsWhatCannotLoadAndKeepsTheRest(t *testing.T) {
 	for i, want := range []string{
 		"inline[0] manifest-validation-error: " + filepath.Join(root, "broken/.claude-plugin/plugin.json") + ": not a JSON object: unexpected end of JSON input",
 		"partial@inline path-not-found: " + filepath.Join(root, "partial/.claude-plugin/plugin.json") + " names " + filepath.Join(root, "partial/missing.md") + ", which does not exist",
-		"partial@inline hook-load-failed: " + filepath.Join(root, "partial/hooks/hooks.json") + `: a Stop hook has no type (want "command"); skipped`,
+		"partial@inline hook-load-failed: " + filepath.Join(root, "partial/hooks/hooks.json") + `: a Stop hook has no "type" (write "type": "command" beside its command); skipped`,
 		`partial@inline mcp-config-invalid: server "bad" in ` + filepath.Join(root, "partial/.mcp.json") + `: unknown transport type "carrier-pigeon"`,
 		"inline[2] path-not-found: plugin folder " + filepath.Join(root, "nowhere") + " does not exist",
 		"inline[3] path-not-found: " + filepath.Join(root, "a-file") + " is not a folder",
@@ -163,7 +163,7 @@ func TestLoadReportsWhatCannotLoadAndKeepsTheRest(t *testing.T) {
 	}
 	wantUnsupported := []string{
 		filepath.Join(root, "partial/hooks/hooks.json") + `: hook event "NoSuchEvent" is not one reins fires; its hooks never run`,
-		filepath.Join(root, "partial/hooks/hooks.json") + `: Stop hook type "prompt" is not supported by reins; skipped`,
+		filepath.Join(root, "partial/hooks/hooks.json") + `: a Stop hook is of type "agent", which reins does not run (it runs "command", "http" and "prompt" hooks); skipped`,
 	}
 	if diff := cmp.Diff(wantUnsupported, ps[0].Unsupported); diff != "" {
 		t.Errorf("unsupported (-want +got):\n%s", diff)

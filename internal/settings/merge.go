@@ -371,7 +371,7 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 				warns = append(warns, Warning{File: f.path, Line: line, Column: col, Message: msg})
 				continue
 			}
-			for _, m := range ms {
+			for i, m := range ms {
 				m.Source, m.File = f.source, f.path
 				if len(m.Hooks) == 0 {
 					warns = append(warns, Warning{File: f.path, Line: line, Column: col,
@@ -379,20 +379,13 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 					continue
 				}
 				var kept []HookSpec
-				for _, h := range m.Hooks {
-					switch {
-					case h.Type == "":
+				for j, h := range m.Hooks {
+					if msg := h.Problem(ev); msg != "" {
 						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
-							Message: fmt.Sprintf(`a %s hook has no "type" (write "type": "command" beside its command); that hook is skipped`, ev)})
-					case h.Type != "command":
-						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
-							Message: fmt.Sprintf("hook type %q is not supported by reins yet; that hook is skipped", h.Type)})
-					case strings.TrimSpace(h.Command) == "":
-						warns = append(warns, Warning{File: f.path, Line: line, Column: col,
-							Message: fmt.Sprintf("a %s command hook has no command; skipped", ev)})
-					default:
-						kept = append(kept, h)
+							Message: fmt.Sprintf("hooks.%s[%d].hooks[%d]: %s; that hook is skipped", ev, i, j, msg)})
+						continue
 					}
+					kept = append(kept, h)
 				}
 				if len(kept) == 0 {
 					continue

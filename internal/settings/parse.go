@@ -104,7 +104,7 @@ const modeChoices = "want default, acceptEdits, plan, auto, bypassPermissions or
 var KnownHookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
 	"UserPromptSubmit", "Notification", "Stop", "SubagentStart", "SubagentStop",
-	"PreCompact", "SessionStart", "SessionEnd", "PermissionDenied",
+	"PreCompact", "PostCompact", "SessionStart", "SessionEnd", "PermissionDenied",
 }
 
 // fileData is one parsed file: its valid top-level values and where each

@@ -3,7 +3,9 @@ package settings
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"sort"
+	"strings"
 )
 
 // Source names where a setting, rule or hook came from. The values are
@@ -109,14 +111,91 @@ type HookMatcher struct {
 	File   string `json:"-"`
 }
 
-// HookSpec is one hook: for type "command" a shell command run with bash.
+// HookSpec is one hook, of one of the types reins runs: "command" (a
+// shell command run with bash), "http" (the hook input POSTed to URL) or
+// "prompt" (the hook input judged by a fast model).
 type HookSpec struct {
 	Type    string `json:"type"`
 	Command string `json:"command,omitempty"`
-	// Timeout is in seconds; 0 means the default (60 s).
+	// Timeout is in seconds; 0 means the type's default (10 minutes for
+	// commands and http, 30 s on UserPromptSubmit and for prompts).
 	Timeout float64 `json:"timeout,omitempty"`
-	// Prompt is the text of a "prompt" hook (not run by reins yet).
+	// Async runs a command hook in the background: it never blocks, and
+	// what it says for the model arrives with the next turn.
+	Async bool `json:"async,omitempty"`
+	// Prompt is the text of a "prompt" hook; $ARGUMENTS in it stands
+	// for the hook input JSON. Model, when set, is the model that judges.
 	Prompt string `json:"prompt,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// URL, Headers and AllowedEnvVars configure an "http" hook: header
+	// values may name $VAR or ${VAR} for the variables AllowedEnvVars
+	// lists (any other reference becomes empty).
+	URL            string            `json:"url,omitempty"`
+	Headers        map[string]string `json:"headers,omitempty"`
+	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
+	// StatusMessage is shown while the hook runs.
+	StatusMessage string `json:"statusMessage,omitempty"`
+	// Once removes a skill's hook after its first successful run
+	// (ignored elsewhere).
+	Once bool `json:"once,omitempty"`
+	// If narrows a hook of a tool event to the calls that match one
+	// permission rule ("Bash(git *)", "Edit(*.ts)"); on other events a
+	// hook with If never runs.
+	If string `json:"if,omitempty"`
+}
+
+// promptHookEvents are the events whose hooks may be of type "prompt".
+var promptHookEvents = map[string]bool{
+	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true,
+	"UserPromptSubmit": true, "Stop": true, "SubagentStop": true,
+}
+
+// Problem says why h, configured for event, cannot run ("" when it can):
+// a missing type or the field its type needs, a type reins does not run,
+// a prompt hook for an event that takes none.
+func (h HookSpec) Problem(event string) string {
+	switch h.Type {
+	case "":
+		return fmt.Sprintf(`a %s hook has no "type" (write "type": "command" beside its command)`, event)
+	case "command":
+		if strings.TrimSpace(h.Command) == "" {
+			return fmt.Sprintf(`a %s command hook has no "command"`, event)
+		}
+	case "http":
+		if strings.TrimSpace(h.URL) == "" {
+			return fmt.Sprintf(`a %s http hook has no "url"`, event)
+		}
+		if u, err := url.Parse(strings.TrimSpace(h.URL)); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Sprintf(`a %s http hook's url %q is not an http:// or https:// address`, event, h.URL)
+		}
+	case "prompt":
+		if strings.TrimSpace(h.Prompt) == "" {
+			return fmt.Sprintf(`a %s prompt hook has no "prompt"`, event)
+		}
+		if !promptHookEvents[event] {
+			return fmt.Sprintf("%s hooks cannot be of type \"prompt\" (prompt hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop)", event)
+		}
+	case "agent":
+		return fmt.Sprintf(`a %s hook is of type "agent", which reins does not run (it runs "command", "http" and "prompt" hooks)`, event)
+	default:
+		return fmt.Sprintf(`a %s hook has type %q, which reins does not know (it runs "command", "http" and "prompt" hooks)`, event, h.Type)
+	}
+	return ""
+}
+
+// Label names h in messages: its command, URL or the start of its prompt.
+func (h HookSpec) Label() string {
+	switch h.Type {
+	case "http":
+		return h.URL
+	case "prompt":
+		p := strings.Join(strings.Fields(h.Prompt), " ")
+		if r := []rune(p); len(r) > 60 {
+			p = string(r[:60]) + "…"
+		}
+		return "prompt: " + p
+	}
+	return h.Command
 }
 
 // ModelOverride changes or adds a row of the model table (the "models"

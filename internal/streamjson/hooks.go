@@ -24,9 +24,18 @@ func NewHookEvents(w *Writer) *HookEvents {
 	return &HookEvents{w: w, ids: map[string][]string{}}
 }
 
-// Progress writes the line for one hook starting or finishing.
+// Progress writes the line for one hook starting or finishing. Lines name
+// the hook as Claude Code does, by its event and what its matcher
+// matched ("PreToolUse:Bash", "SessionStart:startup", "Stop").
 func (h *HookEvents) Progress(p hooks.Progress) {
-	key := string(p.Event) + "\x00" + p.Name
+	key := p.ID
+	if key == "" {
+		key = string(p.Event) + "\x00" + p.Name
+	}
+	name := string(p.Event)
+	if p.Query != "" {
+		name += ":" + p.Query
+	}
 	sid := h.w.SessionID()
 	if !p.Done {
 		h.mu.Lock()
@@ -34,7 +43,7 @@ func (h *HookEvents) Progress(p hooks.Progress) {
 		id := fmt.Sprintf("hook-%d", h.seq)
 		h.ids[key] = append(h.ids[key], id)
 		h.mu.Unlock()
-		h.w.Line(NewHookStarted(sid, id, p.Name, string(p.Event)))
+		h.w.Line(NewHookStarted(sid, id, name, string(p.Event)))
 		return
 	}
 	h.mu.Lock()
@@ -66,5 +75,5 @@ func (h *HookEvents) Progress(p hooks.Progress) {
 			r.Outcome = "error"
 		}
 	}
-	h.w.Line(NewHookResponse(sid, id, p.Name, string(p.Event), r))
+	h.w.Line(NewHookResponse(sid, id, name, string(p.Event), r))
 }

@@ -1,0 +1,485 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// hookRequest is what an http hook's server received.
+type hookRequest struct {
+	Method, ContentType string
+	Header              http.Header
+	Body                map[string]any
+}
+
+// hookServer is a local http hook endpoint that answers every request
+// with status and body, and keeps what it received.
+func hookServer(t *testing.T, status int, body string) (*httptest.Server, func() []hookRequest) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []hookRequest
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		hr := hookRequest{Method: r.Method, ContentType: r.Header.Get("Content-Type"), Header: r.Header.Clone()}
+		_ = json.Unmarshal(b, &hr.Body)
+		mu.Lock()
+		got = append(got, hr)
+		mu.Unlock()
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []hookRequest {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]hookRequest(nil), got...)
+	}
+}
+
+func TestHTTPHookPostsInputWithAllowedEnvHeadersAndItsAnswerDeniesTheCall(t *testing.T) {
+	hook, received := hookServer(t, http.StatusOK,
+		`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no shell today (policy server)"}}`)
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "touch made.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "HOOK_TOKEN=tok-123", "OTHER_SECRET=do-not-send")
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "http", "url": "`+hook.URL+`/pre", "timeout": 10,
+		 "headers": {"Authorization": "Bearer $HOOK_TOKEN", "X-Other": "[${OTHER_SECRET}]"},
+		 "allowedEnvVars": ["HOOK_TOKEN"]}]}]}}`)
+
+	r := sb.Run(t, "", "-p", "make a file", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made.txt")); err == nil {
+		t.Error("the call the http hook denied ran")
+	}
+	if res, _ := autoToolResult(srv, "toolu_1"); !strings.Contains(res, "no shell today (policy server)") {
+		t.Errorf("tool result = %q, want the http hook's reason", res)
+	}
+	got := received()
+	if len(got) != 1 {
+		t.Fatalf("the hook server got %d requests, want 1", len(got))
+	}
+	h := got[0]
+	if h.Method != http.MethodPost || h.ContentType != "application/json" {
+		t.Errorf("request: %s with Content-Type %q, want a POST of JSON", h.Method, h.ContentType)
+	}
+	if h.Body["hook_event_name"] != "PreToolUse" || h.Body["tool_name"] != "Bash" || h.Body["tool_use_id"] != "toolu_1" {
+		t.Errorf("body = %v, want the PreToolUse input of the Bash call", h.Body)
+	}
+	if a := h.Header.Get("Authorization"); a != "Bearer tok-123" {
+		t.Errorf("Authorization = %q, want the allowed variable filled in", a)
+	}
+	if o := h.Header.Get("X-Other"); o != "[]" {
+		t.Errorf("X-Other = %q, want the variable allowedEnvVars does not list left empty", o)
+	}
+}
+
+func TestHTTPHookFailingStatusIsANonBlockingError(t *testing.T) {
+	hook, received := hookServer(t, http.StatusInternalServerError, "database down")
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "touch made.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PostToolUse": [{"matcher": "*", "hooks": [
+		{"type": "http", "url": "`+hook.URL+`"}]}]}}`)
+
+	r := sb.Run(t, "", "-p", "make a file", "--verbose", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made.txt")); err != nil {
+		t.Errorf("the call did not run: %v", err)
+	}
+	if len(received()) != 1 {
+		t.Errorf("the hook server got %d requests, want 1", len(received()))
+	}
+	if !strings.Contains(r.Stderr, "500 Internal Server Error") || !strings.Contains(r.Stderr, "database down") {
+		t.Errorf("stderr = %q, want the failing status and body as a warning", r.Stderr)
+	}
+	if res, isErr := autoToolResult(srv, "toolu_1"); isErr || strings.Contains(res, "database down") {
+		t.Errorf("tool result = %q (error %v): a failing http hook must not reach the model", res, isErr)
+	}
+}
+
+// promptVerdict is a prompt hook's scripted side call: it answers only a
+// request that carries the hook's prompt text.
+func promptVerdict(match, answer string) llmtest.Turn {
+	return llmtest.Turn{Side: true, MatchText: match, Blocks: []llmtest.Block{llmtest.Text(answer)}}
+}
+
+func TestPromptHookOnStopMakesTheModelContinueWithItsReason(t *testing.T) {
+	srv := server(t,
+		llmtest.Reply("all done"),
+		promptVerdict("Were the tests run?", "```json\n{\"ok\": false, \"reason\": \"run the tests before stopping\"}\n```"),
+		llmtest.Reply("ran them, done"),
+		promptVerdict("Were the tests run?", `{"ok": true}`))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"Stop": [{"hooks": [
+		{"type": "prompt", "prompt": "Were the tests run? Context: $ARGUMENTS"}]}]}}`)
+
+	r := sb.Run(t, "", "-p", "fix the bug", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var res struct {
+		Result string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil || res.Result != "ran them, done" {
+		t.Fatalf("result = %q (%v), want the answer after the prompt hook sent the model on", res.Result, err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4 (turn, verdict, turn, verdict)", len(reqs))
+	}
+	side := reqs[1]
+	if !strings.Contains(side.Model, "haiku") {
+		t.Errorf("the prompt hook asked %q, want the fast model", side.Model)
+	}
+	text := side.LastUserText()
+	if strings.Contains(text, "$ARGUMENTS") || !strings.Contains(text, `"hook_event_name":"Stop"`) || !strings.Contains(text, `"stop_hook_active":false`) {
+		t.Errorf("the prompt hook's question = %q, want $ARGUMENTS replaced by the Stop input", text)
+	}
+	if got := reqs[2].LastUserText(); !strings.Contains(got, "run the tests before stopping") {
+		t.Errorf("the model was sent on with %q, want the prompt hook's reason", got)
+	}
+	if !strings.Contains(reqs[3].LastUserText(), `"stop_hook_active":true`) {
+		t.Errorf("the second Stop input = %q, want stop_hook_active true", reqs[3].LastUserText())
+	}
+}
+
+func TestPromptHookOnPreToolUseDeniesTheCall(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "touch made.txt"})),
+		promptVerdict("Is this command safe", `{"ok": false, "reason": "touching files is not allowed here"}`),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "prompt", "prompt": "Is this command safe to run?"}]}]}}`)
+
+	r := sb.Run(t, "", "-p", "make a file", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made.txt")); err == nil {
+		t.Error("the call the prompt hook denied ran")
+	}
+	if res, _ := autoToolResult(srv, "toolu_1"); !strings.Contains(res, "touching files is not allowed here") {
+		t.Errorf("tool result = %q, want the prompt hook's reason", res)
+	}
+	// Without $ARGUMENTS the input follows the prompt.
+	if q := srv.Requests()[1].LastUserText(); !strings.Contains(q, `"tool_name":"Bash"`) {
+		t.Errorf("the prompt hook's question = %q, want the PreToolUse input after the prompt", q)
+	}
+}
+
+func TestHookOfUnknownTypeIsWarnedAboutWithItsFileAndPlace(t *testing.T) {
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	path := sb.Write(t, ".claude/settings.json", `{"hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [
+		{"type": "command", "command": "true"},
+		{"type": "webhook", "url": "http://127.0.0.1:1/x"}]}],
+		"SessionStart": [{"hooks": [{"type": "prompt", "prompt": "Is it morning?"}]}]}}`)
+
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	for _, want := range []string{
+		path + ":1:",
+		`hooks.PostToolUse[0].hooks[1]: a PostToolUse hook has type "webhook", which reins does not know (it runs "command", "http" and "prompt" hooks); that hook is skipped`,
+		`hooks.SessionStart[0].hooks[0]: SessionStart hooks cannot be of type "prompt"`,
+	} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr = %q, want it to contain %q", r.Stderr, want)
+		}
+	}
+}
+
+func TestAsyncCommandHookDoesNotHoldUpTheTurnAndFinishesBeforeExit(t *testing.T) {
+	// The async hook waits for a file that the model's next call makes: a
+	// hook that blocked its call would wait for it until its timeout.
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo one"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "touch go"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "hook.sh", `input=$(cat)
+case "$input" in *'"echo one"'*) ;; *) exit 0 ;; esac
+while [ ! -f go ]; do sleep 0.05; done
+echo finished > hook-finished
+`)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "bash hook.sh", "async": true, "timeout": 10}]}]}}`)
+
+	r := sb.Run(t, "", "-p", "go", "--output-format", "json", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if strings.Contains(r.Stderr, "timed out") {
+		t.Errorf("stderr = %q: the async hook held up its call", r.Stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(sb.Dir, "hook-finished")); err != nil || strings.TrimSpace(string(b)) != "finished" {
+		t.Errorf("the async hook did not finish before reins exited: %v", err)
+	}
+}
+
+// Settings env changed over the SDK (apply_flag_settings) reaches the
+// hooks that run after the change, as it reaches Bash; before, hooks kept
+// the environment the session started with.
+func TestSDKApplyFlagSettingsEnvReachesLaterHooks(t *testing.T) {
+	srv := server(t, llmtest.Reply("first"), llmtest.Reply("second"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"env": {"QA8_FILE": "from-file"},
+		"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "printf '%s|%s\\n' \"$QA8_FLAG\" \"$QA8_FILE\" >> hook-saw.txt"}]}]}}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	next := func(typ string) map[string]any {
+		t.Helper()
+		for lines.Scan() {
+			var l map[string]any
+			if json.Unmarshal(lines.Bytes(), &l) == nil && l["type"] == typ {
+				return l
+			}
+		}
+		t.Fatalf("output ended before a %s line", typ)
+		return nil
+	}
+	io.WriteString(stdin, sdkUserLine("one"))
+	next("result")
+	io.WriteString(stdin, `{"type":"control_request","request_id":"r1","request":{"subtype":"apply_flag_settings","settings":{"env":{"QA8_FLAG":"flag-value","QA8_FILE":"changed"}}}}`+"\n")
+	if resp := next("control_response")["response"].(map[string]any); resp["subtype"] != "success" {
+		t.Fatalf("apply_flag_settings: %v", resp)
+	}
+	io.WriteString(stdin, sdkUserLine("two"))
+	next("result")
+	stdin.Close()
+	io.Copy(io.Discard, stdout)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("reins: %v", err)
+	}
+	got, err := os.ReadFile(filepath.Join(sb.Dir, "hook-saw.txt"))
+	if err != nil || string(got) != "|from-file\nflag-value|changed\n" {
+		t.Errorf("the hooks saw %q (%v), want the settings env of the time of each prompt", got, err)
+	}
+}
+
+// PostCompact hooks run after a compaction with its trigger (their
+// matcher) and the summary it made.
+func TestPostCompactHookSeesTriggerAndSummary(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{
+  "models": {"claude-sonnet-4-5": {"contextWindow": 60000, "maxOutputTokens": 8000}},
+  "hooks": {
+    "PostCompact": [
+      {"matcher": "auto", "hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/postcompact.json\""}]},
+      {"matcher": "manual", "hooks": [{"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/wrong-trigger\""}]}
+    ]
+  }
+}`)
+	f := sb.Write(t, "notes.txt", "notes\n")
+	srv.Add(
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "Read", map[string]any{"file_path": f})},
+			Usage: &llmtest.UsageSpec{InputTokens: 45000, OutputTokens: 100}},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>The user asked about notes.txt.</summary>")}, Side: true},
+		llmtest.Reply("Continuing after the summary."))
+	r := sb.Run(t, "", "-p", "what is in notes.txt?", "--model", "sonnet")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Continuing after the summary." {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "postcompact.json"))
+	if err != nil {
+		t.Fatalf("the PostCompact hook did not run: %v", err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatalf("PostCompact input %q: %v", data, err)
+	}
+	if in["hook_event_name"] != "PostCompact" || in["trigger"] != "auto" ||
+		!strings.Contains(fmt.Sprint(in["compact_summary"]), "The user asked about notes.txt.") {
+		t.Errorf("PostCompact input = %s, want trigger auto and the summary", data)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "wrong-trigger")); err == nil {
+		t.Error("the PostCompact hook for manual compactions ran after an automatic one")
+	}
+}
+
+// A PostToolUse hook's updatedToolOutput replaces what the model gets
+// from any tool (here in the Bash tool's shape, as Claude Code's
+// reference shows it); updatedMCPToolOutput does for MCP tools only.
+func TestPostToolUseHookReplacesToolOutput(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo password=hunter2"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "echo mcp-only"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "redact.sh", `input=$(cat)
+case "$input" in
+  *hunter2*) echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": {"stdout": "password=[redacted]", "stderr": "", "interrupted": false, "isImage": false}}}' ;;
+  *) echo '{"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedMCPToolOutput": "not for Bash"}}' ;;
+esac
+`)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "bash redact.sh"}]}]}}`)
+	r := sb.Run(t, "", "-p", "show it", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if res, _ := autoToolResult(srv, "toolu_1"); res != "password=[redacted]" {
+		t.Errorf("tool result = %q, want the hook's replacement", res)
+	}
+	if res, _ := autoToolResult(srv, "toolu_2"); !strings.Contains(res, "mcp-only") || strings.Contains(res, "not for Bash") {
+		t.Errorf("tool result = %q, want the Bash output (updatedMCPToolOutput is for MCP tools)", res)
+	}
+}
+
+func TestPostToolUseHookReplacesMCPToolOutput(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, dumpTurn("dump", 50), llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PostToolUse": [{"matcher": "mcp__.*", "hooks": [{"type": "command",
+		"command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\", \"updatedMCPToolOutput\": [{\"type\": \"text\", \"text\": \"summarised by the hook\"}]}}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "dump", "--mcp-config", cfg, "--allowedTools", "mcp__gap")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[1].ToolResults()[0].ResultText(); got != "summarised by the hook" {
+		t.Errorf("tool result = %q, want the hook's replacement", got)
+	}
+}
+
+// --include-hook-events lines name hooks as Claude Code does: the event
+// and what the matcher matched ("PreToolUse:Bash", "SessionStart:startup"),
+// or the event alone for events without a matcher; the same command run
+// for two events is paired by its own hook_id.
+func TestHookEventLinesNameTheEventAndMatchValue(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "echo ran"})),
+		llmtest.Reply("fin"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {
+		"SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],
+		"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash", "--output-format", "stream-json", "--verbose", "--include-hook-events")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	started := map[string]string{}
+	var names []string
+	for _, l := range decodeLines(t, r.Stdout) {
+		id, _ := l["hook_id"].(string)
+		name, _ := l["hook_name"].(string)
+		switch l["subtype"] {
+		case "hook_started":
+			started[id] = name
+			names = append(names, name)
+		case "hook_response":
+			if started[id] != name || l["outcome"] != "success" {
+				t.Errorf("hook_response %v does not match its hook_started (%q)", l, started[id])
+			}
+			delete(started, id)
+		}
+	}
+	if got := strings.Join(names, ","); got != "SessionStart:startup,PreToolUse:Bash,Stop" {
+		t.Errorf("hook names %q, want SessionStart:startup,PreToolUse:Bash,Stop", got)
+	}
+	if len(started) != 0 {
+		t.Errorf("hooks started without a response: %v", started)
+	}
+}
+
+// A hook's "if" condition (one permission rule) narrows it to the calls
+// that match: "Bash(git *)" runs for a command with a git subcommand, not
+// for others; on an event that is not about a tool call, a hook with "if"
+// never runs.
+func TestHookIfConditionNarrowsToMatchingCalls(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo not-git"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "echo first && git --version"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {
+		"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "if": "Bash(git *)",
+			"command": "cat >> \"$CLAUDE_PROJECT_DIR/if-saw.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/if-saw.jsonl\""}]}],
+		"UserPromptSubmit": [{"hooks": [{"type": "command", "if": "Bash(git *)", "command": "touch \"$CLAUDE_PROJECT_DIR/prompt-hook-ran\""}]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "if-saw.jsonl"))
+	if err != nil {
+		t.Fatalf("the hook never ran: %v", err)
+	}
+	if strings.Contains(string(data), "toolu_1") || !strings.Contains(string(data), "toolu_2") {
+		t.Errorf("the hook saw %s; want only the call with a git subcommand", data)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "prompt-hook-ran")); err == nil {
+		t.Error(`a UserPromptSubmit hook with "if" ran`)
+	}
+}
+
+// A skill's frontmatter hooks are registered when the skill is invoked and
+// run for the rest of the session; a hook with once: true is removed
+// after its first successful run.
+func TestSkillFrontmatterHooksRunAfterTheSkillIsInvoked(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_0", "Bash", map[string]string{"command": "echo before"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Skill", map[string]string{"skill": "fmt"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "echo a"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "echo b"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/skills/fmt/SKILL.md", `---
+name: fmt
+description: Formats the code
+hooks:
+  PostToolUse:
+    - matcher: "Bash"
+      hooks:
+        - type: command
+          command: "echo every >> \"$CLAUDE_PROJECT_DIR/skill-hook.log\""
+        - type: command
+          command: "echo once >> \"$CLAUDE_PROJECT_DIR/skill-once.log\""
+          once: true
+---
+Format the code.
+`)
+	r := sb.Run(t, "", "-p", "format", "--allowedTools", "Bash,Skill")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	every, err := os.ReadFile(filepath.Join(sb.Dir, "skill-hook.log"))
+	if err != nil || string(every) != "every\nevery\n" {
+		t.Errorf("skill hook log %q (%v), want two runs: the Bash calls after the skill, not the one before", every, err)
+	}
+	once, err := os.ReadFile(filepath.Join(sb.Dir, "skill-once.log"))
+	if err != nil || string(once) != "once\n" {
+		t.Errorf("once hook log %q (%v), want one run", once, err)
+	}
+}

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"reins/internal/command"
+	"reins/internal/hooks"
+	"reins/internal/llm"
+	"reins/internal/permission"
+	"reins/internal/settings"
+)
+
+// hookModelInstructions is the system prompt of a prompt hook's side
+// call.
+const hookModelInstructions = "You check one step of a coding agent's work for its user, as a hook. " +
+	"The user's message states a condition and gives the step as JSON. Judge only that condition, " +
+	"and answer with the JSON object the message asks for, nothing else."
+
+// askHookModel asks model (the fast model when "") a prompt hook's
+// question and returns the answer's text. The call counts in the
+// session's usage.
+func (a *app) askHookModel(ctx context.Context, model, prompt string) (string, error) {
+	if model == "" {
+		model = a.smallModel()
+	} else {
+		model = a.models.Resolve(model)
+	}
+	req := &llm.Request{Model: model, MaxTokens: 1024,
+		System:   []llm.SystemBlock{{Text: hookModelInstructions}},
+		Messages: []*llm.Message{llm.NewUserText(prompt)}}
+	start := time.Now()
+	msg, err := llm.Complete(ctx, a.provider, req)
+	if err != nil {
+		return "", fmt.Errorf("ask %s: %w", model, err)
+	}
+	if s := a.current(); s != nil && msg.Usage != nil {
+		s.AddUsage(model, *msg.Usage, time.Since(start))
+	}
+	return msg.Text(), nil
+}
+
+// hookIf reports whether the tool call of a hook's input matches the
+// permission rule of the hook's "if" condition, with relative paths read
+// from the call's folder.
+func (a *app) hookIf(rule string, in *hooks.Input) (bool, error) {
+	dir := in.Cwd
+	if dir == "" {
+		dir = a.cwd
+	}
+	return permission.RuleMatches(rule, in.ToolName, in.ToolInput, dir, a.home)
+}
+
+// registerSkillHooks registers the hooks of an invoked skill's frontmatter
+// for the rest of the session; hooks that cannot run are warned about.
+func (a *app) registerSkillHooks(c *command.Command) {
+	if len(c.Hooks) == 0 || a.hookRun == nil {
+		return
+	}
+	var hs map[string][]settings.HookMatcher
+	if err := json.Unmarshal(c.Hooks, &hs); err != nil {
+		a.notify("warning", fmt.Sprintf("skill %s: hooks: %v (ignored)", c.Name, err))
+		return
+	}
+	for _, ev := range slices.Sorted(maps.Keys(hs)) {
+		if !slices.Contains(settings.KnownHookEvents, ev) {
+			a.notify("warning", fmt.Sprintf("skill %s: hook event %q is not one reins fires; its hooks never run", c.Name, ev))
+			continue
+		}
+		for i, m := range hs[ev] {
+			for j, h := range m.Hooks {
+				if msg := h.Problem(ev); msg != "" {
+					a.notify("warning", fmt.Sprintf("skill %s: hooks.%s[%d].hooks[%d]: %s; that hook is skipped", c.Name, ev, i, j, msg))
+				}
+			}
+		}
+	}
+	a.hookRun.AddSkillHooks(c.Name, hs)
+}

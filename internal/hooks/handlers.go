@@ -1,0 +1,294 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// HTTP is an http hook: the hook input is POSTed as JSON to URL, and a
+// 2xx answer's body is read as a command hook's stdout (empty: success
+// with nothing to say). Any other status, a failure to connect and a
+// timeout are non-blocking errors.
+type HTTP struct {
+	URL string
+	// Headers are sent with the request; $NAME and ${NAME} in their
+	// values are replaced by the variable's value when AllowedEnvVars
+	// lists NAME, and by nothing when it does not.
+	Headers        map[string]string
+	AllowedEnvVars []string
+	// Env and Extra are the environment header values read, as Command's.
+	Env   []string
+	Extra []string
+	// Client sends the request (nil: a plain client).
+	Client *http.Client
+}
+
+// envRef is a reference to a variable in a header value: $NAME or ${NAME}.
+var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// Run posts input to the hook's URL.
+func (h *HTTP) Run(ctx context.Context, input []byte) Output {
+	out := Output{Name: h.URL}
+	start := time.Now()
+	defer func() { out.Duration = time.Since(start) }()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, bytes.NewReader(input))
+	if err != nil {
+		out.ExitCode, out.Err = -1, fmt.Errorf("make the request to %s: %w", h.URL, err)
+		return out
+	}
+	req.Header.Set("Content-Type", "application/json")
+	env := envMap(environ(ctx, h.Env, h.Extra))
+	for k, v := range h.Headers {
+		req.Header.Set(k, envRef.ReplaceAllStringFunc(v, func(ref string) string {
+			m := envRef.FindStringSubmatch(ref)
+			name := m[1] + m[2]
+			if !slices.Contains(h.AllowedEnvVars, name) {
+				return ""
+			}
+			return env[name]
+		}))
+	}
+	client := h.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		out.ExitCode = -1
+		if ctx.Err() == nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			out.Err = fmt.Errorf("POST %s: %w", h.URL, err)
+		}
+		return out
+	}
+	defer resp.Body.Close()
+	body := &capped{max: maxOutput}
+	_, err = io.Copy(body, resp.Body)
+	if ctx.Err() != nil {
+		out.ExitCode = -1
+		return out
+	}
+	if err != nil {
+		out.ExitCode, out.Err = -1, fmt.Errorf("read the answer of %s: %w", h.URL, err)
+		return out
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		msg := strings.TrimSpace(body.String())
+		if r := []rune(msg); len(r) > 300 {
+			msg = string(r[:300]) + "…"
+		}
+		if msg != "" {
+			msg = ": " + msg
+		}
+		out.ExitCode, out.Err = -1, fmt.Errorf("%s answered %s%s", h.URL, resp.Status, msg)
+		return out
+	}
+	out.Stdout = body.String()
+	return out
+}
+
+// envMap reads NAME=value pairs; a later pair wins.
+func envMap(env []string) map[string]string {
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// Prompt is a prompt hook: a fast model is given Prompt, with the hook
+// input JSON in place of $ARGUMENTS (or after it when it has none), and
+// answers {"ok": true} or {"ok": false, "reason": "..."}. ok false has
+// the effect of a hook's decision "block" with the reason (a denial for
+// PreToolUse and PermissionRequest, continuing for Stop).
+type Prompt struct {
+	Prompt string
+	// Model is the model asked ("" means the fast model).
+	Model string
+	Ask   func(ctx context.Context, model, prompt string) (string, error)
+}
+
+// promptInstructions tells the model how to answer a prompt hook.
+const promptInstructions = "\n\nAnswer with one JSON object and nothing else: {\"ok\": true} when the condition " +
+	"above is met and the action may go on, or {\"ok\": false, \"reason\": \"...\"} when it is not, " +
+	"the reason saying what is wrong."
+
+// Run asks the model and turns its verdict into hook JSON.
+func (p *Prompt) Run(ctx context.Context, input []byte) Output {
+	var out Output
+	if p.Ask == nil {
+		out.ExitCode, out.Err = -1, errors.New("prompt hooks need a model, and none is set up here")
+		return out
+	}
+	text, placed := fillArguments(p.Prompt, string(input))
+	if !placed {
+		text += "\n\n" + string(input)
+	}
+	answer, err := p.Ask(ctx, p.Model, text+promptInstructions)
+	if ctx.Err() != nil {
+		out.ExitCode = -1
+		return out
+	}
+	if err != nil {
+		out.ExitCode, out.Err = -1, fmt.Errorf("ask the model: %w", err)
+		return out
+	}
+	var verdict struct {
+		OK     *bool  `json:"ok"`
+		Reason string `json:"reason"`
+	}
+	obj := firstObject(answer)
+	if obj == "" || json.Unmarshal([]byte(obj), &verdict) != nil || verdict.OK == nil {
+		out.ExitCode, out.Err = -1, fmt.Errorf("the model's answer is not {\"ok\": true|false, \"reason\": ...}: %q", clip(answer, 200))
+		return out
+	}
+	if *verdict.OK {
+		return out
+	}
+	reason := strings.TrimSpace(verdict.Reason)
+	if reason == "" {
+		reason = "the prompt hook's condition was not met"
+	}
+	var event struct {
+		Name string `json:"hook_event_name"`
+	}
+	_ = json.Unmarshal(input, &event)
+	var v any = map[string]any{"decision": "block", "reason": reason}
+	if event.Name == string(PermissionRequest) {
+		v = map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": event.Name,
+			"decision": map[string]any{"behavior": "deny", "message": reason}}}
+	}
+	b, _ := json.Marshal(v)
+	out.Stdout = string(b)
+	return out
+}
+
+// fillArguments puts args in place of each $ARGUMENTS of prompt and
+// reports whether there was one; a backslash before a dollar sign keeps
+// the sign as it is ("\$1.00" reads "$1.00", "\$ARGUMENTS" stays text).
+func fillArguments(prompt, args string) (string, bool) {
+	var b strings.Builder
+	placed := false
+	for i := 0; i < len(prompt); {
+		switch {
+		case strings.HasPrefix(prompt[i:], `\$`):
+			b.WriteByte('$')
+			i += 2
+		case strings.HasPrefix(prompt[i:], "$ARGUMENTS"):
+			b.WriteString(args)
+			placed = true
+			i += len("$ARGUMENTS")
+		default:
+			b.WriteByte(prompt[i])
+			i++
+		}
+	}
+	return b.String(), placed
+}
+
+// firstObject returns the first JSON object in s (models may wrap it in a
+// code fence or a sentence), or "".
+func firstObject(s string) string {
+	for i := strings.IndexByte(s, '{'); i >= 0; {
+		dec := json.NewDecoder(strings.NewReader(s[i:]))
+		var raw json.RawMessage
+		if dec.Decode(&raw) == nil && len(raw) > 0 && raw[0] == '{' {
+			return string(raw)
+		}
+		j := strings.IndexByte(s[i+1:], '{')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return ""
+}
+
+func clip(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// AsyncResult is what a hook run in the background said, for the next
+// turn: context for the model, messages and errors for the user.
+type AsyncResult struct {
+	Event             Event
+	AdditionalContext []string
+	SystemMessages    []string
+	Errors            []string
+}
+
+// background runs async hooks and keeps what they said until it is
+// taken.
+type background struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex // guards results
+	results []AsyncResult
+}
+
+func newBackground() *background {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &background{ctx: ctx, cancel: cancel}
+}
+
+// start runs run in the background, with a context that outlives the
+// run that started it (ctx's values are kept, its end is not) but ends
+// with the runner.
+func (b *background) start(ctx context.Context, ev Event, run func(context.Context) Output) {
+	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(b.ctx, cancel)
+	b.wg.Go(func() {
+		defer stop()
+		defer cancel()
+		r := Aggregate(ev, []Output{run(bctx)})
+		if len(r.AdditionalContext)+len(r.SystemMessages)+len(r.Errors) == 0 {
+			return
+		}
+		b.mu.Lock()
+		b.results = append(b.results, AsyncResult{Event: ev, AdditionalContext: r.AdditionalContext,
+			SystemMessages: r.SystemMessages, Errors: r.Errors})
+		b.mu.Unlock()
+	})
+}
+
+// TakeAsync returns what async hooks that finished since the last call
+// said, and forgets it.
+func (r *Runner) TakeAsync() []AsyncResult {
+	if r == nil {
+		return nil
+	}
+	r.bg.mu.Lock()
+	defer r.bg.mu.Unlock()
+	out := r.bg.results
+	r.bg.results = nil
+	return out
+}
+
+// Close waits for the async hooks still running (each is bounded by its
+// timeout). With kill set they are stopped first.
+func (r *Runner) Close(kill bool) {
+	if r == nil {
+		return
+	}
+	if kill {
+		r.bg.cancel()
+	}
+	r.bg.wg.Wait()
+}

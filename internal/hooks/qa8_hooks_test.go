@@ -1,0 +1,160 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"reins/internal/settings"
+)
+
+func specRunner(ev Event, specs ...settings.HookSpec) Config {
+	return Config{Hooks: map[string][]settings.HookMatcher{string(ev): {{Hooks: specs}}}}
+}
+
+// An async hook's context and messages are not part of the result of the
+// run that started it; they are kept for TakeAsync, once.
+func TestAsyncHookOutputIsKeptForTheNextTurn(t *testing.T) {
+	dir := t.TempDir()
+	cfg := specRunner(PostToolUse, settings.HookSpec{Type: "command", Async: true,
+		Command: `echo '{"systemMessage": "lint ran", "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "2 lint warnings"}}'`})
+	cfg.ProjectDir = dir
+	r := New(cfg)
+	res := r.Run(context.Background(), inputFor(PostToolUse))
+	if len(res.AdditionalContext)+len(res.SystemMessages)+len(res.Outputs) != 0 {
+		t.Errorf("the run's result %+v holds the async hook's output", res)
+	}
+	r.Close(false)
+	got := r.TakeAsync()
+	if len(got) != 1 || got[0].Event != PostToolUse || strings.Join(got[0].AdditionalContext, "") != "2 lint warnings" ||
+		strings.Join(got[0].SystemMessages, "") != "lint ran" {
+		t.Fatalf("TakeAsync = %+v, want the async hook's context and message", got)
+	}
+	if again := r.TakeAsync(); len(again) != 0 {
+		t.Errorf("TakeAsync again = %+v, want nothing", again)
+	}
+}
+
+// Environ is read at each run, so hooks follow environment changes made
+// while the session runs.
+func TestEnvironIsReadAtEachRun(t *testing.T) {
+	dir := t.TempDir()
+	val := "one"
+	cfg := specRunner(UserPromptSubmit, settings.HookSpec{Type: "command", Command: `echo "v=$QA8_V p=$CLAUDE_PROJECT_DIR"`})
+	cfg.ProjectDir = dir
+	cfg.Environ = func() []string { return []string{"PATH=/usr/bin:/bin", "QA8_V=" + val} }
+	r := New(cfg)
+	for _, want := range []string{"one", "two"} {
+		val = want
+		res := r.Run(context.Background(), inputFor(UserPromptSubmit))
+		if got := strings.Join(res.AdditionalContext, ""); got != "v="+want+" p="+dir {
+			t.Errorf("hook printed %q, want v=%s p=%s", got, want, dir)
+		}
+	}
+}
+
+func TestHTTPHookTimeoutIsReportedAsATimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	cfg := specRunner(PreToolUse, settings.HookSpec{Type: "http", URL: srv.URL, Timeout: 0.2})
+	res := New(cfg).Run(context.Background(), inputFor(PreToolUse))
+	if res.Decision != DecisionNone || res.Block || len(res.Errors) != 1 || !strings.Contains(res.Errors[0], "timed out") {
+		t.Errorf("result %+v, want one timeout error and no decision", res)
+	}
+}
+
+func TestPromptHookVerdicts(t *testing.T) {
+	for _, tt := range []struct {
+		name, answer string
+		err          error
+		ev           Event
+		check        func(Result) bool
+	}{
+		{"ok true does nothing", `{"ok": true}`, nil, PreToolUse,
+			func(r Result) bool { return r.Decision == DecisionNone && !r.Block && len(r.Errors) == 0 }},
+		{"ok false denies a tool call", `Verdict: {"ok": false, "reason": "not in src/"}`, nil, PreToolUse,
+			func(r Result) bool { return r.Decision == DecisionDeny && r.DecisionReason == "not in src/" }},
+		{"ok false denies a permission", `{"ok": false, "reason": "no"}`, nil, PermissionRequest,
+			func(r Result) bool {
+				return r.Permission != nil && r.Permission.Behavior == "deny" && r.Permission.Message == "no"
+			}},
+		{"ok false blocks a prompt", `{"ok": false, "reason": "no secrets"}`, nil, UserPromptSubmit,
+			func(r Result) bool { return r.Block && r.Reason == "no secrets" }},
+		{"an answer without ok is an error", `{"allowed": true}`, nil, Stop,
+			func(r Result) bool {
+				return !r.Block && len(r.Errors) == 1 && strings.Contains(r.Errors[0], `not {"ok": true|false`)
+			}},
+		{"a failed call is an error", "", errors.New("overloaded"), Stop,
+			func(r Result) bool {
+				return !r.Block && len(r.Errors) == 1 && strings.Contains(r.Errors[0], "overloaded")
+			}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked, model string
+			cfg := specRunner(tt.ev, settings.HookSpec{Type: "prompt", Prompt: "Check $ARGUMENTS now", Model: "sonnet"})
+			cfg.Ask = func(ctx context.Context, m, p string) (string, error) {
+				asked, model = p, m
+				return tt.answer, tt.err
+			}
+			res := New(cfg).Run(context.Background(), inputFor(tt.ev))
+			if !tt.check(res) {
+				t.Errorf("result %+v", res)
+			}
+			if model != "sonnet" || !strings.HasPrefix(asked, `Check {"`) || !strings.Contains(asked, `"hook_event_name":"`+string(tt.ev)+`"`) {
+				t.Errorf("asked %s %q, want the hook's model and the input in place of $ARGUMENTS", model, asked)
+			}
+		})
+	}
+}
+
+func TestPromptArgumentsPlaceholderAndEscapes(t *testing.T) {
+	for _, tt := range []struct {
+		prompt, want string
+		placed       bool
+	}{
+		{"Check $ARGUMENTS.", "Check {}.", true},
+		{"Costs \\$1.00, see $ARGUMENTS", "Costs $1.00, see {}", true},
+		{"Literal \\$ARGUMENTS here", "Literal $ARGUMENTS here", false},
+		{"No placeholder", "No placeholder", false},
+	} {
+		got, placed := fillArguments(tt.prompt, "{}")
+		if got != tt.want || placed != tt.placed {
+			t.Errorf("fillArguments(%q) = %q, %v; want %q, %v", tt.prompt, got, placed, tt.want, tt.placed)
+		}
+	}
+}
+
+// Hooks from settings without a timeout get Claude Code's defaults: 10
+// minutes for command and http hooks, 30 seconds on UserPromptSubmit and
+// for prompt hooks; a timeout given wins.
+func TestSettingsHookDefaultTimeouts(t *testing.T) {
+	r := New(Config{Hooks: map[string][]settings.HookMatcher{
+		"PreToolUse": {{Hooks: []settings.HookSpec{
+			{Type: "command", Command: "a"},
+			{Type: "http", URL: "http://127.0.0.1:1/h"},
+			{Type: "prompt", Prompt: "ok?"},
+			{Type: "command", Command: "b", Timeout: 5},
+		}}},
+		"UserPromptSubmit": {{Hooks: []settings.HookSpec{{Type: "command", Command: "c"}}}},
+	}})
+	var got []string
+	for _, ev := range []Event{PreToolUse, UserPromptSubmit} {
+		for _, h := range r.Matching(&Input{Event: ev, ToolName: "Bash"}) {
+			got = append(got, h.Name+"="+h.Timeout.String())
+		}
+	}
+	want := "a=10m0s,http://127.0.0.1:1/h=10m0s,prompt: ok?=30s,b=5s,c=30s"
+	if strings.Join(got, ",") != want {
+		t.Errorf("timeouts %s, want %s", strings.Join(got, ","), want)
+	}
+}
