@@ -35,6 +35,8 @@ func TestOutputStylePickerSwitchesAndSaves(t *testing.T) {
 	tt.waitFor("Output style set to terse")
 	tt.prompt("/status")
 	tt.waitFor("Output style:     terse")
+	tt.prompt("/config")
+	tt.waitFor("Output style: terse (available: default, Explanatory, Learning, terse;")
 	tt.prompt("/clear")
 	tt.waitFor("Conversation cleared")
 	tt.prompt("next")

@@ -610,7 +610,8 @@ func (a *app) viewConfig(context.Context, string) (string, error) {
 		}
 		fmt.Fprintf(&b, "  %s: %s\n", k, v)
 	}
-	fmt.Fprintf(&b, "Output style: %s (/output-style lists the styles and switches)\n", a.activeStyle().Name)
+	active, available := a.styleNames()
+	fmt.Fprintf(&b, "Output style: %s (available: %s; /output-style switches)\n", active, strings.Join(available, ", "))
 	b.WriteString("Edit the files above to change settings; they apply to new sessions.")
 	return b.String(), nil
 }
