@@ -246,6 +246,7 @@ const keysHelp = `Keys
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+t           show or hide the todo list while reins works
+  alt+p            switch the model, keeping what is typed
   ctrl+r           search input history
   ctrl+g           edit the input in $EDITOR
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut

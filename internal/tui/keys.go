@@ -64,6 +64,13 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+t":
 		m.toggleTodos()
 		return nil
+	case "alt+p": // Claude Code's model switch, keeping the prompt
+		if m.running {
+			m.setHint("The model can be changed once the current turn ends (esc to interrupt it)", 3*time.Second)
+			return nil
+		}
+		m.comp = nil
+		return m.cmdModel("")
 	case "ctrl+z":
 		return m.suspend()
 	case "tab", "up", "down", "ctrl+p", "ctrl+n", "enter":

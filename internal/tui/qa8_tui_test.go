@@ -264,3 +264,16 @@ func TestCtrlTShowsTheTodoListUnderTheSpinner(t *testing.T) {
 	close(slow.release)
 	h.waitFor("done")
 }
+
+// Alt+P opens the model picker and keeps what is typed, as Claude
+// Code's Option+P / Alt+P does; it did nothing.
+func TestAltPOpensTheModelPickerKeepingTheInput(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("half a thought")
+	h.key("alt+p")
+	h.waitFor("Model (now ")
+	h.key("down")
+	h.key("enter")
+	h.waitFor("Model set to ")
+	h.check("the input kept", func(m *Model) bool { return m.dialog == nil && m.ed.value() == "half a thought" })
+}
