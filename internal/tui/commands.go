@@ -225,6 +225,7 @@ func builtins() []*builtin {
 		{name: "agents", desc: "List the sub-agents the Agent tool can start", duringTurn: true, run: viewer("agents", func(o *Options) Viewer { return o.Agents })},
 		{name: "add-dir", desc: "Add a working folder for this session", hint: "<path>", duringTurn: true, run: (*Model).cmdAddDir},
 		{name: "tasks", desc: "List the background tasks; /tasks stop ID stops one", aliases: []string{"bashes"}, duringTurn: true, run: viewer("tasks", func(o *Options) Viewer { return o.Tasks })},
+		{name: "terminal-setup", desc: "How to get Shift+Enter for new lines in this terminal", duringTurn: true, run: (*Model).cmdTerminalSetup},
 		{name: "memory", desc: "Edit the memory file in $EDITOR", run: (*Model).cmdMemory},
 		{name: "export", desc: "Save the conversation as text to a file", hint: "[file]", run: (*Model).cmdExport},
 		{name: "init", desc: "Ask reins to write a CLAUDE.md for this project", run: (*Model).cmdInit},

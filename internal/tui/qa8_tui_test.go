@@ -277,3 +277,26 @@ func TestAltPOpensTheModelPickerKeepingTheInput(t *testing.T) {
 	h.waitFor("Model set to ")
 	h.check("the input kept", func(m *Model) bool { return m.dialog == nil && m.ed.value() == "half a thought" })
 }
+
+// /terminal-setup says how to type a new line: in VS Code's terminal
+// the keybinding that makes Shift+Enter send backslash and Enter (which
+// the editor takes as a new line); reins had no such command.
+func TestTerminalSetupExplainsShiftEnter(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) {
+		o.Getenv = func(k string) string {
+			if k == "TERM_PROGRAM" {
+				return "vscode"
+			}
+			return ""
+		}
+	}})
+	h.typeText("/terminal-setup")
+	h.key("enter")
+	h.waitFor(`"key": "shift+enter"`, `"args": {"text": "\\\r"}`, "Alt+Enter and Ctrl+J")
+	// What the keybinding sends is a new line in the editor.
+	e := newEditor(nil)
+	typeKeys(e, `text:first\`, "enter", "text:second")
+	if e.value() != "first\nsecond" {
+		t.Fatalf("backslash and enter gave %q", e.value())
+	}
+}
