@@ -40,6 +40,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 	cwd := m.o.Cwd
 	return tea.Batch(m.startTick(), func() tea.Msg {
 		stdout, stderr, code := runBash(ctx, command, cwd)
+		stopped := ctx.Err() != nil // its stderr says so; the status is the kill's
 		cancel(nil)
 		return asyncMsg{apply: func(m *Model) tea.Cmd {
 			if !wasRunning {
@@ -49,7 +50,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 			if e := strings.TrimRight(stderr, "\n"); e != "" {
 				out = strings.TrimLeft(out+"\n"+m.st.err.Render(e), "\n")
 			}
-			if code != 0 {
+			if code != 0 && !stopped {
 				out += "\n" + m.st.dim.Render(fmt.Sprintf("exit status %d", code))
 			}
 			m.conv.add(&item{kind: kShell, text: "! " + command + "\n" + out, done: true})

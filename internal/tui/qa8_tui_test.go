@@ -300,3 +300,26 @@ func TestTerminalSetupExplainsShiftEnter(t *testing.T) {
 		t.Fatalf("backslash and enter gave %q", e.value())
 	}
 }
+
+// A "!" command stopped with esc says it was stopped, without the
+// "exit status -1" of the kill under it.
+func TestStoppedShellCommandShowsNoKillStatus(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("!echo begun; sleep 30")
+	h.key("enter")
+	h.check("the command running", func(m *Model) bool { return m.running })
+	h.key("esc")
+	h.waitFor("(stopped: interrupted by the user)")
+	h.check("the command over", func(m *Model) bool { return !m.running })
+	var text string
+	h.do(func(m *Model) {
+		for _, it := range m.conv.items {
+			if it.kind == kShell {
+				text = it.text
+			}
+		}
+	})
+	if strings.Contains(text, "exit status") || !strings.Contains(text, "stopped: interrupted by the user") {
+		t.Fatalf("the stopped command shows:\n%s", text)
+	}
+}
