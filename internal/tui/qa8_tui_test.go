@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
 	"reins/internal/tool"
@@ -321,5 +322,22 @@ func TestStoppedShellCommandShowsNoKillStatus(t *testing.T) {
 	})
 	if strings.Contains(text, "exit status") || !strings.Contains(text, "stopped: interrupted by the user") {
 		t.Fatalf("the stopped command shows:\n%s", text)
+	}
+}
+
+// A "!" run's two messages make one item in a loaded history: the
+// command with its stdout and stderr under it.
+func TestHistoryItemsJoinAShellRunAndItsOutput(t *testing.T) {
+	h := []engine.HistoryItem{
+		{UUID: "u1", Message: llm.NewUserText("<bash-input>ls</bash-input>")},
+		{UUID: "u2", Message: llm.NewUserText("<bash-stdout>a.txt\n</bash-stdout><bash-stderr>warn</bash-stderr>")},
+		{UUID: "u3", Message: llm.NewUserText("next")},
+	}
+	items := historyItems(h)
+	if len(items) != 2 || items[0].kind != kShell || items[0].text != "! ls\na.txt\nwarn" || items[0].uuid != "u1" || items[1].text != "next" {
+		for _, it := range items {
+			t.Logf("%d %q", it.kind, it.text)
+		}
+		t.Fatal("want the run as one shell item, then the prompt")
 	}
 }
