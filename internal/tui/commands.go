@@ -240,7 +240,7 @@ const keysHelp = `Keys
   enter            send (queued while reins works)
   shift+enter, \⏎  new line
   esc              interrupt the turn (messages queued: take them back first)
-                   · twice on an empty input: rewind to an earlier prompt
+                   · twice: clear the input (up brings it back), or rewind
   ctrl+c           clear the input · twice: exit
   ctrl+d           twice on an empty input: exit
   ctrl+z           suspend (fg in the shell resumes)

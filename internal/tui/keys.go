@@ -180,6 +180,11 @@ func (m *Model) onEsc() tea.Cmd {
 		m.interrupt()
 	case !m.ed.empty():
 		if now.Sub(m.lastEsc) < doublePress {
+			// Into the history first, as Claude Code does, so up brings
+			// back a draft cleared by a stray double press.
+			if err := m.ed.hist.add(strings.TrimSpace(m.ed.expanded()), now); err != nil {
+				m.o.Logger.Warn("input history not saved", "err", err)
+			}
 			m.ed.reset()
 			return nil
 		}

@@ -341,3 +341,16 @@ func TestHistoryItemsJoinAShellRunAndItsOutput(t *testing.T) {
 		t.Fatal("want the run as one shell item, then the prompt")
 	}
 }
+
+// Esc twice clears the input into the history, as Claude Code's docs
+// say, so up brings a draft cleared by a stray double press back; it was
+// lost.
+func TestEscEscClearsTheInputIntoTheHistory(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("a long draft I want back")
+	h.key("esc")
+	h.key("esc")
+	h.check("the input cleared", func(m *Model) bool { return m.ed.empty() })
+	h.key("up")
+	h.check("the draft back", func(m *Model) bool { return m.ed.value() == "a long draft I want back" })
+}
