@@ -226,6 +226,7 @@ func builtins() []*builtin {
 		{name: "agents", desc: "List the sub-agents the Agent tool can start", duringTurn: true, run: viewer("agents", func(o *Options) Viewer { return o.Agents })},
 		{name: "add-dir", desc: "Add a working folder for this session", hint: "<path>", duringTurn: true, run: (*Model).cmdAddDir},
 		{name: "tasks", desc: "List the background tasks; /tasks stop ID stops one", aliases: []string{"bashes"}, duringTurn: true, run: viewer("tasks", func(o *Options) Viewer { return o.Tasks })},
+		{name: "terminal-setup", desc: "How to get Shift+Enter for new lines in this terminal", duringTurn: true, run: (*Model).cmdTerminalSetup},
 		{name: "memory", desc: "Edit the memory file in $EDITOR", run: (*Model).cmdMemory},
 		{name: "export", desc: "Save the conversation as text to a file", hint: "[file]", run: (*Model).cmdExport},
 		{name: "init", desc: "Ask reins to write a CLAUDE.md for this project", run: (*Model).cmdInit},
@@ -240,13 +241,14 @@ const keysHelp = `Keys
   enter            send (queued while reins works)
   shift+enter, \⏎  new line
   esc              interrupt the turn (messages queued: take them back first)
-                   · twice on an empty input: rewind to an earlier prompt
+                   · twice: clear the input (up brings it back), or rewind
   ctrl+c           clear the input · twice: exit
   ctrl+d           twice on an empty input: exit
   ctrl+z           suspend (fg in the shell resumes)
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+t           show or hide the todo list while reins works
+  alt+p            switch the model, keeping what is typed
   ctrl+r           search input history
   ctrl+g           edit the input in $EDITOR
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut

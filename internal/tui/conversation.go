@@ -378,6 +378,25 @@ func lastLine(s string) string {
 	return strings.TrimSpace(s)
 }
 
+// isShellOutput reports the message holding a "!" run's output (the
+// one after its <bash-input> message).
+func isShellOutput(m *llm.Message) bool {
+	return len(m.Content) > 0 && m.Content[0].Type == llm.BlockText && strings.HasPrefix(m.Content[0].Text, "<bash-stdout>")
+}
+
+// shellOutputText is a "!" run's output as shown: its stdout, then its
+// stderr.
+func shellOutputText(m *llm.Message) string {
+	t := m.Content[0].Text
+	var parts []string
+	for _, p := range []string{between(t, "<bash-stdout>", "</bash-stdout>"), between(t, "<bash-stderr>", "</bash-stderr>")} {
+		if p = strings.TrimRight(p, "\n"); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
 // historyItems turns a loaded history into printed items (resume).
 func historyItems(h []engine.HistoryItem) []*item {
 	var out []*item
@@ -394,6 +413,11 @@ func historyItems(h []engine.HistoryItem) []*item {
 		switch {
 		case hi.Summary:
 			out = append(out, &item{kind: kCompact, text: "Conversation compacted (summary of earlier messages)", done: true})
+		case m.Role == llm.RoleUser && !hi.Meta && isShellOutput(m):
+			// A "!" run's output goes under its command, as it was shown.
+			if n := len(out); n > 0 && out[n-1].kind == kUser && strings.HasPrefix(out[n-1].text, "! ") {
+				out[n-1] = &item{kind: kShell, text: out[n-1].text + "\n" + shellOutputText(m), done: true, uuid: out[n-1].uuid}
+			}
 		case m.Role == llm.RoleUser && !hi.Meta:
 			if t := displayPrompt(m); strings.TrimSpace(t) != "" && !onlyResults(m) {
 				out = append(out, &item{kind: kUser, text: t, done: true, uuid: hi.UUID, attached: attachedNotes(m)})

@@ -64,6 +64,13 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 	case "ctrl+t":
 		m.toggleTodos()
 		return nil
+	case "alt+p": // Claude Code's model switch, keeping the prompt
+		if m.running {
+			m.setHint("The model can be changed once the current turn ends (esc to interrupt it)", 3*time.Second)
+			return nil
+		}
+		m.comp = nil
+		return m.cmdModel("")
 	case "ctrl+z":
 		return m.suspend()
 	case "tab", "up", "down", "ctrl+p", "ctrl+n", "enter":
@@ -173,6 +180,11 @@ func (m *Model) onEsc() tea.Cmd {
 		m.interrupt()
 	case !m.ed.empty():
 		if now.Sub(m.lastEsc) < doublePress {
+			// Into the history first, as Claude Code does, so up brings
+			// back a draft cleared by a stray double press.
+			if err := m.ed.hist.add(strings.TrimSpace(m.ed.expanded()), now); err != nil {
+				m.o.Logger.Warn("input history not saved", "err", err)
+			}
 			m.ed.reset()
 			return nil
 		}

@@ -40,6 +40,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 	cwd := m.o.Cwd
 	return tea.Batch(m.startTick(), func() tea.Msg {
 		stdout, stderr, code := runBash(ctx, command, cwd)
+		stopped := ctx.Err() != nil // its stderr says so; the status is the kill's
 		cancel(nil)
 		return asyncMsg{apply: func(m *Model) tea.Cmd {
 			if !wasRunning {
@@ -49,7 +50,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 			if e := strings.TrimRight(stderr, "\n"); e != "" {
 				out = strings.TrimLeft(out+"\n"+m.st.err.Render(e), "\n")
 			}
-			if code != 0 {
+			if code != 0 && !stopped {
 				out += "\n" + m.st.dim.Render(fmt.Sprintf("exit status %d", code))
 			}
 			m.conv.add(&item{kind: kShell, text: "! " + command + "\n" + out, done: true})
@@ -256,6 +257,30 @@ func (m *Model) editInEditor() tea.Cmd {
 			return nil
 		}}
 	})
+}
+
+// cmdTerminalSetup says how to type a new line in this terminal. It
+// changes no file: reins reads Shift+Enter wherever the terminal reports
+// it (the kitty keyboard protocol: kitty, Ghostty, WezTerm, foot,
+// iTerm2...); VS Code's terminal and its forks send a plain Enter unless
+// a keybinding makes Shift+Enter send backslash and Enter, which reins
+// takes as a new line.
+func (m *Model) cmdTerminalSetup(string) tea.Cmd {
+	const always = "\\ then Enter, Alt+Enter and Ctrl+J add a new line in every terminal."
+	var b strings.Builder
+	switch prog := m.o.Getenv("TERM_PROGRAM"); prog {
+	case "vscode", "cursor", "windsurf":
+		b.WriteString("This terminal (" + prog + ") sends Shift+Enter as a plain Enter. To make it add a new line,\n")
+		b.WriteString("add this to the editor's keybindings.json (Preferences: Open Keyboard Shortcuts (JSON)):\n\n")
+		b.WriteString(`  {"key": "shift+enter", "command": "workbench.action.terminal.sendSequence",` + "\n")
+		b.WriteString(`   "args": {"text": "\\\r"}, "when": "terminalFocus"}` + "\n\n")
+	default:
+		b.WriteString("Shift+Enter adds a new line in terminals that report it (kitty, Ghostty, WezTerm, foot,\n")
+		b.WriteString("iTerm2 and others with the kitty keyboard protocol); reins asks for it as it starts.\n")
+	}
+	b.WriteString(always)
+	m.commandOutput("/terminal-setup", b.String(), false)
+	return nil
 }
 
 // toggleTodos shows or hides the todo list under the spinner.

@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
 	"reins/internal/tool"
@@ -263,4 +264,93 @@ func TestCtrlTShowsTheTodoListUnderTheSpinner(t *testing.T) {
 	h.check("the list hidden again", func(m *Model) bool { return !m.showTodos && m.todoPanel(80) == "" })
 	close(slow.release)
 	h.waitFor("done")
+}
+
+// Alt+P opens the model picker and keeps what is typed, as Claude
+// Code's Option+P / Alt+P does; it did nothing.
+func TestAltPOpensTheModelPickerKeepingTheInput(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("half a thought")
+	h.key("alt+p")
+	h.waitFor("Model (now ")
+	h.key("down")
+	h.key("enter")
+	h.waitFor("Model set to ")
+	h.check("the input kept", func(m *Model) bool { return m.dialog == nil && m.ed.value() == "half a thought" })
+}
+
+// /terminal-setup says how to type a new line: in VS Code's terminal
+// the keybinding that makes Shift+Enter send backslash and Enter (which
+// the editor takes as a new line); reins had no such command.
+func TestTerminalSetupExplainsShiftEnter(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) {
+		o.Getenv = func(k string) string {
+			if k == "TERM_PROGRAM" {
+				return "vscode"
+			}
+			return ""
+		}
+	}})
+	h.typeText("/terminal-setup")
+	h.key("enter")
+	h.waitFor(`"key": "shift+enter"`, `"args": {"text": "\\\r"}`, "Alt+Enter and Ctrl+J")
+	// What the keybinding sends is a new line in the editor.
+	e := newEditor(nil)
+	typeKeys(e, `text:first\`, "enter", "text:second")
+	if e.value() != "first\nsecond" {
+		t.Fatalf("backslash and enter gave %q", e.value())
+	}
+}
+
+// A "!" command stopped with esc says it was stopped, without the
+// "exit status -1" of the kill under it.
+func TestStoppedShellCommandShowsNoKillStatus(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("!echo begun; sleep 30")
+	h.key("enter")
+	h.check("the command running", func(m *Model) bool { return m.running })
+	h.key("esc")
+	h.waitFor("(stopped: interrupted by the user)")
+	h.check("the command over", func(m *Model) bool { return !m.running })
+	var text string
+	h.do(func(m *Model) {
+		for _, it := range m.conv.items {
+			if it.kind == kShell {
+				text = it.text
+			}
+		}
+	})
+	if strings.Contains(text, "exit status") || !strings.Contains(text, "stopped: interrupted by the user") {
+		t.Fatalf("the stopped command shows:\n%s", text)
+	}
+}
+
+// A "!" run's two messages make one item in a loaded history: the
+// command with its stdout and stderr under it.
+func TestHistoryItemsJoinAShellRunAndItsOutput(t *testing.T) {
+	h := []engine.HistoryItem{
+		{UUID: "u1", Message: llm.NewUserText("<bash-input>ls</bash-input>")},
+		{UUID: "u2", Message: llm.NewUserText("<bash-stdout>a.txt\n</bash-stdout><bash-stderr>warn</bash-stderr>")},
+		{UUID: "u3", Message: llm.NewUserText("next")},
+	}
+	items := historyItems(h)
+	if len(items) != 2 || items[0].kind != kShell || items[0].text != "! ls\na.txt\nwarn" || items[0].uuid != "u1" || items[1].text != "next" {
+		for _, it := range items {
+			t.Logf("%d %q", it.kind, it.text)
+		}
+		t.Fatal("want the run as one shell item, then the prompt")
+	}
+}
+
+// Esc twice clears the input into the history, as Claude Code's docs
+// say, so up brings a draft cleared by a stray double press back; it was
+// lost.
+func TestEscEscClearsTheInputIntoTheHistory(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("a long draft I want back")
+	h.key("esc")
+	h.key("esc")
+	h.check("the input cleared", func(m *Model) bool { return m.ed.empty() })
+	h.key("up")
+	h.check("the draft back", func(m *Model) bool { return m.ed.value() == "a long draft I want back" })
 }
