@@ -312,3 +312,16 @@ func TestQA8ManagedOnlyKeyInProjectSettingsIsWarnedAbout(t *testing.T) {
 		t.Errorf("stderr %q lacks %q", r.Stderr, want)
 	}
 }
+
+// --dangerously-skip-permissions refused by disableBypassPermissionsMode
+// names the settings file that disables it, so the user knows where the
+// policy lives.
+func TestQA8BypassRefusalNamesTheFile(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	file := sb.Write(t, ".claude/settings.local.json", `{"permissions": {"disableBypassPermissionsMode": "disable"}}`)
+	r := sb.Run(t, "", "-p", "hi", "--dangerously-skip-permissions")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "disableBypassPermissionsMode in "+file) {
+		t.Errorf("code %d, stderr %q; want a refusal naming %s", r.Code, r.Stderr, file)
+	}
+}
