@@ -118,7 +118,7 @@ func walkKeptFiles(ctx context.Context, root string) []string {
 	dirs := map[string]bool{}
 	for _, f := range found {
 		rel, err := filepath.Rel(root, f.Path)
-		if err != nil || strings.HasPrefix(rel, "..") {
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 			continue
 		}
 		rel = filepath.ToSlash(rel)
