@@ -360,3 +360,31 @@ func TestQA8BypassRefusalNamesTheFile(t *testing.T) {
 		t.Errorf("code %d, stderr %q; want a refusal naming %s", r.Code, r.Stderr, file)
 	}
 }
+
+// A "don't ask again" answer that creates .claude/settings.local.json in
+// a git repository keeps that personal file out of commits, as Claude
+// Code does: git status does not offer it.
+func TestQA8SavedLocalRulesAreNotOfferedToGit(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "touch made.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if out, err := exec.Command("git", "-C", sb.Dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command",
+  "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"allow\", \"updatedPermissions\": [{\"type\": \"addRules\", \"rules\": [{\"toolName\": \"Bash\", \"ruleContent\": \"touch:*\"}], \"behavior\": \"allow\", \"destination\": \"localSettings\"}]}}}'"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "make a file"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, ".claude", "settings.local.json")); err != nil {
+		t.Fatalf("the rule was not saved: %v", err)
+	}
+	out, err := exec.Command("git", "-C", sb.Dir, "status", "--porcelain", "--untracked-files=all").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "settings.local.json") || !strings.Contains(string(out), ".claude/settings.json") {
+		t.Errorf("git status = %q; want settings.json offered and settings.local.json not", out)
+	}
+}
