@@ -137,6 +137,41 @@ func TestQA8APIKeyHelperRefreshesAfterItsTTL(t *testing.T) {
 	if first == last || last != latest {
 		t.Errorf("keys sent: first %q, last %q; want the last request to carry the helper's latest key %q", first, last, latest)
 	}
+	// Claude Code sends the helper's key as Authorization: Bearer too,
+	// for gateways that read that header.
+	if got := reqs[len(reqs)-1].Header.Get("Authorization"); got != "Bearer "+latest {
+		t.Errorf("Authorization = %q, want Bearer %s", got, latest)
+	}
+}
+
+// A key from ANTHROPIC_API_KEY is used as it is, even with an
+// apiKeyHelper configured and its refresh interval passed: the helper
+// is not run, and the key is not sent as a bearer token.
+func TestQA8EnvironmentKeyIsNotReplacedByTheHelper(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo one"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "CLAUDE_CODE_API_KEY_HELPER_TTL_MS=1")
+	ran := filepath.Join(sb.Home, "ran")
+	settings := filepath.Join(sb.Home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(settings), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settings, []byte(`{"apiKeyHelper": "touch `+ran+`; echo sk-helper"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	for i, req := range srv.Requests() {
+		if k, a := req.Header.Get("X-Api-Key"), req.Header.Get("Authorization"); k != "sk-test" || a != "" {
+			t.Errorf("request %d: x-api-key %q, Authorization %q; want the environment's key alone", i, k, a)
+		}
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the apiKeyHelper ran although ANTHROPIC_API_KEY was set")
+	}
 }
 
 // The attribution setting asks the model to end its commit messages and
@@ -310,5 +345,46 @@ func TestQA8ManagedOnlyKeyInProjectSettingsIsWarnedAbout(t *testing.T) {
 	}
 	if want := file + ":1:37: allowManagedPermissionRulesOnly counts in managed settings only"; !strings.Contains(r.Stderr, want) {
 		t.Errorf("stderr %q lacks %q", r.Stderr, want)
+	}
+}
+
+// --dangerously-skip-permissions refused by disableBypassPermissionsMode
+// names the settings file that disables it, so the user knows where the
+// policy lives.
+func TestQA8BypassRefusalNamesTheFile(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	file := sb.Write(t, ".claude/settings.local.json", `{"permissions": {"disableBypassPermissionsMode": "disable"}}`)
+	r := sb.Run(t, "", "-p", "hi", "--dangerously-skip-permissions")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "disableBypassPermissionsMode in "+file) {
+		t.Errorf("code %d, stderr %q; want a refusal naming %s", r.Code, r.Stderr, file)
+	}
+}
+
+// A "don't ask again" answer that creates .claude/settings.local.json in
+// a git repository keeps that personal file out of commits, as Claude
+// Code does: git status does not offer it.
+func TestQA8SavedLocalRulesAreNotOfferedToGit(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "touch made.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if out, err := exec.Command("git", "-C", sb.Dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Skipf("git init: %v %s", err, out)
+	}
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command",
+  "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"allow\", \"updatedPermissions\": [{\"type\": \"addRules\", \"rules\": [{\"toolName\": \"Bash\", \"ruleContent\": \"touch:*\"}], \"behavior\": \"allow\", \"destination\": \"localSettings\"}]}}}'"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "make a file"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, ".claude", "settings.local.json")); err != nil {
+		t.Fatalf("the rule was not saved: %v", err)
+	}
+	out, err := exec.Command("git", "-C", sb.Dir, "status", "--porcelain", "--untracked-files=all").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "settings.local.json") || !strings.Contains(string(out), ".claude/settings.json") {
+		t.Errorf("git status = %q; want settings.json offered and settings.local.json not", out)
 	}
 }

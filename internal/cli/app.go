@@ -857,8 +857,13 @@ func (a *app) newProvider(ctx context.Context) error {
 	}
 	if helper != nil {
 		cfg.RefreshKey = helper.Key
-		// Claude Code asks the helper again after five minutes, or after
-		// CLAUDE_CODE_API_KEY_HELPER_TTL_MS, not only after a 401.
+	}
+	if a.keySource == "apiKeyHelper" {
+		// The helper's key goes in both headers, as Claude Code sends it
+		// (a gateway may read either). Claude Code asks the helper again
+		// after five minutes, or CLAUDE_CODE_API_KEY_HELPER_TTL_MS, not
+		// only after a 401; a key from the environment is kept.
+		cfg.KeyAsBearer = true
 		cfg.KeyTTL = defaultKeyHelperTTL
 		if ms := atoi(a.getenv("CLAUDE_CODE_API_KEY_HELPER_TTL_MS")); ms > 0 {
 			cfg.KeyTTL = time.Duration(ms) * time.Millisecond

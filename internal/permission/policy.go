@@ -82,6 +82,9 @@ func NewPolicy(cfg Config) (*Policy, []settings.Warning, error) {
 	p := &Policy{Cwd: filepath.Clean(cfg.Cwd), Home: cfg.Home, BypassDisabled: s.DisableBypassPermissions, IgnoreAllow: s.ManagedRulesOnly}
 	if p.BypassDisabled {
 		p.BypassDisabledBy = "permissions.disableBypassPermissionsMode in settings"
+		if s.DisableBypassPermissionsFile != "" {
+			p.BypassDisabledBy = "permissions.disableBypassPermissionsMode in " + s.DisableBypassPermissionsFile
+		}
 	}
 	p.AutoDisabled, p.ClassifyAllShell = s.DisableAutoMode, s.AutoMode.ClassifyAllShell
 	if p.AutoDisabled {
@@ -104,7 +107,7 @@ func NewPolicy(cfg Config) (*Policy, []settings.Warning, error) {
 		if !fromSettings {
 			return nil, nil, fmt.Errorf("bypassPermissions mode is disabled by %s", p.BypassDisabledBy)
 		}
-		warns = append(warns, settings.Warning{Message: "defaultMode bypassPermissions is disabled by policy; using default"})
+		warns = append(warns, settings.Warning{Message: "defaultMode bypassPermissions is disabled by " + p.BypassDisabledBy + "; using default"})
 		m = ModeDefault
 	}
 	if m == ModeAuto && p.AutoDisabled {

@@ -51,6 +51,8 @@
 // file that exists but cannot be read or parsed makes Load fail: policy
 // fails closed.
 //
-// This package reads and writes files only; it does not decide permissions
-// or run hooks (see the permission and hooks packages).
+// This package reads and writes files (and runs only the apiKeyHelper
+// command, and git to keep a new settings.local.json out of commits); it
+// does not decide permissions or run hooks (see the permission and hooks
+// packages).
 package settings

@@ -123,8 +123,8 @@ func merge(files []loaded, o Options) (*Settings, []Warning) {
 	for _, f := range files {
 		var p permissionsShape
 		if raw, ok := f.data.values["permissions"]; ok && json.Unmarshal(raw, &p) == nil {
-			if off, _ := modeDisabled(p.DisableBypassPermissionsMode); off {
-				s.DisableBypassPermissions = true
+			if off, _ := modeDisabled(p.DisableBypassPermissionsMode); off && !s.DisableBypassPermissions {
+				s.DisableBypassPermissions, s.DisableBypassPermissionsFile = true, f.path
 			}
 		}
 		top, _ := modeDisabled(f.data.values["disableAutoMode"])

@@ -1,8 +1,10 @@
 package settings
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,5 +129,56 @@ func TestQA8ManagedOnlyKeysOutsidePolicyAreWarnedAbout(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("warnings %q lack %q", all, want)
 		}
+	}
+}
+
+// A settings.local.json that saving a rule creates is kept out of git, as
+// Claude Code keeps it: its path goes into the repository's
+// .git/info/exclude (once), so "don't ask again" rules are not committed
+// by accident. A repository that ignores it already is left alone.
+func TestQA8NewLocalSettingsFileIsExcludedFromGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "-C", repo, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	local := filepath.Join(repo, "app", ".claude", "settings.local.json")
+	for range 2 {
+		if err := AddRules(local, Allow, []string{"Bash(make:*)"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ex, err := os.ReadFile(filepath.Join(repo, ".git", "info", "exclude"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(ex), "/app/.claude/settings.local.json\n"); n != 1 {
+		t.Errorf("exclude file holds the path %d times:\n%s", n, ex)
+	}
+	out, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--untracked-files=all").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "settings.local.json") {
+		t.Errorf("git status still lists the file:\n%s", out)
+	}
+
+	// Ignored already by the project's .gitignore: nothing is added.
+	repo2 := t.TempDir()
+	if out, err := exec.Command("git", "-C", repo2, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(repo2, ".gitignore"), []byte("settings.local.json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(repo2, ".git", "info", "exclude"))
+	if err := AddRules(filepath.Join(repo2, ".claude", "settings.local.json"), Allow, []string{"Read"}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(filepath.Join(repo2, ".git", "info", "exclude"))
+	if !bytes.Equal(before, after) {
+		t.Errorf("exclude file changed although .gitignore ignores the file:\n%s", after)
 	}
 }

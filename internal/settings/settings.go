@@ -253,8 +253,10 @@ type Settings struct {
 	// (permissions.additionalDirectories), resolved to absolute paths.
 	AdditionalDirectories []Dir
 	// DisableBypassPermissions is set when any source says
-	// permissions.disableBypassPermissionsMode: "disable" (or true).
-	DisableBypassPermissions bool
+	// permissions.disableBypassPermissionsMode: "disable" (or true);
+	// DisableBypassPermissionsFile is the first file that says so.
+	DisableBypassPermissions     bool
+	DisableBypassPermissionsFile string
 	// DisableAutoMode is set when any source says disableAutoMode:
 	// "disable" or true (at the top level or inside permissions);
 	// DisableAutoModeFile is the first file that says so.

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,8 +80,19 @@ func UpdateFile(path string, perm fs.FileMode, fn func(old []byte) ([]byte, erro
 // skipping rules already present. The file keeps its keys' order and its
 // values as written (no "&" turned into "\u0026"); it is re-indented with
 // two spaces. A file that is not a valid JSON object is left alone and
-// reported.
+// reported. A settings.local.json it creates is kept out of git
+// (ExcludeFromGit).
 func AddRules(path string, b Behavior, rules []string) error {
+	_, statErr := os.Stat(path)
+	err := addRules(path, b, rules)
+	if err == nil && errors.Is(statErr, fs.ErrNotExist) && filepath.Base(path) == "settings.local.json" {
+		// Failing to keep it out of git is no reason to fail the save.
+		_ = ExcludeFromGit(context.Background(), path)
+	}
+	return err
+}
+
+func addRules(path string, b Behavior, rules []string) error {
 	return editObject(path, func(root []member) ([]member, error) {
 		pi := lastMember(root, "permissions")
 		var perms []member

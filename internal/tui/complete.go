@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
@@ -97,7 +98,11 @@ func walkAllFiles(ctx context.Context, root string) []string {
 // walkKeptFiles lists the files under root that the ignore files keep,
 // and the folders that hold them.
 func walkKeptFiles(ctx context.Context, root string) []string {
+	var seen atomic.Int64
 	skip := func(abs string) bool {
+		if seen.Add(1) > 2*maxFiles {
+			return true // enough: stop the walk going deeper
+		}
 		name := filepath.Base(abs)
 		if !skippedDir(name) {
 			return false
@@ -113,7 +118,7 @@ func walkKeptFiles(ctx context.Context, root string) []string {
 	dirs := map[string]bool{}
 	for _, f := range found {
 		rel, err := filepath.Rel(root, f.Path)
-		if err != nil || strings.HasPrefix(rel, "..") {
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 			continue
 		}
 		rel = filepath.ToSlash(rel)

@@ -51,6 +51,9 @@ type Config struct {
 	// refresh interval, CLAUDE_CODE_API_KEY_HELPER_TTL_MS); 0 means only
 	// after a 401. A refresh that fails keeps the old key.
 	KeyTTL time.Duration
+	// KeyAsBearer also sends the API key as Authorization: Bearer, as
+	// Claude Code sends an apiKeyHelper's key (gateways read either).
+	KeyAsBearer bool
 	// Betas are sent in anthropic-beta on every request, before the
 	// request's own.
 	Betas []string
@@ -308,6 +311,9 @@ func (c *Client) setHeaders(h *http.Request, req *llm.Request, attempt int) {
 		h.Header.Set("Authorization", "Bearer "+c.cfg.AuthToken)
 	case key != "":
 		h.Header.Set("x-api-key", key)
+		if c.cfg.KeyAsBearer {
+			h.Header.Set("Authorization", "Bearer "+key)
+		}
 	}
 	betas := append(append([]string(nil), c.cfg.Betas...), req.Betas...)
 	if _, b := apiModel(req.Model); b != "" {

@@ -42,3 +42,19 @@ func TestQA8StaleKeyIsRefreshedBeforeTheRequest(t *testing.T) {
 		t.Errorf("keys sent = %q, want k1 (refreshed), k1 (refresh failed, old kept), k3", got)
 	}
 }
+
+// KeyAsBearer sends the API key in Authorization: Bearer as well as
+// x-api-key (an apiKeyHelper's key, as Claude Code sends it).
+func TestQA8KeyAsBearerSendsBothHeaders(t *testing.T) {
+	srv, _ := start(t, llmtest.Reply("one"))
+	c := anthropic.New(anthropic.Config{BaseURL: srv.URL, APIKey: "k0", KeyAsBearer: true})
+	st, err := c.Stream(context.Background(), request("hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	h := srv.Requests()[0].Header
+	if h.Get("x-api-key") != "k0" || h.Get("Authorization") != "Bearer k0" {
+		t.Errorf("x-api-key %q, Authorization %q; want k0 in both", h.Get("x-api-key"), h.Get("Authorization"))
+	}
+}
