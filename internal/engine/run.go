@@ -63,6 +63,25 @@ var ErrPausedTooOften = fmt.Errorf("the API paused the response (stop_reason \"p
 // ContinuationPrompt is the meta message sent after a truncated answer.
 const ContinuationPrompt = "Your previous answer was cut off at the output limit. Continue exactly where it stopped, without repeating or summarising what you already wrote. If a lot remains, split the rest into smaller steps."
 
+// InterruptedText and InterruptedToolUseText are the user messages an
+// interrupted turn leaves in the history, so that the model knows on the
+// next turn that its last answer, or the calls it made, were cut short by
+// the user (Claude Code's transcripts carry the same two texts).
+const (
+	InterruptedText        = "[Request interrupted by user]"
+	InterruptedToolUseText = "[Request interrupted by user for tool use]"
+)
+
+// IsInterruptMarker reports whether m is one of the messages an
+// interrupted turn leaves (InterruptedText, InterruptedToolUseText).
+func IsInterruptMarker(m *llm.Message) bool {
+	if m == nil || m.Role != llm.RoleUser || len(m.Content) != 1 || m.Content[0].Type != llm.BlockText {
+		return false
+	}
+	t := m.Content[0].Text
+	return t == InterruptedText || t == InterruptedToolUseText
+}
+
 // BudgetPrompt nudges the model to keep working under a token budget.
 const BudgetPrompt = "You still have output budget left for this task (%d of %d tokens used). Keep working on it; do not stop to summarise."
 
@@ -147,6 +166,12 @@ func (t *turn) end(reason Reason, err error, hookReason string) {
 	s.mu.Unlock()
 	if tell {
 		t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("This conversation could not be recorded, so it cannot be resumed: %v", recErr)})
+	}
+	switch reason {
+	case ReasonAborted:
+		t.markInterrupted(InterruptedText)
+	case ReasonAbortedTools:
+		t.markInterrupted(InterruptedToolUseText)
 	}
 	total := s.Totals()
 	t.emit(&TurnEnd{Reason: reason, Err: err, Result: t.lastText, StopReason: t.lastStop,
@@ -413,6 +438,14 @@ func (t *turn) addMeta(text string) {
 	n := node{uuid: uuid.NewString(), msg: llm.NewUserText(text), meta: true}
 	t.s.append(n, nil)
 	t.emit(&UserMessage{UUID: n.uuid, Message: n.msg, Meta: true})
+}
+
+// markInterrupted records that the user stopped the turn: a plain user
+// message, kept in the history the next request sends and in the
+// transcript. Front ends show the interruption from the TurnEnd, so no
+// UserMessage event goes with it.
+func (t *turn) markInterrupted(text string) {
+	t.s.append(node{uuid: uuid.NewString(), msg: llm.NewUserText(text)}, nil)
 }
 
 // addQueued adds messages the user sent while the turn ran.

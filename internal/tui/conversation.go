@@ -280,7 +280,7 @@ func (c *conversation) endTurn(e *engine.TurnEnd) {
 	c.retry = nil
 	switch e.Reason {
 	case engine.ReasonAborted, engine.ReasonAbortedTools:
-		c.add(&item{kind: kNotice, level: "warning", text: "Interrupted · tell reins what to do instead", done: true})
+		c.add(&item{kind: kNotice, level: "warning", text: interruptedNotice, done: true})
 	case engine.ReasonError:
 		msg := "The turn ended on an error"
 		if e.Err != nil {
@@ -397,6 +397,9 @@ func shellOutputText(m *llm.Message) string {
 	return strings.Join(parts, "\n")
 }
 
+// interruptedNotice is shown where the user stopped a turn.
+const interruptedNotice = "Interrupted · tell reins what to do instead"
+
 // historyItems turns a loaded history into printed items (resume).
 func historyItems(h []engine.HistoryItem) []*item {
 	var out []*item
@@ -413,6 +416,8 @@ func historyItems(h []engine.HistoryItem) []*item {
 		switch {
 		case hi.Summary:
 			out = append(out, &item{kind: kCompact, text: "Conversation compacted (summary of earlier messages)", done: true})
+		case engine.IsInterruptMarker(m):
+			out = append(out, &item{kind: kNotice, level: "warning", text: interruptedNotice, done: true})
 		case m.Role == llm.RoleUser && !hi.Meta && isShellOutput(m):
 			// A "!" run's output goes under its command, as it was shown.
 			if n := len(out); n > 0 && out[n-1].kind == kUser && strings.HasPrefix(out[n-1].text, "! ") {

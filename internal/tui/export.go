@@ -60,7 +60,7 @@ func (m *Model) cmdExport(args string) tea.Cmd {
 // firstPrompt is the first prompt typed in history, or "".
 func firstPrompt(h []engine.HistoryItem) string {
 	for _, hi := range h {
-		if hi.Meta || hi.Summary || hi.Message.Role != llm.RoleUser || onlyResults(hi.Message) {
+		if hi.Meta || hi.Summary || hi.Message.Role != llm.RoleUser || onlyResults(hi.Message) || engine.IsInterruptMarker(hi.Message) {
 			continue
 		}
 		if p := strings.TrimSpace(displayPrompt(hi.Message)); p != "" {

@@ -189,7 +189,7 @@ func (m *Model) openRewind() {
 	var at []int
 	for i := len(hist) - 1; i >= 0; i-- {
 		h := hist[i]
-		if h.Meta || h.Summary || h.Message.Role != llm.RoleUser || onlyResults(h.Message) || isShellOutput(h.Message) {
+		if h.Meta || h.Summary || h.Message.Role != llm.RoleUser || onlyResults(h.Message) || isShellOutput(h.Message) || engine.IsInterruptMarker(h.Message) {
 			continue
 		}
 		text := displayPrompt(h.Message)
