@@ -220,7 +220,7 @@ func (u *uiSessions) writerFor(id string) *session.Writer {
 // conversation.
 func (u *uiSessions) fresh() (*engine.Session, error) {
 	u.a.sessionEnd("clear")
-	u.base.UserContext = u.a.newConversationMemory()
+	u.base.UserContext = u.a.newConversation()
 	id := uuid.NewString()
 	s := u.build(id, u.writerFor(id))
 	// Each hook is bounded by its own timeout.
@@ -279,7 +279,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 			r.SessionID = id
 		}
 	}
-	u.base.UserContext = u.a.newConversationMemory()
+	u.base.UserContext = u.a.newConversation()
 	w := u.writerFor(id)
 	s := u.build(id, w)
 	items := make([]engine.HistoryItem, len(t.Items))
