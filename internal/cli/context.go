@@ -13,6 +13,7 @@ import (
 
 	"reins/internal/command"
 	"reins/internal/compact"
+	"reins/internal/engine"
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/prompt"
@@ -227,13 +228,22 @@ func (a *app) newCompactor() *compact.Compactor {
 		Skill:        a.restoresSkill,
 		Restore:      a.afterCompact,
 		PreCompact:   a.preCompact,
-		OnCompact: func() {
-			if a.memory != nil {
-				a.memory.ForgetNested()
-			}
-		},
-		Logger: a.logger,
+		OnCompact:    a.afterCompactMemory,
+		Logger:       a.logger,
 	})
+}
+
+// afterCompactMemory readies the memory after a compaction, as Claude
+// Code clears its memory caches then: the nested files and rules already
+// given are forgotten (the summary replaced the messages that carried
+// them), and the memory files are read again, so a CLAUDE.md changed
+// since reaches the model from the next request on.
+func (a *app) afterCompactMemory(s *engine.Session) {
+	if a.memory == nil {
+		return
+	}
+	a.memory.ForgetNested()
+	s.SetUserContext(a.freshUserContext())
 }
 
 // restoresSkill reports whether the text of an invoked prompt command is

@@ -64,9 +64,10 @@ type Config struct {
 	// to use (hook output may add to them). An error cancels the
 	// compaction.
 	PreCompact func(ctx context.Context, trigger, instructions string) (string, error)
-	// OnCompact, when set, is called after every compaction (to forget
-	// nested memory already shown, for example).
-	OnCompact func()
+	// OnCompact, when set, is called after every compaction with the
+	// session compacted (to forget nested memory already shown and read
+	// the memory files again, for example).
+	OnCompact func(s *engine.Session)
 
 	Now    func() time.Time
 	Logger *slog.Logger
@@ -355,7 +356,7 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 	}
 	s.SetHistory(next)
 	if c.cfg.OnCompact != nil {
-		c.cfg.OnCompact()
+		c.cfg.OnCompact(s)
 	}
 	emit(&engine.CompactBoundary{UUID: boundary.UUID, Trigger: trigger, PreTokens: pre})
 	return nil
