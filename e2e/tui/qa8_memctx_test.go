@@ -76,3 +76,36 @@ func TestQA8ApprovedPlanSurvivesCompaction(t *testing.T) {
 		t.Fatalf("the request after the compaction lacks the approved plan:\n%s", last)
 	}
 }
+
+// After /clear, a compaction of the new conversation does not bring back
+// the plan approved in the one before.
+func TestQA8ClearedPlanIsNotRestoredByALaterCompaction(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("p1", "ExitPlanMode", map[string]any{"plan": "1. OLD-PLAN-STEP rename the flag"})),
+		llmtest.Reply("plan approved, starting"),
+		llmtest.Reply("fresh start"),
+		llmtest.Reply("more work"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>Unrelated work.</summary>")}, Side: true},
+		llmtest.Reply("continuing"))
+	tt.start("--permission-mode", "plan")
+	tt.ready()
+	tt.prompt("plan the change")
+	tt.waitUntil("the plan's choices", func(string) bool { return strings.Contains(tt.visible(), "No, keep planning") })
+	tt.keys("Enter")
+	tt.waitFor("plan approved, starting")
+	tt.prompt("/clear")
+	tt.waitFor("Conversation cleared")
+	tt.prompt("something else")
+	tt.waitFor("fresh start")
+	tt.prompt("and more")
+	tt.waitFor("more work")
+	tt.prompt("/compact")
+	tt.waitFor("Conversation compacted")
+	tt.prompt("go on")
+	tt.waitFor("continuing")
+	rs := tt.requests(6)
+	last, _ := json.Marshal(rs[len(rs)-1].Messages)
+	if strings.Contains(string(last), "OLD-PLAN-STEP") {
+		t.Fatalf("the plan of the cleared conversation came back after the compaction:\n%s", last)
+	}
+}

@@ -254,16 +254,12 @@ func (a *app) restoresSkill(name string) bool {
 	return !ok || c.Source != command.SourceBuiltin
 }
 
-// planText is the plan the user approved last in the main conversation
-// (an ExitPlanMode call that ran), given back after a compaction as
+// planText is the plan the user approved last in history, the main
+// conversation (an ExitPlanMode call that ran), given back after a
+// compaction as
 // Claude Code gives back its plan file. It is remembered, so a later
 // compaction, after the call was summarised away, gives it again.
-func (a *app) planText() string {
-	s := a.current()
-	if s == nil {
-		return ""
-	}
-	history := s.History()
+func (a *app) planText(history []engine.HistoryItem) string {
 	ran := map[string]bool{}
 	for _, it := range history {
 		for _, b := range it.Message.Content {

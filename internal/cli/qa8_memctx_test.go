@@ -6,7 +6,6 @@ import (
 
 	"reins/internal/engine"
 	"reins/internal/llm"
-	"reins/internal/llm/anthropic"
 )
 
 // planText gives the plan of the last ExitPlanMode call that ran (not one
@@ -27,20 +26,17 @@ func TestPlanTextIsTheLastApprovedPlanAndOutlivesCompaction(t *testing.T) {
 		}
 		return out
 	}
-	s := engine.New(engine.Config{Provider: anthropic.New(anthropic.Config{BaseURL: "http://127.0.0.1:1", APIKey: "k"}),
-		Models: llm.NewModels(nil)})
-	a := &app{sess: s}
-	s.SetHistory(items(llm.NewUserText("plan it"), exit("p1", "FIRST PLAN"), result("p1", false),
-		exit("p2", "REFUSED PLAN"), result("p2", true)))
-	if got := a.planText(); got != "FIRST PLAN" {
+	a := &app{}
+	h := items(llm.NewUserText("plan it"), exit("p1", "FIRST PLAN"), result("p1", false),
+		exit("p2", "REFUSED PLAN"), result("p2", true))
+	if got := a.planText(h); got != "FIRST PLAN" {
 		t.Fatalf("planText = %q, want the approved plan, not the refused one", got)
 	}
-	s.SetHistory(items(llm.NewUserText("summary of the work")))
-	if got := a.planText(); got != "FIRST PLAN" {
+	if got := a.planText(items(llm.NewUserText("summary of the work"))); got != "FIRST PLAN" {
 		t.Errorf("after a compaction planText = %q, want the plan remembered", got)
 	}
 	a.newConversation()
-	if got := a.planText(); got != "" {
+	if got := a.planText(items(llm.NewUserText("a new conversation"))); got != "" {
 		t.Errorf("after /clear planText = %q, want none", got)
 	}
 }
