@@ -367,3 +367,30 @@ func TestQA8LinkedRulesFolderLoads(t *testing.T) {
 		t.Errorf("the linked rules folder was not read:\n%s", got)
 	}
 }
+
+// After a compaction the memory files are read again, as Claude Code
+// clears its memory caches then: a CLAUDE.md changed during the turn
+// reaches the request that follows the summary. The memory read at start
+// stayed.
+func TestQA8CompactionReadsTheMemoryFilesAgain(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", smallWindow)
+	sb.Write(t, "CLAUDE.md", "ORIGINAL-MEMORY\n")
+	srv.Add(
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("b1", "Bash", map[string]any{"command": "echo CHANGED-MEMORY > CLAUDE.md"})},
+			Usage: &llmtest.UsageSpec{InputTokens: 45000, OutputTokens: 100}},
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>The memory file was rewritten.</summary>")}, Side: true},
+		llmtest.Reply("Continuing after the summary."))
+	r := sb.Run(t, "", "-p", "rewrite the memory", "--model", "sonnet", "--allowedTools", "Bash")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Continuing after the summary." {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (tool turn, summary, continuation)", len(reqs))
+	}
+	if got := firstText(reqs[2]); !strings.Contains(got, "CHANGED-MEMORY") || strings.Contains(got, "ORIGINAL-MEMORY") {
+		t.Errorf("the request after the compaction does not carry CLAUDE.md as it is now:\n%s", got)
+	}
+}

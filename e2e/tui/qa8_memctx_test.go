@@ -47,3 +47,65 @@ func TestQA8ContextShowsMemoryFilesApart(t *testing.T) {
 		return false
 	})
 }
+
+// The plan the user approved is given back after a compaction that
+// summarised the approval away, as Claude Code gives back its plan file;
+// the compactor had a place for it that nothing filled.
+func TestQA8ApprovedPlanSurvivesCompaction(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("p1", "ExitPlanMode", map[string]any{"plan": "1. PLAN-STEP-ONE rename the flag\n2. PLAN-STEP-TWO update the docs"})),
+		llmtest.Reply("plan approved, starting"),
+		llmtest.Reply("step one done"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>Work on a flag rename.</summary>")}, Side: true},
+		llmtest.Reply("continuing"))
+	tt.start("--permission-mode", "plan")
+	tt.ready()
+	tt.prompt("plan the change")
+	tt.waitUntil("the plan's choices", func(string) bool { return strings.Contains(tt.visible(), "No, keep planning") })
+	tt.keys("Enter")
+	tt.waitFor("plan approved, starting")
+	tt.prompt("do step one")
+	tt.waitFor("step one done")
+	tt.prompt("/compact")
+	tt.waitFor("Conversation compacted")
+	tt.prompt("go on")
+	tt.waitFor("continuing")
+	rs := tt.requests(5)
+	last, _ := json.Marshal(rs[len(rs)-1].Messages)
+	if !strings.Contains(string(last), "PLAN-STEP-TWO") {
+		t.Fatalf("the request after the compaction lacks the approved plan:\n%s", last)
+	}
+}
+
+// After /clear, a compaction of the new conversation does not bring back
+// the plan approved in the one before.
+func TestQA8ClearedPlanIsNotRestoredByALaterCompaction(t *testing.T) {
+	tt := newTerm(t,
+		llmtest.Calls(llmtest.ToolUse("p1", "ExitPlanMode", map[string]any{"plan": "1. OLD-PLAN-STEP rename the flag"})),
+		llmtest.Reply("plan approved, starting"),
+		llmtest.Reply("fresh start"),
+		llmtest.Reply("more work"),
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("<summary>Unrelated work.</summary>")}, Side: true},
+		llmtest.Reply("continuing"))
+	tt.start("--permission-mode", "plan")
+	tt.ready()
+	tt.prompt("plan the change")
+	tt.waitUntil("the plan's choices", func(string) bool { return strings.Contains(tt.visible(), "No, keep planning") })
+	tt.keys("Enter")
+	tt.waitFor("plan approved, starting")
+	tt.prompt("/clear")
+	tt.waitFor("Conversation cleared")
+	tt.prompt("something else")
+	tt.waitFor("fresh start")
+	tt.prompt("and more")
+	tt.waitFor("more work")
+	tt.prompt("/compact")
+	tt.waitFor("Conversation compacted")
+	tt.prompt("go on")
+	tt.waitFor("continuing")
+	rs := tt.requests(6)
+	last, _ := json.Marshal(rs[len(rs)-1].Messages)
+	if strings.Contains(string(last), "OLD-PLAN-STEP") {
+		t.Fatalf("the plan of the cleared conversation came back after the compaction:\n%s", last)
+	}
+}

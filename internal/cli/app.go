@@ -163,11 +163,14 @@ type app struct {
 	// memoryShown is the memory the context holds now (read at start, or
 	// again since), for /context.
 	memoryShown atomic.Pointer[prompt.Memory]
-	git         *gitinfo.Pending
-	permMode    string
-	compactor   *compact.Compactor
-	cmdEvents   eventLog // what local commands emitted, for prepare
-	date        string   // the session date, fixed at start
+	// lastPlan is the plan approved last in the main conversation, kept
+	// for compactions after the approval was summarised (nil: none).
+	lastPlan  atomic.Pointer[string]
+	git       *gitinfo.Pending
+	permMode  string
+	compactor *compact.Compactor
+	cmdEvents eventLog // what local commands emitted, for prepare
+	date      string   // the session date, fixed at start
 
 	// promptFiles are the system prompt files the flags name, read at start.
 	promptFiles promptFiles

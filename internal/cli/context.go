@@ -13,10 +13,12 @@ import (
 
 	"reins/internal/command"
 	"reins/internal/compact"
+	"reins/internal/engine"
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/prompt"
 	"reins/internal/settings"
+	"reins/internal/tools/plan"
 	"reins/internal/trust"
 )
 
@@ -74,12 +76,14 @@ func (a *app) freshUserContext() string {
 	return text
 }
 
-// newConversationMemory readies the memory for another conversation of
-// the session (/clear, /resume): the memory files are read again, so that
-// changes made since reach the model, and the nested files and rules the
-// last conversation was given are given again when the model reads where
-// they apply. It returns the context for the new conversation.
-func (a *app) newConversationMemory() string {
+// newConversation readies the app for another conversation of the
+// session (/clear, /resume): the memory files are read again, so that
+// changes made since reach the model, the nested files and rules the last
+// conversation was given are given again when the model reads where they
+// apply, and its approved plan is forgotten. It returns the memory
+// context for the new conversation.
+func (a *app) newConversation() string {
+	a.lastPlan.Store(nil)
 	if a.memory == nil {
 		return ""
 	}
@@ -244,17 +248,27 @@ func (a *app) newCompactor() *compact.Compactor {
 		AutoDisabled: !auto,
 		Files:        a.files,
 		Todos:        a.todoText,
+		Plan:         a.planText,
 		Skill:        a.restoresSkill,
 		Restore:      a.afterCompact,
 		PreCompact:   a.preCompact,
 		PostCompact:  a.postCompact,
-		OnCompact: func() {
-			if a.memory != nil {
-				a.memory.ForgetNested()
-			}
-		},
-		Logger: a.logger,
+		OnCompact:    a.afterCompactMemory,
+		Logger:       a.logger,
 	})
+}
+
+// afterCompactMemory readies the memory after a compaction, as Claude
+// Code clears its memory caches then: the nested files and rules already
+// given are forgotten (the summary replaced the messages that carried
+// them), and the memory files are read again, so a CLAUDE.md changed
+// since reaches the model from the next request on.
+func (a *app) afterCompactMemory(s *engine.Session) {
+	if a.memory == nil {
+		return
+	}
+	a.memory.ForgetNested()
+	s.SetUserContext(a.freshUserContext())
 }
 
 // restoresSkill reports whether the text of an invoked prompt command is
@@ -263,6 +277,41 @@ func (a *app) newCompactor() *compact.Compactor {
 func (a *app) restoresSkill(name string) bool {
 	c, ok := a.commands.Lookup(name)
 	return !ok || c.Source != command.SourceBuiltin
+}
+
+// planText is the plan the user approved last in history, the main
+// conversation (an ExitPlanMode call that ran), given back after a
+// compaction as
+// Claude Code gives back its plan file. It is remembered, so a later
+// compaction, after the call was summarised away, gives it again.
+func (a *app) planText(history []engine.HistoryItem) string {
+	ran := map[string]bool{}
+	for _, it := range history {
+		for _, b := range it.Message.Content {
+			if b.Type == llm.BlockToolResult && !b.IsError {
+				ran[b.ToolUseID] = true
+			}
+		}
+	}
+	text := ""
+	for _, it := range history {
+		for _, b := range it.Message.Content {
+			if b.Type != llm.BlockToolUse || b.Name != plan.ExitName || !ran[b.ID] {
+				continue
+			}
+			if in, err := plan.ParseExit(b.Input); err == nil && strings.TrimSpace(in.Plan) != "" {
+				text = in.Plan
+			}
+		}
+	}
+	if text != "" {
+		a.lastPlan.Store(&text)
+		return text
+	}
+	if p := a.lastPlan.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // todoText renders the main thread's todo list for after a compaction.

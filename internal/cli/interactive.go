@@ -259,7 +259,7 @@ func (u *uiSessions) writerFor(id string) *session.Writer {
 // conversation.
 func (u *uiSessions) fresh() (*engine.Session, error) {
 	u.a.sessionEnd("clear")
-	u.base.UserContext = u.a.newConversationMemory()
+	u.base.UserContext = u.a.newConversation()
 	id := uuid.NewString()
 	s := u.build(id, u.writerFor(id))
 	// Each hook is bounded by its own timeout.
@@ -328,7 +328,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 			r.SessionID = id
 		}
 	}
-	u.base.UserContext = u.a.newConversationMemory()
+	u.base.UserContext = u.a.newConversation()
 	w := u.writerFor(id)
 	if w != nil && sameFile(w.Path(), info.Path) {
 		// Held from now on, so a reins resuming it meanwhile knows.

@@ -315,7 +315,7 @@ func (f *sdkFront) clear(ctx context.Context) {
 	id := uuid.NewString()
 	cfg := f.session().Config()
 	cfg.SessionID = id
-	cfg.UserContext = a.newConversationMemory()
+	cfg.UserContext = a.newConversation()
 	cfg.Recorder = nil
 	if !a.opts.NoPersist {
 		w := a.newWriter(id)

@@ -44,9 +44,10 @@ type Config struct {
 	Files       *filestate.State
 	SkipRestore func(path string) bool
 	// Todos and Plan, when set, return the current todo list and plan as
-	// text, restored after a compaction ("" for none).
+	// text, restored after a compaction ("" for none). Plan is given the
+	// conversation being compacted.
 	Todos func() string
-	Plan  func() string
+	Plan  func(history []engine.HistoryItem) string
 	// Restore, when set, returns more context to add after a compaction,
 	// each text as its own meta message (SessionStart hook output, say).
 	Restore func(ctx context.Context) []string
@@ -64,9 +65,10 @@ type Config struct {
 	// to use (hook output may add to them). An error cancels the
 	// compaction.
 	PreCompact func(ctx context.Context, trigger, instructions string) (string, error)
-	// OnCompact, when set, is called after every compaction (to forget
-	// nested memory already shown, for example).
-	OnCompact func()
+	// OnCompact, when set, is called after every compaction with the
+	// session compacted (to forget nested memory already shown and read
+	// the memory files again, for example).
+	OnCompact func(s *engine.Session)
 	// PostCompact, when set, runs after a compaction with its trigger and
 	// the summary (PostCompact hooks).
 	PostCompact func(ctx context.Context, trigger, summary string)
@@ -337,7 +339,7 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 	for _, it := range tail {
 		next = append(next, engine.HistoryItem{UUID: uuid.NewString(), Message: it.Message, Meta: it.Meta})
 	}
-	for _, m := range c.restored(ctx, items[:len(items)-len(tail)], tailMsgs) {
+	for _, m := range c.restored(ctx, items, len(items)-len(tail), tailMsgs) {
 		next = append(next, engine.HistoryItem{UUID: uuid.NewString(), Message: m, Meta: true})
 	}
 	// The prompt to answer comes last, after the restored context.
@@ -358,7 +360,7 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 	}
 	s.SetHistory(next)
 	if c.cfg.OnCompact != nil {
-		c.cfg.OnCompact()
+		c.cfg.OnCompact(s)
 	}
 	emit(&engine.CompactBoundary{UUID: boundary.UUID, Trigger: trigger, PreTokens: pre})
 	if c.cfg.PostCompact != nil {
@@ -424,10 +426,11 @@ func summaryMessage(summary string, tail bool, trigger string) *llm.Message {
 	return llm.NewUserText(b.String())
 }
 
-// restored is the context given back after a compaction: recent files,
-// todos, plan, the skills invoked in the summarised part (gone), and the
-// caller's extra context.
-func (c *Compactor) restored(ctx context.Context, gone []engine.HistoryItem, tail []*llm.Message) []*llm.Message {
+// restored is the context given back after a compaction of items, whose
+// first cut were summarised away (gone): recent files, todos, plan, the
+// skills invoked in the summarised part, and the caller's extra context.
+func (c *Compactor) restored(ctx context.Context, items []engine.HistoryItem, cut int, tail []*llm.Message) []*llm.Message {
+	gone := items[:cut]
 	out := restoreFiles(c.cfg.Files, c.cfg.SkipRestore, readPaths(tail))
 	if c.cfg.Todos != nil {
 		if t := strings.TrimSpace(c.cfg.Todos()); t != "" {
@@ -435,7 +438,7 @@ func (c *Compactor) restored(ctx context.Context, gone []engine.HistoryItem, tai
 		}
 	}
 	if c.cfg.Plan != nil {
-		if p := strings.TrimSpace(c.cfg.Plan()); p != "" {
+		if p := strings.TrimSpace(c.cfg.Plan(items)); p != "" {
 			out = append(out, reminder("The current plan:\n\n"+p))
 		}
 	}

@@ -140,6 +140,14 @@ type Memory struct {
 // warnings, not errors.
 func LoadMemory(o MemoryOptions) *Memory {
 	o.Cwd = filepath.Clean(o.Cwd)
+	dirs := make([]string, len(o.AddDirs))
+	for i, d := range o.AddDirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(o.Cwd, d) // --add-dir ../shared
+		}
+		dirs[i] = filepath.Clean(d)
+	}
+	o.AddDirs = dirs
 	if o.ClaudeDir == "" {
 		o.ClaudeDir = filepath.Join(o.Home, ".claude")
 	}

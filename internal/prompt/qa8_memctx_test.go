@@ -150,3 +150,24 @@ func TestRulesFollowSymbolicLinks(t *testing.T) {
 		t.Errorf("warnings: %q", w)
 	}
 }
+
+// An --add-dir folder given relative to the working folder gets its
+// sub-folders' memory when the model reads there, as an absolute one
+// does; the relative root matched no file read.
+func TestRelativeAddDirGetsNestedMemory(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{
+		"repo/CLAUDE.md":       "REPO",
+		"shared/CLAUDE.md":     "SHARED-TOP",
+		"shared/pkg/CLAUDE.md": "SHARED-NESTED",
+		"shared/pkg/lib.go":    "package pkg",
+	})
+	m := LoadMemory(MemoryOptions{Cwd: filepath.Join(root, "repo"), Home: filepath.Join(root, "home"), ManagedDirs: []string{},
+		AddDirs: []string{"../shared"}, AddDirMemory: true, TopDir: root})
+	if ctx := m.UserContext("2026-01-01"); !strings.Contains(ctx, "SHARED-TOP") {
+		t.Errorf("the relative --add-dir folder's memory is missing:\n%s", ctx)
+	}
+	if got := m.Touch(filepath.Join(root, "shared", "pkg", "lib.go")); !strings.Contains(got, "SHARED-NESTED") {
+		t.Errorf("reading in the relative --add-dir folder gave %q", got)
+	}
+}
