@@ -483,3 +483,33 @@ Format the code.
 		t.Errorf("once hook log %q (%v), want one run", once, err)
 	}
 }
+
+// When the turn ends on an API error, StopFailure hooks run instead of
+// Stop hooks, matched on the kind of error, with its details.
+func TestStopFailureHookRunsOnAnAPIError(t *testing.T) {
+	srv := server(t, llmtest.Turn{Fault: &llmtest.Fault{Status: 401, ErrorType: "authentication_error", Message: "invalid x-api-key"}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {
+		"StopFailure": [
+			{"matcher": "authentication_failed", "hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/failure.json\""}]},
+			{"matcher": "rate_limit", "hooks": [{"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/wrong-kind\""}]}],
+		"Stop": [{"hooks": [{"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/stop-ran\""}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code == 0 {
+		t.Fatalf("the run succeeded: %s", r.Stdout)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "failure.json"))
+	if err != nil {
+		t.Fatalf("the StopFailure hook did not run: %v (stderr %s)", err, r.Stderr)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil || in["hook_event_name"] != "StopFailure" || in["error"] != "authentication_failed" ||
+		!strings.Contains(fmt.Sprint(in["error_details"]), "invalid x-api-key") {
+		t.Errorf("StopFailure input = %s (%v)", data, err)
+	}
+	for _, f := range []string{"wrong-kind", "stop-ran"} {
+		if _, err := os.Stat(filepath.Join(sb.Dir, f)); err == nil {
+			t.Errorf("%s: a hook ran that should not have", f)
+		}
+	}
+}

@@ -138,6 +138,14 @@ func (t *turn) emit(ev Event) {
 	}
 }
 
+// stopFailure tells the stop hooks that can hear it (StopFailure) that
+// the turn ends on err.
+func (t *turn) stopFailure(ctx context.Context, err error, last *llm.Message) {
+	if h, ok := t.s.cfg.StopHooks.(StopFailureHooks); ok && ctx.Err() == nil {
+		h.StopFailure(ctx, err, last)
+	}
+}
+
 func (t *turn) end(reason Reason, err error, hookReason string) {
 	s := t.s
 	s.mu.Lock()
@@ -261,6 +269,7 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 			t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("%s is overloaded; switched to %s.", s.cfg.Models.Resolve(s.cfg.Model), s.Model())})
 			return true, false
 		}
+		t.stopFailure(ctx, err, msg)
 		t.end(ReasonError, err, "")
 		return false, true
 	}
@@ -328,6 +337,7 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 			t.addMeta(ContinuationPrompt)
 			return true, false
 		}
+		t.stopFailure(ctx, ErrMaxOutputTokens, msg)
 		t.end(ReasonError, ErrMaxOutputTokens, "")
 		return false, true
 	}

@@ -78,7 +78,9 @@
 //
 // Where events fire (outside this package): SessionStart at start
 // ("startup" or "resume"), after /clear ("clear") and after a compaction
-// ("compact", its context following the summary); PostCompact after a
+// ("compact", its context following the summary); StopFailure instead of
+// Stop when a main turn ends on an API error (error: the kind, matched;
+// error_details; output ignored); PostCompact after a
 // compaction (trigger and compact_summary; it can only report); SessionEnd at exit and
 // on /clear; Notification when the terminal UI asks the user for a
 // permission ("permission_prompt") and when it has waited 60 seconds for

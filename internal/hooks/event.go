@@ -16,6 +16,9 @@ const (
 	UserPromptSubmit   Event = "UserPromptSubmit"
 	Notification       Event = "Notification"
 	Stop               Event = "Stop"
+	// StopFailure fires instead of Stop when the turn ends on an API
+	// error; what its hooks say is ignored.
+	StopFailure Event = "StopFailure"
 	SubagentStart      Event = "SubagentStart"
 	SubagentStop       Event = "SubagentStop"
 	PreCompact         Event = "PreCompact"
@@ -29,7 +32,7 @@ const (
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
-	Notification, Stop, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
+	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
 	PermissionDenied,
 }
 
@@ -61,9 +64,13 @@ type Input struct {
 	ToolUseID string
 	// ToolResponse is the tool's structured result (PostToolUse).
 	ToolResponse any
-	// Error and IsInterrupt describe a failed call (PostToolUseFailure).
-	Error       string
-	IsInterrupt bool
+	// Error and IsInterrupt describe a failed call (PostToolUseFailure);
+	// for StopFailure Error is the kind of API error (rate_limit,
+	// authentication_failed, billing_error, invalid_request, server_error,
+	// max_output_tokens, unknown) and ErrorDetails its message.
+	Error        string
+	ErrorDetails string
+	IsInterrupt  bool
 	// PermissionSuggestions are the "always allow" updates offered
 	// (PermissionRequest).
 	PermissionSuggestions any
@@ -124,6 +131,8 @@ func (in *Input) MatchValue() string {
 		return in.AgentType
 	case SessionEnd:
 		return in.Reason
+	case StopFailure:
+		return in.Error
 	}
 	return ""
 }
@@ -187,6 +196,14 @@ func (in *Input) JSON() []byte {
 		}
 		if in.NotificationType != "" {
 			m["notification_type"] = in.NotificationType
+		}
+	case StopFailure:
+		m["error"] = in.Error
+		if in.ErrorDetails != "" {
+			m["error_details"] = in.ErrorDetails
+		}
+		if in.LastAssistantMessage != "" {
+			m["last_assistant_message"] = in.LastAssistantMessage
 		}
 	case Stop, SubagentStop:
 		m["stop_hook_active"] = in.StopHookActive
