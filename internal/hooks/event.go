@@ -18,13 +18,13 @@ const (
 	Stop               Event = "Stop"
 	// StopFailure fires instead of Stop when the turn ends on an API
 	// error; what its hooks say is ignored.
-	StopFailure Event = "StopFailure"
-	SubagentStart      Event = "SubagentStart"
-	SubagentStop       Event = "SubagentStop"
-	PreCompact         Event = "PreCompact"
-	PostCompact        Event = "PostCompact"
-	SessionStart       Event = "SessionStart"
-	SessionEnd         Event = "SessionEnd"
+	StopFailure   Event = "StopFailure"
+	SubagentStart Event = "SubagentStart"
+	SubagentStop  Event = "SubagentStop"
+	PreCompact    Event = "PreCompact"
+	PostCompact   Event = "PostCompact"
+	SessionStart  Event = "SessionStart"
+	SessionEnd    Event = "SessionEnd"
 	// PermissionDenied fires when auto mode's classifier blocks a call.
 	PermissionDenied Event = "PermissionDenied"
 )
