@@ -513,3 +513,29 @@ func TestStopFailureHookRunsOnAnAPIError(t *testing.T) {
 		}
 	}
 }
+
+// A command hook with "args" runs in exec form: the executable with each
+// argument exactly as written (no shell: quotes, $ and spaces pass
+// through), path placeholders filled in.
+func TestCommandHookExecFormPassesArgumentsVerbatim(t *testing.T) {
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	script := sb.Write(t, "rec.sh", "#!/bin/sh\nprintf '%s|%s|%s' \"$#\" \"$1\" \"$2\" > \"$CLAUDE_PROJECT_DIR/args.txt\"\n")
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"UserPromptSubmit": [{"hooks": [
+		{"type": "command", "command": "${CLAUDE_PROJECT_DIR}/rec.sh", "args": ["it's $HOME; ok", "${CLAUDE_PROJECT_DIR}/x y"]},
+		{"type": "command", "command": "printf", "args": ["exec-form-context"]}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(sb.Dir, "args.txt"))
+	if want := "2|it's $HOME; ok|" + sb.Dir + "/x y"; err != nil || string(got) != want {
+		t.Errorf("the hook got %q (%v), want %q", got, err, want)
+	}
+	if !strings.Contains(srv.Requests()[0].LastUserText(), "exec-form-context") {
+		t.Errorf("the printf hook's output did not reach the model: %q", srv.Requests()[0].LastUserText())
+	}
+}

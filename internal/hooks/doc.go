@@ -61,6 +61,11 @@
 // passes it on with the next prompt. Runner.Close waits for the async
 // hooks still running.
 //
+// Command hooks with "args" run in exec form: the executable command
+// (found on the hook environment's PATH) with those arguments, no shell,
+// ${CLAUDE_PROJECT_DIR}, ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA}
+// filled in.
+//
 // Command hooks run with bash -c in the session's folder, with
 // CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder, on
 // the environment Config.Environ gives at each run (so that the settings

@@ -3,11 +3,13 @@ package hooks
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -180,8 +182,14 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
 				switch h.Type {
 				case "command":
-					hook.Handler = &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Extra: extra, Shell: cfg.Shell}
+					cmd := &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Extra: extra, Shell: cfg.Shell}
 					hook.Key = "command:" + h.Command
+					if h.Args != nil {
+						cmd.Args = append([]string{}, *h.Args...)
+						a, _ := json.Marshal(cmd.Args)
+						hook.Key += "\x00args:" + string(a)
+					}
+					hook.Handler = cmd
 					hook.Async = h.Async
 				case "http":
 					hook.Handler = &HTTP{URL: strings.TrimSpace(h.URL), Headers: h.Headers, AllowedEnvVars: h.AllowedEnvVars,
@@ -531,9 +539,15 @@ func environ(ctx context.Context, base, fixed []string) []string {
 	return append(append(append([]string(nil), base...), fixed...), re.extra...)
 }
 
-// Command is a command hook run with a shell's -c.
+// Command is a command hook run with a shell's -c, or, with Args, the
+// executable Command run with Args and no shell (exec form).
 type Command struct {
 	Command string
+	// Args, when not nil, are the arguments of exec form; in Command and
+	// in each of them ${CLAUDE_PROJECT_DIR}, ${CLAUDE_PLUGIN_ROOT} and
+	// ${CLAUDE_PLUGIN_DATA} are replaced by the values the hook's
+	// environment has.
+	Args []string
 	Dir     string
 	// Env is the base environment (nil means the process's) and Extra
 	// what is added to it (the project folder, a plugin's variables).
@@ -552,9 +566,21 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 	}
 	out := Output{Name: c.Command}
 	start := time.Now()
+	env := environ(ctx, c.Env, c.Extra)
 	cmd := exec.CommandContext(ctx, shell, "-c", c.Command)
+	if c.Args != nil {
+		fill := placeholders(env)
+		args := make([]string, len(c.Args))
+		for i, a := range c.Args {
+			args[i] = fill.Replace(a)
+		}
+		cmd = exec.CommandContext(ctx, fill.Replace(c.Command), args...)
+		if lp, err := lookPath(fill.Replace(c.Command), env); err == nil {
+			cmd.Path, cmd.Err = lp, nil
+		}
+	}
 	cmd.Dir = c.Dir
-	cmd.Env = environ(ctx, c.Env, c.Extra)
+	cmd.Env = env
 	cmd.Stdin = bytes.NewReader(input)
 	stdout, stderr := &capped{max: maxOutput}, &capped{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -585,6 +611,37 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 		out.Err = err
 	}
 	return out
+}
+
+// placeholders replaces the path placeholders of exec form by the values
+// env gives them.
+func placeholders(env []string) *strings.Replacer {
+	m := envMap(env)
+	var pairs []string
+	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"} {
+		if v, ok := m[name]; ok {
+			pairs = append(pairs, "${"+name+"}", v)
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// lookPath finds an exec-form command on the PATH of the hook's
+// environment (exec.Command looks on reins's own).
+func lookPath(name string, env []string) (string, error) {
+	if strings.ContainsRune(name, '/') {
+		return name, nil
+	}
+	for _, dir := range filepath.SplitList(envMap(env)["PATH"]) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
 }
 
 // capped is a buffer that keeps the first max bytes written to it.

@@ -117,6 +117,10 @@ type HookMatcher struct {
 type HookSpec struct {
 	Type    string `json:"type"`
 	Command string `json:"command,omitempty"`
+	// Args, when present (even empty), runs Command as an executable
+	// with these arguments and no shell (exec form); absent, Command is a
+	// shell command line.
+	Args *[]string `json:"args,omitempty"`
 	// Timeout is in seconds; 0 means the type's default (10 minutes for
 	// commands and http, 30 s on UserPromptSubmit and for prompts).
 	Timeout float64 `json:"timeout,omitempty"`
