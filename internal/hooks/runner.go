@@ -548,7 +548,7 @@ type Command struct {
 	// ${CLAUDE_PLUGIN_DATA} are replaced by the values the hook's
 	// environment has.
 	Args []string
-	Dir     string
+	Dir  string
 	// Env is the base environment (nil means the process's) and Extra
 	// what is added to it (the project folder, a plugin's variables).
 	Env   []string
