@@ -204,7 +204,7 @@ func TestHookOfUnknownTypeIsWarnedAboutWithItsFileAndPlace(t *testing.T) {
 	}
 	for _, want := range []string{
 		path + ":1:",
-		`hooks.PostToolUse[0].hooks[1]: a PostToolUse hook has type "webhook", which reins does not know (it runs "command", "http" and "prompt" hooks); that hook is skipped`,
+		`hooks.PostToolUse[0].hooks[1]: a PostToolUse hook has type "webhook", which reins does not know (it runs "command", "http", "mcp_tool" and "prompt" hooks); that hook is skipped`,
 		`hooks.SessionStart[0].hooks[0]: SessionStart hooks cannot be of type "prompt"`,
 	} {
 		if !strings.Contains(r.Stderr, want) {
@@ -537,5 +537,27 @@ func TestCommandHookExecFormPassesArgumentsVerbatim(t *testing.T) {
 	}
 	if !strings.Contains(srv.Requests()[0].LastUserText(), "exec-form-context") {
 		t.Errorf("the printf hook's output did not reach the model: %q", srv.Requests()[0].LastUserText())
+	}
+}
+
+// An mcp_tool hook calls a tool of a connected MCP server; its text is
+// read as a command's stdout (on UserPromptSubmit, context for the
+// model). A server that is not connected is a non-blocking error.
+func TestMCPToolHookCallsAConnectedServersTool(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"UserPromptSubmit": [{"hooks": [
+		{"type": "mcp_tool", "server": "gap", "tool": "dump", "input": {"chars": 7}},
+		{"type": "mcp_tool", "server": "nowhere", "tool": "x"}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi", "--mcp-config", cfg, "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "<system-reminder>\n0123456\n</system-reminder>") {
+		t.Errorf("prompt %q, want the tool's text as context", got)
+	}
+	if !strings.Contains(r.Stderr, `UserPromptSubmit hook "mcp_tool: nowhere/x" could not run`) || !strings.Contains(r.Stderr, `no connected MCP server "nowhere" has a tool "x"`) {
+		t.Errorf("stderr %q, want the missing server named", r.Stderr)
 	}
 }

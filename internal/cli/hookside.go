@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"reins/internal/command"
 	"reins/internal/hooks"
 	"reins/internal/llm"
+	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/settings"
+	"reins/internal/tool"
 )
 
 // hookModelInstructions is the system prompt of a prompt hook's side
@@ -80,4 +83,35 @@ func (a *app) registerSkillHooks(c *command.Command) {
 		}
 	}
 	a.hookRun.AddSkillHooks(c.Name, hs)
+}
+
+// callHookTool calls tool of the connected MCP server for an mcp_tool
+// hook and returns the text of its result and whether it is an error.
+func (a *app) callHookTool(ctx context.Context, server, toolName string, input json.RawMessage) (string, bool, error) {
+	name := mcp.ToolName(server, toolName)
+	var tools []tool.Tool
+	if m := a.mcpm(); m != nil {
+		if why := m.Unavailable(name); why != "" {
+			return "", false, fmt.Errorf("%s", why)
+		}
+		tools = append(tools, m.Snapshot().Tools...)
+	}
+	if a.hooks.ExtraTools != nil {
+		tools = append(tools, a.hooks.ExtraTools()...)
+	}
+	i := slices.IndexFunc(tools, func(t tool.Tool) bool { return t.Name() == name })
+	if i < 0 {
+		return "", false, fmt.Errorf("no connected MCP server %q has a tool %q", server, toolName)
+	}
+	res, err := tools[i].Call(ctx, &tool.Call{ID: "hook-" + name, Name: name}, input, nil)
+	if err != nil {
+		return "", false, err
+	}
+	var parts []string
+	for _, b := range res.Content {
+		if b.Type == llm.BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n"), res.IsError, nil
 }

@@ -66,7 +66,7 @@ func (a *app) permissions() error {
 			a.warn(msg)
 		}
 	}
-	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, Notify: a.hooks.HookNotify}
+	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, Notify: a.hooks.HookNotify}
 	a.hookRun = hooks.New(hcfg)
 	a.onClose(func() { a.hookRun.Close(false) }) // async hooks finish what they do
 	a.setPluginHooks()

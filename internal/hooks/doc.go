@@ -45,7 +45,11 @@
 // their model), whose {"ok": false, "reason": ...} acts as decision
 // "block" with the reason (a denial for PreToolUse and
 // PermissionRequest); their default timeout is 30 seconds. Other types
-// are warned about by the loaders and skipped.
+// are warned about by the loaders and skipped. "mcp_tool" hooks call a
+// tool of a connected MCP server (Config.CallTool) with their input, its
+// ${path} references filled from the hook input; the tool's text is read
+// as a command's stdout, and an error result or a server that is not
+// connected is a non-blocking error.
 //
 // A skill's frontmatter hooks are registered with AddSkillHooks when the
 // skill is invoked, for the rest of the session; one with "once": true

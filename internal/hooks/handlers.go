@@ -223,6 +223,94 @@ func clip(s string, n int) string {
 	return s
 }
 
+// MCPTool is an mcp_tool hook: it calls Tool of the connected MCP server
+// Server with Input, in whose string values ${path} names a value of the
+// hook input ("${tool_input.file_path}"). The text of the result is read
+// as a command's stdout; an error result, a server that is not connected
+// or a tool it lacks is a non-blocking error.
+type MCPTool struct {
+	Server, Tool string
+	Input        json.RawMessage
+	Call         func(ctx context.Context, server, tool string, input json.RawMessage) (string, bool, error)
+}
+
+// Run calls the tool.
+func (m *MCPTool) Run(ctx context.Context, input []byte) Output {
+	var out Output
+	start := time.Now()
+	defer func() { out.Duration = time.Since(start) }()
+	if m.Call == nil {
+		out.ExitCode, out.Err = -1, errors.New("mcp_tool hooks need MCP servers, and none are set up here")
+		return out
+	}
+	var hookInput any
+	_ = json.Unmarshal(input, &hookInput)
+	var args any = map[string]any{}
+	if t := bytes.TrimSpace(m.Input); len(t) > 0 && string(t) != "null" {
+		if err := json.Unmarshal(t, &args); err != nil {
+			out.ExitCode, out.Err = -1, fmt.Errorf("read its input: %w", err)
+			return out
+		}
+	}
+	b, err := json.Marshal(fillPaths(args, hookInput))
+	if err != nil {
+		out.ExitCode, out.Err = -1, fmt.Errorf("write its input: %w", err)
+		return out
+	}
+	text, isError, err := m.Call(ctx, m.Server, m.Tool, b)
+	switch {
+	case ctx.Err() != nil:
+		out.ExitCode = -1
+	case err != nil:
+		out.ExitCode, out.Err = -1, fmt.Errorf("call %s on MCP server %s: %w", m.Tool, m.Server, err)
+	case isError:
+		out.ExitCode, out.Err = -1, fmt.Errorf("%s on MCP server %s answered with an error: %s", m.Tool, m.Server, clip(text, 300))
+	default:
+		out.Stdout = text
+	}
+	return out
+}
+
+// pathRef is a ${path} reference in an mcp_tool hook's input.
+var pathRef = regexp.MustCompile(`\$\{([A-Za-z0-9_.\-]+)\}`)
+
+// fillPaths replaces the ${path} references in the string values of v by
+// the values of from they name (a string as it is, other values as JSON;
+// a path that names nothing gives "").
+func fillPaths(v, from any) any {
+	switch x := v.(type) {
+	case string:
+		return pathRef.ReplaceAllStringFunc(x, func(ref string) string {
+			var cur any = from
+			for _, k := range strings.Split(pathRef.FindStringSubmatch(ref)[1], ".") {
+				m, ok := cur.(map[string]any)
+				if !ok {
+					return ""
+				}
+				cur = m[k]
+			}
+			switch c := cur.(type) {
+			case nil:
+				return ""
+			case string:
+				return c
+			default:
+				b, _ := json.Marshal(c)
+				return string(b)
+			}
+		})
+	case map[string]any:
+		for k, e := range x {
+			x[k] = fillPaths(e, from)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = fillPaths(e, from)
+		}
+	}
+	return v
+}
+
 // AsyncResult is what a hook run in the background said, for the next
 // turn: context for the model, messages and errors for the user.
 type AsyncResult struct {

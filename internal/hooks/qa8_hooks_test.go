@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -156,5 +157,31 @@ func TestSettingsHookDefaultTimeouts(t *testing.T) {
 	want := "a=10m0s,http://127.0.0.1:1/h=10m0s,prompt: ok?=30s,b=5s,c=30s"
 	if strings.Join(got, ",") != want {
 		t.Errorf("timeouts %s, want %s", strings.Join(got, ","), want)
+	}
+}
+
+// mcp_tool hooks fill ${path} references in their input's strings from
+// the hook input, at any depth.
+func TestMCPToolHookFillsPathsFromTheHookInput(t *testing.T) {
+	var got string
+	cfg := specRunner(PreToolUse, settings.HookSpec{Type: "mcp_tool", Server: "s", Tool: "scan",
+		Input: []byte(`{"file": "${tool_input.command}", "nested": ["id=${tool_use_id}", "${missing.path}"], "n": 3}`)})
+	cfg.CallTool = func(ctx context.Context, server, tool string, input json.RawMessage) (string, bool, error) {
+		got = server + " " + tool + " " + string(input)
+		return `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "scan failed"}}`, false, nil
+	}
+	res := New(cfg).Run(context.Background(), inputFor(PreToolUse))
+	if want := `s scan {"file":"ls","n":3,"nested":["id=toolu_1",""]}`; got != want {
+		t.Errorf("called %s, want %s", got, want)
+	}
+	if res.Decision != DecisionDeny || res.DecisionReason != "scan failed" {
+		t.Errorf("result %+v, want the tool's text read as hook JSON", res)
+	}
+	cfg.CallTool = func(ctx context.Context, server, tool string, input json.RawMessage) (string, bool, error) {
+		return "scanner crashed", true, nil
+	}
+	res = New(cfg).Run(context.Background(), inputFor(PreToolUse))
+	if res.Decision != DecisionNone || len(res.Errors) != 1 || !strings.Contains(res.Errors[0], "scanner crashed") {
+		t.Errorf("result %+v, want an error result to be a non-blocking error", res)
 	}
 }

@@ -104,6 +104,10 @@ type Config struct {
 	// If, when set, reports whether the tool call of in matches the
 	// permission rule of a hook's "if" condition (nil: every call does).
 	If func(rule string, in *Input) (bool, error)
+	// CallTool, when set, runs mcp_tool hooks: it calls tool of the
+	// connected MCP server with input and returns the text of its result
+	// and whether the result is an error.
+	CallTool func(ctx context.Context, server, tool string, input json.RawMessage) (text string, isError bool, err error)
 	// HTTPClient sends http hooks' requests (nil means a plain client;
 	// each request is bounded by the hook's timeout).
 	HTTPClient *http.Client
@@ -195,6 +199,9 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 					hook.Handler = &HTTP{URL: strings.TrimSpace(h.URL), Headers: h.Headers, AllowedEnvVars: h.AllowedEnvVars,
 						Env: cfg.Env, Extra: extra, Client: cfg.HTTPClient}
 					hook.Key = "http:" + strings.TrimSpace(h.URL)
+				case "mcp_tool":
+					hook.Handler = &MCPTool{Server: h.Server, Tool: h.Tool, Input: h.Input, Call: cfg.CallTool}
+					hook.Key = "mcp_tool:" + h.Server + "\x00" + h.Tool + "\x00" + string(h.Input)
 				case "prompt":
 					hook.Handler = &Prompt{Prompt: h.Prompt, Model: h.Model, Ask: cfg.Ask}
 					hook.Key = "prompt:" + h.Model + "\x00" + h.Prompt

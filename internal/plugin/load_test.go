@@ -163,7 +163,7 @@ func TestLoadReportsWhatCannotLoadAndKeepsTheRest(t *testing.T) {
 	}
 	wantUnsupported := []string{
 		filepath.Join(root, "partial/hooks/hooks.json") + `: hook event "NoSuchEvent" is not one reins fires; its hooks never run`,
-		filepath.Join(root, "partial/hooks/hooks.json") + `: a Stop hook is of type "agent", which reins does not run (it runs "command", "http" and "prompt" hooks); skipped`,
+		filepath.Join(root, "partial/hooks/hooks.json") + `: a Stop hook is of type "agent", which reins does not run (it runs "command", "http", "mcp_tool" and "prompt" hooks); skipped`,
 	}
 	if diff := cmp.Diff(wantUnsupported, ps[0].Unsupported); diff != "" {
 		t.Errorf("unsupported (-want +got):\n%s", diff)

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -137,6 +138,12 @@ type HookSpec struct {
 	URL            string            `json:"url,omitempty"`
 	Headers        map[string]string `json:"headers,omitempty"`
 	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
+	// Server, Tool and Input configure an "mcp_tool" hook: the tool of a
+	// connected MCP server called with Input, whose string values may
+	// name ${path} in the hook input ("${tool_input.file_path}").
+	Server string          `json:"server,omitempty"`
+	Tool   string          `json:"tool,omitempty"`
+	Input  json.RawMessage `json:"input,omitempty"`
 	// StatusMessage is shown while the hook runs.
 	StatusMessage string `json:"statusMessage,omitempty"`
 	// Once removes a skill's hook after its first successful run
@@ -179,10 +186,17 @@ func (h HookSpec) Problem(event string) string {
 		if !promptHookEvents[event] {
 			return fmt.Sprintf("%s hooks cannot be of type \"prompt\" (prompt hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop)", event)
 		}
+	case "mcp_tool":
+		if strings.TrimSpace(h.Server) == "" || strings.TrimSpace(h.Tool) == "" {
+			return fmt.Sprintf(`a %s mcp_tool hook needs "server" and "tool"`, event)
+		}
+		if t := bytes.TrimSpace(h.Input); len(t) > 0 && t[0] != '{' && string(t) != "null" {
+			return fmt.Sprintf(`a %s mcp_tool hook's "input" must be a JSON object`, event)
+		}
 	case "agent":
-		return fmt.Sprintf(`a %s hook is of type "agent", which reins does not run (it runs "command", "http" and "prompt" hooks)`, event)
+		return fmt.Sprintf(`a %s hook is of type "agent", which reins does not run (it runs "command", "http", "mcp_tool" and "prompt" hooks)`, event)
 	default:
-		return fmt.Sprintf(`a %s hook has type %q, which reins does not know (it runs "command", "http" and "prompt" hooks)`, event, h.Type)
+		return fmt.Sprintf(`a %s hook has type %q, which reins does not know (it runs "command", "http", "mcp_tool" and "prompt" hooks)`, event, h.Type)
 	}
 	return ""
 }
@@ -192,6 +206,8 @@ func (h HookSpec) Label() string {
 	switch h.Type {
 	case "http":
 		return h.URL
+	case "mcp_tool":
+		return "mcp_tool: " + h.Server + "/" + h.Tool
 	case "prompt":
 		p := strings.Join(strings.Fields(h.Prompt), " ")
 		if r := []rune(p); len(r) > 60 {
