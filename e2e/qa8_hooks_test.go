@@ -561,3 +561,34 @@ func TestMCPToolHookCallsAConnectedServersTool(t *testing.T) {
 		t.Errorf("stderr %q, want the missing server named", r.Stderr)
 	}
 }
+
+// allowedHttpHookUrls limits the URLs http hooks may post to (a hook to
+// another is a non-blocking error and sends nothing), and
+// httpHookAllowedEnvVars the variables any of them may put in headers.
+func TestHTTPHookAllowlists(t *testing.T) {
+	hook, received := hookServer(t, http.StatusOK, "")
+	other, otherReceived := hookServer(t, http.StatusOK, "")
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "TOKEN_A=a-value", "TOKEN_B=b-value")
+	sb.Write(t, ".claude/settings.json", `{
+		"allowedHttpHookUrls": ["`+hook.URL+`/allowed/*"],
+		"httpHookAllowedEnvVars": ["TOKEN_A"],
+		"hooks": {"UserPromptSubmit": [{"hooks": [
+			{"type": "http", "url": "`+hook.URL+`/allowed/1", "headers": {"X-A": "$TOKEN_A", "X-B": "$TOKEN_B"}, "allowedEnvVars": ["TOKEN_A", "TOKEN_B"]},
+			{"type": "http", "url": "`+other.URL+`/elsewhere"}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got := received()
+	if len(got) != 1 || got[0].Header.Get("X-A") != "a-value" || got[0].Header.Get("X-B") != "" {
+		t.Errorf("allowed hook requests %+v, want one with X-A filled and X-B empty", got)
+	}
+	if n := len(otherReceived()); n != 0 {
+		t.Errorf("the hook to a URL the allowlist leaves out posted %d times", n)
+	}
+	if !strings.Contains(r.Stderr, "is not one allowedHttpHookUrls lets http hooks post to") {
+		t.Errorf("stderr %q, want the refused URL named", r.Stderr)
+	}
+}

@@ -115,3 +115,23 @@ func (a *app) callHookTool(ctx context.Context, server, toolName string, input j
 	}
 	return strings.Join(parts, "\n"), res.IsError, nil
 }
+
+// stringListSetting reads an allowlist setting that is a list of strings
+// (merged across the settings files): nil when no file sets it. One that
+// is not a list of strings allows nothing (warned about): an allowlist
+// written wrong must not open everything.
+func (a *app) stringListSetting(key string) *[]string {
+	raw, ok := a.settings.Raw[key]
+	if !ok {
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		a.warn(fmt.Sprintf("setting %s: want a list of strings; until it is one, it allows nothing", key))
+		return &[]string{}
+	}
+	if list == nil {
+		list = []string{}
+	}
+	return &list
+}

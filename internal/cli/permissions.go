@@ -67,6 +67,8 @@ func (a *app) permissions() error {
 		}
 	}
 	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, Notify: a.hooks.HookNotify}
+	hcfg.AllowedHTTPURLs = a.stringListSetting("allowedHttpHookUrls")
+	hcfg.HTTPAllowedEnvVars = a.stringListSetting("httpHookAllowedEnvVars")
 	a.hookRun = hooks.New(hcfg)
 	a.onClose(func() { a.hookRun.Close(false) }) // async hooks finish what they do
 	a.setPluginHooks()

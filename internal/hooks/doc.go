@@ -38,7 +38,9 @@
 // header value is filled in only for the variables allowedEnvVars
 // lists, and left empty otherwise); a 2xx answer's body is read as a
 // command's stdout, and another status, a failure to connect or a
-// timeout is a non-blocking error. "prompt" hooks (PreToolUse,
+// timeout is a non-blocking error. The allowedHttpHookUrls setting
+// (Config.AllowedHTTPURLs) limits the URLs they may post to and
+// httpHookAllowedEnvVars the variables their headers may use. "prompt" hooks (PreToolUse,
 // PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 // Stop, SubagentStop) give their prompt, with the input JSON in place of
 // $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or

@@ -108,6 +108,12 @@ type Config struct {
 	// connected MCP server with input and returns the text of its result
 	// and whether the result is an error.
 	CallTool func(ctx context.Context, server, tool string, input json.RawMessage) (text string, isError bool, err error)
+	// AllowedHTTPURLs, when not nil, are the URL patterns ("*" matches
+	// anything) http hooks may post to (allowedHttpHookUrls; empty: none);
+	// HTTPAllowedEnvVars, when not nil, limits the variables any http
+	// hook may put in its headers (httpHookAllowedEnvVars).
+	AllowedHTTPURLs    *[]string
+	HTTPAllowedEnvVars *[]string
 	// HTTPClient sends http hooks' requests (nil means a plain client;
 	// each request is bounded by the hook's timeout).
 	HTTPClient *http.Client
@@ -196,8 +202,17 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 					hook.Handler = cmd
 					hook.Async = h.Async
 				case "http":
-					hook.Handler = &HTTP{URL: strings.TrimSpace(h.URL), Headers: h.Headers, AllowedEnvVars: h.AllowedEnvVars,
+					allowedVars := h.AllowedEnvVars
+					if cfg.HTTPAllowedEnvVars != nil {
+						allowedVars = slices.DeleteFunc(slices.Clone(allowedVars), func(v string) bool {
+							return !slices.Contains(*cfg.HTTPAllowedEnvVars, v)
+						})
+					}
+					hook.Handler = &HTTP{URL: strings.TrimSpace(h.URL), Headers: h.Headers, AllowedEnvVars: allowedVars,
 						Env: cfg.Env, Extra: extra, Client: cfg.HTTPClient}
+					if cfg.AllowedHTTPURLs != nil && !urlAllowed(*cfg.AllowedHTTPURLs, strings.TrimSpace(h.URL)) {
+						hook.Handler = refused{fmt.Errorf("its url %s is not one allowedHttpHookUrls lets http hooks post to", strings.TrimSpace(h.URL))}
+					}
 					hook.Key = "http:" + strings.TrimSpace(h.URL)
 				case "mcp_tool":
 					hook.Handler = &MCPTool{Server: h.Server, Tool: h.Tool, Input: h.Input, Call: cfg.CallTool}
@@ -428,6 +443,23 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 	wg.Wait()
 	return Aggregate(in.Event, outs)
 }
+
+// urlAllowed reports whether u matches one of patterns, in which "*"
+// stands for any text.
+func urlAllowed(patterns []string, u string) bool {
+	for _, p := range patterns {
+		re := "^" + strings.ReplaceAll(regexp.QuoteMeta(strings.TrimSpace(p)), `\*`, ".*") + "$"
+		if ok, _ := regexp.MatchString(re, u); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// refused is a hook that cannot run, for the reason it holds.
+type refused struct{ err error }
+
+func (r refused) Run(context.Context, []byte) Output { return Output{ExitCode: -1, Err: r.err} }
 
 // checkIf keeps the hooks whose "if" condition in meets: on a tool
 // event, the call must match its rule; on other events a hook with one
