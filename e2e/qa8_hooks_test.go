@@ -592,3 +592,36 @@ func TestHTTPHookAllowlists(t *testing.T) {
 		t.Errorf("stderr %q, want the refused URL named", r.Stderr)
 	}
 }
+
+// Hook inputs carry prompt_id, as Claude Code's do: the same for every
+// hook of one prompt, and absent before the first prompt (SessionStart).
+func TestHookInputsCarryThePromptID(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "true"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	logCmd := `{"type": "command", "command": "cat >> \"$CLAUDE_PROJECT_DIR/inputs.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/inputs.jsonl\""}`
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"SessionStart": [{"hooks": [`+logCmd+`]}], "UserPromptSubmit": [{"hooks": [`+logCmd+`]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [`+logCmd+`]}], "Stop": [{"hooks": [`+logCmd+`]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "inputs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in map[string]any
+		if json.Unmarshal([]byte(line), &in) != nil {
+			continue
+		}
+		id, _ := in["prompt_id"].(string)
+		ids[fmt.Sprint(in["hook_event_name"])] = id
+	}
+	if len(ids) != 4 || ids["SessionStart"] != "" || ids["UserPromptSubmit"] == "" ||
+		ids["PreToolUse"] != ids["UserPromptSubmit"] || ids["Stop"] != ids["UserPromptSubmit"] {
+		t.Errorf("prompt ids by event %v, want one id for the prompt's hooks and none for SessionStart", ids)
+	}
+}

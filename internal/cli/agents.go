@@ -479,7 +479,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		Hooks:       c.hooks,
 		Asker:       asker,
 		HookInput: func() hooks.Input {
-			return hooks.Input{SessionID: a.currentID(), TranscriptPath: main, Cwd: c.cwd}
+			return hooks.Input{SessionID: a.currentID(), TranscriptPath: main, Cwd: c.cwd, PromptID: a.currentPromptID()}
 		},
 		AgentID:             c.spec.AgentID,
 		AgentType:           def.Name,

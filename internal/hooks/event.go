@@ -48,8 +48,11 @@ func (e Event) toolEvent() bool {
 // Input is what a hook is told, as JSON on stdin. The common fields are
 // always sent; each event adds its own (see JSON).
 type Input struct {
-	Event          Event
-	SessionID      string
+	Event     Event
+	SessionID string
+	// PromptID identifies the user prompt being worked on ("" before the
+	// first).
+	PromptID       string
 	TranscriptPath string
 	Cwd            string
 	PermissionMode string
@@ -154,6 +157,9 @@ func (in *Input) JSON() []byte {
 		"transcript_path": in.TranscriptPath,
 		"cwd":             in.Cwd,
 		"hook_event_name": string(in.Event),
+	}
+	if in.PromptID != "" {
+		m["prompt_id"] = in.PromptID
 	}
 	if in.PermissionMode != "" {
 		m["permission_mode"] = in.PermissionMode
