@@ -63,7 +63,6 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		expanded = out.Expansion.Prompt
 	}
 	in.Content = append(in.Content, a.mentioned(ctx, text, expanded)...)
-	in.Content = append(in.Content, a.asyncHookContext()...)
 	a.promptID.Store(uuid.NewString())
 	if a.hookRun.Has(hooks.UserPromptSubmit) {
 		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) { h.Prompt = text }))
@@ -78,6 +77,8 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 			in.Content = append(in.Content, llm.TextBlock("<system-reminder>\n"+strings.TrimSpace(c)+"\n</system-reminder>"))
 		}
 	}
+	// Taken only now: a prompt a hook refused leaves it for the next.
+	in.Content = append(in.Content, a.asyncHookContext()...)
 	return prepared{Run: true, Input: in}, nil
 }
 
