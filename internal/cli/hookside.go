@@ -18,6 +18,10 @@ import (
 	"reins/internal/tool"
 )
 
+// asyncHookGrace is how long reins waits at exit for async hooks still
+// running before it stops them.
+const asyncHookGrace = 10 * time.Second
+
 // hookModelInstructions is the system prompt of a prompt hook's side
 // call.
 const hookModelInstructions = "You check one step of a coding agent's work for its user, as a hook. " +

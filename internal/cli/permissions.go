@@ -70,7 +70,8 @@ func (a *app) permissions() error {
 	hcfg.AllowedHTTPURLs = a.stringListSetting("allowedHttpHookUrls")
 	hcfg.HTTPAllowedEnvVars = a.stringListSetting("httpHookAllowedEnvVars")
 	a.hookRun = hooks.New(hcfg)
-	a.onClose(func() { a.hookRun.Close(false) }) // async hooks finish what they do
+	// Async hooks may finish what they do, for a while.
+	a.onClose(func() { a.hookRun.Close(asyncHookGrace) })
 	a.setPluginHooks()
 	a.autoGuard = &automode.Guard{}
 	a.classifier = &automode.Classifier{

@@ -64,8 +64,8 @@
 // A command hook with "async": true runs in the background: its run does
 // not wait for it, it cannot block or decide anything, and what it says
 // (additionalContext, systemMessage, errors) is kept until Runner.TakeAsync
-// passes it on with the next prompt. Runner.Close waits for the async
-// hooks still running.
+// passes it on with the next prompt. Runner.Close waits a while for the
+// async hooks still running, then stops them.
 //
 // Command hooks with "args" run in exec form: the executable command
 // (found on the hook environment's PATH) with those arguments, no shell,

@@ -369,14 +369,24 @@ func (r *Runner) TakeAsync() []AsyncResult {
 	return out
 }
 
-// Close waits for the async hooks still running (each is bounded by its
-// timeout). With kill set they are stopped first.
-func (r *Runner) Close(kill bool) {
+// Close waits for the async hooks still running, at most grace; those
+// still running then are stopped (their process groups killed), and
+// Close returns once they are gone.
+func (r *Runner) Close(grace time.Duration) {
 	if r == nil {
 		return
 	}
-	if kill {
+	done := make(chan struct{})
+	go func() {
+		r.bg.wg.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
 		r.bg.cancel()
+		<-done
 	}
-	r.bg.wg.Wait()
 }

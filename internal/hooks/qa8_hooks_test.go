@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/settings"
 )
@@ -28,7 +29,7 @@ func TestAsyncHookOutputIsKeptForTheNextTurn(t *testing.T) {
 	if len(res.AdditionalContext)+len(res.SystemMessages)+len(res.Outputs) != 0 {
 		t.Errorf("the run's result %+v holds the async hook's output", res)
 	}
-	r.Close(false)
+	r.Close(time.Hour)
 	got := r.TakeAsync()
 	if len(got) != 1 || got[0].Event != PostToolUse || strings.Join(got[0].AdditionalContext, "") != "2 lint warnings" ||
 		strings.Join(got[0].SystemMessages, "") != "lint ran" {
@@ -183,5 +184,19 @@ func TestMCPToolHookFillsPathsFromTheHookInput(t *testing.T) {
 	res = New(cfg).Run(context.Background(), inputFor(PreToolUse))
 	if res.Decision != DecisionNone || len(res.Errors) != 1 || !strings.Contains(res.Errors[0], "scanner crashed") {
 		t.Errorf("result %+v, want an error result to be a non-blocking error", res)
+	}
+}
+
+// Close stops the async hooks still running after its grace.
+func TestCloseStopsAsyncHooksAfterItsGrace(t *testing.T) {
+	dir := t.TempDir()
+	cfg := specRunner(PostToolUse, settings.HookSpec{Type: "command", Async: true, Command: "sleep 600"})
+	cfg.ProjectDir = dir
+	r := New(cfg)
+	r.Run(context.Background(), inputFor(PostToolUse))
+	r.Close(0)
+	got := r.TakeAsync()
+	if len(got) != 1 || len(got[0].Errors) != 1 || !strings.Contains(got[0].Errors[0], "stopped") {
+		t.Errorf("TakeAsync = %+v, want the stopped hook reported", got)
 	}
 }
