@@ -204,7 +204,7 @@ func TestHookOfUnknownTypeIsWarnedAboutWithItsFileAndPlace(t *testing.T) {
 	}
 	for _, want := range []string{
 		path + ":1:",
-		`hooks.PostToolUse[0].hooks[1]: a PostToolUse hook has type "webhook", which reins does not know (it runs "command", "http", "mcp_tool" and "prompt" hooks); that hook is skipped`,
+		`hooks.PostToolUse[0].hooks[1]: a PostToolUse hook has type "webhook", which reins does not know (it runs "command", "http", "mcp_tool", "prompt" and "agent" hooks); that hook is skipped`,
 		`hooks.SessionStart[0].hooks[0]: SessionStart hooks cannot be of type "prompt"`,
 	} {
 		if !strings.Contains(r.Stderr, want) {
@@ -623,5 +623,40 @@ func TestHookInputsCarryThePromptID(t *testing.T) {
 	if len(ids) != 4 || ids["SessionStart"] != "" || ids["UserPromptSubmit"] == "" ||
 		ids["PreToolUse"] != ids["UserPromptSubmit"] || ids["Stop"] != ids["UserPromptSubmit"] {
 		t.Errorf("prompt ids by event %v, want one id for the prompt's hooks and none for SessionStart", ids)
+	}
+}
+
+// An agent hook gives its prompt, with the input in place of $ARGUMENTS,
+// to a read-only sub-agent on the fast model; {"ok": false} from it
+// keeps a Stop from ending the turn, and the model goes on with the
+// reason.
+func TestAgentHookOnStopRunsASubAgentThatCanSendTheModelOn(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("fix the bug"), Blocks: []llmtest.Block{llmtest.Text("all done")}},
+		llmtest.Turn{Match: isSubagent("AGENT-CHECK"), Blocks: []llmtest.Block{llmtest.Text(`{"ok": false, "reason": "no test covers the fix"}`)}},
+		llmtest.Turn{Match: isMain("no test covers the fix"), Blocks: []llmtest.Block{llmtest.Text("added a test")}},
+		llmtest.Turn{Match: isSubagent("AGENT-CHECK"), Blocks: []llmtest.Block{llmtest.Text(`{"ok": true}`)}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"Stop": [{"hooks": [
+		{"type": "agent", "prompt": "AGENT-CHECK: does a test cover the change? $ARGUMENTS"}]}]}}`)
+	r := sb.Run(t, "", "-p", "fix the bug", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var res struct {
+		Result string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil || res.Result != "added a test" {
+		t.Fatalf("result %q (%v), want the answer after the agent hook sent the model on; stderr %s", res.Result, err, r.Stderr)
+	}
+	var sub *llmtest.Request
+	for _, req := range srv.Requests() {
+		if strings.Contains(req.SystemText(), subagentMarker) {
+			sub = req
+			break
+		}
+	}
+	if sub == nil || !strings.Contains(sub.Model, "haiku") || !strings.Contains(sub.LastUserText(), `"hook_event_name":"Stop"`) {
+		t.Errorf("the agent hook's sub-agent request: %+v", sub)
 	}
 }

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
+	"reins/internal/agent"
 	"reins/internal/command"
 	"reins/internal/hooks"
 	"reins/internal/llm"
@@ -138,4 +141,33 @@ func (a *app) stringListSetting(key string) *[]string {
 		list = []string{}
 	}
 	return &list
+}
+
+// runHookAgent runs an agent hook: a read-only Explore sub-agent on model
+// (the fast model when "") is given the prompt, and its final answer's
+// text is returned.
+func (a *app) runHookAgent(ctx context.Context, model, prompt string) (string, error) {
+	if model == "" {
+		model = a.smallModel()
+	}
+	input, err := json.Marshal(map[string]string{"description": "Check for a hook", "prompt": prompt,
+		"subagent_type": agent.Explore, "model": model})
+	if err != nil {
+		return "", fmt.Errorf("write the agent hook's request: %w", err)
+	}
+	res, err := a.agentTool().Call(ctx, &tool.Call{ID: "hook_" + uuid.NewString(), Name: "Agent", SessionID: a.currentID(), Cwd: a.cwd}, input, nil)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, b := range res.Content {
+		if b.Type == llm.BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	text := strings.Join(parts, "\n")
+	if res.IsError {
+		return "", fmt.Errorf("the agent failed: %s", text)
+	}
+	return text, nil
 }

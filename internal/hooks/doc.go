@@ -46,8 +46,12 @@
 // $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or
 // their model), whose {"ok": false, "reason": ...} acts as decision
 // "block" with the reason (a denial for PreToolUse and
-// PermissionRequest); their default timeout is 30 seconds. Other types
-// are warned about by the loaders and skipped. "mcp_tool" hooks call a
+// PermissionRequest); their default timeout is 30 seconds. "agent"
+// hooks (the same events) give the prompt to a read-only sub-agent
+// (Config.RunAgent) that may look at the project before it answers the
+// same way; default timeout 60 seconds; hooks inside that sub-agent run
+// no agent hooks. Other types are warned about by the loaders and
+// skipped. "mcp_tool" hooks call a
 // tool of a connected MCP server (Config.CallTool) with their input, its
 // ${path} references filled from the hook input; the tool's text is read
 // as a command's stdout, and an error result or a server that is not

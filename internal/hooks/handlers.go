@@ -117,7 +117,14 @@ type Prompt struct {
 	// Model is the model asked ("" means the fast model).
 	Model string
 	Ask   func(ctx context.Context, model, prompt string) (string, error)
+	// Agent marks an agent hook: Ask runs a sub-agent, whose own hooks
+	// run no agent hooks (a SubagentStop agent hook would start another
+	// sub-agent at each end).
+	Agent bool
 }
+
+// inAgentHookKey marks the context of an agent hook's sub-agent.
+type inAgentHookKey struct{}
 
 // promptInstructions tells the model how to answer a prompt hook.
 const promptInstructions = "\n\nAnswer with one JSON object and nothing else: {\"ok\": true} when the condition " +
@@ -127,9 +134,15 @@ const promptInstructions = "\n\nAnswer with one JSON object and nothing else: {\
 // Run asks the model and turns its verdict into hook JSON.
 func (p *Prompt) Run(ctx context.Context, input []byte) Output {
 	var out Output
-	if p.Ask == nil {
-		out.ExitCode, out.Err = -1, errors.New("prompt hooks need a model, and none is set up here")
+	if p.Agent && ctx.Value(inAgentHookKey{}) != nil {
 		return out
+	}
+	if p.Ask == nil {
+		out.ExitCode, out.Err = -1, errors.New("prompt and agent hooks need a model, and none is set up here")
+		return out
+	}
+	if p.Agent {
+		ctx = context.WithValue(ctx, inAgentHookKey{}, true)
 	}
 	text, placed := fillArguments(p.Prompt, string(input))
 	if !placed {

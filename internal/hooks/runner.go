@@ -104,6 +104,10 @@ type Config struct {
 	// If, when set, reports whether the tool call of in matches the
 	// permission rule of a hook's "if" condition (nil: every call does).
 	If func(rule string, in *Input) (bool, error)
+	// RunAgent, when set, runs agent hooks: it gives a read-only sub-agent
+	// on model ("" means the fast model) the prompt and returns its final
+	// answer's text.
+	RunAgent func(ctx context.Context, model, prompt string) (string, error)
 	// CallTool, when set, runs mcp_tool hooks: it calls tool of the
 	// connected MCP server with input and returns the text of its result
 	// and whether the result is an error.
@@ -167,11 +171,12 @@ func New(cfg Config) *Runner {
 
 // Default timeouts of hooks from settings, as Claude Code's: command and
 // http hooks 10 minutes, 30 seconds on UserPromptSubmit (which holds up
-// the prompt); prompt hooks 30 seconds. DefaultTimeout is for the others
+// the prompt); prompt hooks 30 seconds, agent hooks 60. DefaultTimeout is for the others
 // (SDK callbacks).
 const (
 	specTimeout       = 10 * time.Minute
 	promptTimeout     = 30 * time.Second
+	agentTimeout      = 60 * time.Second
 	userPromptTimeout = 30 * time.Second
 )
 
@@ -217,6 +222,9 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 				case "mcp_tool":
 					hook.Handler = &MCPTool{Server: h.Server, Tool: h.Tool, Input: h.Input, Call: cfg.CallTool}
 					hook.Key = "mcp_tool:" + h.Server + "\x00" + h.Tool + "\x00" + string(h.Input)
+				case "agent":
+					hook.Handler = &Prompt{Prompt: h.Prompt, Model: h.Model, Ask: cfg.RunAgent, Agent: true}
+					hook.Key = "agent:" + h.Model + "\x00" + h.Prompt
 				case "prompt":
 					hook.Handler = &Prompt{Prompt: h.Prompt, Model: h.Model, Ask: cfg.Ask}
 					hook.Key = "prompt:" + h.Model + "\x00" + h.Prompt
@@ -228,6 +236,8 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 					switch {
 					case h.Type == "prompt":
 						hook.Timeout = promptTimeout
+					case h.Type == "agent":
+						hook.Timeout = agentTimeout
 					case hook.Event == UserPromptSubmit:
 						hook.Timeout = userPromptTimeout
 					default:

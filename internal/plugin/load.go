@@ -568,7 +568,7 @@ func (l *loader) hooks(p *Plugin, m *Manifest) {
 							h.Args = &args
 						}
 						kept = append(kept, h)
-					case h.Type == "" || h.Type == "command" || h.Type == "http" || h.Type == "mcp_tool" || (h.Type == "prompt" && strings.TrimSpace(h.Prompt) == ""):
+					case h.Type == "" || h.Type == "command" || h.Type == "http" || h.Type == "mcp_tool" || ((h.Type == "prompt" || h.Type == "agent") && strings.TrimSpace(h.Prompt) == ""):
 						// A hook written wrong: the plugin is at fault.
 						l.fail(p.ID, ErrHookLoad, "", "%s: %s; skipped", s.where, msg)
 					default:

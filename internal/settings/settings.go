@@ -179,12 +179,12 @@ func (h HookSpec) Problem(event string) string {
 		if u, err := url.Parse(strings.TrimSpace(h.URL)); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Sprintf(`a %s http hook's url %q is not an http:// or https:// address`, event, h.URL)
 		}
-	case "prompt":
+	case "prompt", "agent":
 		if strings.TrimSpace(h.Prompt) == "" {
-			return fmt.Sprintf(`a %s prompt hook has no "prompt"`, event)
+			return fmt.Sprintf(`a %s %s hook has no "prompt"`, event, h.Type)
 		}
 		if !promptHookEvents[event] {
-			return fmt.Sprintf("%s hooks cannot be of type \"prompt\" (prompt hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop)", event)
+			return fmt.Sprintf("%s hooks cannot be of type %q (prompt and agent hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop)", event, h.Type)
 		}
 	case "mcp_tool":
 		if strings.TrimSpace(h.Server) == "" || strings.TrimSpace(h.Tool) == "" {
@@ -193,10 +193,8 @@ func (h HookSpec) Problem(event string) string {
 		if t := bytes.TrimSpace(h.Input); len(t) > 0 && t[0] != '{' && string(t) != "null" {
 			return fmt.Sprintf(`a %s mcp_tool hook's "input" must be a JSON object`, event)
 		}
-	case "agent":
-		return fmt.Sprintf(`a %s hook is of type "agent", which reins does not run (it runs "command", "http", "mcp_tool" and "prompt" hooks)`, event)
 	default:
-		return fmt.Sprintf(`a %s hook has type %q, which reins does not know (it runs "command", "http", "mcp_tool" and "prompt" hooks)`, event, h.Type)
+		return fmt.Sprintf(`a %s hook has type %q, which reins does not know (it runs "command", "http", "mcp_tool", "prompt" and "agent" hooks)`, event, h.Type)
 	}
 	return ""
 }
@@ -208,12 +206,12 @@ func (h HookSpec) Label() string {
 		return h.URL
 	case "mcp_tool":
 		return "mcp_tool: " + h.Server + "/" + h.Tool
-	case "prompt":
+	case "prompt", "agent":
 		p := strings.Join(strings.Fields(h.Prompt), " ")
 		if r := []rune(p); len(r) > 60 {
 			p = string(r[:60]) + "…"
 		}
-		return "prompt: " + p
+		return h.Type + ": " + p
 	}
 	return h.Command
 }
