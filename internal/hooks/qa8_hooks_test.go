@@ -200,3 +200,26 @@ func TestCloseStopsAsyncHooksAfterItsGrace(t *testing.T) {
 		t.Errorf("TakeAsync = %+v, want the stopped hook reported", got)
 	}
 }
+
+// The sub-agent of an agent hook runs no agent hooks itself: a
+// SubagentStop agent hook would otherwise start a sub-agent at the end of
+// each one, without end.
+func TestAgentHookSubAgentRunsNoAgentHooks(t *testing.T) {
+	calls := 0
+	var r *Runner
+	cfg := specRunner(SubagentStop, settings.HookSpec{Type: "agent", Prompt: "check $ARGUMENTS"})
+	cfg.RunAgent = func(ctx context.Context, model, prompt string) (string, error) {
+		calls++
+		if calls > 3 {
+			return "", errors.New("runaway")
+		}
+		// The sub-agent ends: its SubagentStop hooks run in its context.
+		r.Run(ctx, inputFor(SubagentStop))
+		return `{"ok": true}`, nil
+	}
+	r = New(cfg)
+	res := r.Run(context.Background(), inputFor(SubagentStop))
+	if calls != 1 || len(res.Errors) != 0 {
+		t.Errorf("the agent hook started %d sub-agents (errors %v), want 1", calls, res.Errors)
+	}
+}
