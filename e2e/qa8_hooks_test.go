@@ -660,3 +660,36 @@ func TestAgentHookOnStopRunsASubAgentThatCanSendTheModelOn(t *testing.T) {
 		t.Errorf("the agent hook's sub-agent request: %+v", sub)
 	}
 }
+
+// disableAllHooks turns off the hooks of skills and sub-agent definitions
+// too, not only those of settings files and plugins.
+func TestDisableAllHooksTurnsOffSkillAndAgentHooks(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("go"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "Skill", map[string]string{"skill": "fmt"})}},
+		llmtest.Turn{Match: isMain("Format the code"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_2", "Agent",
+			map[string]any{"subagent_type": "checker", "description": "check", "prompt": "CHECK-TASK"})}},
+		llmtest.Turn{Match: isSubagent("CHECK-TASK"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "echo sub"})}},
+		llmtest.Turn{Match: answers("CHECK-TASK", "toolu_3"), Blocks: []llmtest.Block{llmtest.Text("checked")}},
+		llmtest.Turn{Match: isMain("checked"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_4", "Bash", map[string]string{"command": "echo main"})}},
+		llmtest.Turn{Match: isMain("main"), Blocks: []llmtest.Block{llmtest.Text("done")}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	hook := `hooks:
+  PostToolUse:
+    - matcher: "Bash"
+      hooks:
+        - type: command
+          command: "echo ran >> \"$CLAUDE_PROJECT_DIR/%s\""
+`
+	sb.Write(t, ".claude/skills/fmt/SKILL.md", "---\nname: fmt\ndescription: Formats\n"+fmt.Sprintf(hook, "skill-hook.log")+"---\nFormat the code.\n")
+	sb.Write(t, ".claude/agents/checker.md", "---\nname: checker\ndescription: Checks\ntools: Bash\n"+fmt.Sprintf(hook, "agent-hook.log")+"---\nYou check.\n")
+	sb.Write(t, ".claude/settings.json", `{"disableAllHooks": true}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash,Skill,Agent")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "done" {
+		t.Fatalf("code %d out %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, f := range []string{"skill-hook.log", "agent-hook.log"} {
+		if _, err := os.Stat(filepath.Join(sb.Dir, f)); err == nil {
+			t.Errorf("%s exists: a hook ran although disableAllHooks is set", f)
+		}
+	}
+}

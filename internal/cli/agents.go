@@ -584,7 +584,8 @@ func (r rememberInSession) Ask(ctx context.Context, q engine.Question) (engine.A
 // hooks are SubagentStop hooks, as the agent's own stop is a sub-agent's.
 func (c *agentConv) definitionHooks() map[string][]settings.HookMatcher {
 	raw := c.spec.Definition.Hooks
-	if len(raw) == 0 {
+	if len(raw) == 0 || c.a.pluginHooksOff() {
+		// disableAllHooks and allowManagedHooksOnly keep them off too.
 		return nil
 	}
 	var hs map[string][]settings.HookMatcher

@@ -68,7 +68,8 @@ func (a *app) hookIf(rule string, in *hooks.Input) (bool, error) {
 // registerSkillHooks registers the hooks of an invoked skill's frontmatter
 // for the rest of the session; hooks that cannot run are warned about.
 func (a *app) registerSkillHooks(c *command.Command) {
-	if len(c.Hooks) == 0 || a.hookRun == nil {
+	if len(c.Hooks) == 0 || a.hookRun == nil || a.pluginHooksOff() {
+		// disableAllHooks and allowManagedHooksOnly keep them off too.
 		return
 	}
 	var hs map[string][]settings.HookMatcher
