@@ -58,9 +58,14 @@ func (h *HTTP) Run(ctx context.Context, input []byte) Output {
 			return env[name]
 		}))
 	}
-	client := h.Client
-	if client == nil {
-		client = http.DefaultClient
+	// Redirects are not followed: they would carry the headers, secrets
+	// included, to a URL the hook does not name (and allowedHttpHookUrls
+	// did not check); a 3xx answer is a non-2xx one.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if h.Client != nil {
+		c := *h.Client
+		c.CheckRedirect = client.CheckRedirect
+		client = &c
 	}
 	resp, err := client.Do(req)
 	if err != nil {

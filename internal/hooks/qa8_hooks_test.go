@@ -223,3 +223,27 @@ func TestAgentHookSubAgentRunsNoAgentHooks(t *testing.T) {
 		t.Errorf("the agent hook started %d sub-agents (errors %v), want 1", calls, res.Errors)
 	}
 }
+
+// An http hook does not follow a redirect: its headers would reach a URL
+// it does not name. The 3xx answer is a non-blocking error.
+func TestHTTPHookDoesNotFollowRedirects(t *testing.T) {
+	hit := make(chan string, 1)
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hit <- r.Header.Get("X-Token")
+	}))
+	defer target.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	cfg := specRunner(PreToolUse, settings.HookSpec{Type: "http", URL: srv.URL, Headers: map[string]string{"X-Token": "secret"}})
+	res := New(cfg).Run(context.Background(), inputFor(PreToolUse))
+	select {
+	case tok := <-hit:
+		t.Errorf("the redirect was followed; the target got X-Token %q", tok)
+	default:
+	}
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0], "307") {
+		t.Errorf("result %+v, want the 307 answer as an error", res)
+	}
+}
