@@ -247,3 +247,18 @@ func TestHTTPHookDoesNotFollowRedirects(t *testing.T) {
 		t.Errorf("result %+v, want the 307 answer as an error", res)
 	}
 }
+
+// The same handler in two settings files runs once; a plugin's copy of it
+// runs apart, as Claude Code's reference says.
+func TestPluginCopyOfASettingsHandlerRunsApart(t *testing.T) {
+	spec := []settings.HookSpec{{Type: "command", Command: "echo same"}}
+	r := New(Config{Hooks: map[string][]settings.HookMatcher{"Stop": {
+		{Hooks: spec, Source: settings.SourceUser}, {Hooks: spec, Source: settings.SourceProject}}}})
+	if n := len(r.Matching(&Input{Event: Stop})); n != 1 {
+		t.Fatalf("%d hooks for one handler in two settings files, want 1", n)
+	}
+	r.SetPluginHooks([]PluginHooks{{Hooks: map[string][]settings.HookMatcher{"Stop": {{Hooks: spec}}}}})
+	if n := len(r.Matching(&Input{Event: Stop})); n != 2 {
+		t.Errorf("%d hooks with a plugin's copy, want 2", n)
+	}
+}

@@ -350,9 +350,12 @@ type PluginHooks struct {
 // settings.SourcePlugin.
 func (r *Runner) SetPluginHooks(sets []PluginHooks) {
 	var added []Hook
-	for _, ps := range sets {
+	for i, ps := range sets {
 		for _, h := range r.specHooks(ps.Hooks, ps.Env) {
 			h.Source = settings.SourcePlugin
+			// A plugin's copy of a handler configured elsewhere (in
+			// settings, in another plugin) runs apart, as Claude Code's.
+			h.Key = fmt.Sprintf("plugin %d\x00%s", i, h.Key)
 			added = append(added, h)
 		}
 	}
