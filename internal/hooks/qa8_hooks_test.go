@@ -262,3 +262,22 @@ func TestPluginCopyOfASettingsHandlerRunsApart(t *testing.T) {
 		t.Errorf("%d hooks with a plugin's copy, want 2", n)
 	}
 }
+
+// A hook's context and messages are capped at 10,000 characters, as
+// Claude Code caps them, with a note of what was left out.
+func TestHookTextIsCapped(t *testing.T) {
+	long := strings.Repeat("x", 25_000)
+	b, _ := json.Marshal(map[string]any{"systemMessage": long,
+		"hookSpecificOutput": map[string]any{"hookEventName": "UserPromptSubmit", "additionalContext": long}})
+	for _, out := range []string{long, string(b)} {
+		r := Aggregate(UserPromptSubmit, []Output{{Name: "big", Stdout: out}})
+		for _, got := range append(r.AdditionalContext, r.SystemMessages...) {
+			if len(got) > maxHookText+100 || !strings.HasSuffix(got, "[hook output cut: 10000 of 25000 characters shown]") {
+				t.Errorf("kept %d characters ending %q", len(got), got[len(got)-60:])
+			}
+		}
+		if len(r.AdditionalContext) != 1 {
+			t.Errorf("context %d entries", len(r.AdditionalContext))
+		}
+	}
+}
