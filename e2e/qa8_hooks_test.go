@@ -693,3 +693,31 @@ func TestDisableAllHooksTurnsOffSkillAndAgentHooks(t *testing.T) {
 		}
 	}
 }
+
+// A Stop hook's additionalContext sends the model on with it, as a block
+// does; a Stop hook that always does so is followed at most 8 times in a
+// row, then the turn ends with a warning instead of looping on.
+func TestStopHookContextContinuesAndIsCapped(t *testing.T) {
+	var turns []llmtest.Turn
+	for i := 0; i < 9; i++ {
+		turns = append(turns, llmtest.Reply(fmt.Sprintf("answer %d", i)))
+	}
+	srv := server(t, turns...)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"Stop": [{"hooks": [{"type": "command",
+		"command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"Stop\", \"additionalContext\": \"run the linter too\"}}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--output-format", "json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 9 {
+		t.Fatalf("%d requests, want 9 (the answer and 8 continuations)", len(reqs))
+	}
+	if got := reqs[1].LastUserText(); !strings.Contains(got, "run the linter too") {
+		t.Errorf("the model was sent on with %q, want the hook's context", got)
+	}
+	if !strings.Contains(r.Stdout+r.Stderr, "Stop hooks sent the model on 8 times in a row") {
+		t.Errorf("no warning about the cap in stdout %q / stderr %q", r.Stdout, r.Stderr)
+	}
+}

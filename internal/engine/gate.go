@@ -568,6 +568,10 @@ func (g *PermissionGate) Stop(ctx context.Context, in StopInput) StopDecision {
 		}
 	case r.Block:
 		d.Block, d.Reason = true, r.Reason
+	case len(r.AdditionalContext) > 0:
+		// Guidance rather than a refusal: the model goes on with it, as
+		// after a block.
+		d.Block, d.Reason = true, strings.Join(r.AdditionalContext, "\n")
 	}
 	return d
 }

@@ -44,6 +44,10 @@ type Input struct {
 	MinEffort string
 }
 
+// MaxStopHookContinuations is how many times in a row stop hooks may send
+// the model on within one turn (Claude Code's cap); past it the turn ends.
+const MaxStopHookContinuations = 8
+
 // ErrMaxOutputTokens ends a turn whose answer stayed truncated after every
 // recovery.
 var ErrMaxOutputTokens = errors.New("the response hit the output token limit and could not be completed")
@@ -109,6 +113,7 @@ type turn struct {
 	overloads     int
 	pauses        int // responses paused by the API in a row (pause_turn)
 	stopHookOn    bool
+	stopContinues int // times stop hooks sent the model on in this turn
 
 	budget       int
 	budgetRounds int
@@ -358,8 +363,11 @@ func (t *turn) afterAnswer(ctx context.Context, msg *llm.Message) bool {
 			t.end(ReasonStopHook, nil, d.StopReason)
 			return true
 		}
-		if d.Block {
+		if d.Block && t.stopContinues >= MaxStopHookContinuations {
+			t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("Stop hooks sent the model on %d times in a row; the turn ends here (feedback not followed: %s)", MaxStopHookContinuations, d.Reason)})
+		} else if d.Block {
 			t.stopHookOn = true
+			t.stopContinues++
 			t.addMeta("Stop hook feedback:\n" + d.Reason)
 			return false
 		}
