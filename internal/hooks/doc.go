@@ -85,7 +85,8 @@
 // are killed (their whole process group) after their timeout or when the
 // context ends. Without a timeout of their own, command and http hooks
 // get 10 minutes (30 seconds on UserPromptSubmit), prompt hooks 30
-// seconds and SDK callbacks 60.
+// seconds, SessionEnd hooks 1.5 seconds (at most a minute) and SDK
+// callbacks 60.
 //
 // PermissionDenied fires when auto mode's classifier blocks a call, with
 // tool_name, tool_input, tool_use_id and reason; hookSpecificOutput.retry

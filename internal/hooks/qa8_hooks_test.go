@@ -138,7 +138,8 @@ func TestPromptArgumentsPlaceholderAndEscapes(t *testing.T) {
 
 // Hooks from settings without a timeout get Claude Code's defaults: 10
 // minutes for command and http hooks, 30 seconds on UserPromptSubmit and
-// for prompt hooks; a timeout given wins.
+// for prompt hooks, 1.5 seconds on SessionEnd (which holds up exit, and
+// never more than a minute); a timeout given wins.
 func TestSettingsHookDefaultTimeouts(t *testing.T) {
 	r := New(Config{Hooks: map[string][]settings.HookMatcher{
 		"PreToolUse": {{Hooks: []settings.HookSpec{
@@ -148,14 +149,16 @@ func TestSettingsHookDefaultTimeouts(t *testing.T) {
 			{Type: "command", Command: "b", Timeout: 5},
 		}}},
 		"UserPromptSubmit": {{Hooks: []settings.HookSpec{{Type: "command", Command: "c"}}}},
+		"SessionEnd": {{Hooks: []settings.HookSpec{{Type: "command", Command: "d"}, {Type: "command", Command: "e", Timeout: 5},
+			{Type: "command", Command: "f", Timeout: 300}}}},
 	}})
 	var got []string
-	for _, ev := range []Event{PreToolUse, UserPromptSubmit} {
-		for _, h := range r.Matching(&Input{Event: ev, ToolName: "Bash"}) {
+	for _, ev := range []Event{PreToolUse, UserPromptSubmit, SessionEnd} {
+		for _, h := range r.Matching(&Input{Event: ev, ToolName: "Bash", Reason: "other"}) {
 			got = append(got, h.Name+"="+h.Timeout.String())
 		}
 	}
-	want := "a=10m0s,http://127.0.0.1:1/h=10m0s,prompt: ok?=30s,b=5s,c=30s"
+	want := "a=10m0s,http://127.0.0.1:1/h=10m0s,prompt: ok?=30s,b=5s,c=30s,d=1.5s,e=5s,f=1m0s"
 	if strings.Join(got, ",") != want {
 		t.Errorf("timeouts %s, want %s", strings.Join(got, ","), want)
 	}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -174,10 +175,13 @@ func New(cfg Config) *Runner {
 // the prompt); prompt hooks 30 seconds, agent hooks 60. DefaultTimeout is for the others
 // (SDK callbacks).
 const (
-	specTimeout       = 10 * time.Minute
-	promptTimeout     = 30 * time.Second
-	agentTimeout      = 60 * time.Second
-	userPromptTimeout = 30 * time.Second
+	specTimeout   = 10 * time.Minute
+	promptTimeout = 30 * time.Second
+	agentTimeout  = 60 * time.Second
+	// SessionEnd hooks hold up exit: 1.5 s by default, at most a minute.
+	sessionEndTimeout    = 1500 * time.Millisecond
+	sessionEndMaxTimeout = time.Minute
+	userPromptTimeout    = 30 * time.Second
 )
 
 // specHooks turns settings-form hooks into hooks run with r's folder,
@@ -231,6 +235,11 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 				}
 				if hook.If != "" {
 					hook.Key += "\x00if:" + hook.If
+				}
+				if hook.Event == SessionEnd {
+					// Exit waits for them: 1.5 s unless the hook sets more,
+					// and never past a minute.
+					hook.Timeout = min(cmp.Or(hook.Timeout, sessionEndTimeout), sessionEndMaxTimeout)
 				}
 				if hook.Timeout <= 0 {
 					switch {
