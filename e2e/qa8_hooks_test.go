@@ -204,7 +204,7 @@ func TestHookOfUnknownTypeIsWarnedAboutWithItsFileAndPlace(t *testing.T) {
 	}
 	for _, want := range []string{
 		path + ":1:",
-		`hooks.PostToolUse[0].hooks[1]: a PostToolUse hook has type "webhook", which reins does not know (it runs "command", "http" and "prompt" hooks); that hook is skipped`,
+		`hooks.PostToolUse[0].hooks[1]: a PostToolUse hook has type "webhook", which reins does not know (it runs "command", "http", "mcp_tool", "prompt" and "agent" hooks); that hook is skipped`,
 		`hooks.SessionStart[0].hooks[0]: SessionStart hooks cannot be of type "prompt"`,
 	} {
 		if !strings.Contains(r.Stderr, want) {
@@ -481,5 +481,243 @@ Format the code.
 	once, err := os.ReadFile(filepath.Join(sb.Dir, "skill-once.log"))
 	if err != nil || string(once) != "once\n" {
 		t.Errorf("once hook log %q (%v), want one run", once, err)
+	}
+}
+
+// When the turn ends on an API error, StopFailure hooks run instead of
+// Stop hooks, matched on the kind of error, with its details.
+func TestStopFailureHookRunsOnAnAPIError(t *testing.T) {
+	srv := server(t, llmtest.Turn{Fault: &llmtest.Fault{Status: 401, ErrorType: "authentication_error", Message: "invalid x-api-key"}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {
+		"StopFailure": [
+			{"matcher": "authentication_failed", "hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/failure.json\""}]},
+			{"matcher": "rate_limit", "hooks": [{"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/wrong-kind\""}]}],
+		"Stop": [{"hooks": [{"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/stop-ran\""}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code == 0 {
+		t.Fatalf("the run succeeded: %s", r.Stdout)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "failure.json"))
+	if err != nil {
+		t.Fatalf("the StopFailure hook did not run: %v (stderr %s)", err, r.Stderr)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil || in["hook_event_name"] != "StopFailure" || in["error"] != "authentication_failed" ||
+		!strings.Contains(fmt.Sprint(in["error_details"]), "invalid x-api-key") {
+		t.Errorf("StopFailure input = %s (%v)", data, err)
+	}
+	for _, f := range []string{"wrong-kind", "stop-ran"} {
+		if _, err := os.Stat(filepath.Join(sb.Dir, f)); err == nil {
+			t.Errorf("%s: a hook ran that should not have", f)
+		}
+	}
+}
+
+// A command hook with "args" runs in exec form: the executable with each
+// argument exactly as written (no shell: quotes, $ and spaces pass
+// through), path placeholders filled in.
+func TestCommandHookExecFormPassesArgumentsVerbatim(t *testing.T) {
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	script := sb.Write(t, "rec.sh", "#!/bin/sh\nprintf '%s|%s|%s' \"$#\" \"$1\" \"$2\" > \"$CLAUDE_PROJECT_DIR/args.txt\"\n")
+	if err := os.Chmod(script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"UserPromptSubmit": [{"hooks": [
+		{"type": "command", "command": "${CLAUDE_PROJECT_DIR}/rec.sh", "args": ["it's $HOME; ok", "${CLAUDE_PROJECT_DIR}/x y"]},
+		{"type": "command", "command": "printf", "args": ["exec-form-context"]}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got, err := os.ReadFile(filepath.Join(sb.Dir, "args.txt"))
+	if want := "2|it's $HOME; ok|" + sb.Dir + "/x y"; err != nil || string(got) != want {
+		t.Errorf("the hook got %q (%v), want %q", got, err, want)
+	}
+	if !strings.Contains(srv.Requests()[0].LastUserText(), "exec-form-context") {
+		t.Errorf("the printf hook's output did not reach the model: %q", srv.Requests()[0].LastUserText())
+	}
+}
+
+// An mcp_tool hook calls a tool of a connected MCP server; its text is
+// read as a command's stdout (on UserPromptSubmit, context for the
+// model). A server that is not connected is a non-blocking error.
+func TestMCPToolHookCallsAConnectedServersTool(t *testing.T) {
+	cfg := gapConfig(t)
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"UserPromptSubmit": [{"hooks": [
+		{"type": "mcp_tool", "server": "gap", "tool": "dump", "input": {"chars": 7}},
+		{"type": "mcp_tool", "server": "nowhere", "tool": "x"}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi", "--mcp-config", cfg, "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[0].LastUserText(); !strings.Contains(got, "<system-reminder>\n0123456\n</system-reminder>") {
+		t.Errorf("prompt %q, want the tool's text as context", got)
+	}
+	if !strings.Contains(r.Stderr, `UserPromptSubmit hook "mcp_tool: nowhere/x" could not run`) || !strings.Contains(r.Stderr, `no connected MCP server "nowhere" has a tool "x"`) {
+		t.Errorf("stderr %q, want the missing server named", r.Stderr)
+	}
+}
+
+// allowedHttpHookUrls limits the URLs http hooks may post to (a hook to
+// another is a non-blocking error and sends nothing), and
+// httpHookAllowedEnvVars the variables any of them may put in headers.
+func TestHTTPHookAllowlists(t *testing.T) {
+	hook, received := hookServer(t, http.StatusOK, "")
+	other, otherReceived := hookServer(t, http.StatusOK, "")
+	srv := server(t, llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "TOKEN_A=a-value", "TOKEN_B=b-value")
+	sb.Write(t, ".claude/settings.json", `{
+		"allowedHttpHookUrls": ["`+hook.URL+`/allowed/*"],
+		"httpHookAllowedEnvVars": ["TOKEN_A"],
+		"hooks": {"UserPromptSubmit": [{"hooks": [
+			{"type": "http", "url": "`+hook.URL+`/allowed/1", "headers": {"X-A": "$TOKEN_A", "X-B": "$TOKEN_B"}, "allowedEnvVars": ["TOKEN_A", "TOKEN_B"]},
+			{"type": "http", "url": "`+other.URL+`/elsewhere"}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	got := received()
+	if len(got) != 1 || got[0].Header.Get("X-A") != "a-value" || got[0].Header.Get("X-B") != "" {
+		t.Errorf("allowed hook requests %+v, want one with X-A filled and X-B empty", got)
+	}
+	if n := len(otherReceived()); n != 0 {
+		t.Errorf("the hook to a URL the allowlist leaves out posted %d times", n)
+	}
+	if !strings.Contains(r.Stderr, "is not one allowedHttpHookUrls lets http hooks post to") {
+		t.Errorf("stderr %q, want the refused URL named", r.Stderr)
+	}
+}
+
+// Hook inputs carry prompt_id, as Claude Code's do: the same for every
+// hook of one prompt, and absent before the first prompt (SessionStart).
+func TestHookInputsCarryThePromptID(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "true"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	logCmd := `{"type": "command", "command": "cat >> \"$CLAUDE_PROJECT_DIR/inputs.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/inputs.jsonl\""}`
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"SessionStart": [{"hooks": [`+logCmd+`]}], "UserPromptSubmit": [{"hooks": [`+logCmd+`]}],
+		"PreToolUse": [{"matcher": "Bash", "hooks": [`+logCmd+`]}], "Stop": [{"hooks": [`+logCmd+`]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "inputs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in map[string]any
+		if json.Unmarshal([]byte(line), &in) != nil {
+			continue
+		}
+		id, _ := in["prompt_id"].(string)
+		ids[fmt.Sprint(in["hook_event_name"])] = id
+	}
+	if len(ids) != 4 || ids["SessionStart"] != "" || ids["UserPromptSubmit"] == "" ||
+		ids["PreToolUse"] != ids["UserPromptSubmit"] || ids["Stop"] != ids["UserPromptSubmit"] {
+		t.Errorf("prompt ids by event %v, want one id for the prompt's hooks and none for SessionStart", ids)
+	}
+}
+
+// An agent hook gives its prompt, with the input in place of $ARGUMENTS,
+// to a read-only sub-agent on the fast model; {"ok": false} from it
+// keeps a Stop from ending the turn, and the model goes on with the
+// reason.
+func TestAgentHookOnStopRunsASubAgentThatCanSendTheModelOn(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("fix the bug"), Blocks: []llmtest.Block{llmtest.Text("all done")}},
+		llmtest.Turn{Match: isSubagent("AGENT-CHECK"), Blocks: []llmtest.Block{llmtest.Text(`{"ok": false, "reason": "no test covers the fix"}`)}},
+		llmtest.Turn{Match: isMain("no test covers the fix"), Blocks: []llmtest.Block{llmtest.Text("added a test")}},
+		llmtest.Turn{Match: isSubagent("AGENT-CHECK"), Blocks: []llmtest.Block{llmtest.Text(`{"ok": true}`)}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"Stop": [{"hooks": [
+		{"type": "agent", "prompt": "AGENT-CHECK: does a test cover the change? $ARGUMENTS"}]}]}}`)
+	r := sb.Run(t, "", "-p", "fix the bug", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var res struct {
+		Result string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil || res.Result != "added a test" {
+		t.Fatalf("result %q (%v), want the answer after the agent hook sent the model on; stderr %s", res.Result, err, r.Stderr)
+	}
+	var sub *llmtest.Request
+	for _, req := range srv.Requests() {
+		if strings.Contains(req.SystemText(), subagentMarker) {
+			sub = req
+			break
+		}
+	}
+	if sub == nil || !strings.Contains(sub.Model, "haiku") || !strings.Contains(sub.LastUserText(), `"hook_event_name":"Stop"`) {
+		t.Errorf("the agent hook's sub-agent request: %+v", sub)
+	}
+}
+
+// disableAllHooks turns off the hooks of skills and sub-agent definitions
+// too, not only those of settings files and plugins.
+func TestDisableAllHooksTurnsOffSkillAndAgentHooks(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("go"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "Skill", map[string]string{"skill": "fmt"})}},
+		llmtest.Turn{Match: isMain("Format the code"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_2", "Agent",
+			map[string]any{"subagent_type": "checker", "description": "check", "prompt": "CHECK-TASK"})}},
+		llmtest.Turn{Match: isSubagent("CHECK-TASK"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "echo sub"})}},
+		llmtest.Turn{Match: answers("CHECK-TASK", "toolu_3"), Blocks: []llmtest.Block{llmtest.Text("checked")}},
+		llmtest.Turn{Match: isMain("checked"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_4", "Bash", map[string]string{"command": "echo main"})}},
+		llmtest.Turn{Match: isMain("main"), Blocks: []llmtest.Block{llmtest.Text("done")}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	hook := `hooks:
+  PostToolUse:
+    - matcher: "Bash"
+      hooks:
+        - type: command
+          command: "echo ran >> \"$CLAUDE_PROJECT_DIR/%s\""
+`
+	sb.Write(t, ".claude/skills/fmt/SKILL.md", "---\nname: fmt\ndescription: Formats\n"+fmt.Sprintf(hook, "skill-hook.log")+"---\nFormat the code.\n")
+	sb.Write(t, ".claude/agents/checker.md", "---\nname: checker\ndescription: Checks\ntools: Bash\n"+fmt.Sprintf(hook, "agent-hook.log")+"---\nYou check.\n")
+	sb.Write(t, ".claude/settings.json", `{"disableAllHooks": true}`)
+	r := sb.Run(t, "", "-p", "go", "--allowedTools", "Bash,Skill,Agent")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "done" {
+		t.Fatalf("code %d out %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, f := range []string{"skill-hook.log", "agent-hook.log"} {
+		if _, err := os.Stat(filepath.Join(sb.Dir, f)); err == nil {
+			t.Errorf("%s exists: a hook ran although disableAllHooks is set", f)
+		}
+	}
+}
+
+// A Stop hook's additionalContext sends the model on with it, as a block
+// does; a Stop hook that always does so is followed at most 8 times in a
+// row, then the turn ends with a warning instead of looping on.
+func TestStopHookContextContinuesAndIsCapped(t *testing.T) {
+	var turns []llmtest.Turn
+	for i := 0; i < 9; i++ {
+		turns = append(turns, llmtest.Reply(fmt.Sprintf("answer %d", i)))
+	}
+	srv := server(t, turns...)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"Stop": [{"hooks": [{"type": "command",
+		"command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"Stop\", \"additionalContext\": \"run the linter too\"}}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--output-format", "json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 9 {
+		t.Fatalf("%d requests, want 9 (the answer and 8 continuations)", len(reqs))
+	}
+	if got := reqs[1].LastUserText(); !strings.Contains(got, "run the linter too") {
+		t.Errorf("the model was sent on with %q, want the hook's context", got)
+	}
+	if !strings.Contains(r.Stdout+r.Stderr, "Stop hooks sent the model on 8 times in a row") {
+		t.Errorf("no warning about the cap in stdout %q / stderr %q", r.Stdout, r.Stderr)
 	}
 }

@@ -183,7 +183,7 @@ func canUseTool(capture, tool, id, input string) string {
 // hookCallback is a PreToolUse hook_callback request.
 func hookCallback(capture, callback, cwd, tool, id, input, mode string) string {
 	return `{"type":"control_request","request_id":"<$` + capture + `>","request":{"subtype":"hook_callback","callback_id":` + q(callback) +
-		`,"input":{"session_id":"<session>","transcript_path":"<string>","cwd":` + q(cwd) + `,"permission_mode":` + q(mode) +
+		`,"input":{"session_id":"<session>","transcript_path":"<string>","cwd":` + q(cwd) + `,"prompt_id":"<string>","permission_mode":` + q(mode) +
 		`,"hook_event_name":"PreToolUse","tool_name":` + q(tool) + `,"tool_input":` + input + `,"tool_use_id":` + q(id) +
 		`},"tool_use_id":` + q(id) + `}}`
 }

@@ -479,7 +479,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		Hooks:       c.hooks,
 		Asker:       asker,
 		HookInput: func() hooks.Input {
-			return hooks.Input{SessionID: a.currentID(), TranscriptPath: main, Cwd: c.cwd}
+			return hooks.Input{SessionID: a.currentID(), TranscriptPath: main, Cwd: c.cwd, PromptID: a.currentPromptID()}
 		},
 		AgentID:             c.spec.AgentID,
 		AgentType:           def.Name,
@@ -584,7 +584,8 @@ func (r rememberInSession) Ask(ctx context.Context, q engine.Question) (engine.A
 // hooks are SubagentStop hooks, as the agent's own stop is a sub-agent's.
 func (c *agentConv) definitionHooks() map[string][]settings.HookMatcher {
 	raw := c.spec.Definition.Hooks
-	if len(raw) == 0 {
+	if len(raw) == 0 || c.a.pluginHooksOff() {
+		// disableAllHooks and allowManagedHooksOnly keep them off too.
 		return nil
 	}
 	var hs map[string][]settings.HookMatcher

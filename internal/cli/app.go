@@ -110,6 +110,7 @@ type app struct {
 	settings *settings.Settings
 	warnMu   sync.Mutex // guards warnings and their lines on stderr: the start-up loaders warn concurrently
 	warnings []string
+	promptID atomic.Value      // string: the user prompt being worked on (hook inputs' prompt_id)
 	envMu    sync.RWMutex      // guards setEnv: an SDK client may change the settings
 	setEnv   map[string]string // settings env, applied over the process's
 	// clientEnv are the variables an SDK client set

@@ -6,14 +6,24 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
+	"reins/internal/agent"
 	"reins/internal/command"
 	"reins/internal/hooks"
 	"reins/internal/llm"
+	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/settings"
+	"reins/internal/tool"
 )
+
+// asyncHookGrace is how long reins waits at exit for async hooks still
+// running before it stops them.
+const asyncHookGrace = 10 * time.Second
 
 // hookModelInstructions is the system prompt of a prompt hook's side
 // call.
@@ -58,7 +68,8 @@ func (a *app) hookIf(rule string, in *hooks.Input) (bool, error) {
 // registerSkillHooks registers the hooks of an invoked skill's frontmatter
 // for the rest of the session; hooks that cannot run are warned about.
 func (a *app) registerSkillHooks(c *command.Command) {
-	if len(c.Hooks) == 0 || a.hookRun == nil {
+	if len(c.Hooks) == 0 || a.hookRun == nil || a.pluginHooksOff() {
+		// disableAllHooks and allowManagedHooksOnly keep them off too.
 		return
 	}
 	var hs map[string][]settings.HookMatcher
@@ -80,4 +91,84 @@ func (a *app) registerSkillHooks(c *command.Command) {
 		}
 	}
 	a.hookRun.AddSkillHooks(c.Name, hs)
+}
+
+// callHookTool calls tool of the connected MCP server for an mcp_tool
+// hook and returns the text of its result and whether it is an error.
+func (a *app) callHookTool(ctx context.Context, server, toolName string, input json.RawMessage) (string, bool, error) {
+	name := mcp.ToolName(server, toolName)
+	var tools []tool.Tool
+	if m := a.mcpm(); m != nil {
+		if why := m.Unavailable(name); why != "" {
+			return "", false, fmt.Errorf("%s", why)
+		}
+		tools = append(tools, m.Snapshot().Tools...)
+	}
+	if a.hooks.ExtraTools != nil {
+		tools = append(tools, a.hooks.ExtraTools()...)
+	}
+	i := slices.IndexFunc(tools, func(t tool.Tool) bool { return t.Name() == name })
+	if i < 0 {
+		return "", false, fmt.Errorf("no connected MCP server %q has a tool %q", server, toolName)
+	}
+	res, err := tools[i].Call(ctx, &tool.Call{ID: "hook-" + name, Name: name}, input, nil)
+	if err != nil {
+		return "", false, err
+	}
+	var parts []string
+	for _, b := range res.Content {
+		if b.Type == llm.BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	return strings.Join(parts, "\n"), res.IsError, nil
+}
+
+// stringListSetting reads an allowlist setting that is a list of strings
+// (merged across the settings files): nil when no file sets it. One that
+// is not a list of strings allows nothing (warned about): an allowlist
+// written wrong must not open everything.
+func (a *app) stringListSetting(key string) *[]string {
+	raw, ok := a.settings.Raw[key]
+	if !ok {
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(raw, &list); err != nil {
+		a.warn(fmt.Sprintf("setting %s: want a list of strings; until it is one, it allows nothing", key))
+		return &[]string{}
+	}
+	if list == nil {
+		list = []string{}
+	}
+	return &list
+}
+
+// runHookAgent runs an agent hook: a read-only Explore sub-agent on model
+// (the fast model when "") is given the prompt, and its final answer's
+// text is returned.
+func (a *app) runHookAgent(ctx context.Context, model, prompt string) (string, error) {
+	if model == "" {
+		model = a.smallModel()
+	}
+	input, err := json.Marshal(map[string]string{"description": "Check for a hook", "prompt": prompt,
+		"subagent_type": agent.Explore, "model": model})
+	if err != nil {
+		return "", fmt.Errorf("write the agent hook's request: %w", err)
+	}
+	res, err := a.agentTool().Call(ctx, &tool.Call{ID: "hook_" + uuid.NewString(), Name: "Agent", SessionID: a.currentID(), Cwd: a.cwd}, input, nil)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, b := range res.Content {
+		if b.Type == llm.BlockText {
+			parts = append(parts, b.Text)
+		}
+	}
+	text := strings.Join(parts, "\n")
+	if res.IsError {
+		return "", fmt.Errorf("the agent failed: %s", text)
+	}
+	return text, nil
 }

@@ -66,9 +66,12 @@ func (a *app) permissions() error {
 			a.warn(msg)
 		}
 	}
-	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, Notify: a.hooks.HookNotify}
+	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, RunAgent: a.runHookAgent, Notify: a.hooks.HookNotify}
+	hcfg.AllowedHTTPURLs = a.stringListSetting("allowedHttpHookUrls")
+	hcfg.HTTPAllowedEnvVars = a.stringListSetting("httpHookAllowedEnvVars")
 	a.hookRun = hooks.New(hcfg)
-	a.onClose(func() { a.hookRun.Close(false) }) // async hooks finish what they do
+	// Async hooks may finish what they do, for a while.
+	a.onClose(func() { a.hookRun.Close(asyncHookGrace) })
 	a.setPluginHooks()
 	a.autoGuard = &automode.Guard{}
 	a.classifier = &automode.Classifier{
@@ -90,7 +93,7 @@ func (a *app) permissions() error {
 		AutoGuard:   a.autoGuard,
 		HookInput: func() hooks.Input {
 			id := a.currentID()
-			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.cwd}
+			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.cwd, PromptID: a.currentPromptID()}
 		},
 		Notify: a.notify,
 	})

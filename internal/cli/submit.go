@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"reins/internal/command"
 	"reins/internal/engine"
 	"reins/internal/hooks"
@@ -67,7 +69,7 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		expanded = out.Expansion.Prompt
 	}
 	in.Content = append(in.Content, a.mentioned(ctx, text, expanded)...)
-	in.Content = append(in.Content, a.asyncHookContext()...)
+	a.promptID.Store(uuid.NewString())
 	if a.hookRun.Has(hooks.UserPromptSubmit) {
 		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) { h.Prompt = text }))
 		a.reportHooks(r)
@@ -84,6 +86,8 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 	if r := a.styleReminder(); r != "" {
 		in.Content = append(in.Content, llm.TextBlock(r))
 	}
+	// Taken only now: a prompt a hook refused leaves it for the next.
+	in.Content = append(in.Content, a.asyncHookContext()...)
 	return prepared{Run: true, Input: in}, nil
 }
 
@@ -101,11 +105,18 @@ func (a *app) asyncHookContext() []llm.ContentBlock {
 	return out
 }
 
+// currentPromptID is the id of the user prompt being worked on, for hook
+// inputs ("" before the first).
+func (a *app) currentPromptID() string {
+	id, _ := a.promptID.Load().(string)
+	return id
+}
+
 // hookInput is a hook input with the session's common fields.
 func (a *app) hookInput(ev hooks.Event, fill func(*hooks.Input)) hooks.Input {
 	id := a.currentID()
 	in := hooks.Input{Event: ev, SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id),
-		Cwd: a.cwd, PermissionMode: string(a.checker.Mode())}
+		Cwd: a.cwd, PermissionMode: string(a.checker.Mode()), PromptID: a.currentPromptID()}
 	if fill != nil {
 		fill(&in)
 	}

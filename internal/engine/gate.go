@@ -72,8 +72,9 @@ type Classifier interface {
 }
 
 var (
-	_ tool.Gate = (*PermissionGate)(nil)
-	_ StopHooks = (*PermissionGate)(nil)
+	_ tool.Gate        = (*PermissionGate)(nil)
+	_ StopHooks        = (*PermissionGate)(nil)
+	_ StopFailureHooks = (*PermissionGate)(nil)
 )
 
 // NewGate returns a gate. It panics if cfg.Permissions is nil.
@@ -497,6 +498,46 @@ func resultText(content []llm.ContentBlock) string {
 	return strings.Join(parts, "\n")
 }
 
+// StopFailure runs StopFailure hooks for a main turn that ends on err (an
+// API error, or an answer cut at the output limit). Their output is
+// ignored.
+func (g *PermissionGate) StopFailure(ctx context.Context, err error, last *llm.Message) {
+	if g.cfg.AgentID != "" || !g.has(hooks.StopFailure) {
+		return
+	}
+	in := g.hookInput(hooks.StopFailure, nil)
+	in.Error, in.ErrorDetails = stopFailureKind(err), err.Error()
+	if last != nil {
+		in.LastAssistantMessage = last.Text()
+	}
+	g.cfg.Hooks.Run(ctx, in)
+}
+
+// stopFailureKind names the kind of error a turn ended on, as
+// StopFailure matchers see it.
+func stopFailureKind(err error) string {
+	if errors.Is(err, ErrMaxOutputTokens) {
+		return "max_output_tokens"
+	}
+	var ae *llm.APIError
+	if !errors.As(err, &ae) {
+		return "unknown"
+	}
+	switch {
+	case ae.Status == 429 || ae.Type == "rate_limit_error":
+		return "rate_limit"
+	case ae.Status == 401 || ae.Status == 403 || ae.Type == "authentication_error" || ae.Type == "permission_error":
+		return "authentication_failed"
+	case ae.Status == 402 || ae.Type == "billing_error":
+		return "billing_error"
+	case ae.Status >= 500 || ae.Type == "overloaded_error" || ae.Type == "api_error":
+		return "server_error"
+	case ae.Status >= 400 || ae.Type == "invalid_request_error":
+		return "invalid_request"
+	}
+	return "unknown"
+}
+
 // Stop runs Stop hooks, or SubagentStop hooks for a sub-agent's gate, as
 // seed002 §4.4.3 describes: exit code 2 or decision "block" makes the
 // model continue with the reason; continue:false ends the turn with the
@@ -527,6 +568,10 @@ func (g *PermissionGate) Stop(ctx context.Context, in StopInput) StopDecision {
 		}
 	case r.Block:
 		d.Block, d.Reason = true, r.Reason
+	case len(r.AdditionalContext) > 0:
+		// Guidance rather than a refusal: the model goes on with it, as
+		// after a block.
+		d.Block, d.Reason = true, strings.Join(r.AdditionalContext, "\n")
 	}
 	return d
 }

@@ -44,6 +44,10 @@ type Input struct {
 	MinEffort string
 }
 
+// MaxStopHookContinuations is how many times in a row stop hooks may send
+// the model on within one turn (Claude Code's cap); past it the turn ends.
+const MaxStopHookContinuations = 8
+
 // ErrMaxOutputTokens ends a turn whose answer stayed truncated after every
 // recovery.
 var ErrMaxOutputTokens = errors.New("the response hit the output token limit and could not be completed")
@@ -128,6 +132,7 @@ type turn struct {
 	overloads     int
 	pauses        int // responses paused by the API in a row (pause_turn)
 	stopHookOn    bool
+	stopContinues int // times stop hooks sent the model on in this turn
 
 	budget       int
 	budgetRounds int
@@ -154,6 +159,14 @@ func (t *turn) emit(ev Event) {
 	if !t.yield(ev) {
 		t.gone = true
 		t.cancel(tool.ErrInterrupted)
+	}
+}
+
+// stopFailure tells the stop hooks that can hear it (StopFailure) that
+// the turn ends on err.
+func (t *turn) stopFailure(ctx context.Context, err error, last *llm.Message) {
+	if h, ok := t.s.cfg.StopHooks.(StopFailureHooks); ok && ctx.Err() == nil {
+		h.StopFailure(ctx, err, last)
 	}
 }
 
@@ -286,6 +299,7 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 			t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("%s is overloaded; switched to %s.", s.cfg.Models.Resolve(s.cfg.Model), s.Model())})
 			return true, false
 		}
+		t.stopFailure(ctx, err, msg)
 		t.end(ReasonError, err, "")
 		return false, true
 	}
@@ -353,6 +367,7 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 			t.addMeta(ContinuationPrompt)
 			return true, false
 		}
+		t.stopFailure(ctx, ErrMaxOutputTokens, msg)
 		t.end(ReasonError, ErrMaxOutputTokens, "")
 		return false, true
 	}
@@ -373,8 +388,11 @@ func (t *turn) afterAnswer(ctx context.Context, msg *llm.Message) bool {
 			t.end(ReasonStopHook, nil, d.StopReason)
 			return true
 		}
-		if d.Block {
+		if d.Block && t.stopContinues >= MaxStopHookContinuations {
+			t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("Stop hooks sent the model on %d times in a row; the turn ends here (feedback not followed: %s)", MaxStopHookContinuations, d.Reason)})
+		} else if d.Block {
 			t.stopHookOn = true
+			t.stopContinues++
 			t.addMeta("Stop hook feedback:\n" + d.Reason)
 			return false
 		}

@@ -45,6 +45,13 @@ type StopHooks interface {
 	Stop(ctx context.Context, in StopInput) StopDecision
 }
 
+// StopFailureHooks, when the StopHooks implement it, are told of a turn
+// that ends on an API error instead of asking Stop; they cannot change
+// anything.
+type StopFailureHooks interface {
+	StopFailure(ctx context.Context, err error, lastAssistant *llm.Message)
+}
+
 // StopInput is what stop hooks are told.
 type StopInput struct {
 	// Active is true when the model is already continuing because of a

@@ -186,7 +186,7 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 	}
 	if !strings.HasPrefix(out, "{") {
 		if r.Event == UserPromptSubmit || r.Event == SessionStart {
-			r.AdditionalContext = append(r.AdditionalContext, out)
+			r.AdditionalContext = append(r.AdditionalContext, capText(out))
 		}
 		return
 	}
@@ -198,7 +198,7 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 		}
 		r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q printed output that is not valid hook JSON: %s", r.Event, o.Name, jsonProblem(err)))
 		if r.Event == UserPromptSubmit || r.Event == SessionStart {
-			r.AdditionalContext = append(r.AdditionalContext, out)
+			r.AdditionalContext = append(r.AdditionalContext, capText(out))
 		}
 		return
 	}
@@ -210,7 +210,7 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 	}
 	r.SuppressOutput = r.SuppressOutput || h.SuppressOutput
 	if h.SystemMessage != "" {
-		r.SystemMessages = append(r.SystemMessages, h.SystemMessage)
+		r.SystemMessages = append(r.SystemMessages, capText(h.SystemMessage))
 	}
 	switch h.Decision {
 	case "":
@@ -240,6 +240,20 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 	}
 }
 
+// maxHookText caps each text a hook gives (context, plain stdout, a
+// system message), as Claude Code caps them at 10,000 characters.
+const maxHookText = 10_000
+
+// capText keeps the first maxHookText characters of s and says how much
+// was left out.
+func capText(s string) string {
+	r := []rune(s)
+	if len(r) <= maxHookText {
+		return s
+	}
+	return string(r[:maxHookText]) + fmt.Sprintf("\n… [hook output cut: %d of %d characters shown]", maxHookText, len(r))
+}
+
 // jsonProblem says what is wrong with a hook's JSON in the hook's own
 // terms: a field of the wrong type is named with the JSON it needs,
 // rather than with the Go type it would have filled.
@@ -255,7 +269,7 @@ func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string)
 		return
 	}
 	if s.AdditionalContext != "" {
-		r.AdditionalContext = append(r.AdditionalContext, s.AdditionalContext)
+		r.AdditionalContext = append(r.AdditionalContext, capText(s.AdditionalContext))
 	}
 	switch r.Event {
 	case PreToolUse:

@@ -38,14 +38,24 @@
 // header value is filled in only for the variables allowedEnvVars
 // lists, and left empty otherwise); a 2xx answer's body is read as a
 // command's stdout, and another status, a failure to connect or a
-// timeout is a non-blocking error. "prompt" hooks (PreToolUse,
+// timeout is a non-blocking error. The allowedHttpHookUrls setting
+// (Config.AllowedHTTPURLs) limits the URLs they may post to and
+// httpHookAllowedEnvVars the variables their headers may use. "prompt" hooks (PreToolUse,
 // PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 // Stop, SubagentStop) give their prompt, with the input JSON in place of
 // $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or
 // their model), whose {"ok": false, "reason": ...} acts as decision
 // "block" with the reason (a denial for PreToolUse and
-// PermissionRequest); their default timeout is 30 seconds. Other types
-// are warned about by the loaders and skipped.
+// PermissionRequest); their default timeout is 30 seconds. "agent"
+// hooks (the same events) give the prompt to a read-only sub-agent
+// (Config.RunAgent) that may look at the project before it answers the
+// same way; default timeout 60 seconds; hooks inside that sub-agent run
+// no agent hooks. Other types are warned about by the loaders and
+// skipped. "mcp_tool" hooks call a
+// tool of a connected MCP server (Config.CallTool) with their input, its
+// ${path} references filled from the hook input; the tool's text is read
+// as a command's stdout, and an error result or a server that is not
+// connected is a non-blocking error.
 //
 // A skill's frontmatter hooks are registered with AddSkillHooks when the
 // skill is invoked, for the rest of the session; one with "once": true
@@ -58,8 +68,13 @@
 // A command hook with "async": true runs in the background: its run does
 // not wait for it, it cannot block or decide anything, and what it says
 // (additionalContext, systemMessage, errors) is kept until Runner.TakeAsync
-// passes it on with the next prompt. Runner.Close waits for the async
-// hooks still running.
+// passes it on with the next prompt. Runner.Close waits a while for the
+// async hooks still running, then stops them.
+//
+// Command hooks with "args" run in exec form: the executable command
+// (found on the hook environment's PATH) with those arguments, no shell,
+// ${CLAUDE_PROJECT_DIR}, ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA}
+// filled in.
 //
 // Command hooks run with bash -c in the session's folder, with
 // CLAUDE_PROJECT_DIR and REINS_PROJECT_DIR set to the project folder, on
@@ -70,7 +85,8 @@
 // are killed (their whole process group) after their timeout or when the
 // context ends. Without a timeout of their own, command and http hooks
 // get 10 minutes (30 seconds on UserPromptSubmit), prompt hooks 30
-// seconds and SDK callbacks 60.
+// seconds, SessionEnd hooks 1.5 seconds (at most a minute) and SDK
+// callbacks 60.
 //
 // PermissionDenied fires when auto mode's classifier blocks a call, with
 // tool_name, tool_input, tool_use_id and reason; hookSpecificOutput.retry
@@ -78,7 +94,9 @@
 //
 // Where events fire (outside this package): SessionStart at start
 // ("startup" or "resume"), after /clear ("clear") and after a compaction
-// ("compact", its context following the summary); PostCompact after a
+// ("compact", its context following the summary); StopFailure instead of
+// Stop when a main turn ends on an API error (error: the kind, matched;
+// error_details; output ignored); PostCompact after a
 // compaction (trigger and compact_summary; it can only report); SessionEnd at exit and
 // on /clear; Notification when the terminal UI asks the user for a
 // permission ("permission_prompt") and when it has waited 60 seconds for

@@ -16,12 +16,15 @@ const (
 	UserPromptSubmit   Event = "UserPromptSubmit"
 	Notification       Event = "Notification"
 	Stop               Event = "Stop"
-	SubagentStart      Event = "SubagentStart"
-	SubagentStop       Event = "SubagentStop"
-	PreCompact         Event = "PreCompact"
-	PostCompact        Event = "PostCompact"
-	SessionStart       Event = "SessionStart"
-	SessionEnd         Event = "SessionEnd"
+	// StopFailure fires instead of Stop when the turn ends on an API
+	// error; what its hooks say is ignored.
+	StopFailure   Event = "StopFailure"
+	SubagentStart Event = "SubagentStart"
+	SubagentStop  Event = "SubagentStop"
+	PreCompact    Event = "PreCompact"
+	PostCompact   Event = "PostCompact"
+	SessionStart  Event = "SessionStart"
+	SessionEnd    Event = "SessionEnd"
 	// PermissionDenied fires when auto mode's classifier blocks a call.
 	PermissionDenied Event = "PermissionDenied"
 )
@@ -29,7 +32,7 @@ const (
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
-	Notification, Stop, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
+	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
 	PermissionDenied,
 }
 
@@ -45,8 +48,11 @@ func (e Event) toolEvent() bool {
 // Input is what a hook is told, as JSON on stdin. The common fields are
 // always sent; each event adds its own (see JSON).
 type Input struct {
-	Event          Event
-	SessionID      string
+	Event     Event
+	SessionID string
+	// PromptID identifies the user prompt being worked on ("" before the
+	// first).
+	PromptID       string
 	TranscriptPath string
 	Cwd            string
 	PermissionMode string
@@ -61,9 +67,13 @@ type Input struct {
 	ToolUseID string
 	// ToolResponse is the tool's structured result (PostToolUse).
 	ToolResponse any
-	// Error and IsInterrupt describe a failed call (PostToolUseFailure).
-	Error       string
-	IsInterrupt bool
+	// Error and IsInterrupt describe a failed call (PostToolUseFailure);
+	// for StopFailure Error is the kind of API error (rate_limit,
+	// authentication_failed, billing_error, invalid_request, server_error,
+	// max_output_tokens, unknown) and ErrorDetails its message.
+	Error        string
+	ErrorDetails string
+	IsInterrupt  bool
 	// PermissionSuggestions are the "always allow" updates offered
 	// (PermissionRequest).
 	PermissionSuggestions any
@@ -124,6 +134,8 @@ func (in *Input) MatchValue() string {
 		return in.AgentType
 	case SessionEnd:
 		return in.Reason
+	case StopFailure:
+		return in.Error
 	}
 	return ""
 }
@@ -145,6 +157,9 @@ func (in *Input) JSON() []byte {
 		"transcript_path": in.TranscriptPath,
 		"cwd":             in.Cwd,
 		"hook_event_name": string(in.Event),
+	}
+	if in.PromptID != "" {
+		m["prompt_id"] = in.PromptID
 	}
 	if in.PermissionMode != "" {
 		m["permission_mode"] = in.PermissionMode
@@ -187,6 +202,14 @@ func (in *Input) JSON() []byte {
 		}
 		if in.NotificationType != "" {
 			m["notification_type"] = in.NotificationType
+		}
+	case StopFailure:
+		m["error"] = in.Error
+		if in.ErrorDetails != "" {
+			m["error_details"] = in.ErrorDetails
+		}
+		if in.LastAssistantMessage != "" {
+			m["last_assistant_message"] = in.LastAssistantMessage
 		}
 	case Stop, SubagentStop:
 		m["stop_hook_active"] = in.StopHookActive

@@ -58,9 +58,14 @@ func (h *HTTP) Run(ctx context.Context, input []byte) Output {
 			return env[name]
 		}))
 	}
-	client := h.Client
-	if client == nil {
-		client = http.DefaultClient
+	// Redirects are not followed: they would carry the headers, secrets
+	// included, to a URL the hook does not name (and allowedHttpHookUrls
+	// did not check); a 3xx answer is a non-2xx one.
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	if h.Client != nil {
+		c := *h.Client
+		c.CheckRedirect = client.CheckRedirect
+		client = &c
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -117,7 +122,14 @@ type Prompt struct {
 	// Model is the model asked ("" means the fast model).
 	Model string
 	Ask   func(ctx context.Context, model, prompt string) (string, error)
+	// Agent marks an agent hook: Ask runs a sub-agent, whose own hooks
+	// run no agent hooks (a SubagentStop agent hook would start another
+	// sub-agent at each end).
+	Agent bool
 }
+
+// inAgentHookKey marks the context of an agent hook's sub-agent.
+type inAgentHookKey struct{}
 
 // promptInstructions tells the model how to answer a prompt hook.
 const promptInstructions = "\n\nAnswer with one JSON object and nothing else: {\"ok\": true} when the condition " +
@@ -127,9 +139,15 @@ const promptInstructions = "\n\nAnswer with one JSON object and nothing else: {\
 // Run asks the model and turns its verdict into hook JSON.
 func (p *Prompt) Run(ctx context.Context, input []byte) Output {
 	var out Output
-	if p.Ask == nil {
-		out.ExitCode, out.Err = -1, errors.New("prompt hooks need a model, and none is set up here")
+	if p.Agent && ctx.Value(inAgentHookKey{}) != nil {
 		return out
+	}
+	if p.Ask == nil {
+		out.ExitCode, out.Err = -1, errors.New("prompt and agent hooks need a model, and none is set up here")
+		return out
+	}
+	if p.Agent {
+		ctx = context.WithValue(ctx, inAgentHookKey{}, true)
 	}
 	text, placed := fillArguments(p.Prompt, string(input))
 	if !placed {
@@ -223,6 +241,94 @@ func clip(s string, n int) string {
 	return s
 }
 
+// MCPTool is an mcp_tool hook: it calls Tool of the connected MCP server
+// Server with Input, in whose string values ${path} names a value of the
+// hook input ("${tool_input.file_path}"). The text of the result is read
+// as a command's stdout; an error result, a server that is not connected
+// or a tool it lacks is a non-blocking error.
+type MCPTool struct {
+	Server, Tool string
+	Input        json.RawMessage
+	Call         func(ctx context.Context, server, tool string, input json.RawMessage) (string, bool, error)
+}
+
+// Run calls the tool.
+func (m *MCPTool) Run(ctx context.Context, input []byte) Output {
+	var out Output
+	start := time.Now()
+	defer func() { out.Duration = time.Since(start) }()
+	if m.Call == nil {
+		out.ExitCode, out.Err = -1, errors.New("mcp_tool hooks need MCP servers, and none are set up here")
+		return out
+	}
+	var hookInput any
+	_ = json.Unmarshal(input, &hookInput)
+	var args any = map[string]any{}
+	if t := bytes.TrimSpace(m.Input); len(t) > 0 && string(t) != "null" {
+		if err := json.Unmarshal(t, &args); err != nil {
+			out.ExitCode, out.Err = -1, fmt.Errorf("read its input: %w", err)
+			return out
+		}
+	}
+	b, err := json.Marshal(fillPaths(args, hookInput))
+	if err != nil {
+		out.ExitCode, out.Err = -1, fmt.Errorf("write its input: %w", err)
+		return out
+	}
+	text, isError, err := m.Call(ctx, m.Server, m.Tool, b)
+	switch {
+	case ctx.Err() != nil:
+		out.ExitCode = -1
+	case err != nil:
+		out.ExitCode, out.Err = -1, fmt.Errorf("call %s on MCP server %s: %w", m.Tool, m.Server, err)
+	case isError:
+		out.ExitCode, out.Err = -1, fmt.Errorf("%s on MCP server %s answered with an error: %s", m.Tool, m.Server, clip(text, 300))
+	default:
+		out.Stdout = text
+	}
+	return out
+}
+
+// pathRef is a ${path} reference in an mcp_tool hook's input.
+var pathRef = regexp.MustCompile(`\$\{([A-Za-z0-9_.\-]+)\}`)
+
+// fillPaths replaces the ${path} references in the string values of v by
+// the values of from they name (a string as it is, other values as JSON;
+// a path that names nothing gives "").
+func fillPaths(v, from any) any {
+	switch x := v.(type) {
+	case string:
+		return pathRef.ReplaceAllStringFunc(x, func(ref string) string {
+			var cur any = from
+			for _, k := range strings.Split(pathRef.FindStringSubmatch(ref)[1], ".") {
+				m, ok := cur.(map[string]any)
+				if !ok {
+					return ""
+				}
+				cur = m[k]
+			}
+			switch c := cur.(type) {
+			case nil:
+				return ""
+			case string:
+				return c
+			default:
+				b, _ := json.Marshal(c)
+				return string(b)
+			}
+		})
+	case map[string]any:
+		for k, e := range x {
+			x[k] = fillPaths(e, from)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = fillPaths(e, from)
+		}
+	}
+	return v
+}
+
 // AsyncResult is what a hook run in the background said, for the next
 // turn: context for the model, messages and errors for the user.
 type AsyncResult struct {
@@ -281,14 +387,24 @@ func (r *Runner) TakeAsync() []AsyncResult {
 	return out
 }
 
-// Close waits for the async hooks still running (each is bounded by its
-// timeout). With kill set they are stopped first.
-func (r *Runner) Close(kill bool) {
+// Close waits for the async hooks still running, at most grace; those
+// still running then are stopped (their process groups killed), and
+// Close returns once they are gone.
+func (r *Runner) Close(grace time.Duration) {
 	if r == nil {
 		return
 	}
-	if kill {
+	done := make(chan struct{})
+	go func() {
+		r.bg.wg.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
 		r.bg.cancel()
+		<-done
 	}
-	r.bg.wg.Wait()
 }

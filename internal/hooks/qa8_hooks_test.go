@@ -2,11 +2,13 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/settings"
 )
@@ -27,7 +29,7 @@ func TestAsyncHookOutputIsKeptForTheNextTurn(t *testing.T) {
 	if len(res.AdditionalContext)+len(res.SystemMessages)+len(res.Outputs) != 0 {
 		t.Errorf("the run's result %+v holds the async hook's output", res)
 	}
-	r.Close(false)
+	r.Close(time.Hour)
 	got := r.TakeAsync()
 	if len(got) != 1 || got[0].Event != PostToolUse || strings.Join(got[0].AdditionalContext, "") != "2 lint warnings" ||
 		strings.Join(got[0].SystemMessages, "") != "lint ran" {
@@ -136,7 +138,8 @@ func TestPromptArgumentsPlaceholderAndEscapes(t *testing.T) {
 
 // Hooks from settings without a timeout get Claude Code's defaults: 10
 // minutes for command and http hooks, 30 seconds on UserPromptSubmit and
-// for prompt hooks; a timeout given wins.
+// for prompt hooks, 1.5 seconds on SessionEnd (which holds up exit, and
+// never more than a minute); a timeout given wins.
 func TestSettingsHookDefaultTimeouts(t *testing.T) {
 	r := New(Config{Hooks: map[string][]settings.HookMatcher{
 		"PreToolUse": {{Hooks: []settings.HookSpec{
@@ -146,15 +149,138 @@ func TestSettingsHookDefaultTimeouts(t *testing.T) {
 			{Type: "command", Command: "b", Timeout: 5},
 		}}},
 		"UserPromptSubmit": {{Hooks: []settings.HookSpec{{Type: "command", Command: "c"}}}},
+		"SessionEnd": {{Hooks: []settings.HookSpec{{Type: "command", Command: "d"}, {Type: "command", Command: "e", Timeout: 5},
+			{Type: "command", Command: "f", Timeout: 300}}}},
 	}})
 	var got []string
-	for _, ev := range []Event{PreToolUse, UserPromptSubmit} {
-		for _, h := range r.Matching(&Input{Event: ev, ToolName: "Bash"}) {
+	for _, ev := range []Event{PreToolUse, UserPromptSubmit, SessionEnd} {
+		for _, h := range r.Matching(&Input{Event: ev, ToolName: "Bash", Reason: "other"}) {
 			got = append(got, h.Name+"="+h.Timeout.String())
 		}
 	}
-	want := "a=10m0s,http://127.0.0.1:1/h=10m0s,prompt: ok?=30s,b=5s,c=30s"
+	want := "a=10m0s,http://127.0.0.1:1/h=10m0s,prompt: ok?=30s,b=5s,c=30s,d=1.5s,e=5s,f=1m0s"
 	if strings.Join(got, ",") != want {
 		t.Errorf("timeouts %s, want %s", strings.Join(got, ","), want)
+	}
+}
+
+// mcp_tool hooks fill ${path} references in their input's strings from
+// the hook input, at any depth.
+func TestMCPToolHookFillsPathsFromTheHookInput(t *testing.T) {
+	var got string
+	cfg := specRunner(PreToolUse, settings.HookSpec{Type: "mcp_tool", Server: "s", Tool: "scan",
+		Input: []byte(`{"file": "${tool_input.command}", "nested": ["id=${tool_use_id}", "${missing.path}"], "n": 3}`)})
+	cfg.CallTool = func(ctx context.Context, server, tool string, input json.RawMessage) (string, bool, error) {
+		got = server + " " + tool + " " + string(input)
+		return `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "scan failed"}}`, false, nil
+	}
+	res := New(cfg).Run(context.Background(), inputFor(PreToolUse))
+	if want := `s scan {"file":"ls","n":3,"nested":["id=toolu_1",""]}`; got != want {
+		t.Errorf("called %s, want %s", got, want)
+	}
+	if res.Decision != DecisionDeny || res.DecisionReason != "scan failed" {
+		t.Errorf("result %+v, want the tool's text read as hook JSON", res)
+	}
+	cfg.CallTool = func(ctx context.Context, server, tool string, input json.RawMessage) (string, bool, error) {
+		return "scanner crashed", true, nil
+	}
+	res = New(cfg).Run(context.Background(), inputFor(PreToolUse))
+	if res.Decision != DecisionNone || len(res.Errors) != 1 || !strings.Contains(res.Errors[0], "scanner crashed") {
+		t.Errorf("result %+v, want an error result to be a non-blocking error", res)
+	}
+}
+
+// Close stops the async hooks still running after its grace.
+func TestCloseStopsAsyncHooksAfterItsGrace(t *testing.T) {
+	dir := t.TempDir()
+	cfg := specRunner(PostToolUse, settings.HookSpec{Type: "command", Async: true, Command: "sleep 600"})
+	cfg.ProjectDir = dir
+	r := New(cfg)
+	r.Run(context.Background(), inputFor(PostToolUse))
+	r.Close(0)
+	got := r.TakeAsync()
+	if len(got) != 1 || len(got[0].Errors) != 1 || !strings.Contains(got[0].Errors[0], "stopped") {
+		t.Errorf("TakeAsync = %+v, want the stopped hook reported", got)
+	}
+}
+
+// The sub-agent of an agent hook runs no agent hooks itself: a
+// SubagentStop agent hook would otherwise start a sub-agent at the end of
+// each one, without end.
+func TestAgentHookSubAgentRunsNoAgentHooks(t *testing.T) {
+	calls := 0
+	var r *Runner
+	cfg := specRunner(SubagentStop, settings.HookSpec{Type: "agent", Prompt: "check $ARGUMENTS"})
+	cfg.RunAgent = func(ctx context.Context, model, prompt string) (string, error) {
+		calls++
+		if calls > 3 {
+			return "", errors.New("runaway")
+		}
+		// The sub-agent ends: its SubagentStop hooks run in its context.
+		r.Run(ctx, inputFor(SubagentStop))
+		return `{"ok": true}`, nil
+	}
+	r = New(cfg)
+	res := r.Run(context.Background(), inputFor(SubagentStop))
+	if calls != 1 || len(res.Errors) != 0 {
+		t.Errorf("the agent hook started %d sub-agents (errors %v), want 1", calls, res.Errors)
+	}
+}
+
+// An http hook does not follow a redirect: its headers would reach a URL
+// it does not name. The 3xx answer is a non-blocking error.
+func TestHTTPHookDoesNotFollowRedirects(t *testing.T) {
+	hit := make(chan string, 1)
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hit <- r.Header.Get("X-Token")
+	}))
+	defer target.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL, http.StatusTemporaryRedirect)
+	}))
+	defer srv.Close()
+	cfg := specRunner(PreToolUse, settings.HookSpec{Type: "http", URL: srv.URL, Headers: map[string]string{"X-Token": "secret"}})
+	res := New(cfg).Run(context.Background(), inputFor(PreToolUse))
+	select {
+	case tok := <-hit:
+		t.Errorf("the redirect was followed; the target got X-Token %q", tok)
+	default:
+	}
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0], "307") {
+		t.Errorf("result %+v, want the 307 answer as an error", res)
+	}
+}
+
+// The same handler in two settings files runs once; a plugin's copy of it
+// runs apart, as Claude Code's reference says.
+func TestPluginCopyOfASettingsHandlerRunsApart(t *testing.T) {
+	spec := []settings.HookSpec{{Type: "command", Command: "echo same"}}
+	r := New(Config{Hooks: map[string][]settings.HookMatcher{"Stop": {
+		{Hooks: spec, Source: settings.SourceUser}, {Hooks: spec, Source: settings.SourceProject}}}})
+	if n := len(r.Matching(&Input{Event: Stop})); n != 1 {
+		t.Fatalf("%d hooks for one handler in two settings files, want 1", n)
+	}
+	r.SetPluginHooks([]PluginHooks{{Hooks: map[string][]settings.HookMatcher{"Stop": {{Hooks: spec}}}}})
+	if n := len(r.Matching(&Input{Event: Stop})); n != 2 {
+		t.Errorf("%d hooks with a plugin's copy, want 2", n)
+	}
+}
+
+// A hook's context and messages are capped at 10,000 characters, as
+// Claude Code caps them, with a note of what was left out.
+func TestHookTextIsCapped(t *testing.T) {
+	long := strings.Repeat("x", 25_000)
+	b, _ := json.Marshal(map[string]any{"systemMessage": long,
+		"hookSpecificOutput": map[string]any{"hookEventName": "UserPromptSubmit", "additionalContext": long}})
+	for _, out := range []string{long, string(b)} {
+		r := Aggregate(UserPromptSubmit, []Output{{Name: "big", Stdout: out}})
+		for _, got := range append(r.AdditionalContext, r.SystemMessages...) {
+			if len(got) > maxHookText+100 || !strings.HasSuffix(got, "[hook output cut: 10000 of 25000 characters shown]") {
+				t.Errorf("kept %d characters ending %q", len(got), got[len(got)-60:])
+			}
+		}
+		if len(r.AdditionalContext) != 1 {
+			t.Errorf("context %d entries", len(r.AdditionalContext))
+		}
 	}
 }

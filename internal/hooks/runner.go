@@ -2,12 +2,15 @@ package hooks
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -102,6 +105,20 @@ type Config struct {
 	// If, when set, reports whether the tool call of in matches the
 	// permission rule of a hook's "if" condition (nil: every call does).
 	If func(rule string, in *Input) (bool, error)
+	// RunAgent, when set, runs agent hooks: it gives a read-only sub-agent
+	// on model ("" means the fast model) the prompt and returns its final
+	// answer's text.
+	RunAgent func(ctx context.Context, model, prompt string) (string, error)
+	// CallTool, when set, runs mcp_tool hooks: it calls tool of the
+	// connected MCP server with input and returns the text of its result
+	// and whether the result is an error.
+	CallTool func(ctx context.Context, server, tool string, input json.RawMessage) (text string, isError bool, err error)
+	// AllowedHTTPURLs, when not nil, are the URL patterns ("*" matches
+	// anything) http hooks may post to (allowedHttpHookUrls; empty: none);
+	// HTTPAllowedEnvVars, when not nil, limits the variables any http
+	// hook may put in its headers (httpHookAllowedEnvVars).
+	AllowedHTTPURLs    *[]string
+	HTTPAllowedEnvVars *[]string
 	// HTTPClient sends http hooks' requests (nil means a plain client;
 	// each request is bounded by the hook's timeout).
 	HTTPClient *http.Client
@@ -155,12 +172,16 @@ func New(cfg Config) *Runner {
 
 // Default timeouts of hooks from settings, as Claude Code's: command and
 // http hooks 10 minutes, 30 seconds on UserPromptSubmit (which holds up
-// the prompt); prompt hooks 30 seconds. DefaultTimeout is for the others
+// the prompt); prompt hooks 30 seconds, agent hooks 60. DefaultTimeout is for the others
 // (SDK callbacks).
 const (
-	specTimeout       = 10 * time.Minute
-	promptTimeout     = 30 * time.Second
-	userPromptTimeout = 30 * time.Second
+	specTimeout   = 10 * time.Minute
+	promptTimeout = 30 * time.Second
+	agentTimeout  = 60 * time.Second
+	// SessionEnd hooks hold up exit: 1.5 s by default, at most a minute.
+	sessionEndTimeout    = 1500 * time.Millisecond
+	sessionEndMaxTimeout = time.Minute
+	userPromptTimeout    = 30 * time.Second
 )
 
 // specHooks turns settings-form hooks into hooks run with r's folder,
@@ -180,13 +201,34 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
 				switch h.Type {
 				case "command":
-					hook.Handler = &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Extra: extra, Shell: cfg.Shell}
+					cmd := &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Extra: extra, Shell: cfg.Shell}
 					hook.Key = "command:" + h.Command
+					if h.Args != nil {
+						cmd.Args = append([]string{}, *h.Args...)
+						a, _ := json.Marshal(cmd.Args)
+						hook.Key += "\x00args:" + string(a)
+					}
+					hook.Handler = cmd
 					hook.Async = h.Async
 				case "http":
-					hook.Handler = &HTTP{URL: strings.TrimSpace(h.URL), Headers: h.Headers, AllowedEnvVars: h.AllowedEnvVars,
+					allowedVars := h.AllowedEnvVars
+					if cfg.HTTPAllowedEnvVars != nil {
+						allowedVars = slices.DeleteFunc(slices.Clone(allowedVars), func(v string) bool {
+							return !slices.Contains(*cfg.HTTPAllowedEnvVars, v)
+						})
+					}
+					hook.Handler = &HTTP{URL: strings.TrimSpace(h.URL), Headers: h.Headers, AllowedEnvVars: allowedVars,
 						Env: cfg.Env, Extra: extra, Client: cfg.HTTPClient}
+					if cfg.AllowedHTTPURLs != nil && !urlAllowed(*cfg.AllowedHTTPURLs, strings.TrimSpace(h.URL)) {
+						hook.Handler = refused{fmt.Errorf("its url %s is not one allowedHttpHookUrls lets http hooks post to", strings.TrimSpace(h.URL))}
+					}
 					hook.Key = "http:" + strings.TrimSpace(h.URL)
+				case "mcp_tool":
+					hook.Handler = &MCPTool{Server: h.Server, Tool: h.Tool, Input: h.Input, Call: cfg.CallTool}
+					hook.Key = "mcp_tool:" + h.Server + "\x00" + h.Tool + "\x00" + string(h.Input)
+				case "agent":
+					hook.Handler = &Prompt{Prompt: h.Prompt, Model: h.Model, Ask: cfg.RunAgent, Agent: true}
+					hook.Key = "agent:" + h.Model + "\x00" + h.Prompt
 				case "prompt":
 					hook.Handler = &Prompt{Prompt: h.Prompt, Model: h.Model, Ask: cfg.Ask}
 					hook.Key = "prompt:" + h.Model + "\x00" + h.Prompt
@@ -194,10 +236,17 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 				if hook.If != "" {
 					hook.Key += "\x00if:" + hook.If
 				}
+				if hook.Event == SessionEnd {
+					// Exit waits for them: 1.5 s unless the hook sets more,
+					// and never past a minute.
+					hook.Timeout = min(cmp.Or(hook.Timeout, sessionEndTimeout), sessionEndMaxTimeout)
+				}
 				if hook.Timeout <= 0 {
 					switch {
 					case h.Type == "prompt":
 						hook.Timeout = promptTimeout
+					case h.Type == "agent":
+						hook.Timeout = agentTimeout
 					case hook.Event == UserPromptSubmit:
 						hook.Timeout = userPromptTimeout
 					default:
@@ -310,9 +359,12 @@ type PluginHooks struct {
 // settings.SourcePlugin.
 func (r *Runner) SetPluginHooks(sets []PluginHooks) {
 	var added []Hook
-	for _, ps := range sets {
+	for i, ps := range sets {
 		for _, h := range r.specHooks(ps.Hooks, ps.Env) {
 			h.Source = settings.SourcePlugin
+			// A plugin's copy of a handler configured elsewhere (in
+			// settings, in another plugin) runs apart, as Claude Code's.
+			h.Key = fmt.Sprintf("plugin %d\x00%s", i, h.Key)
 			added = append(added, h)
 		}
 	}
@@ -413,6 +465,23 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 	wg.Wait()
 	return Aggregate(in.Event, outs)
 }
+
+// urlAllowed reports whether u matches one of patterns, in which "*"
+// stands for any text.
+func urlAllowed(patterns []string, u string) bool {
+	for _, p := range patterns {
+		re := "^" + strings.ReplaceAll(regexp.QuoteMeta(strings.TrimSpace(p)), `\*`, ".*") + "$"
+		if ok, _ := regexp.MatchString(re, u); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// refused is a hook that cannot run, for the reason it holds.
+type refused struct{ err error }
+
+func (r refused) Run(context.Context, []byte) Output { return Output{ExitCode: -1, Err: r.err} }
 
 // checkIf keeps the hooks whose "if" condition in meets: on a tool
 // event, the call must match its rule; on other events a hook with one
@@ -531,10 +600,16 @@ func environ(ctx context.Context, base, fixed []string) []string {
 	return append(append(append([]string(nil), base...), fixed...), re.extra...)
 }
 
-// Command is a command hook run with a shell's -c.
+// Command is a command hook run with a shell's -c, or, with Args, the
+// executable Command run with Args and no shell (exec form).
 type Command struct {
 	Command string
-	Dir     string
+	// Args, when not nil, are the arguments of exec form; in Command and
+	// in each of them ${CLAUDE_PROJECT_DIR}, ${CLAUDE_PLUGIN_ROOT} and
+	// ${CLAUDE_PLUGIN_DATA} are replaced by the values the hook's
+	// environment has.
+	Args []string
+	Dir  string
 	// Env is the base environment (nil means the process's) and Extra
 	// what is added to it (the project folder, a plugin's variables).
 	Env   []string
@@ -552,9 +627,21 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 	}
 	out := Output{Name: c.Command}
 	start := time.Now()
+	env := environ(ctx, c.Env, c.Extra)
 	cmd := exec.CommandContext(ctx, shell, "-c", c.Command)
+	if c.Args != nil {
+		fill := placeholders(env)
+		args := make([]string, len(c.Args))
+		for i, a := range c.Args {
+			args[i] = fill.Replace(a)
+		}
+		cmd = exec.CommandContext(ctx, fill.Replace(c.Command), args...)
+		if lp, err := lookPath(fill.Replace(c.Command), env); err == nil {
+			cmd.Path, cmd.Err = lp, nil
+		}
+	}
 	cmd.Dir = c.Dir
-	cmd.Env = environ(ctx, c.Env, c.Extra)
+	cmd.Env = env
 	cmd.Stdin = bytes.NewReader(input)
 	stdout, stderr := &capped{max: maxOutput}, &capped{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -585,6 +672,37 @@ func (c *Command) Run(ctx context.Context, input []byte) Output {
 		out.Err = err
 	}
 	return out
+}
+
+// placeholders replaces the path placeholders of exec form by the values
+// env gives them.
+func placeholders(env []string) *strings.Replacer {
+	m := envMap(env)
+	var pairs []string
+	for _, name := range []string{"CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "CLAUDE_PLUGIN_DATA"} {
+		if v, ok := m[name]; ok {
+			pairs = append(pairs, "${"+name+"}", v)
+		}
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// lookPath finds an exec-form command on the PATH of the hook's
+// environment (exec.Command looks on reins's own).
+func lookPath(name string, env []string) (string, error) {
+	if strings.ContainsRune(name, '/') {
+		return name, nil
+	}
+	for _, dir := range filepath.SplitList(envMap(env)["PATH"]) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", exec.ErrNotFound
 }
 
 // capped is a buffer that keeps the first max bytes written to it.

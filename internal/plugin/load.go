@@ -560,8 +560,15 @@ func (l *loader) hooks(p *Plugin, m *Manifest) {
 					case msg == "":
 						h.Command = p.Expand(h.Command)
 						h.URL = p.Expand(h.URL)
+						if h.Args != nil {
+							args := make([]string, len(*h.Args))
+							for i, a := range *h.Args {
+								args[i] = p.Expand(a)
+							}
+							h.Args = &args
+						}
 						kept = append(kept, h)
-					case h.Type == "" || h.Type == "command" || h.Type == "http" || (h.Type == "prompt" && strings.TrimSpace(h.Prompt) == ""):
+					case h.Type == "" || h.Type == "command" || h.Type == "http" || h.Type == "mcp_tool" || ((h.Type == "prompt" || h.Type == "agent") && strings.TrimSpace(h.Prompt) == ""):
 						// A hook written wrong: the plugin is at fault.
 						l.fail(p.ID, ErrHookLoad, "", "%s: %s; skipped", s.where, msg)
 					default:

@@ -140,7 +140,7 @@ func TestLoadReportsWhatCannotLoadAndKeepsTheRest(t *testing.T) {
 	write(t, root, map[string]string{
 		"broken/.claude-plugin/plugin.json":  `{"name": "broken", "version": `,
 		"partial/.claude-plugin/plugin.json": `{"name": "partial", "agents": "./missing.md"}`,
-		"partial/hooks/hooks.json":           `{"hooks": {"NoSuchEvent": [], "Stop": [{"hooks": [{"type": "agent", "prompt": "x"}, {"command": "y"}]}]}}`,
+		"partial/hooks/hooks.json":           `{"hooks": {"NoSuchEvent": [], "Stop": [{"hooks": [{"type": "webhook", "prompt": "x"}, {"command": "y"}]}]}}`,
 		"partial/.mcp.json":                  `{"mcpServers": {"bad": {"type": "carrier-pigeon"}}}`,
 		"a-file":                             "x",
 	})
@@ -163,7 +163,7 @@ func TestLoadReportsWhatCannotLoadAndKeepsTheRest(t *testing.T) {
 	}
 	wantUnsupported := []string{
 		filepath.Join(root, "partial/hooks/hooks.json") + `: hook event "NoSuchEvent" is not one reins fires; its hooks never run`,
-		filepath.Join(root, "partial/hooks/hooks.json") + `: a Stop hook is of type "agent", which reins does not run (it runs "command", "http" and "prompt" hooks); skipped`,
+		filepath.Join(root, "partial/hooks/hooks.json") + `: a Stop hook has type "webhook", which reins does not know (it runs "command", "http", "mcp_tool", "prompt" and "agent" hooks); skipped`,
 	}
 	if diff := cmp.Diff(wantUnsupported, ps[0].Unsupported); diff != "" {
 		t.Errorf("unsupported (-want +got):\n%s", diff)

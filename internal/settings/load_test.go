@@ -401,7 +401,7 @@ func TestHooksMergeAndDisable(t *testing.T) {
 func TestUnsupportedHooksWarn(t *testing.T) {
 	e := newEnv(t)
 	e.write(filepath.Join(e.claude, "settings.json"), `{"hooks": {
-		"Stop": [{"hooks": [{"type": "agent", "prompt": "check"}, {"type": "command", "command": "true"}]}],
+		"Stop": [{"hooks": [{"type": "webhook", "prompt": "check"}, {"type": "command", "command": "true"}]}],
 		"Bogus": [{"hooks": [{"type": "command", "command": "x"}]}]
 	}}`)
 	s, w := e.load(e.opts())

@@ -103,7 +103,7 @@ const modeChoices = "want default, acceptEdits, plan, auto, bypassPermissions or
 // hooks object are kept but warned about.
 var KnownHookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-	"UserPromptSubmit", "Notification", "Stop", "SubagentStart", "SubagentStop",
+	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
 	"PreCompact", "PostCompact", "SessionStart", "SessionEnd", "PermissionDenied",
 }
 

@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -117,6 +118,10 @@ type HookMatcher struct {
 type HookSpec struct {
 	Type    string `json:"type"`
 	Command string `json:"command,omitempty"`
+	// Args, when present (even empty), runs Command as an executable
+	// with these arguments and no shell (exec form); absent, Command is a
+	// shell command line.
+	Args *[]string `json:"args,omitempty"`
 	// Timeout is in seconds; 0 means the type's default (10 minutes for
 	// commands and http, 30 s on UserPromptSubmit and for prompts).
 	Timeout float64 `json:"timeout,omitempty"`
@@ -133,6 +138,12 @@ type HookSpec struct {
 	URL            string            `json:"url,omitempty"`
 	Headers        map[string]string `json:"headers,omitempty"`
 	AllowedEnvVars []string          `json:"allowedEnvVars,omitempty"`
+	// Server, Tool and Input configure an "mcp_tool" hook: the tool of a
+	// connected MCP server called with Input, whose string values may
+	// name ${path} in the hook input ("${tool_input.file_path}").
+	Server string          `json:"server,omitempty"`
+	Tool   string          `json:"tool,omitempty"`
+	Input  json.RawMessage `json:"input,omitempty"`
 	// StatusMessage is shown while the hook runs.
 	StatusMessage string `json:"statusMessage,omitempty"`
 	// Once removes a skill's hook after its first successful run
@@ -168,17 +179,22 @@ func (h HookSpec) Problem(event string) string {
 		if u, err := url.Parse(strings.TrimSpace(h.URL)); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Sprintf(`a %s http hook's url %q is not an http:// or https:// address`, event, h.URL)
 		}
-	case "prompt":
+	case "prompt", "agent":
 		if strings.TrimSpace(h.Prompt) == "" {
-			return fmt.Sprintf(`a %s prompt hook has no "prompt"`, event)
+			return fmt.Sprintf(`a %s %s hook has no "prompt"`, event, h.Type)
 		}
 		if !promptHookEvents[event] {
-			return fmt.Sprintf("%s hooks cannot be of type \"prompt\" (prompt hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop)", event)
+			return fmt.Sprintf("%s hooks cannot be of type %q (prompt and agent hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop)", event, h.Type)
 		}
-	case "agent":
-		return fmt.Sprintf(`a %s hook is of type "agent", which reins does not run (it runs "command", "http" and "prompt" hooks)`, event)
+	case "mcp_tool":
+		if strings.TrimSpace(h.Server) == "" || strings.TrimSpace(h.Tool) == "" {
+			return fmt.Sprintf(`a %s mcp_tool hook needs "server" and "tool"`, event)
+		}
+		if t := bytes.TrimSpace(h.Input); len(t) > 0 && t[0] != '{' && string(t) != "null" {
+			return fmt.Sprintf(`a %s mcp_tool hook's "input" must be a JSON object`, event)
+		}
 	default:
-		return fmt.Sprintf(`a %s hook has type %q, which reins does not know (it runs "command", "http" and "prompt" hooks)`, event, h.Type)
+		return fmt.Sprintf(`a %s hook has type %q, which reins does not know (it runs "command", "http", "mcp_tool", "prompt" and "agent" hooks)`, event, h.Type)
 	}
 	return ""
 }
@@ -188,12 +204,14 @@ func (h HookSpec) Label() string {
 	switch h.Type {
 	case "http":
 		return h.URL
-	case "prompt":
+	case "mcp_tool":
+		return "mcp_tool: " + h.Server + "/" + h.Tool
+	case "prompt", "agent":
 		p := strings.Join(strings.Fields(h.Prompt), " ")
 		if r := []rune(p); len(r) > 60 {
 			p = string(r[:60]) + "…"
 		}
-		return "prompt: " + p
+		return h.Type + ": " + p
 	}
 	return h.Command
 }
