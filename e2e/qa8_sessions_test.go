@@ -223,3 +223,35 @@ func TestQA8RepairedToolResultCarriesTheVersion(t *testing.T) {
 		t.Errorf("no result was recorded for the killed call")
 	}
 }
+
+// reins sessions names on stderr a transcript it leaves out because it
+// cannot be read, instead of the session vanishing from the list unsaid.
+func TestQA8SessionsNamesATranscriptItCannotRead(t *testing.T) {
+	srv := server(t, llmtest.Reply("answer one"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "question one"); r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	damaged := filepath.Join(filepath.Dir(sb.Transcripts(t)[0]), "6f1e2d3c-4b5a-4968-8776-655443322110.jsonl")
+	if err := os.WriteFile(damaged, []byte("\x00\x00garbage\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// An empty transcript is no fault and is not named.
+	empty := filepath.Join(filepath.Dir(damaged), "7a1e2d3c-4b5a-4968-8776-655443322110.jsonl")
+	os.WriteFile(empty, nil, 0o600)
+	for _, args := range [][]string{{"sessions"}, {"sessions", "--all"}} {
+		r := sb.Run(t, "", args...)
+		if r.Code != 0 {
+			t.Fatalf("%v: code %d: %s", args, r.Code, r.Stderr)
+		}
+		if !strings.Contains(r.Stdout, "question one") {
+			t.Errorf("%v: the readable session is not listed: %q", args, r.Stdout)
+		}
+		if !strings.Contains(r.Stderr, damaged) || !strings.Contains(r.Stderr, "damaged") {
+			t.Errorf("%v: stderr %q does not name the damaged transcript", args, r.Stderr)
+		}
+		if strings.Contains(r.Stderr, empty) {
+			t.Errorf("%v: the empty transcript is named: %q", args, r.Stderr)
+		}
+	}
+}
