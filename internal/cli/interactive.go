@@ -110,8 +110,10 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	if a.resumed != nil {
 		opts.Resumed = a.sess.History()
 	}
-	// --resume without a session id: choose one from the list.
-	opts.PickResume = o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue
+	// --resume without a session id, or with words naming none: choose
+	// one from the list (filtered by the words).
+	opts.PickResume = o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue || a.resumeSearch != ""
+	opts.ResumeSearch = a.resumeSearch
 	res, err := tui.Run(ctx, opts)
 	if res != nil && res.Session != nil && len(res.Session.History()) > 0 && !o.NoPersist {
 		// Claude Code's words, the command on a line of its own to copy.
