@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -253,5 +254,63 @@ func TestQA8SessionsNamesATranscriptItCannotRead(t *testing.T) {
 		if strings.Contains(r.Stderr, empty) {
 			t.Errorf("%v: the empty transcript is named: %q", args, r.Stderr)
 		}
+	}
+}
+
+// After /clear in a stream-json (SDK) session the transcript left is no
+// longer held: reins --resume of it says nothing of another reins, as
+// while the conversation was still going on it does.
+func TestQA8SDKClearLetsGoOfTheSessionLeft(t *testing.T) {
+	srv := server(t, llmtest.Reply("one"), llmtest.Reply("side"), llmtest.Reply("later"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	lines := bufio.NewScanner(out)
+	lines.Buffer(nil, 1<<20)
+	send := func(text string) string {
+		t.Helper()
+		msg, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+		in.Write(append(msg, '\n'))
+		for lines.Scan() {
+			var v struct {
+				Type      string `json:"type"`
+				SessionID string `json:"session_id"`
+			}
+			json.Unmarshal(lines.Bytes(), &v)
+			if v.Type == "result" {
+				return v.SessionID
+			}
+		}
+		t.Fatalf("no result for %q", text)
+		return ""
+	}
+	id := send("hello")
+	r := sb.Run(t, "", "-p", "side question", "--resume", id)
+	if r.Code != 0 || !strings.Contains(r.Stderr, "open in another reins") {
+		t.Errorf("resuming the session the SDK runs: code %d, stderr %q; want a note that it is open elsewhere", r.Code, r.Stderr)
+	}
+	if after := send("/clear"); after == id {
+		t.Fatalf("/clear kept the session id %s", id)
+	}
+	r = sb.Run(t, "", "-p", "later question", "--resume", id)
+	if r.Code != 0 {
+		t.Fatalf("resume after /clear: code %d: %s", r.Code, r.Stderr)
+	}
+	if strings.Contains(r.Stderr, "open in another reins") {
+		t.Errorf("after /clear the SDK session still holds the transcript it left: %q", r.Stderr)
 	}
 }

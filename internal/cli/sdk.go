@@ -20,6 +20,7 @@ import (
 	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/sdk"
+	"reins/internal/session"
 	"reins/internal/streamjson"
 	"reins/internal/tool"
 )
@@ -310,6 +311,7 @@ func (f *sdkFront) clear(ctx context.Context) {
 	a.sessionEnd("clear")
 	id := uuid.NewString()
 	cfg := f.session().Config()
+	left := cfg.Recorder
 	cfg.SessionID = id
 	cfg.Recorder = nil
 	if !a.opts.NoPersist {
@@ -323,6 +325,11 @@ func (f *sdkFront) clear(ctx context.Context) {
 	a.sess = s
 	a.mu.Unlock()
 	f.setSession(s)
+	if w, ok := left.(*session.Writer); ok {
+		// The transcript left is no longer held (see session.Busy); a
+		// line recorded for it later opens it again.
+		w.Close()
+	}
 	f.out.SetSessionID(id)
 	a.todos.Replace("", nil)
 	a.sessionStartAs(ctx, "clear")
