@@ -55,9 +55,9 @@ func (a *app) findResumed() (*session.Transcript, error) {
 	// both go on, each on its own branch of the one transcript, and this
 	// one from the last finished turn, not from the middle of the turn the
 	// other is running.
-	busy := at == "" && session.Busy(info.Path)
+	busy := session.Busy(info.Path)
 	var t *session.Transcript
-	if busy {
+	if busy && at == "" {
 		t, err = session.LoadSettled(info.Path)
 	} else {
 		t, err = session.LoadAt(info.Path, at)
@@ -66,7 +66,7 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
 	if busy {
-		a.warn(busyNote(info))
+		a.warn(busyNote(info, at))
 	}
 	for _, w := range t.Warnings {
 		a.warn(fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w.String()))
@@ -78,9 +78,14 @@ func (a *app) findResumed() (*session.Transcript, error) {
 }
 
 // busyNote says that the session resumed is being recorded by another
-// reins, and what follows.
-func busyNote(info session.Info) string {
-	return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from the last finished turn, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path)
+// reins, and what follows; at is the message it goes on from, when chosen
+// (--resume-session-at).
+func busyNote(info session.Info, at string) string {
+	from := "the last finished turn"
+	if at != "" {
+		from = "message " + at
+	}
+	return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from %s, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path, from)
 }
 
 // resume puts a loaded transcript's history and state into the session.
