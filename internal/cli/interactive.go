@@ -301,10 +301,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	}
 	w := u.writerFor(id)
 	if w != nil && sameFile(w.Path(), info.Path) {
-		// Held from now on, so a reins resuming it meanwhile knows.
-		if err := w.Open(); err != nil {
-			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
-		}
+		// Held from now on, so a reins resuming it meanwhile knows (a
+		// failure shows at the first line recorded).
+		_ = w.Open()
 	}
 	s := u.build(id, w)
 	items := make([]engine.HistoryItem, len(t.Items))

@@ -118,9 +118,9 @@ func (a *app) resume() error {
 	if a.writer != nil && sameFile(t.Path, a.writer.Path()) {
 		// Recording into the file from now on, so that a reins resuming
 		// it meanwhile knows (session.Busy).
-		if err := a.writer.Open(); err != nil {
-			return err
-		}
+		// A file that cannot be opened for writing fails at the first
+		// line recorded, as it did before; it is not an error here.
+		_ = a.writer.Open()
 	}
 	items := make([]engine.HistoryItem, len(t.Items))
 	for i, it := range t.Items {
