@@ -30,7 +30,7 @@ func (a *app) findResumed() (*session.Transcript, error) {
 			if ue.Next != "" {
 				how = "reins --resume " + ue.Next + " goes on with the one before it"
 			}
-			return nil, fmt.Errorf("--continue: %v; reins did not continue an older session in its place (%s)", err, how)
+			return nil, fmt.Errorf("--continue: the latest session's transcript %s %s; reins did not continue an older session in its place (%s)", ue.Path, ue.Reason, how)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (%v)", a.cwd, err)
