@@ -89,6 +89,7 @@ func TestQA8TwoProcessesContinuingOneSessionKeepTheirBranchesApart(t *testing.T)
 		llmtest.Turn{MatchText: "A-out", Blocks: []llmtest.Block{llmtest.Text("alpha done")}},
 		llmtest.Turn{MatchText: "beta", Blocks: []llmtest.Block{llmtest.Text("beta done")}},
 		llmtest.Turn{MatchText: "gamma", Blocks: []llmtest.Block{llmtest.Text("gamma done")}},
+		llmtest.Turn{MatchText: "forking", Blocks: []llmtest.Block{llmtest.Text("fork done")}, Side: true},
 	)
 	sb := e2etest.NewSandbox(t, srv.URL)
 	r := sb.Run(t, "", "-p", "hello", "--output-format", "json")
@@ -130,6 +131,18 @@ func TestQA8TwoProcessesContinuingOneSessionKeepTheirBranchesApart(t *testing.T)
 	}
 	if !carries(beta, "hello") || !carries(beta, "hi there") {
 		t.Errorf("the second conversation lacks the finished history: %q", historyTexts(beta))
+	}
+
+	// A fork of it is recorded apart, and told so.
+	r = sb.Run(t, "", "-p", "forking", "--resume", id, "--fork-session")
+	if r.Code != 0 {
+		t.Fatalf("fork: code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "open in another reins") || strings.Contains(r.Stderr, "separate branches") {
+		t.Errorf("the fork's note %q: want it told the session is open elsewhere, and not that it records into the same transcript", r.Stderr)
+	}
+	if fork := requestWith(t, srv, "forking"); carries(fork, "alpha") {
+		t.Errorf("the fork took in the running turn: %q", historyTexts(fork))
 	}
 
 	sb.Write(t, "go", "")

@@ -270,7 +270,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	// the loop that waits for this call).
 	var notes []string
 	if busy {
-		notes = append(notes, busyNote(info, ""))
+		notes = append(notes, busyNote(info, "", !sameFile(info.Path, u.a.store.TranscriptPath(u.a.cwd, info.ID))))
 	}
 	for _, w := range t.Warnings {
 		notes = append(notes, fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w))

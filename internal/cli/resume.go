@@ -66,7 +66,10 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
 	if busy {
-		a.warn(busyNote(info, at))
+		// A fork, a new --session-id, or a session of another folder or
+		// store goes on in a copy of its own.
+		apart := a.opts.ForkSession || a.opts.SessionID != "" || !sameFile(info.Path, a.store.TranscriptPath(a.cwd, info.ID))
+		a.warn(busyNote(info, at, apart))
 	}
 	for _, w := range t.Warnings {
 		a.warn(fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w.String()))
@@ -79,11 +82,15 @@ func (a *app) findResumed() (*session.Transcript, error) {
 
 // busyNote says that the session resumed is being recorded by another
 // reins, and what follows; at is the message it goes on from, when chosen
-// (--resume-session-at).
-func busyNote(info session.Info, at string) string {
+// (--resume-session-at); apart is set when this reins records into a copy
+// of its own (--fork-session, a session of another folder).
+func busyNote(info session.Info, at string, apart bool) string {
 	from := "the last finished turn"
 	if at != "" {
 		from = "message " + at
+	}
+	if apart {
+		return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); the copy this one records goes on from %s", info.ID, info.Path, from)
 	}
 	return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from %s, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path, from)
 }
