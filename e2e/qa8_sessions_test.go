@@ -90,6 +90,7 @@ func TestQA8TwoProcessesContinuingOneSessionKeepTheirBranchesApart(t *testing.T)
 		llmtest.Turn{MatchText: "beta", Blocks: []llmtest.Block{llmtest.Text("beta done")}},
 		llmtest.Turn{MatchText: "gamma", Blocks: []llmtest.Block{llmtest.Text("gamma done")}},
 		llmtest.Turn{MatchText: "forking", Blocks: []llmtest.Block{llmtest.Text("fork done")}, Side: true},
+		llmtest.Turn{MatchText: "branching", Blocks: []llmtest.Block{llmtest.Text("branch done")}, Side: true},
 	)
 	sb := e2etest.NewSandbox(t, srv.URL)
 	r := sb.Run(t, "", "-p", "hello", "--output-format", "json")
@@ -143,6 +144,25 @@ func TestQA8TwoProcessesContinuingOneSessionKeepTheirBranchesApart(t *testing.T)
 	}
 	if fork := requestWith(t, srv, "forking"); carries(fork, "alpha") {
 		t.Errorf("the fork took in the running turn: %q", historyTexts(fork))
+	}
+
+	// --resume-session-at: told too, from the message it names.
+	var answer string
+	data, _ := os.ReadFile(path)
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var e struct {
+			Type, UUID string
+		}
+		if json.Unmarshal(line, &e) == nil && e.Type == "assistant" && bytes.Contains(line, []byte("hi there")) {
+			answer = e.UUID
+		}
+	}
+	r = sb.Run(t, "", "-p", "branching", "--resume", id, "--fork-session", "--resume-session-at", answer)
+	if r.Code != 0 {
+		t.Fatalf("--resume-session-at: code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "open in another reins") || !strings.Contains(r.Stderr, "message "+answer) {
+		t.Errorf("--resume-session-at note %q: want it told the session is open elsewhere and goes on from message %s", r.Stderr, answer)
 	}
 
 	sb.Write(t, "go", "")
