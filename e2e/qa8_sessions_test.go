@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -88,6 +89,8 @@ func TestQA8TwoProcessesContinuingOneSessionKeepTheirBranchesApart(t *testing.T)
 		llmtest.Turn{MatchText: "A-out", Blocks: []llmtest.Block{llmtest.Text("alpha done")}},
 		llmtest.Turn{MatchText: "beta", Blocks: []llmtest.Block{llmtest.Text("beta done")}},
 		llmtest.Turn{MatchText: "gamma", Blocks: []llmtest.Block{llmtest.Text("gamma done")}},
+		llmtest.Turn{MatchText: "forking", Blocks: []llmtest.Block{llmtest.Text("fork done")}, Side: true},
+		llmtest.Turn{MatchText: "branching", Blocks: []llmtest.Block{llmtest.Text("branch done")}, Side: true},
 	)
 	sb := e2etest.NewSandbox(t, srv.URL)
 	r := sb.Run(t, "", "-p", "hello", "--output-format", "json")
@@ -129,6 +132,37 @@ func TestQA8TwoProcessesContinuingOneSessionKeepTheirBranchesApart(t *testing.T)
 	}
 	if !carries(beta, "hello") || !carries(beta, "hi there") {
 		t.Errorf("the second conversation lacks the finished history: %q", historyTexts(beta))
+	}
+
+	// A fork of it is recorded apart, and told so.
+	r = sb.Run(t, "", "-p", "forking", "--resume", id, "--fork-session")
+	if r.Code != 0 {
+		t.Fatalf("fork: code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "open in another reins") || strings.Contains(r.Stderr, "separate branches") {
+		t.Errorf("the fork's note %q: want it told the session is open elsewhere, and not that it records into the same transcript", r.Stderr)
+	}
+	if fork := requestWith(t, srv, "forking"); carries(fork, "alpha") {
+		t.Errorf("the fork took in the running turn: %q", historyTexts(fork))
+	}
+
+	// --resume-session-at: told too, from the message it names.
+	var answer string
+	data, _ := os.ReadFile(path)
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var e struct {
+			Type, UUID string
+		}
+		if json.Unmarshal(line, &e) == nil && e.Type == "assistant" && bytes.Contains(line, []byte("hi there")) {
+			answer = e.UUID
+		}
+	}
+	r = sb.Run(t, "", "-p", "branching", "--resume", id, "--fork-session", "--resume-session-at", answer)
+	if r.Code != 0 {
+		t.Fatalf("--resume-session-at: code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "open in another reins") || !strings.Contains(r.Stderr, "message "+answer) {
+		t.Errorf("--resume-session-at note %q: want it told the session is open elsewhere and goes on from message %s", r.Stderr, answer)
 	}
 
 	sb.Write(t, "go", "")
@@ -221,5 +255,95 @@ func TestQA8RepairedToolResultCarriesTheVersion(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no result was recorded for the killed call")
+	}
+}
+
+// reins sessions names on stderr a transcript it leaves out because it
+// cannot be read, instead of the session vanishing from the list unsaid.
+func TestQA8SessionsNamesATranscriptItCannotRead(t *testing.T) {
+	srv := server(t, llmtest.Reply("answer one"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "question one"); r.Code != 0 {
+		t.Fatalf("first run: code %d: %s", r.Code, r.Stderr)
+	}
+	damaged := filepath.Join(filepath.Dir(sb.Transcripts(t)[0]), "6f1e2d3c-4b5a-4968-8776-655443322110.jsonl")
+	if err := os.WriteFile(damaged, []byte("\x00\x00garbage\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// An empty transcript is no fault and is not named.
+	empty := filepath.Join(filepath.Dir(damaged), "7a1e2d3c-4b5a-4968-8776-655443322110.jsonl")
+	os.WriteFile(empty, nil, 0o600)
+	for _, args := range [][]string{{"sessions"}, {"sessions", "--all"}} {
+		r := sb.Run(t, "", args...)
+		if r.Code != 0 {
+			t.Fatalf("%v: code %d: %s", args, r.Code, r.Stderr)
+		}
+		if !strings.Contains(r.Stdout, "question one") {
+			t.Errorf("%v: the readable session is not listed: %q", args, r.Stdout)
+		}
+		if !strings.Contains(r.Stderr, damaged) || !strings.Contains(r.Stderr, "damaged") {
+			t.Errorf("%v: stderr %q does not name the damaged transcript", args, r.Stderr)
+		}
+		if strings.Contains(r.Stderr, empty) {
+			t.Errorf("%v: the empty transcript is named: %q", args, r.Stderr)
+		}
+	}
+}
+
+// After /clear in a stream-json (SDK) session the transcript left is no
+// longer held: reins --resume of it says nothing of another reins, as
+// while the conversation was still going on it does.
+func TestQA8SDKClearLetsGoOfTheSessionLeft(t *testing.T) {
+	srv := server(t, llmtest.Reply("one"), llmtest.Reply("side"), llmtest.Reply("later"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	lines := bufio.NewScanner(out)
+	lines.Buffer(nil, 1<<20)
+	send := func(text string) string {
+		t.Helper()
+		msg, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+		in.Write(append(msg, '\n'))
+		for lines.Scan() {
+			var v struct {
+				Type      string `json:"type"`
+				SessionID string `json:"session_id"`
+			}
+			json.Unmarshal(lines.Bytes(), &v)
+			if v.Type == "result" {
+				return v.SessionID
+			}
+		}
+		t.Fatalf("no result for %q", text)
+		return ""
+	}
+	id := send("hello")
+	r := sb.Run(t, "", "-p", "side question", "--resume", id)
+	if r.Code != 0 || !strings.Contains(r.Stderr, "open in another reins") {
+		t.Errorf("resuming the session the SDK runs: code %d, stderr %q; want a note that it is open elsewhere", r.Code, r.Stderr)
+	}
+	if after := send("/clear"); after == id {
+		t.Fatalf("/clear kept the session id %s", id)
+	}
+	r = sb.Run(t, "", "-p", "later question", "--resume", id)
+	if r.Code != 0 {
+		t.Fatalf("resume after /clear: code %d: %s", r.Code, r.Stderr)
+	}
+	if strings.Contains(r.Stderr, "open in another reins") {
+		t.Errorf("after /clear the SDK session still holds the transcript it left: %q", r.Stderr)
 	}
 }

@@ -110,3 +110,32 @@ func TestQA8ResumeListOfASessionRunningElsewhere(t *testing.T) {
 		t.Fatalf("the resumed conversation is not the finished history alone:\n%s", h)
 	}
 }
+
+// reins --resume WORDS that name no session opens the list of earlier
+// conversations filtered by them, as claude --resume takes a search term;
+// it ended with "no such session".
+func TestQA8ResumeWithSearchWordsOpensTheFilteredList(t *testing.T) {
+	next := llmtest.Reply("three")
+	next.ResetPrefix = true
+	second := llmtest.Reply("two")
+	second.ResetPrefix = true
+	tt := newTerm(t, llmtest.Reply("one"), second, next)
+	for _, p := range []string{"fix the login redirect", "write the changelog"} {
+		if r := tt.sb.Run(t, "", "-p", p); r.Code != 0 {
+			t.Fatalf("run %q: code %d: %s", p, r.Code, r.Stderr)
+		}
+	}
+	tt.start("--resume", "login")
+	tt.waitFor("Do you trust the files in this folder?")
+	tt.keys("Enter")
+	tt.waitUntil("the list filtered to the login session", func(s string) bool {
+		return strings.Contains(s, "Resume a conversation") && strings.Contains(s, "fix the login redirect") && !strings.Contains(s, "write the changelog")
+	})
+	tt.keys("Enter")
+	tt.waitFor("Resumed")
+	tt.prompt("and now?")
+	tt.waitFor("three")
+	if h := messageTexts(tt.requests(3)[2]); !strings.Contains(h, "fix the login redirect") {
+		t.Fatalf("the resumed conversation lacks its history:\n%s", h)
+	}
+}

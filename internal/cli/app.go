@@ -202,6 +202,9 @@ type app struct {
 
 	// resumed is the transcript a --resume/--continue run started from.
 	resumed *session.Transcript
+	// resumeSearch is what reins --resume named when it named no session
+	// (the terminal UI's list opens filtered by it).
+	resumeSearch string
 
 	sess   *engine.Session
 	logger *slog.Logger
@@ -742,11 +745,24 @@ func (a *app) sessionIdentity() error {
 	if o.ResumeAt != "" && !resuming {
 		return usageError{"--resume-session-at needs --resume <session id> or --continue"}
 	}
+	var found *session.Transcript
 	if resuming {
 		t, err := a.findResumed()
-		if err != nil {
+		switch {
+		case err == nil:
+			found = t
+		case errors.Is(err, session.ErrNotFound) && a.front == frontTUI && !o.Continue &&
+			len(o.Args) == 0 && o.ResumeAt == "" && !session.IsID(strings.TrimSpace(o.Resume)):
+			// reins --resume WORDS naming no session: the list of
+			// earlier conversations opens filtered by them, as claude
+			// --resume takes a search term.
+			a.resumeSearch, resuming = strings.TrimSpace(o.Resume), false
+		default:
 			return err
 		}
+	}
+	if resuming {
+		t := found
 		a.resumed = t
 		a.sessionID = t.SessionID
 		if !session.IsID(a.sessionID) {

@@ -110,7 +110,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
 	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")
 	fs.StringVar(&o.SessionID, "session-id", "", "use this UUID as the session id")
-	fs.StringVarP(&o.Resume, "resume", "r", "", "resume a session by id")
+	fs.StringVarP(&o.Resume, "resume", "r", "", "resume a session by id or /rename name, or choose it from a list (filtered by the words given)")
 	fs.Lookup("resume").NoOptDefVal = " "
 	fs.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session in this folder")
 	fs.BoolVar(&o.ForkSession, "fork-session", false, "with --resume or --continue, continue under a new session id")

@@ -129,8 +129,10 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 	if a.resumed != nil {
 		opts.Resumed = a.sess.History()
 	}
-	// --resume without a session id: choose one from the list.
-	opts.PickResume = o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue
+	// --resume without a session id, or with words naming none: choose
+	// one from the list (filtered by the words).
+	opts.PickResume = o.ResumeSet && strings.TrimSpace(o.Resume) == "" && !o.Continue || a.resumeSearch != ""
+	opts.ResumeSearch = a.resumeSearch
 	res, err := tui.Run(ctx, opts)
 	if res != nil && res.Session != nil && len(res.Session.History()) > 0 && !o.NoPersist {
 		// Claude Code's words, the command on a line of its own to copy.
@@ -299,7 +301,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	// the loop that waits for this call).
 	var notes []string
 	if busy {
-		notes = append(notes, busyNote(info))
+		notes = append(notes, busyNote(info, "", !sameFile(info.Path, u.a.store.TranscriptPath(u.a.cwd, info.ID))))
 	}
 	for _, w := range t.Warnings {
 		notes = append(notes, fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w))
@@ -331,10 +333,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	u.base.UserContext = u.a.newConversation()
 	w := u.writerFor(id)
 	if w != nil && sameFile(w.Path(), info.Path) {
-		// Held from now on, so a reins resuming it meanwhile knows.
-		if err := w.Open(); err != nil {
-			return nil, fmt.Errorf("resume %s: %w", info.ID, err)
-		}
+		// Held from now on, so a reins resuming it meanwhile knows (a
+		// failure shows at the first line recorded).
+		_ = w.Open()
 	}
 	s := u.build(id, w)
 	items := make([]engine.HistoryItem, len(t.Items))

@@ -30,7 +30,7 @@ func (a *app) findResumed() (*session.Transcript, error) {
 			if ue.Next != "" {
 				how = "reins --resume " + ue.Next + " goes on with the one before it"
 			}
-			return nil, fmt.Errorf("--continue: %v; reins did not continue an older session in its place (%s)", err, how)
+			return nil, fmt.Errorf("--continue: the latest session's transcript %s %s; reins did not continue an older session in its place (%s)", ue.Path, ue.Reason, how)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("--continue: no earlier session in %s to continue (%v)", a.cwd, err)
@@ -55,9 +55,9 @@ func (a *app) findResumed() (*session.Transcript, error) {
 	// both go on, each on its own branch of the one transcript, and this
 	// one from the last finished turn, not from the middle of the turn the
 	// other is running.
-	busy := at == "" && session.Busy(info.Path)
+	busy := session.Busy(info.Path)
 	var t *session.Transcript
-	if busy {
+	if busy && at == "" {
 		t, err = session.LoadSettled(info.Path)
 	} else {
 		t, err = session.LoadAt(info.Path, at)
@@ -66,7 +66,10 @@ func (a *app) findResumed() (*session.Transcript, error) {
 		return nil, fmt.Errorf("resume %s: %w", info.ID, err)
 	}
 	if busy {
-		a.warn(busyNote(info))
+		// A fork, a new --session-id, or a session of another folder or
+		// store goes on in a copy of its own.
+		apart := a.opts.ForkSession || a.opts.SessionID != "" || !sameFile(info.Path, a.store.TranscriptPath(a.cwd, info.ID))
+		a.warn(busyNote(info, at, apart))
 	}
 	for _, w := range t.Warnings {
 		a.warn(fmt.Sprintf("resume %s: %s: %s", info.ID, info.Path, w.String()))
@@ -78,9 +81,18 @@ func (a *app) findResumed() (*session.Transcript, error) {
 }
 
 // busyNote says that the session resumed is being recorded by another
-// reins, and what follows.
-func busyNote(info session.Info) string {
-	return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from the last finished turn, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path)
+// reins, and what follows; at is the message it goes on from, when chosen
+// (--resume-session-at); apart is set when this reins records into a copy
+// of its own (--fork-session, a session of another folder).
+func busyNote(info session.Info, at string, apart bool) string {
+	from := "the last finished turn"
+	if at != "" {
+		from = "message " + at
+	}
+	if apart {
+		return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); the copy this one records goes on from %s", info.ID, info.Path, from)
+	}
+	return fmt.Sprintf("session %s is open in another reins that is still recording it (%s); this one goes on from %s, and both record into that transcript as separate branches: a later --resume or --continue goes on with the branch recorded last", info.ID, info.Path, from)
 }
 
 // resume puts a loaded transcript's history and state into the session.
@@ -113,9 +125,9 @@ func (a *app) resume() error {
 	if a.writer != nil && sameFile(t.Path, a.writer.Path()) {
 		// Recording into the file from now on, so that a reins resuming
 		// it meanwhile knows (session.Busy).
-		if err := a.writer.Open(); err != nil {
-			return err
-		}
+		// A file that cannot be opened for writing fails at the first
+		// line recorded, as it did before; it is not an error here.
+		_ = a.writer.Open()
 	}
 	items := make([]engine.HistoryItem, len(t.Items))
 	for i, it := range t.Items {

@@ -22,6 +22,7 @@ import (
 	"reins/internal/mcp"
 	"reins/internal/permission"
 	"reins/internal/sdk"
+	"reins/internal/session"
 	"reins/internal/streamjson"
 	"reins/internal/tool"
 )
@@ -314,6 +315,7 @@ func (f *sdkFront) clear(ctx context.Context) {
 	a.sessionEnd("clear")
 	id := uuid.NewString()
 	cfg := f.session().Config()
+	left := cfg.Recorder
 	cfg.SessionID = id
 	cfg.UserContext = a.newConversation()
 	cfg.Recorder = nil
@@ -328,6 +330,11 @@ func (f *sdkFront) clear(ctx context.Context) {
 	a.sess = s
 	a.mu.Unlock()
 	f.setSession(s)
+	if w, ok := left.(*session.Writer); ok {
+		// The transcript left is no longer held (see session.Busy); a
+		// line recorded for it later opens it again.
+		w.Close()
+	}
 	f.out.SetSessionID(id)
 	a.todos.Replace("", nil)
 	a.sessionStartAs(ctx, "clear")

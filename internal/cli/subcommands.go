@@ -132,6 +132,15 @@ func sessionsCommand(env *Env, cwd string, st session.Store) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("list sessions: %w", err)
 			}
+			// Transcripts left out of the list because they cannot be
+			// read: named, so that a session does not vanish unexplained.
+			where := cwd
+			if all {
+				where = ""
+			}
+			for _, d := range st.Damaged(where) {
+				fmt.Fprintf(env.Stderr, "reins: warning: transcript %s %s; not listed\n", d.Path, d.Reason)
+			}
 			if len(infos) == 0 {
 				fmt.Fprintln(env.Stdout, "No sessions recorded here yet.")
 				return nil

@@ -36,7 +36,16 @@
 // Store.List, Latest and Find locate sessions for `reins sessions`,
 // --continue and --resume without parsing whole files; Store.Fork copies
 // a transcript under a new id (--fork-session); Store.Cleanup removes
-// transcripts older than cleanupPeriodDays.
+// transcripts older than cleanupPeriodDays (never one still being
+// recorded).
+//
+// Two processes may record into one transcript at once (reins --continue
+// in two terminals): each line is one append, so none is lost or torn, and
+// each process's entries form their own branch of the chain. A Writer
+// holds a shared flock on its file while open; Busy probes for one, and
+// LoadSettled then resumes from the last finished turn rather than from
+// the middle of the turn the other process is running. Load's leaf (the
+// last entry of the file) is the branch recorded last.
 //
 // This package knows nothing of the engine: the engine records Entries
 // through a Writer (it implements engine.Recorder), and the caller turns a

@@ -474,6 +474,39 @@ func (s Store) Latest(cwd string) (Info, error) {
 	return Info{}, fmt.Errorf("continue session in %s: %w", cwd, ErrNotFound)
 }
 
+// Damaged returns the transcripts of cwd's project folders (of every
+// project when cwd is "") that List leaves out because they cannot be
+// read, each with the reason; those left out for no fault (no message in
+// them, a sub-agent's) are not named.
+func (s Store) Damaged(cwd string) []UnreadableError {
+	var dirs []string
+	for _, root := range s.roots() {
+		if cwd != "" {
+			dirs = append(dirs, filepath.Join(root, "projects", Slug(cwd)))
+			continue
+		}
+		m, _ := filepath.Glob(filepath.Join(root, "projects", "*"))
+		dirs = append(dirs, m...)
+	}
+	var out []UnreadableError
+	for _, dir := range dirs {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if !strings.HasSuffix(e.Name(), ".jsonl") || !e.Type().IsRegular() {
+				continue
+			}
+			path := filepath.Join(dir, e.Name())
+			if _, ok := Stat(path); ok {
+				continue
+			}
+			if why := unreadable(path); why != "" {
+				out = append(out, UnreadableError{Path: path, Reason: why})
+			}
+		}
+	}
+	return out
+}
+
 // UnreadableError is Latest's error for a newest transcript that cannot
 // be read. Next is the id of the newest readable session before it, ""
 // when there is none.

@@ -361,8 +361,14 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		}
 	case "cleanupPeriodDays":
 		var n int
-		if err = json.Unmarshal(raw, &n); err == nil && n < 0 {
-			return "setting cleanupPeriodDays: must not be negative; ignored", 0
+		const hint = "at least 1 day; to keep transcripts long, give a large number such as 3650); ignored, transcripts are kept 30 days"
+		switch err = json.Unmarshal(raw, &n); {
+		case err == nil && n < 0:
+			return "setting cleanupPeriodDays: must not be negative (" + hint, 0
+		case err == nil && n == 0:
+			// Claude Code refuses 0 too (it once meant "record nothing",
+			// and is often set meaning "never clean up").
+			return "setting cleanupPeriodDays: 0 is refused (" + hint, 0
 		}
 	case "includeCoAuthoredBy", "disableAllHooks", "allowManagedPermissionRulesOnly", "allowManagedHooksOnly", "respectGitignore",
 		"includeGitInstructions":

@@ -153,7 +153,7 @@ func (m *Model) Init() tea.Cmd {
 	if p := strings.TrimSpace(m.o.Prompt); p != "" {
 		cmds = append(cmds, m.submitText(p))
 	} else if m.o.PickResume && len(m.o.Resumed) == 0 {
-		cmds = append(cmds, m.cmdResume(""))
+		cmds = append(cmds, m.cmdResume(m.o.ResumeSearch))
 	}
 	cmds = append(cmds, m.refreshStatus())
 	return tea.Batch(cmds...)

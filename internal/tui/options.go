@@ -166,6 +166,9 @@ type Options struct {
 	// PickResume opens the list of earlier conversations at start (reins
 	// --resume without a session id).
 	PickResume bool
+	// ResumeSearch filters that list at start (reins --resume WORDS that
+	// name no session, as claude --resume takes a search term).
+	ResumeSearch string
 
 	// Prompt is sent as the first message when not empty.
 	Prompt string
