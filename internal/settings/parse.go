@@ -361,14 +361,11 @@ func validateKey(key string, raw json.RawMessage) (string, int) {
 		}
 	case "cleanupPeriodDays":
 		var n int
-		const hint = "at least 1 day; to keep transcripts long, give a large number such as 3650); ignored, transcripts are kept 30 days"
-		switch err = json.Unmarshal(raw, &n); {
-		case err == nil && n < 0:
-			return "setting cleanupPeriodDays: must not be negative (" + hint, 0
-		case err == nil && n == 0:
-			// Claude Code refuses 0 too (it once meant "record nothing",
-			// and is often set meaning "never clean up").
-			return "setting cleanupPeriodDays: 0 is refused (" + hint, 0
+		// 0 keeps every transcript (Claude Code's schema: "0 to disable
+		// cleanup"); reins never reads it as "record nothing", whatever
+		// Claude Code versions did with it, since that would lose work.
+		if err = json.Unmarshal(raw, &n); err == nil && n < 0 {
+			return "setting cleanupPeriodDays: must not be negative (0 keeps every transcript, N days removes older ones); ignored, transcripts are kept 30 days", 0
 		}
 	case "includeCoAuthoredBy", "disableAllHooks", "allowManagedPermissionRulesOnly", "allowManagedHooksOnly", "respectGitignore",
 		"includeGitInstructions":

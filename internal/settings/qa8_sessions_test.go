@@ -6,17 +6,16 @@ import (
 	"testing"
 )
 
-// cleanupPeriodDays 0 is refused with a warning, as Claude Code refuses it,
-// rather than taken silently as the default 30 days by a user who meant
-// "never clean up".
-func TestCleanupPeriodDaysZeroIsRefused(t *testing.T) {
-	for _, v := range []string{"0", "-2"} {
-		err := CheckOverlay(map[string]json.RawMessage{"cleanupPeriodDays": json.RawMessage(v)})
-		if err == nil || !strings.Contains(err.Error(), "cleanupPeriodDays") || !strings.Contains(err.Error(), "3650") {
-			t.Errorf("cleanupPeriodDays %s: %v, want it refused with a hint", v, err)
-		}
+// A negative cleanupPeriodDays is refused with a warning; 0 (keep every
+// transcript) and positive numbers are accepted.
+func TestCleanupPeriodDaysNegativeIsRefusedZeroAccepted(t *testing.T) {
+	err := CheckOverlay(map[string]json.RawMessage{"cleanupPeriodDays": json.RawMessage("-2")})
+	if err == nil || !strings.Contains(err.Error(), "cleanupPeriodDays") || !strings.Contains(err.Error(), "0 keeps every transcript") {
+		t.Errorf("cleanupPeriodDays -2: %v, want it refused with a hint", err)
 	}
-	if err := CheckOverlay(map[string]json.RawMessage{"cleanupPeriodDays": json.RawMessage("1")}); err != nil {
-		t.Errorf("cleanupPeriodDays 1: %v", err)
+	for _, v := range []string{"0", "1"} {
+		if err := CheckOverlay(map[string]json.RawMessage{"cleanupPeriodDays": json.RawMessage(v)}); err != nil {
+			t.Errorf("cleanupPeriodDays %s: %v", v, err)
+		}
 	}
 }
