@@ -250,7 +250,16 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 	if ln6, err := net.Listen("tcp", fmt.Sprintf("[::1]:%d", port)); err == nil {
 		go srv.Serve(ln6)
 	}
-	defer srv.Close()
+	defer func() {
+		// Shutdown, not Close: the browser's request that brought the
+		// answer may still be finishing its page, which Close would cut
+		// off (the browser would show a failed connection).
+		sctx, scancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer scancel()
+		if srv.Shutdown(sctx) != nil {
+			srv.Close()
+		}
+	}()
 
 	// The server's configured headers go to the server only, never to
 	// its authorization server.
