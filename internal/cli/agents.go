@@ -246,6 +246,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		SessionID:          a.currentID(),
 		Cwd:                c.cwd,
 		Version:            Version,
+		Entrypoint:         base.Entrypoint,
 		GitBranch:          c.gitBranch(base.GitBranch),
 		System:             c.systemPrompt(ctx, model),
 		UserContext:        a.userContext(),

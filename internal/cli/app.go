@@ -949,6 +949,20 @@ func (a *app) checkpointGate() tool.Gate {
 // preconnectTimeout bounds the warm-up request to the API.
 const preconnectTimeout = 10 * time.Second
 
+// entrypoint is what transcript lines name as having started the
+// session: CLAUDE_CODE_ENTRYPOINT when set (the Agent SDKs set it, to
+// "sdk-ts" or "sdk-py"), else "cli" for the terminal UI and "sdk-cli"
+// for print and stream-json runs, as Claude Code names them.
+func (a *app) entrypoint() string {
+	if e := strings.TrimSpace(a.getenv("CLAUDE_CODE_ENTRYPOINT")); e != "" {
+		return e
+	}
+	if a.front == frontTUI {
+		return "cli"
+	}
+	return "sdk-cli"
+}
+
 // engineConfig assembles the engine's configuration.
 func (a *app) engineConfig(ctx context.Context) engine.Config {
 	o := a.opts
@@ -960,6 +974,7 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		SessionID:          a.sessionID,
 		Cwd:                a.cwd,
 		Version:            Version,
+		Entrypoint:         a.entrypoint(),
 		System:             a.systemPrompt(ctx),
 		UserContext:        a.userContext(),
 		Tools:              a.toolSet,

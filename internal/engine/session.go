@@ -99,6 +99,10 @@ type Config struct {
 	Cwd       string
 	Version   string
 	GitBranch string
+	// Entrypoint names what started the session in its transcript lines
+	// ("cli" for the terminal UI, "sdk-cli" for print mode, or what
+	// CLAUDE_CODE_ENTRYPOINT says, as an Agent SDK sets it).
+	Entrypoint string
 
 	// System is the system prompt, stable for the session.
 	System []llm.SystemBlock
@@ -502,6 +506,9 @@ func (s *Session) record(e *session.Entry) {
 	e.Cwd = s.cfg.Cwd
 	e.Version = s.cfg.Version
 	e.GitBranch = s.cfg.GitBranch
+	if e.Type == session.TypeUser || e.Type == session.TypeAssistant || e.Type == session.TypeSystem {
+		e.UserType, e.Entrypoint = "external", s.cfg.Entrypoint
+	}
 	e.AgentID = s.cfg.AgentID
 	e.IsSidechain = s.cfg.IsSidechain
 	if err := s.cfg.Recorder.Append(e); err != nil {

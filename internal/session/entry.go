@@ -49,7 +49,13 @@ type Entry struct {
 	Version           string  `json:"version,omitempty"`
 	GitBranch         string  `json:"gitBranch,omitempty"`
 	PermissionMode    string  `json:"permissionMode,omitempty"`
-	IsMeta            bool    `json:"isMeta,omitempty"`
+	// UserType and Entrypoint say who started the session, as Claude
+	// Code's lines do ("external"; "cli", "sdk-cli", "sdk-ts", ...): the
+	// Agent SDKs' session listings tell interactive sessions from
+	// programmatic ones by Entrypoint.
+	UserType   string `json:"userType,omitempty"`
+	Entrypoint string `json:"entrypoint,omitempty"`
+	IsMeta     bool   `json:"isMeta,omitempty"`
 	// IsCompactSummary marks the user message holding a compaction summary.
 	IsCompactSummary bool         `json:"isCompactSummary,omitempty"`
 	Message          *llm.Message `json:"message,omitempty"`
@@ -188,6 +194,8 @@ func (e *Entry) appendFields(buf []byte, first bool) ([]byte, error) {
 	str("version", e.Version)
 	str("gitBranch", e.GitBranch)
 	str("permissionMode", e.PermissionMode)
+	str("userType", e.UserType)
+	str("entrypoint", e.Entrypoint)
 	flag("isMeta", e.IsMeta)
 	flag("isCompactSummary", e.IsCompactSummary)
 	if e.ToolUseResult != nil {
