@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"reins/internal/confdirs"
 	"reins/internal/frontmatter"
@@ -228,12 +227,12 @@ func (l *loader) parseData(data []byte, path, name string, src Source) (*Command
 	if fmBroken {
 		c.DisableModelInvocation = true
 		if !c.HasDescription {
-			c.Description = firstLine(c.Body)
+			c.Description = frontmatter.FirstLine(c.Body)
 		}
 		return c, nil
 	}
 	if !c.HasDescription {
-		c.Description = firstLine(c.Body)
+		c.Description = frontmatter.FirstLine(c.Body)
 	}
 	bad := func(err error) { l.errs = append(l.errs, fmt.Errorf("load %s: %w (ignored)", path, err)) }
 	for _, n := range f.List("arguments") {
@@ -287,23 +286,6 @@ func firstString(f frontmatter.Fields, keys ...string) string {
 		if s := f.String(k); s != "" {
 			return s
 		}
-	}
-	return ""
-}
-
-// firstLine returns the first non-empty line of body without Markdown
-// heading marks, cut to 100 characters.
-func firstLine(body string) string {
-	for _, l := range strings.Split(body, "\n") {
-		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#"))
-		if l == "" {
-			continue
-		}
-		if utf8.RuneCountInString(l) > 100 {
-			r := []rune(l)
-			l = string(r[:99]) + "…"
-		}
-		return l
 	}
 	return ""
 }

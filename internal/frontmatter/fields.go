@@ -217,3 +217,21 @@ func (f Fields) describe(n *yaml.Node) string {
 	}
 	return "an alias"
 }
+
+// FirstLine is a description made from a Markdown body when its
+// frontmatter has none: the body's first line of text without heading
+// marks, cut to 100 characters.
+func FirstLine(body string) string {
+	for line := range strings.SplitSeq(body, "\n") {
+		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#"))
+		if line == "" {
+			continue
+		}
+		if utf8.RuneCountInString(line) > 100 {
+			r := []rune(line)
+			line = string(r[:99]) + "…"
+		}
+		return line
+	}
+	return ""
+}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"reins/internal/frontmatter"
 )
@@ -266,7 +265,7 @@ func (l *loader) file(path string, src Source, plugin string) {
 	body := strings.TrimSpace(doc.Body)
 	desc := strings.TrimSpace(doc.Fields.String("description"))
 	if desc == "" {
-		desc = firstLine(body)
+		desc = frontmatter.FirstLine(body)
 	}
 	s := Style{Name: name, Description: desc, Prompt: body, KeepCodingInstructions: keep, Source: src, Path: path}
 	for i, old := range l.styles {
@@ -276,21 +275,4 @@ func (l *loader) file(path string, src Source, plugin string) {
 		}
 	}
 	l.styles = append(l.styles, s)
-}
-
-// firstLine is a description made from the body's first line of text,
-// without Markdown heading marks, at most 100 characters.
-func firstLine(body string) string {
-	for line := range strings.SplitSeq(body, "\n") {
-		line = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), "#"))
-		if line == "" {
-			continue
-		}
-		if utf8.RuneCountInString(line) > 100 {
-			r := []rune(line)
-			line = string(r[:99]) + "…"
-		}
-		return line
-	}
-	return ""
 }
