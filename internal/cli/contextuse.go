@@ -44,10 +44,20 @@ type memoryUse struct {
 	Tokens int
 }
 
-// memoryTypeNames are Claude Code's names of the memory kinds.
-var memoryTypeNames = map[prompt.Kind]string{
-	prompt.KindManaged: "Managed", prompt.KindUser: "User", prompt.KindProject: "Project",
-	prompt.KindLocal: "Local", prompt.KindAdditional: "Project",
+// memoryTypeName is Claude Code's name of a memory kind (a switch, not a
+// package map: a map would be built at every start).
+func memoryTypeName(k prompt.Kind) string {
+	switch k {
+	case prompt.KindManaged:
+		return "Managed"
+	case prompt.KindUser:
+		return "User"
+	case prompt.KindProject, prompt.KindAdditional:
+		return "Project"
+	case prompt.KindLocal:
+		return "Local"
+	}
+	return ""
 }
 
 // contextUse measures s. The system prompt, tools and memory are
@@ -121,7 +131,7 @@ func (a *app) contextUse(ctx context.Context, s *engine.Session) contextUse {
 			if f.Content == "" {
 				continue
 			}
-			u.Memory = append(u.Memory, memoryUse{Path: f.Path, Type: memoryTypeNames[f.Kind], Tokens: compact.EstimateText(f.Content)})
+			u.Memory = append(u.Memory, memoryUse{Path: f.Path, Type: memoryTypeName(f.Kind), Tokens: compact.EstimateText(f.Content)})
 		}
 	}
 	return u

@@ -34,7 +34,10 @@ type HTTP struct {
 }
 
 // envRef is a reference to a variable in a header value: $NAME or ${NAME}.
-var envRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+// It is compiled on first use, not at every start.
+var envRef = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+})
 
 // Run posts input to the hook's URL.
 func (h *HTTP) Run(ctx context.Context, input []byte) Output {
@@ -49,8 +52,8 @@ func (h *HTTP) Run(ctx context.Context, input []byte) Output {
 	req.Header.Set("Content-Type", "application/json")
 	env := envMap(environ(ctx, h.Env, h.Extra))
 	for k, v := range h.Headers {
-		req.Header.Set(k, envRef.ReplaceAllStringFunc(v, func(ref string) string {
-			m := envRef.FindStringSubmatch(ref)
+		req.Header.Set(k, envRef().ReplaceAllStringFunc(v, func(ref string) string {
+			m := envRef().FindStringSubmatch(ref)
 			name := m[1] + m[2]
 			if !slices.Contains(h.AllowedEnvVars, name) {
 				return ""
@@ -290,7 +293,7 @@ func (m *MCPTool) Run(ctx context.Context, input []byte) Output {
 }
 
 // pathRef is a ${path} reference in an mcp_tool hook's input.
-var pathRef = regexp.MustCompile(`\$\{([A-Za-z0-9_.\-]+)\}`)
+var pathRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z0-9_.\-]+)\}`) })
 
 // fillPaths replaces the ${path} references in the string values of v by
 // the values of from they name (a string as it is, other values as JSON;
@@ -298,9 +301,9 @@ var pathRef = regexp.MustCompile(`\$\{([A-Za-z0-9_.\-]+)\}`)
 func fillPaths(v, from any) any {
 	switch x := v.(type) {
 	case string:
-		return pathRef.ReplaceAllStringFunc(x, func(ref string) string {
+		return pathRef().ReplaceAllStringFunc(x, func(ref string) string {
 			var cur any = from
-			for _, k := range strings.Split(pathRef.FindStringSubmatch(ref)[1], ".") {
+			for _, k := range strings.Split(pathRef().FindStringSubmatch(ref)[1], ".") {
 				m, ok := cur.(map[string]any)
 				if !ok {
 					return ""
