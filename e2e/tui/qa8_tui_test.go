@@ -129,8 +129,17 @@ func TestQA8AddDirMakesAFolderAWorkingFolder(t *testing.T) {
 	if strings.Contains(s, "Do you want to proceed?") {
 		t.Fatalf("reading in the added folder asked for permission:\n%s", s)
 	}
-	if h := messageTexts(tt.requests(2)[1]); !strings.Contains(h, "from the other folder") {
+	reqs := tt.requests(2)
+	if h := messageTexts(reqs[1]); !strings.Contains(h, "from the other folder") {
 		t.Fatalf("want the file's contents sent:\n%s", h)
+	}
+	// The model is told of the folder with the first request after it
+	// was added, once.
+	if h := messageTexts(reqs[0]); !strings.Contains(h, "The user added "+other+" as a working folder") {
+		t.Errorf("the first request after /add-dir does not name the folder:\n%s", h)
+	}
+	if h := messageTexts(reqs[1]); strings.Count(h, "The user added "+other) != 1 {
+		t.Errorf("the note about the folder is not in the history once:\n%s", h)
 	}
 }
 

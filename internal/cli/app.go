@@ -98,6 +98,9 @@ type app struct {
 	opts  *Options
 	front frontEnd
 	hooks appHooks
+	// notes are one-shot notes for the model, given with the next
+	// request (a folder /add-dir added, for example).
+	notes noteQueue
 
 	cwd       string
 	home      string

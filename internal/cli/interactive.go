@@ -86,8 +86,12 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Tasks:             a.viewTasks,
 		Doctor:            a.doctorChecks,
 		AddDir: func(dir string) error {
-			return a.checker.Apply([]permission.Update{{Type: permission.UpdateAddDirectories,
-				Directories: []string{dir}, Destination: permission.DestSession}})
+			if err := a.checker.Apply([]permission.Update{{Type: permission.UpdateAddDirectories,
+				Directories: []string{dir}, Destination: permission.DestSession}}); err != nil {
+				return err
+			}
+			a.notes.add(addedDirNote(dir))
+			return nil
 		},
 		Prepare: func(ctx context.Context, text string) (engine.Input, string, error) {
 			p, err := a.prepare(ctx, text, command.Interactive)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"reins/internal/agent"
@@ -234,7 +235,36 @@ func (a *app) reminders(history []*llm.Message) []string {
 	if r := plan.Reminder(history, string(a.checker.Mode()), a.hasTool(plan.ExitName)); r != "" {
 		out = append(out, r)
 	}
+	out = append(out, a.notes.take()...)
 	return append(out, a.taskReminders()...)
+}
+
+// noteQueue holds notes for the model until the next request takes them.
+// Its methods may be called from any goroutine.
+type noteQueue struct {
+	mu    sync.Mutex
+	notes []string
+}
+
+func (q *noteQueue) add(text string) {
+	q.mu.Lock()
+	q.notes = append(q.notes, text)
+	q.mu.Unlock()
+}
+
+func (q *noteQueue) take() []string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.notes
+	q.notes = nil
+	return out
+}
+
+// addedDirNote tells the model that dir became a working folder in the
+// middle of the session (the system prompt, which names the others, stays
+// as it was so that its cached prefix holds).
+func addedDirNote(dir string) string {
+	return "<system-reminder>\nThe user added " + dir + " as a working folder for this session: you may read and change files there as in the main folder.\n</system-reminder>"
 }
 
 // toolSearchOptions reads the deferred-tool mode and weights.
