@@ -680,9 +680,11 @@ func TestMCPToggleTurnsAServerOffAndOn(t *testing.T) {
 }
 
 // TestClearStartsANewSession: "/clear" sent as a prompt starts a new
-// conversation under a new session id, announced by an init line, as
-// Claude Code does for SDK clients; the next turn carries nothing of the
-// old one, and each conversation has its own transcript.
+// conversation under a new session id, announced as Claude Code does for
+// SDK clients: a conversation_reset line naming the new id, then a single
+// init line under it (not one under the old id first); the next turn
+// carries nothing of the old one, and each conversation has its own
+// transcript.
 func TestClearStartsANewSession(t *testing.T) {
 	srv := server(t, reply("First answer.", 100, 5), reply("Fresh answer.", 50, 5))
 	sb := e2etest.NewSandbox(t, srv.URL)
@@ -693,6 +695,8 @@ func TestClearStartsANewSession(t *testing.T) {
 		SessionID string `json:"session_id"`
 		Result    string `json:"result"`
 		IsError   bool   `json:"is_error"`
+		NewID     string `json:"new_conversation_id"`
+		Trigger   string `json:"trigger"`
 	}
 	until := func(typ string) []line {
 		t.Helper()
@@ -713,17 +717,26 @@ func TestClearStartsANewSession(t *testing.T) {
 	until("result")
 	c.user("/clear")
 	lines := until("result")
-	var inits []line
+	var inits, resets []line
 	for _, l := range lines {
 		if l.Type == "system" && l.Subtype == "init" {
 			inits = append(inits, l)
 		}
+		if l.Type == "conversation_reset" {
+			if len(inits) > 0 {
+				t.Errorf("conversation_reset came after the init line: %+v", lines)
+			}
+			resets = append(resets, l)
+		}
 	}
 	res := lines[len(lines)-1]
-	if len(inits) != 2 || inits[0].SessionID != sessionID || inits[1].SessionID == sessionID || inits[1].SessionID == "" {
-		t.Fatalf("init lines around /clear: %+v; want the old session's then a new one", inits)
+	if len(inits) != 1 || inits[0].SessionID == sessionID || inits[0].SessionID == "" {
+		t.Fatalf("init lines of /clear: %+v; want one, under a new session id", inits)
 	}
-	newID := inits[1].SessionID
+	newID := inits[0].SessionID
+	if len(resets) != 1 || resets[0].NewID != newID || resets[0].SessionID != sessionID || resets[0].Trigger != "clear" {
+		t.Errorf("conversation_reset lines of /clear: %+v; want one from %s to %s, trigger clear", resets, sessionID, newID)
+	}
 	if res.IsError || res.Subtype != "success" || res.SessionID != newID {
 		t.Errorf("result of /clear = %+v, want success under %s", res, newID)
 	}

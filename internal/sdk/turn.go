@@ -33,7 +33,6 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	s.waitSDKServers(ctx)
 	sess := s.cfg.Session()
 	s.setState(streamjson.StateRunning)
-	s.writeInit()
 	tctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if !s.startTurn(it, cancel) {
@@ -51,9 +50,11 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	var turns streamjson.Turns
 	ran := false // a model turn ran (not a local command or a refusal)
 	if b := s.cfg.MaxBudgetUSD; b > 0 && sess.Totals().Cost >= b {
+		s.writeInit()
 		end = &engine.TurnEnd{Reason: engine.ReasonBudget, Total: sess.Totals(),
 			Err: fmt.Errorf("the session already reached its maximum budget ($%s)", strconv.FormatFloat(b, 'f', -1, 64))}
 	} else if it.notice {
+		s.writeInit()
 		end, ran = s.run(tctx, sess, engine.Input{Content: it.in.Content, Meta: true}, &turns), true
 	} else {
 		end, ran = s.prepareAndRun(tctx, sess, engine.Input{Content: it.in.Content, UUID: it.in.UUID}, &turns)
@@ -107,12 +108,21 @@ func (s *Server) writeInit() {
 var errInterruptedQueued = fmt.Errorf("interrupted before it started")
 
 // prepareAndRun runs Config.Prepare on a user message, then its turn, or
-// answers it without one; ran reports whether a model turn ran.
+// answers it without one; ran reports whether a model turn ran. The init
+// line goes after Prepare, as Claude Code writes it once the input is
+// processed: a "/clear" gets one init line, under the new session id,
+// after a conversation_reset line.
 func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in engine.Input, turns *streamjson.Turns) (end *engine.TurnEnd, ran bool) {
 	if s.cfg.Prepare == nil {
+		s.writeInit()
 		return s.run(ctx, sess, s.withHeld(in), turns), true
 	}
+	before := s.cfg.Out.SessionID()
 	p, err := s.cfg.Prepare(ctx, in)
+	if err == nil && p.Reset {
+		s.cfg.Out.Line(streamjson.NewConversationReset(before, s.cfg.Out.SessionID(), in.UUID))
+	}
+	s.writeInit()
 	if err == nil && !p.Run {
 		for _, ev := range p.Events {
 			s.cfg.Out.Event(ev)
@@ -124,7 +134,6 @@ func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in eng
 	case !p.Run && p.IsError:
 		return &engine.TurnEnd{Reason: engine.ReasonError, Err: errors.New(p.Output), Total: sess.Totals()}, false
 	case p.Reset:
-		s.writeInit()
 		return &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: s.cfg.Session().Totals()}, false
 	case !p.Run:
 		return &engine.TurnEnd{Reason: engine.ReasonCompleted, Result: p.Output, Total: sess.Totals()}, false

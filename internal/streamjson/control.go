@@ -2,6 +2,7 @@ package streamjson
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -109,4 +110,29 @@ func (w *Writer) SessionID() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.opts.SessionID
+}
+
+// ConversationReset is the conversation_reset line Claude Code writes when
+// "/clear" discards the conversation: a client mounts a fresh transcript
+// under NewConversationID.
+type ConversationReset struct {
+	Type              string `json:"type"`
+	NewConversationID string `json:"new_conversation_id"`
+	UUID              string `json:"uuid"`
+	SessionID         string `json:"session_id"`
+	Trigger           string `json:"trigger"`
+	UserMessageUUID   string `json:"user_message_uuid,omitempty"`
+	Timestamp         string `json:"timestamp"`
+}
+
+// NewConversationReset returns the conversation_reset line of a "/clear"
+// that moved session oldID to newID; messageUUID is the uuid of the user
+// message that carried the command, when it had a canonical one.
+func NewConversationReset(oldID, newID, messageUUID string) ConversationReset {
+	if _, err := uuid.Parse(messageUUID); err != nil {
+		messageUUID = ""
+	}
+	return ConversationReset{Type: "conversation_reset", NewConversationID: newID, UUID: uuid.NewString(),
+		SessionID: oldID, Trigger: "clear", UserMessageUUID: messageUUID,
+		Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z")}
 }
