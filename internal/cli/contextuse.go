@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"reins/internal/agent"
 	"reins/internal/compact"
 	"reins/internal/engine"
+	"reins/internal/mcp"
 	"reins/internal/prompt"
 )
 
@@ -29,6 +31,46 @@ type contextUse struct {
 	// Auto says autocompaction is on; Threshold is where it starts.
 	Auto      bool
 	Threshold int
+	// MCPTools are the MCP tools the model may call, with the estimated
+	// size of their schemas.
+	MCPTools []mcpToolUse
+	// Agents are the custom (not built-in) agent types the Agent tool can
+	// start, with the estimated size of their line in the agent listing.
+	Agents []agentUse
+}
+
+// mcpToolUse is one MCP tool of contextUse.
+type mcpToolUse struct {
+	Name   string // as the model calls it: mcp__<server>__<tool>
+	Server string // normalised, as in Name
+	Tokens int
+	// Loaded says the schema is sent; a deferred tool's is not until a
+	// tool search loads it.
+	Loaded bool
+}
+
+// agentUse is one agent type of contextUse.
+type agentUse struct {
+	Type   string
+	Source string // Claude Code's name of where it was defined
+	Path   string
+	Tokens int
+}
+
+// agentSourceName is Claude Code's name for where an agent type was
+// defined (agents given by --agents or an SDK client are flagSettings).
+func agentSourceName(s agent.Source) string {
+	switch s {
+	case agent.SourceUser:
+		return "userSettings"
+	case agent.SourceProject:
+		return "projectSettings"
+	case agent.SourceManaged:
+		return "policySettings"
+	case agent.SourceFlag, agent.SourceSDK:
+		return "flagSettings"
+	}
+	return string(s)
 }
 
 // contextPart is one category of contextUse.
@@ -85,13 +127,36 @@ func (a *app) contextUse(ctx context.Context, s *engine.Session) contextUse {
 				}
 			}
 		}
+		sent := map[string]bool{}
 		for _, sp := range specs {
 			n := compact.EstimateText(sp.Name + sp.Description + string(sp.InputSchema) + string(sp.Raw))
+			sent[sp.Name] = true
 			if strings.HasPrefix(sp.Name, "mcp__") {
 				mcpTools += n
 			} else {
 				tools += n
 			}
+		}
+		for _, t := range ts.Tools {
+			name := t.Name()
+			if !strings.HasPrefix(name, "mcp__") {
+				continue
+			}
+			server, _, _ := strings.Cut(strings.TrimPrefix(name, "mcp__"), "__")
+			if st, ok := t.(interface{ Server() string }); ok {
+				server = mcp.NormalizeName(st.Server())
+			}
+			u.MCPTools = append(u.MCPTools, mcpToolUse{Name: name, Server: server,
+				Tokens: compact.EstimateText(name + t.Description() + string(t.InputSchema())), Loaded: specs == nil || sent[name]})
+		}
+	}
+	if cat := a.agentCatalog(); cat != nil {
+		for _, d := range cat.All() {
+			if d.Source == agent.SourceBuiltin || !a.agentTypeVisible(d.Name) {
+				continue
+			}
+			line := d.Name + ": " + strings.Join(strings.Fields(d.Description), " ")
+			u.Agents = append(u.Agents, agentUse{Type: d.Name, Source: agentSourceName(d.Source), Path: d.Path, Tokens: compact.EstimateText(line)})
 		}
 	}
 	fixed := system + tools + mcpTools + memory

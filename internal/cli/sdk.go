@@ -581,14 +581,13 @@ func (f *sdkFront) mcpToggle(name string, enabled bool) (bool, error) {
 // contextInfo fills get_context_usage with what fills the context by
 // category (the system prompt, tools, memory files and messages, the free
 // space and the autocompact buffer, adding up to the window) and the
-// memory files, as /context shows them.
+// memory files, as /context shows them, the MCP tools with the size of
+// their schemas and the custom agent types the Agent tool can start.
 func (f *sdkFront) contextInfo(cu *sdk.ContextUsage) {
 	u := f.a.contextUse(context.Background(), f.session())
-	colors := map[string]string{"System prompt": "inactive", "System tools": "inactive", "MCP tools": "cyan",
-		"Memory files": "claude", "Messages": "purple", "Free space": "promptBorder", "Autocompact buffer": "inactive"}
 	cu.Categories = cu.Categories[:0]
 	for _, p := range u.Parts {
-		cu.Categories = append(cu.Categories, sdk.UsageCategory{Name: p.Name, Tokens: p.Tokens, Color: colors[p.Name]})
+		cu.Categories = append(cu.Categories, sdk.NewUsageCategory(p.Name, p.Tokens))
 	}
 	cu.TotalTokens, cu.MaxTokens, cu.RawMaxTokens = u.Used, u.Window, u.Window
 	if u.Window > 0 {
@@ -602,5 +601,13 @@ func (f *sdkFront) contextInfo(cu *sdk.ContextUsage) {
 	cu.MemoryFiles = []any{}
 	for _, m := range u.Memory {
 		cu.MemoryFiles = append(cu.MemoryFiles, sdk.MemoryFileUsage{Path: m.Path, Type: m.Type, Tokens: m.Tokens})
+	}
+	cu.MCPTools = []any{}
+	for _, m := range u.MCPTools {
+		cu.MCPTools = append(cu.MCPTools, sdk.MCPToolUsage{Name: m.Name, ServerName: m.Server, Tokens: m.Tokens, IsLoaded: m.Loaded})
+	}
+	cu.Agents = []any{}
+	for _, g := range u.Agents {
+		cu.Agents = append(cu.Agents, sdk.AgentUsage{AgentType: g.Type, Source: g.Source, Path: g.Path, Tokens: g.Tokens})
 	}
 }

@@ -1,0 +1,65 @@
+package sdk_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"reins/internal/e2etest"
+)
+
+// get_context_usage lists the MCP tools the model may call (with the
+// normalised server name and an estimate of their schema's size) and the
+// custom agent types the Agent tool can start (with where they were
+// defined), and each category carries Claude Code's stable id and kind.
+func TestQA9ContextUsageListsMCPToolsAndCustomAgents(t *testing.T) {
+	srv := server(t, reply("Hello.", 50000, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	agentFile := sb.Write(t, ".claude/agents/reviewer.md",
+		"---\nname: reviewer\ndescription: Reviews a change for bugs and style.\n---\nYou review code.\n")
+	c := start(t, sb, &fakeMCP{name: "sdk-tools"}, sdkMCPArgs...)
+	c.user("Hi.")
+	c.nextUntil(`"type":"result"`)
+	c.request("ctx-1", `{"subtype":"get_context_usage"}`)
+	line := c.nextUntil(`"request_id":"ctx-1"`)
+	raw, _ := json.Marshal(line["response"].(map[string]any)["response"])
+	var got struct {
+		Categories []struct {
+			ID, Name, Kind string
+			Tokens         int
+		}
+		MCPTools []struct {
+			Name, ServerName string
+			Tokens           int
+			IsLoaded         bool
+		}
+		Agents []struct {
+			AgentType, Source, Path string
+			Tokens                  int
+		}
+	}
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatalf("decode %s: %v", raw, err)
+	}
+	if len(got.MCPTools) != 1 || got.MCPTools[0].Name != echoTool || got.MCPTools[0].ServerName != "sdk-tools" ||
+		got.MCPTools[0].Tokens <= 0 || !got.MCPTools[0].IsLoaded {
+		t.Errorf("mcpTools = %+v, want %s of sdk-tools, loaded, with its size", got.MCPTools, echoTool)
+	}
+	if len(got.Agents) != 1 || got.Agents[0].AgentType != "reviewer" || got.Agents[0].Source != "projectSettings" ||
+		got.Agents[0].Tokens <= 0 || filepath.Clean(got.Agents[0].Path) != filepath.Clean(agentFile) {
+		t.Errorf("agents = %+v, want the project's reviewer (%s) alone", got.Agents, agentFile)
+	}
+	kinds := map[string]string{}
+	for _, cat := range got.Categories {
+		kinds[cat.ID] = cat.Kind
+	}
+	for id, kind := range map[string]string{"system_prompt": "used", "mcp_tools": "used", "messages": "used", "free_space": "free"} {
+		if kinds[id] != kind {
+			t.Errorf("category %s has kind %q, want %q (categories %+v)", id, kinds[id], kind, got.Categories)
+		}
+	}
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
