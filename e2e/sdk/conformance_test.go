@@ -106,6 +106,9 @@ func TestInterruptStopsTheRunningTurnAndTheSessionGoesOn(t *testing.T) {
 		`"num_turns":"<number>","stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
 		`"permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["interrupted by user"],"uuid":"<uuid>"}`
 	c.expectSkipping([]string{"stream_event"}, controlOK("int-1", `{}`))
+	// As Claude Code does, the message the interruption leaves in the
+	// conversation comes as a user line before the result.
+	c.expectSkipping([]string{"stream_event"}, interruptedLine("[Request interrupted by user]"))
 	c.expectSkipping([]string{"stream_event"}, interrupted)
 	c.expect(stateLine("idle"))
 
@@ -558,6 +561,7 @@ func TestInterruptWithdrawsAPendingPermissionQuestion(t *testing.T) {
 	// answered as interrupted, and the turn ends.
 	c.expectAnyOrder(controlOK("int-1", `{}`), `{"type":"control_cancel_request","request_id":"<$ask1>"}`, stateLine("running"),
 		toolResultLine("toolu_1", "<string>", true, `"<string>"`))
+	c.expect(interruptedLine("[Request interrupted by user for tool use]"))
 	c.expect(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>","duration_api_ms":"<number>",` +
 		// The question can come before the response finished streaming, so
 		// the stop reason may not have arrived yet. num_turns counts the
@@ -595,6 +599,7 @@ func TestSignalEndsTheTurnWithACompleteResultLine(t *testing.T) {
 	if err := c.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	c.expectSkipping([]string{"stream_event"}, interruptedLine("[Request interrupted by user]"))
 	c.expectSkipping([]string{"stream_event"}, `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>",`+
 		`"duration_api_ms":"<number>","num_turns":"<number>","stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>",`+
 		`"usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["<string>"],"uuid":"<uuid>"}`)

@@ -146,6 +146,7 @@ func TestQA3DenialWithInterruptSaysWhyTheTurnStopped(t *testing.T) {
 	c.answer(c.get("ask"), `{"behavior":"deny","message":"Stop right there.","interrupt":true}`)
 	c.expect(stateLine("running"))
 	c.expect(toolResultLine("toolu_1", "Stop right there.", true, `"<string>"`))
+	c.expect(interruptedLine("[Request interrupted by user for tool use]"))
 	c.expect(resultLine(resultSpec{subtype: "error_during_execution", stop: "tool_use", turns: 2, in: 100, out: 10, terminal: "aborted_tools",
 		denials: `[{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"command":"touch made","description":"make"}}]`,
 		errors:  `["interrupted: a tool call was denied with a request to stop"]`}))

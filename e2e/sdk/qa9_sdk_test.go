@@ -63,3 +63,10 @@ func TestQA9ContextUsageListsMCPToolsAndCustomAgents(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// interruptedLine is the user line carrying the message an interrupted
+// turn leaves in the conversation.
+func interruptedLine(text string) string {
+	return `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}]},` +
+		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<string>"}`
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
+
 	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/streamjson"
@@ -169,6 +171,18 @@ func (s *Server) run(ctx context.Context, sess *engine.Session, in engine.Input,
 	}
 	if end == nil {
 		end = &engine.TurnEnd{Reason: engine.ReasonError, Err: fmt.Errorf("the turn ended without a result"), Total: sess.Totals()}
+	}
+	if end.Reason == engine.ReasonAborted || end.Reason == engine.ReasonAbortedTools {
+		// Claude Code writes the message an interrupted turn leaves in
+		// the conversation ("[Request interrupted by user]") as a user
+		// line before the result.
+		if msgs := sess.Messages(); len(msgs) > 0 && engine.IsInterruptMarker(msgs[len(msgs)-1]) {
+			id := sess.LastUUID()
+			if id == "" {
+				id = uuid.NewString()
+			}
+			s.cfg.Out.UserLine(id, msgs[len(msgs)-1])
+		}
 	}
 	return end
 }

@@ -173,3 +173,15 @@ func (w *Writer) Event(ev engine.Event) error {
 	}
 	return nil
 }
+
+// UserLine writes a user message the CLI itself added to the main
+// conversation (not a replay of the client's input), such as the
+// "[Request interrupted by user]" an interrupted turn leaves; id is its
+// uuid in the transcript.
+func (w *Writer) UserLine(id string, m *llm.Message) error {
+	msg, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("encode user message %s: %w", id, err)
+	}
+	return w.Line(User{Type: "user", Message: msg, SessionID: w.SessionID(), UUID: id, Timestamp: timestamp(w.opts.Now())})
+}
