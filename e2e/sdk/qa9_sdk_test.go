@@ -70,3 +70,32 @@ func interruptedLine(text string) string {
 	return `{"type":"user","message":{"role":"user","content":[{"type":"text","text":"` + text + `"}]},` +
 		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<string>"}`
 }
+
+// The result of a turn echoes the uuid the client gave its user message
+// (user_message_uuid, and in user_message_uuids), so that a client can
+// match each result to the message it answers; a message without a uuid
+// gets a result without them.
+func TestQA9ResultEchoesTheClientsUserMessageUUID(t *testing.T) {
+	srv := server(t, reply("One.", 100, 10), reply("Two.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	const id = "0b9c4f3e-5a2d-4c1b-9e8f-7a6b5c4d3e2f"
+	c.send(`{"type":"user","session_id":"","uuid":"` + id + `","message":{"role":"user","content":"First."},"parent_tool_use_id":null}`)
+	res := c.nextUntil(`"type":"result"`)
+	if res["user_message_uuid"] != id {
+		t.Errorf("user_message_uuid = %v, want %s", res["user_message_uuid"], id)
+	}
+	if ids, _ := res["user_message_uuids"].([]any); len(ids) != 1 || ids[0] != id {
+		t.Errorf("user_message_uuids = %v, want [%s]", res["user_message_uuids"], id)
+	}
+	c.user("Second.")
+	res = c.nextUntil(`"type":"result"`)
+	if _, ok := res["user_message_uuid"]; ok {
+		t.Errorf("a message without a uuid got user_message_uuid %v", res["user_message_uuid"])
+	}
+	c.nextUntil(`"state":"idle"`)
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}

@@ -75,6 +75,9 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		}
 	}
 	res := streamjson.NewResult(w.SessionID(), end, s.cfg.Models)
+	if id := it.in.UUID; id != "" && !it.notice {
+		res.UserMessageUUID, res.UserMessageUUIDs = id, []string{id}
+	}
 	turns.Apply(res)
 	if structured != nil {
 		res.StructuredOutput = structured

@@ -211,6 +211,12 @@ type Result struct {
 	APIErrorStatus   *int     `json:"api_error_status"`
 	StructuredOutput any      `json:"structured_output,omitempty"`
 	Errors           []string `json:"errors,omitempty"`
+	// UserMessageUUID echoes the client's uuid of the user message that
+	// started the turn (stream-json input), so a client can match the
+	// result to what it sent; UserMessageUUIDs lists every such message
+	// the turn took. Both are absent when the client gave no uuid.
+	UserMessageUUID  string   `json:"user_message_uuid,omitempty"`
+	UserMessageUUIDs []string `json:"user_message_uuids,omitempty"`
 	UUID             string   `json:"uuid"`
 }
 
