@@ -104,7 +104,7 @@ func TestInterruptStopsTheRunningTurnAndTheSessionGoesOn(t *testing.T) {
 	c.request("int-1", `{"subtype":"interrupt"}`)
 	interrupted := `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>","duration_api_ms":"<number>",` +
 		`"num_turns":"<number>","stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
-		`"permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["interrupted by user"],"uuid":"<uuid>"}`
+		`"permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["interrupted by user"],"result_index":"<number>","uuid":"<uuid>"}`
 	c.expectSkipping([]string{"stream_event"}, controlOK("int-1", `{}`))
 	// As Claude Code does, the message the interruption leaves in the
 	// conversation comes as a user line before the result.
@@ -121,7 +121,7 @@ func TestInterruptStopsTheRunningTurnAndTheSessionGoesOn(t *testing.T) {
 		`"total_cost_usd":"<number>","usage":{"input_tokens":120,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":5,`+
 		`"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard",`+
 		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":"<any>","permission_denials":[],`+
-		`"terminal_reason":"completed","api_error_status":null,"uuid":"<uuid>"}`)
+		`"terminal_reason":"completed","api_error_status":null,"result_index":"<number>","uuid":"<uuid>"}`)
 	c.expect(stateLine("idle"))
 	c.closeInput()
 	if code := c.wait(); code != 0 {
@@ -372,7 +372,7 @@ func TestMalformedInputIsAnsweredAndTheSessionGoesOn(t *testing.T) {
 		`"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},` +
 		`"service_tier":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":{},` +
 		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,` +
-		`"errors":["input line 13: user message: message content must be a string or an array of content blocks"],"uuid":"<uuid>"}`)
+		`"errors":["input line 13: user message: message content must be a string or an array of content blocks"],"result_index":"<number>","uuid":"<uuid>"}`)
 
 	c.user("Are you still there?")
 	c.expect(stateLine("running"))
@@ -567,7 +567,7 @@ func TestInterruptWithdrawsAPendingPermissionQuestion(t *testing.T) {
 		// the stop reason may not have arrived yet. num_turns counts the
 		// prompt and the interrupted call's result.
 		`"num_turns":2,"stop_reason":"<any>","session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
-		`"permission_denials":"<array>","terminal_reason":"aborted_tools","api_error_status":null,"errors":["interrupted by user"],"uuid":"<uuid>"}`)
+		`"permission_denials":"<array>","terminal_reason":"aborted_tools","api_error_status":null,"errors":["interrupted by user"],"result_index":"<number>","uuid":"<uuid>"}`)
 	c.expect(stateLine("idle"))
 	// A late answer to the withdrawn question changes nothing.
 	c.answer(c.get("ask1"), `{"behavior":"allow"}`)
@@ -602,7 +602,7 @@ func TestSignalEndsTheTurnWithACompleteResultLine(t *testing.T) {
 	c.expectSkipping([]string{"stream_event"}, interruptedLine("[Request interrupted by user]"))
 	c.expectSkipping([]string{"stream_event"}, `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>",`+
 		`"duration_api_ms":"<number>","num_turns":"<number>","stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>",`+
-		`"usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["<string>"],"uuid":"<uuid>"}`)
+		`"usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["<string>"],"result_index":"<number>","uuid":"<uuid>"}`)
 	c.expect(stateLine("idle"))
 	if code := c.wait(); code == 0 {
 		t.Error("exit code 0 after a signal stopped the turn")

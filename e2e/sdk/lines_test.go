@@ -156,7 +156,7 @@ func resultLine(r resultSpec) string {
 	if r.errors != "" {
 		b.WriteString(`,"errors":` + r.errors)
 	}
-	b.WriteString(`,"uuid":"<uuid>"}`)
+	b.WriteString(`,"result_index":"<number>","uuid":"<uuid>"}`)
 	return b.String()
 }
 

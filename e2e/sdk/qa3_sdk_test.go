@@ -17,7 +17,7 @@ func errorResult(text string) string {
 		`"stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>","usage":{"input_tokens":0,"cache_creation_input_tokens":0,` +
 		`"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},` +
 		`"service_tier":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":"<any>",` +
-		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,"errors":["<~` + text + `>"],"uuid":"<uuid>"}`
+		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,"errors":["<~` + text + `>"],"result_index":"<number>","uuid":"<uuid>"}`
 }
 
 // A blank user message (an empty or white-space prompt string, or only
@@ -170,7 +170,7 @@ func TestQA3ClientCacheControlKeepsTheRequestWithinFourBreakpoints(t *testing.T)
 		c.expectSkipping([]string{"system", "assistant"}, `{"type":"result","subtype":"success","result":`+q(want)+`,"is_error":false,`+
 			`"duration_ms":"<number>","duration_api_ms":"<number>","num_turns":1,"stop_reason":"end_turn","session_id":"<session>",`+
 			`"total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"completed",`+
-			`"api_error_status":null,"uuid":"<uuid>"}`)
+			`"api_error_status":null,"result_index":"<number>","uuid":"<uuid>"}`)
 		c.expect(stateLine("idle"))
 		if n := strings.Count(string(srv.Requests()[i].Body), `"cache_control"`); n > 4 {
 			t.Errorf("request %d has %d cache_control breakpoints; the API allows 4", i+1, n)

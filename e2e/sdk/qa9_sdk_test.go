@@ -99,3 +99,23 @@ func TestQA9ResultEchoesTheClientsUserMessageUUID(t *testing.T) {
 		t.Fatalf("exit code %d", code)
 	}
 }
+
+// Each result line carries result_index, numbering the results the
+// process wrote from 0, so that a client sees when one was lost.
+func TestQA9ResultsAreNumberedInTheOrderWritten(t *testing.T) {
+	srv := server(t, reply("One.", 100, 10), reply("Two.", 100, 10))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	c := start(t, sb, nil)
+	for want, prompt := range []string{"First.", "Second."} {
+		c.user(prompt)
+		res := c.nextUntil(`"type":"result"`)
+		if got, ok := res["result_index"].(float64); !ok || int(got) != want {
+			t.Errorf("result %d: result_index = %v, want %d", want, res["result_index"], want)
+		}
+	}
+	c.nextUntil(`"state":"idle"`)
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}

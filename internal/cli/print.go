@@ -202,6 +202,8 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 			return err
 		}
 	case "json":
+		first := 0 // the only result of the run
+		res.ResultIndex = &first
 		var out any = res
 		if o.Verbose {
 			out = append(verbose, res)

@@ -217,7 +217,10 @@ type Result struct {
 	// the turn took. Both are absent when the client gave no uuid.
 	UserMessageUUID  string   `json:"user_message_uuid,omitempty"`
 	UserMessageUUIDs []string `json:"user_message_uuids,omitempty"`
-	UUID             string   `json:"uuid"`
+	// ResultIndex numbers the results the process wrote, from 0 (set by
+	// Writer.Line; a gap means a result was lost).
+	ResultIndex *int   `json:"result_index,omitempty"`
+	UUID        string `json:"uuid"`
 }
 
 // Subtypes of result lines.

@@ -29,9 +29,11 @@ type Options struct {
 type Writer struct {
 	opts Options
 
-	mu  sync.Mutex // guards w and err
+	mu  sync.Mutex // guards w, err and results
 	w   io.Writer
 	err error
+	// results counts the result lines written (their result_index).
+	results int
 }
 
 // NewWriter returns a writer.
@@ -49,8 +51,17 @@ func (w *Writer) SetSessionID(id string) {
 	w.mu.Unlock()
 }
 
-// Line writes v as one JSON line.
+// Line writes v as one JSON line. A *Result is numbered (result_index)
+// in the order the results are written, from 0; one whose write fails
+// still takes its number.
 func (w *Writer) Line(v any) error {
+	if r, ok := v.(*Result); ok {
+		w.mu.Lock()
+		n := w.results
+		w.results++
+		w.mu.Unlock()
+		r.ResultIndex = &n
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode output line: %w", err)
