@@ -43,7 +43,11 @@
 //     client's hooks again, in place of the earlier ones, and answers as
 //     the first did.
 //   - a "/clear" prompt starts a new conversation under a new session id,
-//     announced by a fresh init line before its result.
+//     announced by a conversation_reset line and then the turn's one init
+//     line, under the new id, before its result.
+//   - an interrupted turn writes the message it leaves in the
+//     conversation ("[Request interrupted by user]") as a user line
+//     before its result.
 //
 // Anything else, or a request whose fields are malformed, is answered with
 // an error control_response; the client never waits on a request reins
