@@ -1,0 +1,49 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// Read-only git commands that print tracked files are refused when a
+// Read deny rule covers one: "git show HEAD:secrets/key", "git grep" and
+// "git log -p" printed the committed secret. A git grep of the project
+// while the denied file is untracked (a gitignored .env) still runs.
+func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git show HEAD:secrets/key"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "git grep -n TOPSECRET"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "git log -p"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_4", "Bash", map[string]string{"command": "git grep -n API_KEY -- src"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "secrets/key", "TOPSECRET\n")
+	sb.Write(t, ".env", "API_KEY=ALSOSECRET\n")
+	sb.Write(t, ".gitignore", ".env\n")
+	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "secrets", "src", ".gitignore"}, {"commit", "-q", "-m", "init"}} {
+		cmd := exec.Command("git", append([]string{"-C", sb.Dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./secrets/**)", "Read(./.env)"]}}`)
+	ids := printDenials(t, sb.Run(t, "", "-p", "where is the key?", "--output-format", "json"))
+	if strings.Join(ids, ",") != "toolu_1,toolu_2,toolu_3" {
+		t.Errorf("permission_denials = %v, want the show, the grep of the repository and the log -p", ids)
+	}
+	for _, r := range srv.Requests() {
+		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "TOPSECRET\\n") || strings.Contains(string(b), "ALSOSECRET") {
+			t.Fatalf("a denied file reached the model: %s", b)
+		}
+	}
+	last := srv.Requests()[len(srv.Requests())-1]
+	if b, _ := json.Marshal(last.Messages); !strings.Contains(string(b), "reads API_KEY from the environment") {
+		t.Errorf("the git grep of src did not run: %s", b)
+	}
+}

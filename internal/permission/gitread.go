@@ -1,0 +1,284 @@
+package permission
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"reins/internal/shell"
+)
+
+// gitTimeout bounds one git command ResolveTrees runs to list a
+// repository's tracked files.
+const gitTimeout = 10 * time.Second
+
+// gitRead is what a read-only git command prints of the repository's
+// files (git grep, log -p, diff, show, cat-file -p), for ResolveTrees to
+// judge against Read deny and ask rules: the files it reads are in the
+// repository's history, not named on the command line.
+type gitRead struct {
+	// dir is the folder git runs in (after -C).
+	dir string
+	// revPaths are the path parts of REV:path operands (show, cat-file):
+	// relative to the top of the work tree, or to dir when they start
+	// with ./ or ../.
+	revPaths []string
+	// whole is set when the command prints the content of the tracked
+	// files under its pathspecs (all of them without one).
+	whole bool
+	// scopeDir is set when the files read without a pathspec are those
+	// under dir (git grep) rather than the whole work tree.
+	scopeDir bool
+	// walk is set when the files read are those on disk, tracked or not
+	// (git grep --untracked or --no-index).
+	walk bool
+	// specs are the operands after "--" (pathspecs, absolute); maybe are
+	// those before it, which git takes as pathspecs when they name a
+	// file on disk and as revisions otherwise.
+	specs, maybe []string
+}
+
+// gitValueOptions are options of git log, diff, show and archive given
+// their value as the next word; the value is not an operand. Taking a
+// flag for one only widens what is judged.
+const gitValueOptions = " -n -S -G -L -O -o --prefix --output --remote --exec --max-count --skip --since --until --after --before --author --committer --grep --format --pretty --date --abbrev --encoding --max-depth --threads --exclude --branches --tags --remotes --glob --diff-filter --relative --src-prefix --dst-prefix --word-diff-regex --anchored --find-object "
+
+// gitGrepValueOptions are git grep's options given their value as the
+// next word (-n is a flag there).
+const gitGrepValueOptions = " -e -f -A -B -C -m -O --max-count --max-depth --threads --regexp --file --context --after-context --before-context --open-files-in-pager "
+
+// gitNoPatch are the options of diff and show that print names or
+// counts instead of the patch.
+const gitNoPatch = " --stat --numstat --shortstat --name-only --name-status --summary -s --no-patch --raw --dirstat --check --quiet "
+
+// gitPatch are the options of log and friends that print the patch.
+const gitPatch = " -p -u --patch --patch-with-stat --patch-with-raw --cc -c --word-diff --color-words -L --full-diff "
+
+// gitCommandRead returns what the git command words (its arguments, the
+// program left out) print of the repository's files, run in dir; nil when
+// it prints no file content.
+func gitCommandRead(words []shell.Word, dir, home string) *gitRead {
+	i := 0
+	for ; i < len(words); i++ {
+		v := words[i].Value
+		switch {
+		case v == "-C" && i+1 < len(words):
+			i++
+			dir, _ = tildePath(words[i].Raw, words[i].Value, dir, home)
+			if dir == "" {
+				return nil
+			}
+		case v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			return gitSubRead(v, words[i+1:], dir, home)
+		}
+	}
+	return nil
+}
+
+func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
+	g := &gitRead{dir: dir}
+	valued := gitValueOptions
+	if sub == "grep" {
+		valued = gitGrepValueOptions
+	}
+	var ops []string
+	dashes := false
+	for i := 0; i < len(rest); i++ {
+		v := rest[i].Value
+		switch {
+		case dashes:
+			g.specs = append(g.specs, absPath(v, dir, home))
+		case v == "--":
+			dashes = true
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			if !strings.Contains(v, "=") && strings.Contains(valued, " "+v+" ") {
+				i++
+			}
+		default:
+			ops = append(ops, v)
+		}
+	}
+	has := func(opts string) bool { return hasAnyOption(rest, opts) }
+	switch sub {
+	case "grep":
+		if len(ops) > 0 && !has(" -e -f --regexp --file ") {
+			ops = ops[1:] // the pattern
+		}
+		g.whole, g.scopeDir = true, true
+		g.walk = has(" --untracked --no-index ")
+	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "range-diff":
+		g.whole = has(gitPatch)
+	case "diff":
+		g.whole = has(" -p -u --patch ") || !has(gitNoPatch)
+		g.walk = has(" --no-index ")
+	case "show":
+		g.whole = has(" -p -u --patch ") || !has(gitNoPatch)
+		commits := len(ops) == 0
+		for _, o := range ops {
+			if p, ok := revPath(o); ok {
+				g.revPaths = append(g.revPaths, p)
+			} else {
+				commits = true
+			}
+		}
+		g.whole = g.whole && commits
+		ops = nil
+	case "cat-file":
+		if !has(" -p --batch --batch-command ") && (len(ops) < 2 || !gitObjectType(ops[0])) {
+			return nil // -t, -s, -e print no content
+		}
+		if has(" --batch --batch-command ") {
+			g.whole = true // the objects come on stdin
+		}
+		if len(ops) > 1 {
+			ops = ops[1:]
+		}
+		for _, o := range ops {
+			if p, ok := revPath(o); ok {
+				g.revPaths = append(g.revPaths, p)
+			} else if hexName(o) {
+				g.whole = true // an object id: any blob
+			}
+		}
+		ops = nil
+	case "archive":
+		g.whole = true // the tracked files of a tree, under its pathspecs
+	case "blame", "annotate":
+		g.whole = len(ops)+len(g.specs) > 0
+	default:
+		return nil
+	}
+	for _, o := range ops {
+		if strings.Contains(o, ":") {
+			if p, ok := revPath(o); ok {
+				g.revPaths = append(g.revPaths, p)
+			}
+			continue
+		}
+		g.maybe = append(g.maybe, absPath(o, dir, home))
+	}
+	if !g.whole && len(g.revPaths) == 0 {
+		return nil
+	}
+	return g
+}
+
+// revPath splits a REV:path operand (HEAD:a/b, :a/b, :0:a/b) and returns
+// its path part.
+func revPath(o string) (string, bool) {
+	rev, p, ok := strings.Cut(o, ":")
+	if !ok {
+		return "", false
+	}
+	if rev == "" && len(p) > 1 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' {
+		p = p[2:] // a stage number
+	}
+	if p == "" || strings.HasPrefix(p, "/") {
+		return "", false // :/message searches commit messages
+	}
+	return p, true
+}
+
+func gitObjectType(v string) bool {
+	return v == "blob" || v == "tree" || v == "commit" || v == "tag"
+}
+
+// hexName reports whether v reads as an abbreviated or full object id.
+func hexName(v string) bool {
+	if len(v) < 4 || len(v) > 64 {
+		return false
+	}
+	for _, c := range v {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// gitCovered returns the first file the git command g reads that covered
+// reports, or "": the paths of its REV:path operands, and the tracked
+// files (files on disk, for walk) under its pathspecs. It runs git in the
+// repository; a folder outside one gives nothing.
+func gitCovered(g *gitRead, covered func(abs string) bool) string {
+	top := gitOutput(g.dir, "rev-parse", "--show-toplevel")
+	top = strings.TrimRight(top, "\n")
+	if top == "" && !g.walk {
+		return ""
+	}
+	for _, p := range g.revPaths {
+		base := top
+		if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || base == "" {
+			base = g.dir
+		}
+		if abs := filepath.Join(base, p); covered(abs) {
+			return abs
+		}
+	}
+	if !g.whole {
+		return ""
+	}
+	scopes := g.specs
+	for _, m := range g.maybe {
+		if _, err := os.Lstat(m); err == nil {
+			scopes = append(scopes, m)
+		}
+	}
+	for i, s := range scopes {
+		if b := globBase(s); b != s {
+			scopes[i] = b // a pathspec glob: the folder it starts in
+		}
+	}
+	if len(scopes) == 0 {
+		if g.scopeDir || top == "" {
+			scopes = []string{g.dir}
+		} else {
+			scopes = []string{top}
+		}
+	}
+	if g.walk {
+		for _, s := range scopes {
+			if covered(s) {
+				return s
+			}
+			if f := findCovered(s, true, covered); f != "" {
+				return f
+			}
+		}
+		return ""
+	}
+	out := gitOutput(top, "ls-files", "-z", "--full-name")
+	for _, rel := range strings.Split(out, "\x00") {
+		if rel == "" {
+			continue
+		}
+		abs := filepath.Join(top, rel)
+		for _, s := range scopes {
+			if (abs == s || strings.HasPrefix(abs, s+"/") || s == "/") && covered(abs) {
+				return abs
+			}
+		}
+	}
+	return ""
+}
+
+// gitOutput runs git with args in dir and returns what it prints, or ""
+// when it fails.
+func gitOutput(dir string, args ...string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return ""
+	}
+	return out.String()
+}

@@ -1,0 +1,100 @@
+package permission
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gitWorld is newWorld made a git repository: src/main.go, README.md
+// and secrets/key committed, .env ignored and untracked, src/main.go
+// changed since.
+func gitWorld(t *testing.T) *world {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	w := newWorld(t)
+	if err := os.RemoveAll(filepath.Join(w.proj, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.proj, ".gitignore"), []byte(".env\nlink_*\n.bashrc\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", w.proj, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "src/main.go", "README.md", "secrets/key", ".gitignore")
+	git("commit", "-q", "-m", "init")
+	if err := os.WriteFile(filepath.Join(w.proj, "src/main.go"), []byte("y"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// Read-only git commands that print the content of tracked files (git
+// grep, log -p, diff, show, cat-file -p) count as reading the tracked
+// files that Read deny and ask rules cover, as Read and Grep would refuse
+// them: before, "git show HEAD:secrets/key" or "git log -p" printed a
+// denied file. A denied file git does not track (a gitignored .env) does
+// not stop them, and commands that print no content run.
+func TestQA9GitReadsMeetReadDenyRules(t *testing.T) {
+	w := gitWorld(t)
+	sec := []string{"Read(./secrets/**)"}
+	env := []string{"Read(./.env)"}
+	for _, c := range []permCase{
+		{name: "git grep over the repository", deny: sec, cmd: "git grep KEY", want: Deny, why: "secrets/key"},
+		{name: "git grep -n -e", deny: sec, cmd: "git grep -n -e KEY", want: Deny},
+		{name: "git grep of HEAD", deny: sec, cmd: "git grep KEY HEAD", want: Deny},
+		{name: "git grep of a pathspec", deny: sec, cmd: "git grep KEY -- secrets", want: Deny},
+		{name: "git grep of another folder", deny: sec, cmd: "git grep KEY src", want: Allow},
+		{name: "git grep -n of another folder", deny: sec, cmd: "git grep -n KEY src", want: Allow},
+		{name: "git grep with an untracked denied file", deny: env, cmd: "git grep KEY", want: Allow},
+		{name: "git grep --no-index walks the folder", deny: env, cmd: "git grep --no-index KEY", want: Deny, why: ".env"},
+		{name: "git log -p", deny: sec, cmd: "git log -p", want: Deny, why: "secrets/key"},
+		{name: "git log --patch of a path", deny: sec, cmd: "git log --patch -- secrets/key", want: Deny},
+		{name: "git log -p of another path", deny: sec, cmd: "git log -p -- src", want: Allow},
+		{name: "git log -p with an untracked denied file", deny: env, cmd: "git log -p", want: Allow},
+		{name: "git log without patches", deny: sec, cmd: "git log --oneline -n 5", want: Allow},
+		{name: "git diff", deny: sec, cmd: "git diff", want: Deny},
+		{name: "git diff HEAD~1", deny: sec, cmd: "git diff --cached HEAD", want: Deny},
+		{name: "git diff --stat", deny: sec, cmd: "git diff --stat", want: Allow},
+		{name: "git diff of a path", deny: sec, cmd: "git diff src/main.go", want: Allow},
+		{name: "git show", deny: sec, cmd: "git show", want: Deny},
+		{name: "git show HEAD -- path", deny: sec, cmd: "git show HEAD -- secrets", want: Deny},
+		{name: "git show --stat", deny: sec, cmd: "git show --stat HEAD", want: Allow},
+		{name: "git show REV:path", deny: sec, cmd: "git show HEAD:secrets/key", want: Deny, why: "secrets/key"},
+		{name: "git show :path from the index", deny: sec, cmd: "git --no-pager show :secrets/key", want: Deny},
+		{name: "git show REV:path of another file", deny: sec, cmd: "git show HEAD:README.md", want: Allow},
+		{name: "git cat-file -p REV:path", deny: sec, cmd: "git cat-file -p HEAD:secrets/key", want: Deny},
+		{name: "git cat-file blob REV:path", deny: sec, cmd: "git cat-file blob main:secrets/key", want: Deny},
+		{name: "git cat-file -p of another file", deny: sec, cmd: "git cat-file -p HEAD:src/main.go", want: Allow},
+		{name: "git cat-file -t", deny: sec, cmd: "git cat-file -t HEAD:secrets/key", want: Allow},
+		{name: "git -C the project", deny: sec, cmd: "cd src && git -C .. log -p", want: Deny},
+		{name: "git archive", allow: []string{"Bash(git archive:*)"}, deny: sec, cmd: "git archive --format=tar HEAD", want: Deny},
+		{name: "git archive of another folder", allow: []string{"Bash(git archive:*)"}, deny: sec, cmd: "git archive --prefix p/ HEAD src", want: Allow},
+		{name: "ask rule asks", ask: sec, cmd: "git log -p", want: Ask, why: "secrets/key"},
+		{name: "no read rules", cmd: "git log -p", want: Allow},
+		{name: "git status", deny: sec, cmd: "git status", want: Allow},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := w.policy(c)
+			r := w.request(p, c)
+			r.ResolveTrees(p, p.Cwd, p.Home)
+			d := Decide(p, r)
+			if d.Behavior != c.want {
+				t.Fatalf("Decide = %s (%s), want %s", d.Behavior, d.Reason, c.want)
+			}
+			if c.why != "" && !strings.Contains(d.Reason, c.why) {
+				t.Errorf("reason %q does not mention %q", d.Reason, c.why)
+			}
+		})
+	}
+}
