@@ -12,17 +12,19 @@ import (
 
 // Read-only git commands that print tracked files are refused when a
 // Read deny rule covers one: "git show HEAD:secrets/key", "git grep" and
-// "git log -p" printed the committed secret. A git grep of the project
+// "git log -p" printed the committed secret, and so did a git grep of the
+// top of the work tree from a subfolder ("-- ':/'"). A git grep of the project
 // while the denied file is untracked (a gitignored .env) still runs.
 func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 	srv := server(t,
 		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git show HEAD:secrets/key"})),
 		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "git grep -n TOPSECRET"})),
 		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "git log -p"})),
-		llmtest.Calls(llmtest.ToolUse("toolu_4", "Bash", map[string]string{"command": "git grep -n API_KEY -- src"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_4", "Bash", map[string]string{"command": "git -C src grep -n TOPSECRET -- ':/'"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_5", "Bash", map[string]string{"command": "git grep -n API_KEY -- src"})),
 		llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	sb.Write(t, "secrets/key", "TOPSECRET\n")
+	sb.Write(t, "secrets/key", "TOPSECRET=hunter2\n")
 	sb.Write(t, ".env", "API_KEY=ALSOSECRET\n")
 	sb.Write(t, ".gitignore", ".env\n")
 	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n")
@@ -34,11 +36,11 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 	}
 	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./secrets/**)", "Read(./.env)"]}}`)
 	ids := printDenials(t, sb.Run(t, "", "-p", "where is the key?", "--output-format", "json"))
-	if strings.Join(ids, ",") != "toolu_1,toolu_2,toolu_3" {
-		t.Errorf("permission_denials = %v, want the show, the grep of the repository and the log -p", ids)
+	if strings.Join(ids, ",") != "toolu_1,toolu_2,toolu_3,toolu_4" {
+		t.Errorf("permission_denials = %v, want the show, the greps of the repository and the log -p", ids)
 	}
 	for _, r := range srv.Requests() {
-		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "TOPSECRET\\n") || strings.Contains(string(b), "ALSOSECRET") {
+		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "hunter2") || strings.Contains(string(b), "ALSOSECRET") {
 			t.Fatalf("a denied file reached the model: %s", b)
 		}
 	}

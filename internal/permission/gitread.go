@@ -40,6 +40,9 @@ type gitRead struct {
 	// those before it, which git takes as pathspecs when they name a
 	// file on disk and as revisions otherwise.
 	specs, maybe []string
+	// topSpec is set when a pathspec uses magic (":/", ":(top)…"): it
+	// counts as the whole work tree.
+	topSpec bool
 }
 
 // gitValueOptions are options of git log, diff, show and archive given
@@ -94,7 +97,11 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 		v := rest[i].Value
 		switch {
 		case dashes:
-			g.specs = append(g.specs, absPath(v, dir, home))
+			if strings.HasPrefix(v, ":") {
+				g.topSpec = true // pathspec magic (:/x, :(top)x, :!x)
+			} else {
+				g.specs = append(g.specs, absPath(v, dir, home))
+			}
 		case v == "--":
 			dashes = true
 		case strings.HasPrefix(v, "-") && len(v) > 1:
@@ -204,54 +211,63 @@ func hexName(v string) bool {
 }
 
 // gitCovered returns the first file the git command g reads that covered
-// reports, or "": the paths of its REV:path operands, and the tracked
-// files (files on disk, for walk) under its pathspecs. It runs git in the
-// repository; a folder outside one gives nothing.
+// reports, or "": the paths of its REV:path operands and the tracked
+// files under them (a tree), and the tracked files (files on disk, for
+// walk) under its pathspecs. It runs git in the repository; a folder
+// outside one gives nothing.
 func gitCovered(g *gitRead, covered func(abs string) bool) string {
-	top := gitOutput(g.dir, "rev-parse", "--show-toplevel")
-	top = strings.TrimRight(top, "\n")
+	top := strings.TrimRight(gitOutput(g.dir, "rev-parse", "--show-toplevel"), "\n")
 	if top == "" && !g.walk {
 		return ""
 	}
+	var trees []string // folders whose tracked files count
 	for _, p := range g.revPaths {
 		base := top
 		if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || base == "" {
 			base = g.dir
 		}
-		if abs := filepath.Join(base, p); covered(abs) {
+		abs := filepath.Join(base, p)
+		if covered(abs) {
 			return abs
 		}
+		trees = append(trees, abs)
 	}
-	if !g.whole {
-		return ""
-	}
-	scopes := g.specs
-	for _, m := range g.maybe {
-		if _, err := os.Lstat(m); err == nil {
-			scopes = append(scopes, m)
+	if g.whole {
+		scopes := append([]string{}, g.specs...)
+		for _, m := range g.maybe {
+			if _, err := os.Lstat(m); err == nil {
+				scopes = append(scopes, m)
+			}
 		}
-	}
-	for i, s := range scopes {
-		if b := globBase(s); b != s {
-			scopes[i] = b // a pathspec glob: the folder it starts in
+		for i, s := range scopes {
+			if b := globBase(s); b != s {
+				scopes[i] = b // a pathspec glob: the folder it starts in
+			}
 		}
-	}
-	if len(scopes) == 0 {
-		if g.scopeDir || top == "" {
+		switch {
+		case g.topSpec && top != "":
+			scopes = append(scopes, top)
+		case len(scopes) > 0 || len(trees) > 0:
+			// pathspecs, or REV:path trees (git grep KEY HEAD:src)
+		case g.scopeDir || top == "":
 			scopes = []string{g.dir}
-		} else {
+		default:
 			scopes = []string{top}
 		}
-	}
-	if g.walk {
-		for _, s := range scopes {
-			if covered(s) {
-				return s
+		if g.walk {
+			for _, s := range scopes {
+				if covered(s) {
+					return s
+				}
+				if f := findCovered(s, true, covered); f != "" {
+					return f
+				}
 			}
-			if f := findCovered(s, true, covered); f != "" {
-				return f
-			}
+		} else {
+			trees = append(trees, scopes...)
 		}
+	}
+	if len(trees) == 0 || top == "" {
 		return ""
 	}
 	out := gitOutput(top, "ls-files", "-z", "--full-name")
@@ -260,7 +276,7 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 			continue
 		}
 		abs := filepath.Join(top, rel)
-		for _, s := range scopes {
+		for _, s := range trees {
 			if (abs == s || strings.HasPrefix(abs, s+"/") || s == "/") && covered(abs) {
 				return abs
 			}
