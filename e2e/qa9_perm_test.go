@@ -49,3 +49,45 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 		t.Errorf("the git grep of src did not run: %s", b)
 	}
 }
+
+// A .env committed by mistake and then removed from the index (git rm
+// --cached, gitignored) is still in the history: "git log -p" is refused
+// under Read(./.env), as it prints the old commit, while "git grep" of
+// the work tree, which no longer holds it, runs.
+func TestQA9GitLogDoesNotPrintARemovedDeniedFile(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git log -p"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "git grep -n API_KEY"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".env", "API_KEY=hunter2\n")
+	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", sb.Dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".env", "src")
+	git("commit", "-q", "-m", "init")
+	git("rm", "-q", "--cached", ".env")
+	sb.Write(t, ".gitignore", ".env\n")
+	git("add", ".gitignore")
+	git("commit", "-q", "-m", "untrack .env")
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./.env)"]}}`)
+	ids := printDenials(t, sb.Run(t, "", "-p", "where is the key?", "--output-format", "json"))
+	if strings.Join(ids, ",") != "toolu_1" {
+		t.Errorf("permission_denials = %v, want the log -p only", ids)
+	}
+	for _, r := range srv.Requests() {
+		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "hunter2") {
+			t.Fatalf("the denied .env reached the model: %s", b)
+		}
+	}
+	last := srv.Requests()[len(srv.Requests())-1]
+	if b, _ := json.Marshal(last.Messages); !strings.Contains(string(b), "reads API_KEY from the environment") {
+		t.Errorf("the git grep did not run: %s", b)
+	}
+}

@@ -40,6 +40,11 @@ type gitRead struct {
 	// those before it, which git takes as pathspecs when they name a
 	// file on disk and as revisions otherwise.
 	specs, maybe []string
+	// history is set when the command prints files of past commits
+	// (log -p, show of a commit), which may hold files since removed;
+	// an operand before "--" that names no file on disk is a revision
+	// and sets it too.
+	history bool
 	// topSpec is set when a pathspec uses magic (":/", ":(top)…"): it
 	// counts as the whole work tree.
 	topSpec bool
@@ -122,6 +127,7 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 		g.walk = has(" --untracked --no-index ")
 	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "range-diff":
 		g.whole = has(gitPatch)
+		g.history = sub != "diff-files" && sub != "diff-index"
 	case "diff":
 		g.whole = has(" -p -u --patch ") || !has(gitNoPatch)
 		g.walk = has(" --no-index ")
@@ -136,6 +142,7 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 			}
 		}
 		g.whole = g.whole && commits
+		g.history = g.whole
 		ops = nil
 	case "cat-file":
 		if !has(" -p --batch --batch-command ") && (len(ops) < 2 || !gitObjectType(ops[0])) {
@@ -151,7 +158,7 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 			if p, ok := revPath(o); ok {
 				g.revPaths = append(g.revPaths, p)
 			} else if hexName(o) {
-				g.whole = true // an object id: any blob
+				g.whole, g.history = true, true // an object id: any blob
 			}
 		}
 		ops = nil
@@ -221,6 +228,7 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 		return ""
 	}
 	var trees []string // folders whose tracked files count
+	history := g.history
 	for _, p := range g.revPaths {
 		base := top
 		if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || base == "" {
@@ -237,6 +245,8 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 		for _, m := range g.maybe {
 			if _, err := os.Lstat(m); err == nil {
 				scopes = append(scopes, m)
+			} else {
+				history = true // a revision
 			}
 		}
 		for i, s := range scopes {
@@ -271,10 +281,12 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 		return ""
 	}
 	out := gitOutput(top, "ls-files", "-z", "--full-name")
-	for _, rel := range strings.Split(out, "\x00") {
-		if rel == "" {
-			continue
-		}
+	if history {
+		// Files removed from the index since: a commit that adds them
+		// prints them whole.
+		out += "\x00" + gitOutput(top, "log", "--all", "--no-renames", "--diff-filter=D", "--name-only", "--format=", "-z")
+	}
+	for _, rel := range strings.FieldsFunc(out, func(r rune) bool { return r == 0 || r == '\n' }) {
 		abs := filepath.Join(top, rel)
 		for _, s := range trees {
 			if (abs == s || strings.HasPrefix(abs, s+"/") || s == "/") && covered(abs) {

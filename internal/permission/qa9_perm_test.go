@@ -9,8 +9,8 @@ import (
 )
 
 // gitWorld is newWorld made a git repository: src/main.go, README.md
-// and secrets/key committed, .env ignored and untracked, src/main.go
-// changed since.
+// and secrets/key committed, .env ignored and untracked, old/token
+// committed and then removed, src/main.go changed since.
 func gitWorld(t *testing.T) *world {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -30,9 +30,17 @@ func gitWorld(t *testing.T) *world {
 			t.Fatalf("git %v: %v: %s", args, err, out)
 		}
 	}
+	if err := os.MkdirAll(filepath.Join(w.proj, "old"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.proj, "old/token"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	git("init", "-q")
-	git("add", "src/main.go", "README.md", "secrets/key", ".gitignore")
+	git("add", "src/main.go", "README.md", "secrets/key", ".gitignore", "old/token")
 	git("commit", "-q", "-m", "init")
+	git("rm", "-q", "-r", "old")
+	git("commit", "-q", "-m", "remove old")
 	if err := os.WriteFile(filepath.Join(w.proj, "src/main.go"), []byte("y"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -84,6 +92,11 @@ func TestQA9GitReadsMeetReadDenyRules(t *testing.T) {
 		{name: "git -C the project", deny: sec, cmd: "cd src && git -C .. log -p", want: Deny},
 		{name: "git archive", allow: []string{"Bash(git archive:*)"}, deny: sec, cmd: "git archive --format=tar HEAD", want: Deny},
 		{name: "git archive of another folder", allow: []string{"Bash(git archive:*)"}, deny: sec, cmd: "git archive --prefix p/ HEAD src", want: Allow},
+		{name: "git log -p of a removed file", deny: []string{"Read(./old/**)"}, cmd: "git log -p", want: Deny, why: "old/token"},
+		{name: "git show of an old commit", deny: []string{"Read(./old/**)"}, cmd: "git show HEAD~1", want: Deny},
+		{name: "git grep of an old commit", deny: []string{"Read(./old/**)"}, cmd: "git grep KEY HEAD~1", want: Deny},
+		{name: "git grep of the work tree with a removed file", deny: []string{"Read(./old/**)"}, cmd: "git grep KEY", want: Allow},
+		{name: "git diff of the work tree with a removed file", deny: []string{"Read(./old/**)"}, cmd: "git diff", want: Allow},
 		{name: "ask rule asks", ask: sec, cmd: "git log -p", want: Ask, why: "secrets/key"},
 		{name: "no read rules", cmd: "git log -p", want: Allow},
 		{name: "git status", deny: sec, cmd: "git status", want: Allow},
