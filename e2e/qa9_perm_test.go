@@ -13,7 +13,8 @@ import (
 // Read-only git commands that print tracked files are refused when a
 // Read deny rule covers one: "git show HEAD:secrets/key", "git grep" and
 // "git log -p" printed the committed secret, and so did a git grep of the
-// top of the work tree from a subfolder ("-- ':/'"). A git grep of the project
+// top of the work tree from a subfolder ("-- ':/'"). A git diff that
+// shows only src/config.go, the one file changed, runs. A git grep of the project
 // while the denied file is untracked (a gitignored .env) still runs.
 func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 	srv := server(t,
@@ -22,6 +23,7 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "git log -p"})),
 		llmtest.Calls(llmtest.ToolUse("toolu_4", "Bash", map[string]string{"command": "git -C src grep -n TOPSECRET -- ':/'"})),
 		llmtest.Calls(llmtest.ToolUse("toolu_5", "Bash", map[string]string{"command": "git grep -n API_KEY -- src"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_6", "Bash", map[string]string{"command": "git diff"})),
 		llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, "secrets/key", "TOPSECRET=hunter2\n")
@@ -34,6 +36,7 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 			t.Skipf("git %v: %v %s", args, err, out)
 		}
 	}
+	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n// CHANGED-LINE\n")
 	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./secrets/**)", "Read(./.env)"]}}`)
 	ids := printDenials(t, sb.Run(t, "", "-p", "where is the key?", "--output-format", "json"))
 	if strings.Join(ids, ",") != "toolu_1,toolu_2,toolu_3,toolu_4" {
@@ -47,6 +50,9 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 	last := srv.Requests()[len(srv.Requests())-1]
 	if b, _ := json.Marshal(last.Messages); !strings.Contains(string(b), "reads API_KEY from the environment") {
 		t.Errorf("the git grep of src did not run: %s", b)
+	}
+	if b, _ := json.Marshal(last.Messages); !strings.Contains(string(b), "+// CHANGED-LINE") {
+		t.Errorf("the git diff, which does not show the unchanged secrets/key, did not run: %s", b)
 	}
 }
 

@@ -45,6 +45,10 @@ type gitRead struct {
 	// an operand before "--" that names no file on disk is a revision
 	// and sets it too.
 	history bool
+	// changed is set for a git diff without revisions, which prints
+	// only the changed files: the option that lists them, "--cached" for
+	// the index or "--no-relative" for the work tree.
+	changed string
 	// topSpec is set when a pathspec uses magic (":/", ":(top)…"): it
 	// counts as the whole work tree.
 	topSpec bool
@@ -131,6 +135,13 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 	case "diff":
 		g.whole = has(" -p -u --patch ") || !has(gitNoPatch)
 		g.walk = has(" --no-index ")
+		if len(ops) == 0 {
+			// no revision: the changes of the work tree or index only
+			g.changed = "--no-relative"
+			if has(" --cached --staged ") {
+				g.changed = "--cached"
+			}
+		}
 	case "show":
 		g.whole = has(" -p -u --patch ") || !has(gitNoPatch)
 		commits := len(ops) == 0
@@ -280,7 +291,12 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 	if len(trees) == 0 || top == "" {
 		return ""
 	}
-	out := gitOutput(top, "ls-files", "-z", "--full-name")
+	var out string
+	if g.changed != "" {
+		out = gitOutput(top, "--no-optional-locks", "diff", "--no-relative", "--no-renames", "--name-only", "-z", g.changed)
+	} else {
+		out = gitOutput(top, "ls-files", "-z", "--full-name")
+	}
 	if history {
 		// Files removed from the index since: a commit that adds them
 		// prints them whole.

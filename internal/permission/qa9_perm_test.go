@@ -10,7 +10,8 @@ import (
 
 // gitWorld is newWorld made a git repository: src/main.go, README.md
 // and secrets/key committed, .env ignored and untracked, old/token
-// committed and then removed, src/main.go changed since.
+// committed and then removed, README.md changed and staged, src/main.go
+// changed since.
 func gitWorld(t *testing.T) *world {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
@@ -41,6 +42,10 @@ func gitWorld(t *testing.T) *world {
 	git("commit", "-q", "-m", "init")
 	git("rm", "-q", "-r", "old")
 	git("commit", "-q", "-m", "remove old")
+	if err := os.WriteFile(filepath.Join(w.proj, "README.md"), []byte("staged"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", "README.md")
 	if err := os.WriteFile(filepath.Join(w.proj, "src/main.go"), []byte("y"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +80,10 @@ func TestQA9GitReadsMeetReadDenyRules(t *testing.T) {
 		{name: "git log -p of another path", deny: sec, cmd: "git log -p -- src", want: Allow},
 		{name: "git log -p with an untracked denied file", deny: env, cmd: "git log -p", want: Allow},
 		{name: "git log without patches", deny: sec, cmd: "git log --oneline -n 5", want: Allow},
-		{name: "git diff", deny: sec, cmd: "git diff", want: Deny},
+		{name: "git diff of a changed denied file", deny: []string{"Read(./src/**)"}, cmd: "git diff", want: Deny, why: "main.go"},
+		{name: "git diff --cached of a staged denied file", deny: []string{"Read(./README.md)"}, cmd: "git diff --cached", want: Deny},
+		{name: "git diff with an unchanged denied file", deny: sec, cmd: "git diff", want: Allow},
+		{name: "git diff --cached with an unchanged denied file", deny: []string{"Read(./src/**)"}, cmd: "git diff --staged", want: Allow},
 		{name: "git diff HEAD~1", deny: sec, cmd: "git diff --cached HEAD", want: Deny},
 		{name: "git diff --stat", deny: sec, cmd: "git diff --stat", want: Allow},
 		{name: "git diff of a path", deny: sec, cmd: "git diff src/main.go", want: Allow},
