@@ -58,12 +58,15 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 
 // A .env committed by mistake and then removed from the index (git rm
 // --cached, gitignored) is still in the history: "git log -p" is refused
-// under Read(./.env), as it prints the old commit, while "git grep" of
-// the work tree, which no longer holds it, runs.
+// under Read(./.env), as it prints the old commit, and so is the show of
+// the commit that removes it; "git grep" of the work tree, which no longer
+// holds it, and "git show" of a later commit that does not touch it run.
 func TestQA9GitLogDoesNotPrintARemovedDeniedFile(t *testing.T) {
 	srv := server(t,
 		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git log -p"})),
-		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "git grep -n API_KEY"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "git show HEAD~1"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "git grep -n API_KEY"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_4", "Bash", map[string]string{"command": "git show"})),
 		llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, ".env", "API_KEY=hunter2\n")
@@ -82,10 +85,12 @@ func TestQA9GitLogDoesNotPrintARemovedDeniedFile(t *testing.T) {
 	sb.Write(t, ".gitignore", ".env\n")
 	git("add", ".gitignore")
 	git("commit", "-q", "-m", "untrack .env")
+	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n// SHOWN-LINE\n")
+	git("commit", "-q", "-a", "-m", "change src")
 	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./.env)"]}}`)
 	ids := printDenials(t, sb.Run(t, "", "-p", "where is the key?", "--output-format", "json"))
-	if strings.Join(ids, ",") != "toolu_1" {
-		t.Errorf("permission_denials = %v, want the log -p only", ids)
+	if strings.Join(ids, ",") != "toolu_1,toolu_2" {
+		t.Errorf("permission_denials = %v, want the log -p and the show of the commit that removes .env", ids)
 	}
 	for _, r := range srv.Requests() {
 		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "hunter2") {
@@ -95,5 +100,8 @@ func TestQA9GitLogDoesNotPrintARemovedDeniedFile(t *testing.T) {
 	last := srv.Requests()[len(srv.Requests())-1]
 	if b, _ := json.Marshal(last.Messages); !strings.Contains(string(b), "reads API_KEY from the environment") {
 		t.Errorf("the git grep did not run: %s", b)
+	}
+	if b, _ := json.Marshal(last.Messages); !strings.Contains(string(b), "+// SHOWN-LINE") {
+		t.Errorf("the git show of the last commit, which does not touch .env, did not run: %s", b)
 	}
 }

@@ -49,6 +49,9 @@ type gitRead struct {
 	// only the changed files: the option that lists them, "--cached" for
 	// the index or "--no-relative" for the work tree.
 	changed string
+	// shows are the objects git show prints the patch of; when every one
+	// is a commit, the files read are those the commits change.
+	shows []string
 	// topSpec is set when a pathspec uses magic (":/", ":(top)…"): it
 	// counts as the whole work tree.
 	topSpec bool
@@ -144,16 +147,22 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 		}
 	case "show":
 		g.whole = has(" -p -u --patch ") || !has(gitNoPatch)
-		commits := len(ops) == 0
+		var commits []string
 		for _, o := range ops {
 			if p, ok := revPath(o); ok {
 				g.revPaths = append(g.revPaths, p)
 			} else {
-				commits = true
+				commits = append(commits, o)
 			}
 		}
-		g.whole = g.whole && commits
+		if len(ops) == 0 {
+			commits = []string{"HEAD"}
+		}
+		g.whole = g.whole && len(commits) > 0
 		g.history = g.whole
+		if g.whole {
+			g.shows = commits
+		}
 		ops = nil
 	case "cat-file":
 		if !has(" -p --batch --batch-command ") && (len(ops) < 2 || !gitObjectType(ops[0])) {
@@ -292,9 +301,14 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 		return ""
 	}
 	var out string
-	if g.changed != "" {
+	switch {
+	case g.changed != "":
 		out = gitOutput(top, "--no-optional-locks", "diff", "--no-relative", "--no-renames", "--name-only", "-z", g.changed)
-	} else {
+	case len(g.revPaths) == 0 && allCommits(top, g.shows):
+		// The files the commits change (those they remove included).
+		args := append([]string{"show", "--name-only", "--format=", "--no-renames", "--no-relative", "-z"}, g.shows...)
+		out, history = gitOutput(top, append(args, "--")...), false
+	default:
 		out = gitOutput(top, "ls-files", "-z", "--full-name")
 	}
 	if history {
@@ -311,6 +325,20 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 		}
 	}
 	return ""
+}
+
+// allCommits reports whether names are a few revisions that each name a
+// commit (not a blob or tree, whose content git show prints whole).
+func allCommits(top string, names []string) bool {
+	if len(names) == 0 || len(names) > 8 {
+		return false
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "-") || gitOutput(top, "cat-file", "-t", n) != "commit\n" {
+			return false
+		}
+	}
+	return true
 }
 
 // gitOutput runs git with args in dir and returns what it prints, or ""
