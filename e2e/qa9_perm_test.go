@@ -11,11 +11,12 @@ import (
 )
 
 // Read-only git commands that print tracked files are refused when a
-// Read deny rule covers one: "git show HEAD:secrets/key", "git grep" and
-// "git log -p" printed the committed secret, and so did a git grep of the
-// top of the work tree from a subfolder ("-- ':/'"). A git diff that
-// shows only src/config.go, the one file changed, runs. A git grep of the project
-// while the denied file is untracked (a gitignored .env) still runs.
+// Read deny rule covers one: "git show HEAD:secrets/key", "git grep",
+// "git log -p" (or --unified=1, which implies it) and a git grep of the
+// top of the work tree from a subfolder ("-- ':/'") printed the committed
+// secret. A git diff that shows only src/config.go, the one file changed,
+// and a git grep of the project while the denied .env is untracked
+// (gitignored) still run.
 func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 	srv := server(t,
 		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git show HEAD:secrets/key"})),
@@ -24,6 +25,7 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 		llmtest.Calls(llmtest.ToolUse("toolu_4", "Bash", map[string]string{"command": "git -C src grep -n TOPSECRET -- ':/'"})),
 		llmtest.Calls(llmtest.ToolUse("toolu_5", "Bash", map[string]string{"command": "git grep -n API_KEY -- src"})),
 		llmtest.Calls(llmtest.ToolUse("toolu_6", "Bash", map[string]string{"command": "git diff"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_7", "Bash", map[string]string{"command": "git log --unified=1"})),
 		llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, "secrets/key", "TOPSECRET=hunter2\n")
@@ -39,8 +41,8 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n// CHANGED-LINE\n")
 	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./secrets/**)", "Read(./.env)"]}}`)
 	ids := printDenials(t, sb.Run(t, "", "-p", "where is the key?", "--output-format", "json"))
-	if strings.Join(ids, ",") != "toolu_1,toolu_2,toolu_3,toolu_4" {
-		t.Errorf("permission_denials = %v, want the show, the greps of the repository and the log -p", ids)
+	if strings.Join(ids, ",") != "toolu_1,toolu_2,toolu_3,toolu_4,toolu_7" {
+		t.Errorf("permission_denials = %v, want the show, the greps of the repository, the log -p and the log --unified", ids)
 	}
 	for _, r := range srv.Requests() {
 		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "hunter2") || strings.Contains(string(b), "ALSOSECRET") {

@@ -52,6 +52,9 @@ type gitRead struct {
 	// shows are the objects git show prints the patch of; when every one
 	// is a commit, the files read are those the commits change.
 	shows []string
+	// objects are the objects git cat-file prints: a commit prints no
+	// file, anything else (a blob id) may be any file.
+	objects []string
 	// topSpec is set when a pathspec uses magic (":/", ":(top)…"): it
 	// counts as the whole work tree.
 	topSpec bool
@@ -71,7 +74,7 @@ const gitGrepValueOptions = " -e -f -A -B -C -m -O --max-count --max-depth --thr
 const gitNoPatch = " --stat --numstat --shortstat --name-only --name-status --summary -s --no-patch --raw --dirstat --check --quiet "
 
 // gitPatch are the options of log and friends that print the patch.
-const gitPatch = " -p -u --patch --patch-with-stat --patch-with-raw --cc -c --word-diff --color-words -L --full-diff "
+const gitPatch = " -p -u --patch --patch-with-stat --patch-with-raw --cc -c --dd -m --diff-merges --remerge-diff --word-diff --color-words -L --full-diff -U --unified -W --function-context --binary "
 
 // gitCommandRead returns what the git command words (its arguments, the
 // program left out) print of the repository's files, run in dir; nil when
@@ -169,16 +172,16 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 			return nil // -t, -s, -e print no content
 		}
 		if has(" --batch --batch-command ") {
-			g.whole = true // the objects come on stdin
+			g.whole, g.history = true, true // the objects come on stdin
 		}
-		if len(ops) > 1 {
+		if len(ops) > 1 && gitObjectType(ops[0]) {
 			ops = ops[1:]
 		}
 		for _, o := range ops {
 			if p, ok := revPath(o); ok {
 				g.revPaths = append(g.revPaths, p)
-			} else if hexName(o) {
-				g.whole, g.history = true, true // an object id: any blob
+			} else {
+				g.objects = append(g.objects, o)
 			}
 		}
 		ops = nil
@@ -198,7 +201,7 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 		}
 		g.maybe = append(g.maybe, absPath(o, dir, home))
 	}
-	if !g.whole && len(g.revPaths) == 0 {
+	if !g.whole && len(g.revPaths) == 0 && len(g.objects) == 0 {
 		return nil
 	}
 	return g
@@ -248,7 +251,10 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 		return ""
 	}
 	var trees []string // folders whose tracked files count
-	history := g.history
+	whole, history := g.whole, g.history
+	if len(g.objects) > 0 && !allCommits(top, g.objects) {
+		whole, history = true, true // a blob or tree: any file
+	}
 	for _, p := range g.revPaths {
 		base := top
 		if strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || base == "" {
@@ -260,7 +266,7 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 		}
 		trees = append(trees, abs)
 	}
-	if g.whole {
+	if whole {
 		scopes := append([]string{}, g.specs...)
 		for _, m := range g.maybe {
 			if _, err := os.Lstat(m); err == nil {
