@@ -107,3 +107,30 @@ func TestQA9GitLogDoesNotPrintARemovedDeniedFile(t *testing.T) {
 		t.Errorf("the git show of the last commit, which does not touch .env, did not run: %s", b)
 	}
 }
+
+// "git --git-dir=nested/.git --work-tree=nested show HEAD:secret" reads
+// the nested repository's secret, which Read(./nested/secret) denies;
+// before, it was judged against the outer folder and printed the file.
+func TestQA9GitDirOptionsDoNotBypassReadDeny(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git --git-dir=nested/.git --work-tree=nested show HEAD:secret"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "nested/secret", "hunter2\n")
+	for _, args := range [][]string{{"init", "-q"}, {"add", "secret"}, {"commit", "-q", "-m", "init"}} {
+		cmd := exec.Command("git", append([]string{"-C", sb.Dir + "/nested", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./nested/secret)"]}}`)
+	ids := printDenials(t, sb.Run(t, "", "-p", "show the secret", "--output-format", "json"))
+	if strings.Join(ids, ",") != "toolu_1" {
+		t.Errorf("permission_denials = %v, want the git show", ids)
+	}
+	for _, r := range srv.Requests() {
+		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "hunter2") {
+			t.Fatalf("the denied file reached the model: %s", b)
+		}
+	}
+}

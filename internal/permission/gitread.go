@@ -23,6 +23,9 @@ const gitTimeout = 10 * time.Second
 type gitRead struct {
 	// dir is the folder git runs in (after -C).
 	dir string
+	// globals are the command's --git-dir and --work-tree options, made
+	// absolute, for the git commands that list its files.
+	globals []string
 	// revPaths are the path parts of REV:path operands (show, cat-file):
 	// relative to the top of the work tree, or to dir when they start
 	// with ./ or ../.
@@ -80,6 +83,7 @@ const gitPatch = " -p -u --patch --patch-with-stat --patch-with-raw --cc -c --dd
 // program left out) print of the repository's files, run in dir; nil when
 // it prints no file content.
 func gitCommandRead(words []shell.Word, dir, home string) *gitRead {
+	var globals []string
 	i := 0
 	for ; i < len(words); i++ {
 		v := words[i].Value
@@ -90,11 +94,21 @@ func gitCommandRead(words []shell.Word, dir, home string) *gitRead {
 			if dir == "" {
 				return nil
 			}
-		case v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace":
+		case (v == "--git-dir" || v == "--work-tree") && i+1 < len(words):
+			i++
+			globals = append(globals, v+"="+absPath(words[i].Value, dir, home))
+		case strings.HasPrefix(v, "--git-dir=") || strings.HasPrefix(v, "--work-tree="):
+			name, val, _ := strings.Cut(v, "=")
+			globals = append(globals, name+"="+absPath(val, dir, home))
+		case v == "-c" || v == "--namespace":
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
-			return gitSubRead(v, words[i+1:], dir, home)
+			g := gitSubRead(v, words[i+1:], dir, home)
+			if g != nil {
+				g.globals = globals
+			}
+			return g
 		}
 	}
 	return nil
@@ -246,13 +260,13 @@ func hexName(v string) bool {
 // walk) under its pathspecs. It runs git in the repository; a folder
 // outside one gives nothing.
 func gitCovered(g *gitRead, covered func(abs string) bool) string {
-	top := strings.TrimRight(gitOutput(g.dir, "rev-parse", "--show-toplevel"), "\n")
+	top := strings.TrimRight(g.output(g.dir, "rev-parse", "--show-toplevel"), "\n")
 	if top == "" && !g.walk {
 		return ""
 	}
 	var trees []string // folders whose tracked files count
 	whole, history := g.whole, g.history
-	if len(g.objects) > 0 && !allCommits(top, g.objects) {
+	if len(g.objects) > 0 && !allCommits(g, top, g.objects) {
 		whole, history = true, true // a blob or tree: any file
 	}
 	for _, p := range g.revPaths {
@@ -309,18 +323,18 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 	var out string
 	switch {
 	case g.changed != "":
-		out = gitOutput(top, "--no-optional-locks", "diff", "--no-relative", "--no-renames", "--name-only", "-z", g.changed)
-	case len(g.revPaths) == 0 && allCommits(top, g.shows):
+		out = g.output(top, "--no-optional-locks", "diff", "--no-relative", "--no-renames", "--name-only", "-z", g.changed)
+	case len(g.revPaths) == 0 && allCommits(g, top, g.shows):
 		// The files the commits change (those they remove included).
 		args := append([]string{"show", "--name-only", "--format=", "--no-renames", "--no-relative", "-z"}, g.shows...)
-		out, history = gitOutput(top, append(args, "--")...), false
+		out, history = g.output(top, append(args, "--")...), false
 	default:
-		out = gitOutput(top, "ls-files", "-z", "--full-name")
+		out = g.output(top, "ls-files", "-z", "--full-name")
 	}
 	if history {
 		// Files removed from the index since: a commit that adds them
 		// prints them whole.
-		out += "\x00" + gitOutput(top, "log", "--all", "--no-renames", "--diff-filter=D", "--name-only", "--format=", "-z")
+		out += "\x00" + g.output(top, "log", "--all", "--no-renames", "--diff-filter=D", "--name-only", "--format=", "-z")
 	}
 	for _, rel := range strings.FieldsFunc(out, func(r rune) bool { return r == 0 || r == '\n' }) {
 		abs := filepath.Join(top, rel)
@@ -335,24 +349,25 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 
 // allCommits reports whether names are a few revisions that each name a
 // commit (not a blob or tree, whose content git show prints whole).
-func allCommits(top string, names []string) bool {
+func allCommits(g *gitRead, top string, names []string) bool {
 	if len(names) == 0 || len(names) > 8 {
 		return false
 	}
 	for _, n := range names {
-		if strings.HasPrefix(n, "-") || gitOutput(top, "cat-file", "-t", n) != "commit\n" {
+		if strings.HasPrefix(n, "-") || g.output(top, "cat-file", "-t", n) != "commit\n" {
 			return false
 		}
 	}
 	return true
 }
 
-// gitOutput runs git with args in dir and returns what it prints, or ""
-// when it fails.
-func gitOutput(dir string, args ...string) string {
+// output runs git with args in dir, with the command's --git-dir and
+// --work-tree, and returns what it prints, or "" when it fails.
+func (g *gitRead) output(dir string, args ...string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	all := append(append([]string{"-C", dir}, g.globals...), args...)
+	cmd := exec.CommandContext(ctx, "git", all...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {

@@ -130,3 +130,34 @@ func TestQA9GitReadsMeetReadDenyRules(t *testing.T) {
 		})
 	}
 }
+
+// A git command given --git-dir and --work-tree reads that repository:
+// "git --git-dir=nested/.git --work-tree=nested show HEAD:secret" is
+// judged as reading nested/secret, not the outer repository's secret.
+func TestQA9GitDirOptionsNameTheRepository(t *testing.T) {
+	w := gitWorld(t)
+	nested := filepath.Join(w.proj, "nested")
+	if err := os.MkdirAll(nested, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(nested, "secret"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "secret"}, {"commit", "-q", "-m", "init"}} {
+		cmd := exec.Command("git", append([]string{"-C", nested, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	for _, c := range []permCase{
+		{deny: []string{"Read(./nested/secret)"}, cmd: "git --git-dir=nested/.git --work-tree=nested show HEAD:secret", want: Deny, why: "nested/secret"},
+		{deny: []string{"Read(./nested/secret)"}, cmd: "git --git-dir nested/.git --work-tree nested log -p", want: Deny},
+	} {
+		p := w.policy(c)
+		r := w.request(p, c)
+		r.ResolveTrees(p, p.Cwd, p.Home)
+		if d := Decide(p, r); d.Behavior != c.want || !strings.Contains(d.Reason, c.why) {
+			t.Errorf("%s: Decide = %s (%s), want %s", c.cmd, d.Behavior, d.Reason, c.want)
+		}
+	}
+}
