@@ -109,11 +109,13 @@ func TestQA9GitLogDoesNotPrintARemovedDeniedFile(t *testing.T) {
 }
 
 // "git --git-dir=nested/.git --work-tree=nested show HEAD:secret" reads
-// the nested repository's secret, which Read(./nested/secret) denies;
-// before, it was judged against the outer folder and printed the file.
+// the nested repository's secret, which Read(./nested/secret) denies, and
+// so does the same with GIT_DIR and GIT_WORK_TREE; before, both were
+// judged against the outer folder and printed the file.
 func TestQA9GitDirOptionsDoNotBypassReadDeny(t *testing.T) {
 	srv := server(t,
 		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git --git-dir=nested/.git --work-tree=nested show HEAD:secret"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "GIT_DIR=nested/.git GIT_WORK_TREE=nested git show HEAD:secret"})),
 		llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, "nested/secret", "hunter2\n")
@@ -125,8 +127,8 @@ func TestQA9GitDirOptionsDoNotBypassReadDeny(t *testing.T) {
 	}
 	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./nested/secret)"]}}`)
 	ids := printDenials(t, sb.Run(t, "", "-p", "show the secret", "--output-format", "json"))
-	if strings.Join(ids, ",") != "toolu_1" {
-		t.Errorf("permission_denials = %v, want the git show", ids)
+	if strings.Join(ids, ",") != "toolu_1,toolu_2" {
+		t.Errorf("permission_denials = %v, want both git shows", ids)
 	}
 	for _, r := range srv.Requests() {
 		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "hunter2") {

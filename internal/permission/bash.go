@@ -370,6 +370,7 @@ func commandFiles(c *shell.Command, dir, home string) []access {
 	var out []access
 	if name == "git" {
 		if g := gitCommandRead(words, dir, home); g != nil {
+			g.globals = append(gitEnvGlobals(c.Assigns, dir, home), g.globals...)
 			out = append(out, access{path: g.dir, raw: c.Text, cmd: c.Text, tree: true, hidden: true, git: g})
 		}
 	}

@@ -114,6 +114,19 @@ func gitCommandRead(words []shell.Word, dir, home string) *gitRead {
 	return nil
 }
 
+// gitEnvGlobals turns a command's GIT_DIR and GIT_WORK_TREE assignments
+// into the options that say the same, made absolute against dir.
+func gitEnvGlobals(assigns []shell.Assign, dir, home string) []string {
+	var out []string
+	for _, a := range assigns {
+		opt := map[string]string{"GIT_DIR": "--git-dir", "GIT_WORK_TREE": "--work-tree"}[a.Name]
+		if opt != "" && a.Value.Static && a.Value.Value != "" {
+			out = append(out, opt+"="+absPath(a.Value.Value, dir, home))
+		}
+	}
+	return out
+}
+
 func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 	g := &gitRead{dir: dir}
 	valued := gitValueOptions

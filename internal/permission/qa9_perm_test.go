@@ -131,7 +131,8 @@ func TestQA9GitReadsMeetReadDenyRules(t *testing.T) {
 	}
 }
 
-// A git command given --git-dir and --work-tree reads that repository:
+// A git command given --git-dir and --work-tree (or GIT_DIR and
+// GIT_WORK_TREE) reads that repository:
 // "git --git-dir=nested/.git --work-tree=nested show HEAD:secret" is
 // judged as reading nested/secret, not the outer repository's secret.
 func TestQA9GitDirOptionsNameTheRepository(t *testing.T) {
@@ -152,6 +153,7 @@ func TestQA9GitDirOptionsNameTheRepository(t *testing.T) {
 	for _, c := range []permCase{
 		{deny: []string{"Read(./nested/secret)"}, cmd: "git --git-dir=nested/.git --work-tree=nested show HEAD:secret", want: Deny, why: "nested/secret"},
 		{deny: []string{"Read(./nested/secret)"}, cmd: "git --git-dir nested/.git --work-tree nested log -p", want: Deny},
+		{deny: []string{"Read(./nested/secret)"}, cmd: "GIT_DIR=nested/.git GIT_WORK_TREE=nested git show HEAD:secret", want: Deny, why: "nested/secret"},
 	} {
 		p := w.policy(c)
 		r := w.request(p, c)
