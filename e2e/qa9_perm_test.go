@@ -136,3 +136,35 @@ func TestQA9GitDirOptionsDoNotBypassReadDeny(t *testing.T) {
 		}
 	}
 }
+
+// "git stash show -p" prints the stashed change to a denied tracked file
+// whole; it is refused under Read(./secrets/**).
+func TestQA9GitStashShowDoesNotPrintDeniedFiles(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git stash show -p"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "secrets/key", "old\n")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", sb.Dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "secrets")
+	git("commit", "-q", "-m", "init")
+	sb.Write(t, "secrets/key", "hunter2\n")
+	git("stash", "-q")
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./secrets/**)"]}}`)
+	ids := printDenials(t, sb.Run(t, "", "-p", "what is stashed?", "--output-format", "json"))
+	if strings.Join(ids, ",") != "toolu_1" {
+		t.Errorf("permission_denials = %v, want the stash show", ids)
+	}
+	for _, r := range srv.Requests() {
+		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "hunter2") {
+			t.Fatalf("the denied file reached the model: %s", b)
+		}
+	}
+}

@@ -23,7 +23,7 @@
 //     that Read deny and ask rules cover (Request.ResolveTrees), so that
 //     "grep -r KEY ." cannot print a denied .env. A git command that prints
 //     repository content (git grep, log -p, diff, show, cat-file -p,
-//     archive) is checked, when Read deny or ask rules exist, for the
+//     stash show -p, archive) is checked, when Read deny or ask rules exist, for the
 //     tracked files under its pathspecs (git ls-files, and the files
 //     removed since when it prints past commits) and the paths of its
 //     REV:path operands, so that "git show HEAD:secrets/key" is

@@ -128,6 +128,12 @@ func gitEnvGlobals(assigns []shell.Assign, dir, home string) []string {
 }
 
 func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
+	if sub == "stash" {
+		if len(rest) == 0 || rest[0].Value != "show" {
+			return nil
+		}
+		sub, rest = "stash show", rest[1:]
+	}
 	g := &gitRead{dir: dir}
 	valued := gitValueOptions
 	if sub == "grep" {
@@ -212,6 +218,11 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 			}
 		}
 		ops = nil
+	case "stash show":
+		// Its default, a diffstat, may be the patch (stash.showPatch); a
+		// stash holds files since removed, and untracked ones with -u.
+		g.whole, g.history = !has(gitNoPatch) || has(" -p --patch "), true
+		g.walk = has(" -u --include-untracked --only-untracked ")
 	case "archive":
 		g.whole = true // the tracked files of a tree, under its pathspecs
 	case "blame", "annotate":
