@@ -168,3 +168,36 @@ func TestQA9GitStashShowDoesNotPrintDeniedFiles(t *testing.T) {
 		}
 	}
 }
+
+// "git grep --recurse-submodules" searches a submodule's tracked files:
+// with Read(./vendor/lib/token) it is refused, as it printed the token.
+func TestQA9GitGrepOfSubmodulesDoesNotPrintDeniedFiles(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "git grep --recurse-submodules -n TOKEN"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	lib := sb.Write(t, "../lib/token", "TOKEN=hunter2\n")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "protocol.file.allow=always"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("git %v: %v %s", args, err, out)
+		}
+	}
+	libDir := strings.TrimSuffix(lib, "/token")
+	git(libDir, "init", "-q")
+	git(libDir, "add", "token")
+	git(libDir, "commit", "-q", "-m", "init")
+	git(sb.Dir, "init", "-q")
+	git(sb.Dir, "submodule", "-q", "add", libDir, "vendor/lib")
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./vendor/lib/token)"]}}`)
+	ids := printDenials(t, sb.Run(t, "", "-p", "find the token", "--output-format", "json"))
+	if strings.Join(ids, ",") != "toolu_1" {
+		t.Errorf("permission_denials = %v, want the git grep", ids)
+	}
+	for _, r := range srv.Requests() {
+		if b, _ := json.Marshal(r.Messages); strings.Contains(string(b), "hunter2") {
+			t.Fatalf("the denied file reached the model: %s", b)
+		}
+	}
+}

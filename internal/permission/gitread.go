@@ -58,6 +58,9 @@ type gitRead struct {
 	// objects are the objects git cat-file prints: a commit prints no
 	// file, anything else (a blob id) may be any file.
 	objects []string
+	// submodules is set when the command reads the submodules' files too
+	// (git grep --recurse-submodules).
+	submodules bool
 	// topSpec is set when a pathspec uses magic (":/", ":(top)…"): it
 	// counts as the whole work tree.
 	topSpec bool
@@ -168,6 +171,7 @@ func gitSubRead(sub string, rest []shell.Word, dir, home string) *gitRead {
 		}
 		g.whole, g.scopeDir = true, true
 		g.walk = has(" --untracked --no-index ")
+		g.submodules = has(" --recurse-submodules ")
 	case "log", "whatchanged", "diff-tree", "diff-files", "diff-index", "range-diff":
 		g.whole = has(gitPatch)
 		g.history = sub != "diff-files" && sub != "diff-index"
@@ -353,7 +357,11 @@ func gitCovered(g *gitRead, covered func(abs string) bool) string {
 		args := append([]string{"show", "--name-only", "--format=", "--no-renames", "--no-relative", "-z"}, g.shows...)
 		out, history = g.output(top, append(args, "--")...), false
 	default:
-		out = g.output(top, "ls-files", "-z", "--full-name")
+		args := []string{"ls-files", "-z", "--full-name"}
+		if g.submodules {
+			args = append(args, "--recurse-submodules")
+		}
+		out = g.output(top, args...)
 	}
 	if history {
 		// Files removed from the index since: a commit that adds them

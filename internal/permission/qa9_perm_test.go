@@ -167,3 +167,39 @@ func TestQA9GitDirOptionsNameTheRepository(t *testing.T) {
 		}
 	}
 }
+
+// git grep --recurse-submodules searches the submodules' tracked files
+// too: a denied file in a submodule refuses it, and a plain git grep,
+// which leaves submodules out, runs.
+func TestQA9GitGrepOfSubmodules(t *testing.T) {
+	w := gitWorld(t)
+	lib := filepath.Join(w.root, "lib")
+	git := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "protocol.file.allow=always"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	if err := os.MkdirAll(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lib, "token"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(lib, "init", "-q")
+	git(lib, "add", "token")
+	git(lib, "commit", "-q", "-m", "init")
+	git(w.proj, "submodule", "-q", "add", lib, "vendor/lib")
+	for _, c := range []permCase{
+		{deny: []string{"Read(./vendor/lib/token)"}, cmd: "git grep --recurse-submodules KEY", want: Deny, why: "vendor/lib/token"},
+		{deny: []string{"Read(./vendor/lib/token)"}, cmd: "git grep KEY", want: Allow},
+	} {
+		p := w.policy(c)
+		r := w.request(p, c)
+		r.ResolveTrees(p, p.Cwd, p.Home)
+		if d := Decide(p, r); d.Behavior != c.want || !strings.Contains(d.Reason, c.why) {
+			t.Errorf("%s: Decide = %s (%s), want %s", c.cmd, d.Behavior, d.Reason, c.want)
+		}
+	}
+}
