@@ -137,6 +137,10 @@ type access struct {
 	// hidden is set for a tree read that takes hidden files too (rg
 	// leaves them out unless told).
 	hidden bool
+	// git is set, with tree, for a git command that prints the content
+	// of files in the repository (git grep, log -p, show REV:path):
+	// ResolveTrees finds one a Read deny or ask rule covers.
+	git *gitRead
 }
 
 // cmdInfo is what the analysis knows about one simple command.
@@ -364,6 +368,12 @@ func commandFiles(c *shell.Command, dir, home string) []access {
 	}
 	tree, hidden := treeRead(name, words)
 	var out []access
+	if name == "git" {
+		if g := gitCommandRead(words, dir, home); g != nil {
+			g.globals = append(gitEnvGlobals(c.Assigns, dir, home), g.globals...)
+			out = append(out, access{path: g.dir, raw: c.Text, cmd: c.Text, tree: true, hidden: true, git: g})
+		}
+	}
 	for i, w := range ops {
 		v := w.Value
 		if !w.Static {

@@ -21,9 +21,15 @@
 //     files it matches on disk (Request.Resolve), and a command that
 //     reads a whole folder (grep -r, rg, cp -r) for the files under it
 //     that Read deny and ask rules cover (Request.ResolveTrees), so that
-//     "grep -r KEY ." cannot print a denied .env. A bare "Bash" rule, like
-//     bypassPermissions, allows any command (deny and ask rules still
-//     apply).
+//     "grep -r KEY ." cannot print a denied .env. A git command that prints
+//     repository content (git grep, log -p, diff, show, cat-file -p,
+//     stash show -p, archive) is checked, when Read deny or ask rules exist, for the
+//     tracked files under its pathspecs (git ls-files, and the files
+//     removed since when it prints past commits) and the paths of its
+//     REV:path operands, so that "git show HEAD:secrets/key" is
+//     refused while a gitignored .env does not stop "git grep". A bare
+//     "Bash" rule, like bypassPermissions, allows any command (deny and
+//     ask rules still apply).
 //   - Read and Edit: gitignore-style paths. "//abs/path" is absolute,
 //     "~/path" is in the home folder, "/path" is relative to the folder of
 //     the settings file's project (Rule.Root), "./path" or "path" is

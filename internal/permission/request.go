@@ -160,6 +160,9 @@ func bashGlob(pattern string) []string {
 // treeKey names a whole-folder read in Request.Trees: its folder, and
 // whether hidden files count.
 func treeKey(a access) string {
+	if a.git != nil {
+		return "git\x00" + a.path + "\x00" + a.cmd
+	}
 	if a.hidden {
 		return a.path
 	}
@@ -214,6 +217,10 @@ func (r *Request) ResolveTrees(p *Policy, cwd, home string) {
 			}
 			if r.Trees == nil {
 				r.Trees = map[string]string{}
+			}
+			if a.git != nil {
+				r.Trees[key] = gitCovered(a.git, covered)
+				continue
 			}
 			r.Trees[key] = findCovered(a.path, a.hidden, covered)
 		}
