@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -309,11 +308,10 @@ func (a *app) startMCP(ctx context.Context) error {
 		if s.Disabled != "" || s.Invalid != "" {
 			continue
 		}
-		// An unset token in a header or an argument can leave a server
-		// that connects but refuses every call: name the variables now.
+		// Such a server is not started (the manager says so in its
+		// status): name the variables now, where print mode shows it.
 		if _, missing := s.Config.Expand(a.getenv); len(missing) > 0 {
-			slices.Sort(missing)
-			a.warn(fmt.Sprintf("MCP server %q (%s) uses unset environment variables: %s; they expand to empty text", s.Name, s.Source, strings.Join(missing, ", ")))
+			a.warn(fmt.Sprintf("MCP server %q (%s) is not started: %s", s.Name, s.Source, mcp.UnsetVarsMessage(missing)))
 		}
 	}
 	if a.front == frontTUI && a.hooks.ApproveMCP != nil {

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,6 +49,11 @@ type server struct {
 
 // errNeedsAuth marks a remote server that answered 401.
 var errNeedsAuth = errors.New("the server requires authorization (HTTP 401)")
+
+// errUnsetVars marks a server whose configuration uses a variable that is
+// unset and has no default: it is not started, and not retried, since the
+// session's environment does not change.
+var errUnsetVars = errors.New("not started")
 
 // set changes the state under m.mu and wakes waiters, unless ctx (the
 // connection loop's) has ended: a loop stopped by SetEnabled no longer
@@ -101,6 +105,10 @@ func (s *server) run(ctx context.Context) {
 			s.set(ctx, StateNeedsAuth, err.Error())
 			return
 		}
+		if errors.Is(err, errUnsetVars) {
+			s.set(ctx, StateFailed, err.Error())
+			return
+		}
 		if time.Since(start) > time.Minute {
 			failures = 0 // it ran well for a while: a fresh crash
 		}
@@ -136,14 +144,11 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 	s.set(ctx, StatePending, "")
 	cfg, missing := s.conf.Config.Expand(s.m.opts.Getenv)
 	if len(missing) > 0 {
+		// Claude Code refuses such a configuration: starting the server
+		// with the reference expanded to nothing would pass it an empty
+		// token or path and fail later, less clearly.
 		s.m.log.Warn("MCP server config uses unset variables", "server", s.name, "vars", missing)
-		// An unset token or path is the likely cause of a failure: say so.
-		missing = slices.Sorted(slices.Values(missing))
-		defer func() {
-			if err != nil && ctx.Err() == nil {
-				err = fmt.Errorf("%w (its configuration uses unset environment variables: %s)", err, strings.Join(missing, ", "))
-			}
-		}()
+		return fmt.Errorf("%w: %s", errUnsetVars, UnsetVarsMessage(missing))
 	}
 	if t := cfg.Transport(); cfg.HeadersHelper != "" && (t == TransportHTTP || t == TransportSSE) {
 		extra, err := s.runHeadersHelper(ctx, cfg)
