@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -234,8 +236,53 @@ func (a *app) reminders(history []*llm.Message) []string {
 	if r := plan.Reminder(history, string(a.checker.Mode()), a.hasTool(plan.ExitName)); r != "" {
 		out = append(out, r)
 	}
+	out = append(out, a.mcpInstructionReminders(history)...)
 	out = append(out, a.notes.take()...)
 	return append(out, a.taskReminders()...)
+}
+
+// mcpInstructionReminders gives the model the instructions of MCP servers
+// that connected (or changed them) after the system prompt was built: a
+// server still starting when the terminal UI opened, one enabled with
+// /mcp enable or added by the SDK. The system prompt stays as it was, so
+// its cached prefix holds; each text is given once (the history says
+// whether it was).
+func (a *app) mcpInstructionReminders(history []*llm.Message) []string {
+	if a.mcpm() == nil {
+		return nil
+	}
+	ins := a.mcpm().Snapshot().Instructions
+	a.mcpInstrMu.Lock()
+	sent := a.mcpInstrSent
+	a.mcpInstrMu.Unlock()
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(ins)) {
+		text := ins[name]
+		if strings.TrimSpace(text) == "" || sent[name] == text {
+			continue
+		}
+		note := "<system-reminder>\nThe MCP server " + name + " is now connected. Instructions from the MCP server " + name + ":\n" + text + "\n</system-reminder>"
+		if !historyHasText(history, note) {
+			out = append(out, note)
+		}
+	}
+	return out
+}
+
+// historyHasText reports whether a user message in history has a text
+// block that is text.
+func historyHasText(history []*llm.Message, text string) bool {
+	for _, m := range history {
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		for _, b := range m.Content {
+			if b.Type == llm.BlockText && b.Text == text {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // noteQueue holds notes for the model until the next request takes them.
