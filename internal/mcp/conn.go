@@ -40,6 +40,7 @@ type server struct {
 	reconnects   int
 	retryNow     chan struct{} // a Reconnect during backoff
 	refreshing   bool
+	refreshAgain bool               // a list changed while refreshing
 	stop         context.CancelFunc // ends the running connection loop; nil when none runs
 	loops        int                // connection loops started; identifies the latest
 	looping      bool               // the latest loop has not returned (it gave up: needs auth, out of attempts)
@@ -354,10 +355,18 @@ func (s *server) apply(l lists) {
 }
 
 // refresh lists again after a list_changed notification, in the
-// background; notifications arriving meanwhile are folded into it.
+// background; a notification arriving meanwhile has them listed once
+// more when that ends (the answer under way may predate its change).
 func (s *server) refresh() {
 	s.m.mu.Lock()
-	if s.refreshing || s.cs == nil || s.m.closed {
+	if s.cs == nil || s.m.closed {
+		s.m.mu.Unlock()
+		return
+	}
+	if s.refreshing {
+		// The lists being read may predate this change: read them
+		// again when that finishes.
+		s.refreshAgain = true
 		s.m.mu.Unlock()
 		return
 	}
@@ -369,17 +378,23 @@ func (s *server) refresh() {
 	s.m.mu.Unlock()
 	go func() {
 		defer s.m.wg.Done()
-		l, err := s.fetch(s.m.ctx, cs)
-		s.m.mu.Lock()
-		defer s.m.mu.Unlock()
-		s.refreshing = false
-		if err != nil {
-			s.m.log.Warn("MCP server list refresh failed", "server", s.name, "err", err)
-			return
-		}
-		if s.cs == cs {
-			s.apply(l)
-			s.m.notifyLocked()
+		for {
+			l, err := s.fetch(s.m.ctx, cs)
+			s.m.mu.Lock()
+			again := s.refreshAgain && s.cs == cs && !s.m.closed
+			s.refreshAgain = false
+			if err != nil {
+				s.m.log.Warn("MCP server list refresh failed", "server", s.name, "err", err)
+			} else if s.cs == cs {
+				s.apply(l)
+				s.m.notifyLocked()
+			}
+			if !again {
+				s.refreshing = false
+				s.m.mu.Unlock()
+				return
+			}
+			s.m.mu.Unlock()
 		}
 	}()
 }
