@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -93,6 +95,25 @@ func TestToolListChangeDuringARefreshIsNotLost(t *testing.T) {
 				names = append(names, tl.Name())
 			}
 			t.Fatalf("tools = %v; want mcp__q__a and mcp__q__b", names)
+		}
+	}
+}
+
+// reins mcp login and logout on a server whose URL uses an unset
+// variable say so, naming it; before, the URL was used with the
+// reference expanded to nothing and the error spoke of something else.
+func TestLoginNamesAnUnsetVariableInTheURL(t *testing.T) {
+	for _, verb := range []string{"login", "logout"} {
+		cmd := NewCommand(CommandOptions{Cwd: t.TempDir(), ConfigDir: t.TempDir(), Getenv: func(string) string { return "" },
+			MCPConfig: []string{`{"mcpServers":{"api":{"type":"http","url":"https://${QA9_HOST}/mcp"}}}`}})
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetArgs([]string{verb, "api"})
+		err := cmd.ExecuteContext(context.Background())
+		want := `MCP server "api" cannot be used: its configuration uses unset environment variables: QA9_HOST`
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v; want %q", verb, err, want)
 		}
 	}
 }
