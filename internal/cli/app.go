@@ -218,6 +218,12 @@ type app struct {
 	styleMu  sync.Mutex // guards outStyle
 	outStyle styleState
 
+	// mcpInstrSent are the MCP server instructions the current system
+	// prompt holds, by server; a server that connects later has its
+	// instructions given in a reminder instead (mcpInstructionReminders).
+	mcpInstrMu   sync.Mutex
+	mcpInstrSent map[string]string
+
 	mu     sync.Mutex // guards closer, sessionID once built, sess once the SDK can replace it, and agents once the session runs (agentCatalog, addAgents)
 	closer []func()
 }

@@ -200,6 +200,9 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 			a.waitMCP(ctx)
 		}
 		ins := a.mcpm().Snapshot().Instructions
+		a.mcpInstrMu.Lock()
+		a.mcpInstrSent = ins
+		a.mcpInstrMu.Unlock()
 		names := make([]string, 0, len(ins))
 		for name := range ins {
 			names = append(names, name)

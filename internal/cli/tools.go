@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"path/filepath"
 	"slices"
@@ -235,8 +236,53 @@ func (a *app) reminders(history []*llm.Message) []string {
 	if r := plan.Reminder(history, string(a.checker.Mode()), a.hasTool(plan.ExitName)); r != "" {
 		out = append(out, r)
 	}
+	out = append(out, a.mcpInstructionReminders(history)...)
 	out = append(out, a.notes.take()...)
 	return append(out, a.taskReminders()...)
+}
+
+// mcpInstructionReminders gives the model the instructions of MCP servers
+// that connected (or changed them) after the system prompt was built: a
+// server still starting when the terminal UI opened, one enabled with
+// /mcp enable or added by the SDK. The system prompt stays as it was, so
+// its cached prefix holds; each text is given once (the history says
+// whether it was).
+func (a *app) mcpInstructionReminders(history []*llm.Message) []string {
+	if a.mcpm() == nil {
+		return nil
+	}
+	ins := a.mcpm().Snapshot().Instructions
+	a.mcpInstrMu.Lock()
+	sent := a.mcpInstrSent
+	a.mcpInstrMu.Unlock()
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(ins)) {
+		text := ins[name]
+		if strings.TrimSpace(text) == "" || sent[name] == text {
+			continue
+		}
+		note := "<system-reminder>\nThe MCP server " + name + " is now connected. Instructions from the MCP server " + name + ":\n" + text + "\n</system-reminder>"
+		if !historyHasText(history, note) {
+			out = append(out, note)
+		}
+	}
+	return out
+}
+
+// historyHasText reports whether a user message in history has a text
+// block that is text.
+func historyHasText(history []*llm.Message, text string) bool {
+	for _, m := range history {
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		for _, b := range m.Content {
+			if b.Type == llm.BlockText && b.Text == text {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // noteQueue holds notes for the model until the next request takes them.
@@ -309,11 +355,10 @@ func (a *app) startMCP(ctx context.Context) error {
 		if s.Disabled != "" || s.Invalid != "" {
 			continue
 		}
-		// An unset token in a header or an argument can leave a server
-		// that connects but refuses every call: name the variables now.
+		// Such a server is not started (the manager says so in its
+		// status): name the variables now, where print mode shows it.
 		if _, missing := s.Config.Expand(a.getenv); len(missing) > 0 {
-			slices.Sort(missing)
-			a.warn(fmt.Sprintf("MCP server %q (%s) uses unset environment variables: %s; they expand to empty text", s.Name, s.Source, strings.Join(missing, ", ")))
+			a.warn(fmt.Sprintf("MCP server %q (%s) is not started: %s", s.Name, s.Source, mcp.UnsetVarsMessage(missing)))
 		}
 	}
 	if a.front == frontTUI && a.hooks.ApproveMCP != nil {

@@ -402,7 +402,10 @@ func remoteServer(opts CommandOptions, name string) (ServerConfig, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	c, _ := s.Config.Expand(getenv)
+	c, missing := s.Config.Expand(getenv)
+	if len(missing) > 0 {
+		return ServerConfig{}, fmt.Errorf("MCP server %q cannot be used: %s", name, UnsetVarsMessage(missing))
+	}
 	if t := c.Transport(); t != TransportHTTP && t != TransportSSE {
 		return ServerConfig{}, fmt.Errorf("%s is a %s server; only http and sse servers log in", name, t)
 	}

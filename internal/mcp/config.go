@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -93,7 +94,8 @@ func (c ServerConfig) Signature() string {
 
 // Expand substitutes ${VAR} and ${VAR:-default} in the command, args, env
 // values, url and header values. It returns the names of variables that
-// were unset and had no default (they expand to "").
+// were unset (or empty) and had no default; they expand to "", and a
+// server whose configuration has any is not started.
 func (c ServerConfig) Expand(getenv func(string) string) (ServerConfig, []string) {
 	var missing []string
 	ex := func(s string) string {
@@ -113,6 +115,14 @@ func (c ServerConfig) Expand(getenv func(string) string) (ServerConfig, []string
 	out.Env = expandMap(c.Env, ex)
 	out.Headers = expandMap(c.Headers, ex)
 	return out, dedupe(missing)
+}
+
+// UnsetVarsMessage says that a configuration uses the unset variables
+// missing (as Expand returns them) and how to fix it.
+func UnsetVarsMessage(missing []string) string {
+	missing = slices.Sorted(slices.Values(missing))
+	return fmt.Sprintf("its configuration uses unset environment variables: %s (set them, or give a default: ${%s:-value})",
+		strings.Join(missing, ", "), missing[0])
 }
 
 func expandMap(m map[string]string, ex func(string) string) map[string]string {

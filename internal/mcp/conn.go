@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -41,6 +40,7 @@ type server struct {
 	reconnects   int
 	retryNow     chan struct{} // a Reconnect during backoff
 	refreshing   bool
+	refreshAgain bool               // a list changed while refreshing
 	stop         context.CancelFunc // ends the running connection loop; nil when none runs
 	loops        int                // connection loops started; identifies the latest
 	looping      bool               // the latest loop has not returned (it gave up: needs auth, out of attempts)
@@ -50,6 +50,11 @@ type server struct {
 
 // errNeedsAuth marks a remote server that answered 401.
 var errNeedsAuth = errors.New("the server requires authorization (HTTP 401)")
+
+// errUnsetVars marks a server whose configuration uses a variable that is
+// unset and has no default: it is not started, and not retried, since the
+// session's environment does not change.
+var errUnsetVars = errors.New("not started")
 
 // set changes the state under m.mu and wakes waiters, unless ctx (the
 // connection loop's) has ended: a loop stopped by SetEnabled no longer
@@ -101,6 +106,10 @@ func (s *server) run(ctx context.Context) {
 			s.set(ctx, StateNeedsAuth, err.Error())
 			return
 		}
+		if errors.Is(err, errUnsetVars) {
+			s.set(ctx, StateFailed, err.Error())
+			return
+		}
 		if time.Since(start) > time.Minute {
 			failures = 0 // it ran well for a while: a fresh crash
 		}
@@ -136,14 +145,11 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 	s.set(ctx, StatePending, "")
 	cfg, missing := s.conf.Config.Expand(s.m.opts.Getenv)
 	if len(missing) > 0 {
+		// Claude Code refuses such a configuration: starting the server
+		// with the reference expanded to nothing would pass it an empty
+		// token or path and fail later, less clearly.
 		s.m.log.Warn("MCP server config uses unset variables", "server", s.name, "vars", missing)
-		// An unset token or path is the likely cause of a failure: say so.
-		missing = slices.Sorted(slices.Values(missing))
-		defer func() {
-			if err != nil && ctx.Err() == nil {
-				err = fmt.Errorf("%w (its configuration uses unset environment variables: %s)", err, strings.Join(missing, ", "))
-			}
-		}()
+		return fmt.Errorf("%w: %s", errUnsetVars, UnsetVarsMessage(missing))
 	}
 	if t := cfg.Transport(); cfg.HeadersHelper != "" && (t == TransportHTTP || t == TransportSSE) {
 		extra, err := s.runHeadersHelper(ctx, cfg)
@@ -349,10 +355,18 @@ func (s *server) apply(l lists) {
 }
 
 // refresh lists again after a list_changed notification, in the
-// background; notifications arriving meanwhile are folded into it.
+// background; a notification arriving meanwhile has them listed once
+// more when that ends (the answer under way may predate its change).
 func (s *server) refresh() {
 	s.m.mu.Lock()
-	if s.refreshing || s.cs == nil || s.m.closed {
+	if s.cs == nil || s.m.closed {
+		s.m.mu.Unlock()
+		return
+	}
+	if s.refreshing {
+		// The lists being read may predate this change: read them
+		// again when that finishes.
+		s.refreshAgain = true
 		s.m.mu.Unlock()
 		return
 	}
@@ -364,17 +378,23 @@ func (s *server) refresh() {
 	s.m.mu.Unlock()
 	go func() {
 		defer s.m.wg.Done()
-		l, err := s.fetch(s.m.ctx, cs)
-		s.m.mu.Lock()
-		defer s.m.mu.Unlock()
-		s.refreshing = false
-		if err != nil {
-			s.m.log.Warn("MCP server list refresh failed", "server", s.name, "err", err)
-			return
-		}
-		if s.cs == cs {
-			s.apply(l)
-			s.m.notifyLocked()
+		for {
+			l, err := s.fetch(s.m.ctx, cs)
+			s.m.mu.Lock()
+			again := s.refreshAgain && s.cs == cs && !s.m.closed
+			s.refreshAgain = false
+			if err != nil {
+				s.m.log.Warn("MCP server list refresh failed", "server", s.name, "err", err)
+			} else if s.cs == cs {
+				s.apply(l)
+				s.m.notifyLocked()
+			}
+			if !again {
+				s.refreshing = false
+				s.m.mu.Unlock()
+				return
+			}
+			s.m.mu.Unlock()
 		}
 	}()
 }

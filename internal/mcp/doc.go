@@ -10,7 +10,9 @@
 // in its file's project entry count too), local scope (the "projects"[<path>]["mcpServers"] of the same
 // two files), then --mcp-config values; --strict-mcp-config keeps only the
 // latter. ${VAR} and ${VAR:-default} are expanded in commands, args, env
-// values, URLs and header values when a server starts. AddServer and
+// values, URLs and header values when a server starts; a server whose
+// configuration uses a variable that is unset with no default is not
+// started (it fails, naming the variables). AddServer and
 // RemoveServer edit the files for `reins mcp add|remove`;
 // `reins mcp reset-project-choices` forgets the approvals (through
 // CommandOptions.ResetChoices).

@@ -37,6 +37,12 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "qa9":
+		if err := runQA9Server(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "serve":
 		if err := Serve(context.Background(), serveTestTools(), denyGate{deny: "Write"}, os.Stdin, os.Stdout, &ServeOptions{Version: "test"}); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -420,7 +420,10 @@ func (m *Manager) Login(ctx context.Context, name string, o LoginOptions) error 
 	if m.opts.Credentials == nil {
 		return errors.New("this session keeps no MCP credentials")
 	}
-	cfg, _ := conf.Config.Expand(m.opts.Getenv)
+	cfg, missing := conf.Config.Expand(m.opts.Getenv)
+	if len(missing) > 0 {
+		return fmt.Errorf("MCP server %q cannot be used: %s", name, UnsetVarsMessage(missing))
+	}
 	if err := Login(ctx, name, cfg, m.opts.Credentials, o); err != nil {
 		return err
 	}
