@@ -1,14 +1,10 @@
 package e2e
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -204,38 +200,17 @@ func TestEffortCommandCannotOverrideTheEnvironment(t *testing.T) {
 func TestSDKApplyFlagSettingsChangesTheEffort(t *testing.T) {
 	srv := server(t, llmtest.Reply("first"), llmtest.Reply("second"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := sb.Command(t, ctx, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--effort", "high", "--thinking", "adaptive")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(nil, 1<<20)
-	// next reads output lines until one of type typ, and returns it.
-	next := func(typ string) map[string]any {
-		t.Helper()
-		for lines.Scan() {
-			var l map[string]any
-			if json.Unmarshal(lines.Bytes(), &l) == nil && l["type"] == typ {
-				return l
-			}
-		}
-		t.Fatalf("output ended before a %s line", typ)
-		return nil
-	}
-	io.WriteString(stdin, sdkUserLine("one"))
-	next("result")
+	p := startSDK(t, sb, "--effort", "high", "--thinking", "adaptive")
+	p.send(sdkUserLine("one"))
+	p.next("result")
 	var answers []string
 	for _, req := range []string{
 		`{"type":"control_request","request_id":"r1","request":{"subtype":"apply_flag_settings","settings":{"effortLevel":"low"}}}`,
 		`{"type":"control_request","request_id":"r2","request":{"subtype":"set_max_thinking_tokens","thinking_display":"omitted"}}`,
 		`{"type":"control_request","request_id":"r3","request":{"subtype":"apply_flag_settings","settings":{"effortLevel":"huge"}}}`,
 	} {
-		io.WriteString(stdin, req+"\n")
-		resp := next("control_response")["response"].(map[string]any)
+		p.send(req)
+		resp := p.next("control_response")["response"].(map[string]any)
 		answers = append(answers, resp["request_id"].(string)+" "+resp["subtype"].(string))
 		if resp["request_id"] == "r3" && !strings.Contains(fmt.Sprint(resp["error"]), `effortLevel: unknown level "huge"`) {
 			t.Errorf("r3 error %v", resp["error"])
@@ -244,13 +219,9 @@ func TestSDKApplyFlagSettingsChangesTheEffort(t *testing.T) {
 	if strings.Join(answers, ",") != "r1 success,r2 success,r3 error" {
 		t.Errorf("control responses %v", answers)
 	}
-	io.WriteString(stdin, sdkUserLine("two"))
-	next("result")
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("reins: %v", err)
-	}
+	p.send(sdkUserLine("two"))
+	p.next("result")
+	p.finish()
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests", len(reqs))

@@ -1,8 +1,6 @@
 package e2e
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -249,40 +246,16 @@ func TestSDKApplyFlagSettingsEnvReachesLaterHooks(t *testing.T) {
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, ".claude/settings.json", `{"env": {"QA8_FILE": "from-file"},
 		"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "printf '%s|%s\\n' \"$QA8_FLAG\" \"$QA8_FILE\" >> hook-saw.txt"}]}]}}`)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := sb.Command(t, ctx, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(nil, 1<<20)
-	next := func(typ string) map[string]any {
-		t.Helper()
-		for lines.Scan() {
-			var l map[string]any
-			if json.Unmarshal(lines.Bytes(), &l) == nil && l["type"] == typ {
-				return l
-			}
-		}
-		t.Fatalf("output ended before a %s line", typ)
-		return nil
-	}
-	io.WriteString(stdin, sdkUserLine("one"))
-	next("result")
-	io.WriteString(stdin, `{"type":"control_request","request_id":"r1","request":{"subtype":"apply_flag_settings","settings":{"env":{"QA8_FLAG":"flag-value","QA8_FILE":"changed"}}}}`+"\n")
-	if resp := next("control_response")["response"].(map[string]any); resp["subtype"] != "success" {
+	p := startSDK(t, sb)
+	p.send(sdkUserLine("one"))
+	p.next("result")
+	p.send(`{"type":"control_request","request_id":"r1","request":{"subtype":"apply_flag_settings","settings":{"env":{"QA8_FLAG":"flag-value","QA8_FILE":"changed"}}}}`)
+	if resp := p.next("control_response")["response"].(map[string]any); resp["subtype"] != "success" {
 		t.Fatalf("apply_flag_settings: %v", resp)
 	}
-	io.WriteString(stdin, sdkUserLine("two"))
-	next("result")
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("reins: %v", err)
-	}
+	p.send(sdkUserLine("two"))
+	p.next("result")
+	p.finish()
 	got, err := os.ReadFile(filepath.Join(sb.Dir, "hook-saw.txt"))
 	if err != nil || string(got) != "|from-file\nflag-value|changed\n" {
 		t.Errorf("the hooks saw %q (%v), want the settings env of the time of each prompt", got, err)

@@ -1,16 +1,12 @@
 package e2e
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -280,36 +276,16 @@ func writeFile(t *testing.T, path, text string) {
 func TestQA8OutputStyleSDKApplyFlagSettings(t *testing.T) {
 	srv := server(t, llmtest.Reply("first"), llmtest.Reply("second"), llmtest.Reply("third"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := sb.Command(t, ctx, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(nil, 1<<20)
-	next := func(typ string) map[string]any {
-		t.Helper()
-		for lines.Scan() {
-			var l map[string]any
-			if json.Unmarshal(lines.Bytes(), &l) == nil && l["type"] == typ {
-				return l
-			}
-		}
-		t.Fatalf("output ended before a %s line", typ)
-		return nil
-	}
-	io.WriteString(stdin, sdkUserLine("one"))
-	next("result")
+	p := startSDK(t, sb)
+	p.send(sdkUserLine("one"))
+	p.next("result")
 	var answers []string
 	for _, req := range []string{
 		`{"type":"control_request","request_id":"r1","request":{"subtype":"apply_flag_settings","settings":{"outputStyle":"nope"}}}`,
 		`{"type":"control_request","request_id":"r2","request":{"subtype":"apply_flag_settings","settings":{"outputStyle":"learning"}}}`,
 	} {
-		io.WriteString(stdin, req+"\n")
-		resp := next("control_response")["response"].(map[string]any)
+		p.send(req)
+		resp := p.next("control_response")["response"].(map[string]any)
 		answers = append(answers, resp["request_id"].(string)+" "+resp["subtype"].(string))
 		if resp["request_id"] == "r1" && !strings.Contains(fmt.Sprint(resp["error"]), `no output style named "nope"`) {
 			t.Errorf("r1 error %v", resp["error"])
@@ -318,17 +294,13 @@ func TestQA8OutputStyleSDKApplyFlagSettings(t *testing.T) {
 	if strings.Join(answers, ",") != "r1 error,r2 success" {
 		t.Errorf("control responses %v", answers)
 	}
-	io.WriteString(stdin, sdkUserLine("two"))
-	next("result")
-	io.WriteString(stdin, `{"type":"control_request","request_id":"r3","request":{"subtype":"apply_flag_settings","settings":{"outputStyle":null}}}`+"\n")
-	next("control_response")
-	io.WriteString(stdin, sdkUserLine("three"))
-	next("result")
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("reins: %v", err)
-	}
+	p.send(sdkUserLine("two"))
+	p.next("result")
+	p.send(`{"type":"control_request","request_id":"r3","request":{"subtype":"apply_flag_settings","settings":{"outputStyle":null}}}`)
+	p.next("control_response")
+	p.send(sdkUserLine("three"))
+	p.next("result")
+	p.finish()
 	rs := srv.Requests()
 	if len(rs) != 3 {
 		t.Fatalf("%d requests", len(rs))
@@ -349,49 +321,25 @@ func TestQA8OutputStyleSDKApplyFlagSettings(t *testing.T) {
 func TestQA8OutputStyleSDKUpdateSettings(t *testing.T) {
 	srv := server(t, llmtest.Reply("first"), llmtest.Reply("second"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := sb.Command(t, ctx, "--input-format", "stream-json", "--output-format", "stream-json", "--verbose")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(nil, 1<<20)
-	next := func(typ string) map[string]any {
-		t.Helper()
-		for lines.Scan() {
-			var l map[string]any
-			if json.Unmarshal(lines.Bytes(), &l) == nil && l["type"] == typ {
-				return l
-			}
-		}
-		t.Fatalf("output ended before a %s line", typ)
-		return nil
-	}
+	p := startSDK(t, sb)
 	local := filepath.Join(sb.Dir, ".claude", "settings.local.json")
-	io.WriteString(stdin, sdkUserLine("one"))
-	next("result")
-	io.WriteString(stdin, `{"type":"control_request","request_id":"u1","request":{"subtype":"update_settings","source":"localSettings","settings":{"outputStyle":"nope"}}}`+"\n")
-	resp := next("control_response")["response"].(map[string]any)
+	p.send(sdkUserLine("one"))
+	p.next("result")
+	p.send(`{"type":"control_request","request_id":"u1","request":{"subtype":"update_settings","source":"localSettings","settings":{"outputStyle":"nope"}}}`)
+	resp := p.next("control_response")["response"].(map[string]any)
 	if resp["subtype"] != "error" || !strings.Contains(fmt.Sprint(resp["error"]), `no output style named "nope"`) {
 		t.Errorf("u1 answered %v", resp)
 	}
 	if _, err := os.Stat(local); err == nil {
 		t.Error("an unknown style was written")
 	}
-	io.WriteString(stdin, `{"type":"control_request","request_id":"u2","request":{"subtype":"update_settings","source":"localSettings","settings":{"outputStyle":"Explanatory"}}}`+"\n")
-	if resp := next("control_response")["response"].(map[string]any); resp["subtype"] != "success" {
+	p.send(`{"type":"control_request","request_id":"u2","request":{"subtype":"update_settings","source":"localSettings","settings":{"outputStyle":"Explanatory"}}}`)
+	if resp := p.next("control_response")["response"].(map[string]any); resp["subtype"] != "success" {
 		t.Errorf("u2 answered %v", resp)
 	}
-	io.WriteString(stdin, sdkUserLine("two"))
-	next("result")
-	stdin.Close()
-	io.Copy(io.Discard, stdout)
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("reins: %v", err)
-	}
+	p.send(sdkUserLine("two"))
+	p.next("result")
+	p.finish()
 	rs := srv.Requests()
 	if len(rs) != 2 || strings.Contains(rs[0].SystemText(), "# Output style") || !strings.Contains(rs[1].SystemText(), "# Output style: Explanatory") {
 		t.Errorf("%d requests; the second does not carry the saved style", len(rs))
