@@ -311,7 +311,7 @@ func TestQA8LanguageAndGitInstructionsSettings(t *testing.T) {
 	srv := server(t, llmtest.Reply("ok"), llmtest.Reply("ok"))
 	sb := e2etest.NewSandbox(t, srv.URL)
 	if out, err := exec.Command("git", "-C", sb.Dir, "init", "-q").CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s", err, out)
+		t.Fatalf("git init: %v %s", err, out)
 	}
 	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
 		t.Fatalf("code %d: %s", r.Code, r.Stderr)
@@ -370,7 +370,7 @@ func TestQA8SavedLocalRulesAreNotOfferedToGit(t *testing.T) {
 		llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
 	if out, err := exec.Command("git", "-C", sb.Dir, "init", "-q").CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s", err, out)
+		t.Fatalf("git init: %v %s", err, out)
 	}
 	sb.Write(t, ".claude/settings.json", `{"hooks": {"PermissionRequest": [{"matcher": "Bash", "hooks": [{"type": "command",
   "command": "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"allow\", \"updatedPermissions\": [{\"type\": \"addRules\", \"rules\": [{\"toolName\": \"Bash\", \"ruleContent\": \"touch:*\"}], \"behavior\": \"allow\", \"destination\": \"localSettings\"}]}}}'"}]}]}}`)

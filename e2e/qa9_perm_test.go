@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -33,10 +32,7 @@ func TestQA9GitReadsDoNotPrintDeniedFiles(t *testing.T) {
 	sb.Write(t, ".gitignore", ".env\n")
 	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n")
 	for _, args := range [][]string{{"init", "-q"}, {"add", "secrets", "src", ".gitignore"}, {"commit", "-q", "-m", "init"}} {
-		cmd := exec.Command("git", append([]string{"-C", sb.Dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("git %v: %v %s", args, err, out)
-		}
+		runGit(t, sb.Dir, args...)
 	}
 	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n// CHANGED-LINE\n")
 	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./secrets/**)", "Read(./.env)"]}}`)
@@ -73,13 +69,7 @@ func TestQA9GitLogDoesNotPrintARemovedDeniedFile(t *testing.T) {
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, ".env", "API_KEY=hunter2\n")
 	sb.Write(t, "src/config.go", "// reads API_KEY from the environment\n")
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", sb.Dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("git %v: %v %s", args, err, out)
-		}
-	}
+	git := func(args ...string) { t.Helper(); runGit(t, sb.Dir, args...) }
 	git("init", "-q")
 	git("add", ".env", "src")
 	git("commit", "-q", "-m", "init")
@@ -120,10 +110,7 @@ func TestQA9GitDirOptionsDoNotBypassReadDeny(t *testing.T) {
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, "nested/secret", "hunter2\n")
 	for _, args := range [][]string{{"init", "-q"}, {"add", "secret"}, {"commit", "-q", "-m", "init"}} {
-		cmd := exec.Command("git", append([]string{"-C", sb.Dir + "/nested", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("git %v: %v %s", args, err, out)
-		}
+		runGit(t, sb.Dir+"/nested", args...)
 	}
 	sb.Write(t, ".claude/settings.json", `{"permissions": {"deny": ["Read(./nested/secret)"]}}`)
 	ids := printDenials(t, sb.Run(t, "", "-p", "show the secret", "--output-format", "json"))
@@ -145,13 +132,7 @@ func TestQA9GitStashShowDoesNotPrintDeniedFiles(t *testing.T) {
 		llmtest.Reply("done"))
 	sb := e2etest.NewSandbox(t, srv.URL)
 	sb.Write(t, "secrets/key", "old\n")
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", sb.Dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("git %v: %v %s", args, err, out)
-		}
-	}
+	git := func(args ...string) { t.Helper(); runGit(t, sb.Dir, args...) }
 	git("init", "-q")
 	git("add", "secrets")
 	git("commit", "-q", "-m", "init")
@@ -179,10 +160,7 @@ func TestQA9GitGrepOfSubmodulesDoesNotPrintDeniedFiles(t *testing.T) {
 	lib := sb.Write(t, "../lib/token", "TOKEN=hunter2\n")
 	git := func(dir string, args ...string) {
 		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "-c", "protocol.file.allow=always"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Skipf("git %v: %v %s", args, err, out)
-		}
+		runGit(t, dir, append([]string{"-c", "protocol.file.allow=always"}, args...)...)
 	}
 	libDir := strings.TrimSuffix(lib, "/token")
 	git(libDir, "init", "-q")

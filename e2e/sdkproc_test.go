@@ -70,3 +70,13 @@ func (p *sdkProc) finish() {
 		p.t.Fatalf("reins: %v", err)
 	}
 }
+
+// runGit runs git in dir with a fixed author and no signing, and fails the
+// test when git fails (git is a peer the test command installs).
+func runGit(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v %s", args, err, out)
+	}
+}

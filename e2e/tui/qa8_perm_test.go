@@ -20,7 +20,7 @@ func TestQA8MentionMenuRespectsGitignore(t *testing.T) {
 	tt.sb.Write(t, "src/widget_impl.go", "package src\n")
 	tt.sb.Write(t, "dist/widget_bundle.js", "x\n")
 	if out, err := exec.Command("git", "-C", tt.sb.Dir, "init", "-q").CombinedOutput(); err != nil {
-		t.Skipf("git init: %v %s", err, out)
+		t.Fatalf("git init: %v %s", err, out)
 	}
 	tt.start()
 	tt.ready()
