@@ -333,6 +333,9 @@ func (a *app) getenv(k string) string {
 // client set applied.
 func (a *app) environ() []string {
 	env := os.Environ()
+	if a.opts.Bare {
+		env = append(env, simpleEnv+"=1")
+	}
 	a.envMu.RLock()
 	defer a.envMu.RUnlock()
 	for k, v := range a.setEnv {
@@ -627,6 +630,9 @@ func (a *app) loadSettings(ctx context.Context) error {
 		return err
 	}
 	a.settings = s
+	if a.bare() {
+		a.applyBareSettings()
+	}
 	for _, w := range warns {
 		a.warn(w.String())
 	}

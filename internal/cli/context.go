@@ -97,6 +97,9 @@ func (a *app) newConversation() string {
 // (all) without the flag. A list that does not parse is reported by
 // loadSettings.
 func (a *app) memoryKinds() []prompt.Kind {
+	if a.bare() {
+		return bareMemoryKinds()
+	}
 	if !a.opts.SourcesSet {
 		return nil
 	}
@@ -192,6 +195,10 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	}
 	a.styleMu.Unlock()
 	platform, version := prompt.Host(ctx)
+	if a.bare() {
+		return prompt.Build(prompt.Options{Cwd: a.cwd, AddDirs: a.promptDirs(), Date: a.sessionDate(),
+			Custom: custom, Append: appendText, Simple: true})
+	}
 	var sections []string
 	if a.mcpm() != nil {
 		// Print and SDK modes wait (bounded) for the servers; the terminal

@@ -61,6 +61,8 @@ type Options struct {
 	DebugFile      string
 	ShowVersion    bool
 	ShortVersion   bool
+	// Bare is --bare: minimal mode (see bare.go).
+	Bare bool
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -106,6 +108,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.MCPConfigs, "mcp-config", nil, "MCP servers from a JSON file or string")
 	fs.StringArrayVar(&o.PluginDirs, "plugin-dir", nil, "load a Claude Code plugin from this folder for this session (repeatable)")
 	fs.StringArrayVar(&o.PluginDirsNoMCP, "plugin-dir-no-mcp", nil, "as --plugin-dir, without the plugin's MCP servers")
+	fs.BoolVar(&o.Bare, "bare", false, "minimal mode for scripts: only Bash, Read and Edit, and nothing found on disk (hooks, CLAUDE.md, plugins, MCP servers, agents); pass what you need with flags")
 	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
 	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")

@@ -62,7 +62,7 @@ func settingsOutputStyle(s *settings.Settings) string {
 // the terminal UI).
 func (a *app) resolveOutputStyle() {
 	name := settingsOutputStyle(a.settings)
-	if outputstyle.IsDefault(name) {
+	if outputstyle.IsDefault(name) || a.bare() {
 		return
 	}
 	all, errs := outputstyle.Load(a.styleRoots())

@@ -32,7 +32,11 @@ func (a *app) pluginOptions() plugin.Options {
 	for _, d := range a.opts.PluginDirsNoMCP {
 		dirs = append(dirs, plugin.Dir{Path: d, NoMCP: true})
 	}
-	return plugin.Options{Dirs: dirs, Enabled: enabledPlugins(a.settings.Raw), ClaudeDir: a.claudeDir, Cwd: a.cwd}
+	enabled := enabledPlugins(a.settings.Raw)
+	if a.bare() {
+		enabled = nil // bare mode loads --plugin-dir folders only
+	}
+	return plugin.Options{Dirs: dirs, Enabled: enabled, ClaudeDir: a.claudeDir, Cwd: a.cwd}
 }
 
 // enabledPlugins reads the merged enabledPlugins setting; entries that

@@ -126,6 +126,8 @@ func (a *app) builtinTools() []tool.Tool {
 			}
 			all = out
 		}
+	} else if a.bare() {
+		all = a.bareTools(all)
 	}
 	return tool.Assemble(all, nil)
 }
@@ -220,8 +222,12 @@ func (a *app) sentToolNames() []string {
 func (a *app) reminders(history []*llm.Message) []string {
 	var out []string
 	window := a.models.Info(a.sess.Model()).ContextWindow
-	if r := command.SkillReminder(history, a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
-		out = append(out, r)
+	// The listing tells the model to load skills with the Skill tool: only
+	// when it has that tool (not in bare mode, nor under --tools without it).
+	if a.hasTool(skill.Name) {
+		if r := command.SkillReminder(history, a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
+			out = append(out, r)
+		}
 	}
 	if cat := a.agentCatalog(); cat != nil && a.hasTool("Agent") {
 		if r := cat.Reminder(history, a.agentTypeVisible); r != "" {
@@ -376,7 +382,7 @@ func (a *app) startMCP(ctx context.Context) error {
 // mcpLoadOptions say where the session's MCP servers are configured.
 func (a *app) mcpLoadOptions() mcp.LoadOptions {
 	return mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
-		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, Plugins: a.pluginServers(), Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()}
+		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, ExplicitOnly: a.bare(), Plugins: a.pluginServers(), Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()}
 }
 
 // newMCPManager makes the session's MCP manager for servers and starts
@@ -441,6 +447,9 @@ func (a *app) loadCommands() {
 		a.commands.Add(a.headlessBuiltins()...)
 	}
 	cmds, defs := a.diskCommands()
+	if a.bare() {
+		defs = nil // bare mode takes sub-agents from --agents only
+	}
 	a.commands.Add(cmds...)
 	a.expander = &command.Expander{Dir: a.cwd, Home: a.home, Runner: command.ShellRunner{}, SessionID: a.currentID,
 		AllowBash: a.allowCommandShell, DenyRead: a.denyCommandRead, Resource: a.commandResource,

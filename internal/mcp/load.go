@@ -41,6 +41,10 @@ type LoadOptions struct {
 	MCPConfig []string
 	// Strict (--strict-mcp-config) uses only MCPConfig.
 	Strict bool
+	// ExplicitOnly (bare mode) uses only what the command line named:
+	// Plugins (--plugin-dir) and MCPConfig, none of the files found on
+	// disk.
+	ExplicitOnly bool
 	// Managed are the administrator's managed-mcp.json files, highest
 	// first (DefaultManagedFiles; nil means none). The first that exists
 	// is exclusive: its servers are the only ones, every other source and
@@ -103,7 +107,10 @@ func Load(opts LoadOptions) (*Config, error) {
 		return cfg, nil
 	}
 	var layers [][]Server
-	if !opts.Strict {
+	if opts.ExplicitOnly && !opts.Strict {
+		layers = append(layers, opts.Plugins)
+	}
+	if !opts.Strict && !opts.ExplicitOnly {
 		var claudeUser, claudeLocal, reinsUser, reinsLocal []Server
 		appr := opts.Approval
 		if path := opts.claudeJSON(); path != "" {

@@ -116,6 +116,11 @@ type Options struct {
 	// request workflow) and the gitStatus snapshot: the
 	// includeGitInstructions setting set to false.
 	NoGitInstructions bool
+	// Simple is bare mode's prompt: a short introduction with the working
+	// folders and the date, in place of the default prompt and its
+	// environment, Sections, style and system context (Custom still
+	// replaces it; Append is kept).
+	Simple bool
 }
 
 // Build returns the system prompt blocks: the static prefix and the
@@ -123,6 +128,16 @@ type Options struct {
 func Build(o Options) []llm.SystemBlock {
 	var blocks []llm.SystemBlock
 	var tail []string
+	if o.Simple {
+		text := o.Custom
+		if text == "" {
+			text = simple(o)
+		}
+		if s := strings.TrimSpace(o.Append); s != "" {
+			text += "\n\n" + s
+		}
+		return []llm.SystemBlock{{Text: text, Cache: true}}
+	}
 	if o.Custom != "" {
 		blocks = append(blocks, llm.SystemBlock{Text: o.Custom, Cache: true})
 	} else {
@@ -155,6 +170,18 @@ func Build(o Options) []llm.SystemBlock {
 		blocks = append(blocks, llm.SystemBlock{Text: strings.Join(tail, "\n\n"), Cache: true})
 	}
 	return blocks
+}
+
+// simple is the whole default prompt of bare mode.
+func simple(o Options) string {
+	var b strings.Builder
+	b.WriteString(mustText("simple.md"))
+	b.WriteString("\n\nWorking folder: " + o.Cwd)
+	for _, d := range o.AddDirs {
+		b.WriteString("\nAdditional working folder: " + d)
+	}
+	b.WriteString("\nDate when the session started: " + o.Date)
+	return b.String()
 }
 
 // styleSection is the output style's part of the prompt: a heading with
