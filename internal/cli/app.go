@@ -537,6 +537,11 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 	if err := a.resume(); err != nil {
 		return nil, err
 	}
+	if strings.TrimSpace(o.Name) != "" {
+		if _, err := renameSession(a.sess, o.Name); err != nil {
+			a.warn("--name: " + err.Error())
+		}
+	}
 	a.cleanupOldSessions()
 	a.logger.Debug("session ready", "elapsed", time.Since(t0), "tools", len(a.tools), "memory files", len(a.memory.Files()))
 	return a, nil

@@ -63,6 +63,8 @@ type Options struct {
 	ShortVersion   bool
 	// Bare is --bare: minimal mode (see bare.go).
 	Bare bool
+	// Name is --name: the session's display name, as /rename sets it.
+	Name string
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -118,6 +120,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVarP(&o.Continue, "continue", "c", false, "continue the most recent session in this folder")
 	fs.BoolVar(&o.ForkSession, "fork-session", false, "with --resume or --continue, continue under a new session id")
 	fs.StringVar(&o.ResumeAt, "resume-session-at", "", "with --resume or --continue, go on from this message uuid, leaving what came after it")
+	fs.StringVarP(&o.Name, "name", "n", "", "name the session (as /rename does): shown in /resume and usable with --resume NAME")
 	fs.BoolVar(&o.NoPersist, "no-session-persistence", false, "do not record the session")
 	fs.BoolVar(&o.Partial, "include-partial-messages", false, "stream-json: include streaming events")
 	fs.BoolVar(&o.HookEvents, "include-hook-events", false, "stream-json: include hook events")
