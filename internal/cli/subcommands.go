@@ -51,7 +51,7 @@ func subcommands(env *Env) []*cobra.Command {
 		return subcommandSettings(env, cwd, home, configDir, claudeJSON)
 	}
 	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, session.Store{Root: configDir, Also: []string{settings.ClaudeConfigDir(env.Getenv, home)}}), autoModeCommand(env, settingsHere),
-		pluginCommand(env, cwd, claudeDir, settingsHere)}
+		pluginCommand(env, cwd, claudeDir, settingsHere), authCommand(env, settingsHere)}
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json
