@@ -52,7 +52,8 @@ const (
 	frontPrint frontEnd = iota
 	frontSDK
 	frontTUI
-	frontServe // reins mcp serve: tools only, the model optional
+	frontServe  // reins mcp serve: tools only, the model optional
+	frontDoctor // reins doctor: the session set up and checked, never run
 )
 
 // appHooks are what a front end plugs into the session it asks for.
@@ -875,7 +876,7 @@ func (a *app) newProvider(ctx context.Context) error {
 			return err
 		}
 		key, a.keySource = k, "apiKeyHelper"
-	case a.front == frontServe:
+	case a.front == frontServe || a.front == frontDoctor:
 		a.provider, a.keySource = noModel{}, "none"
 		return nil
 	default:
@@ -934,8 +935,8 @@ func (a *app) newProvider(ctx context.Context) error {
 	}
 	client := anthropic.New(cfg)
 	a.provider = client
-	if a.front == frontServe {
-		return nil // serving tools over MCP: the model may never be asked
+	if a.front == frontServe || a.front == frontDoctor {
+		return nil // serving tools over MCP, or checking: the model may never be asked
 	}
 	// The connection to the API opens while the session is set up.
 	pctx, cancel := context.WithTimeout(context.Background(), preconnectTimeout)

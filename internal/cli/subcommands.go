@@ -51,7 +51,11 @@ func subcommands(env *Env) []*cobra.Command {
 		return subcommandSettings(env, cwd, home, configDir, claudeJSON)
 	}
 	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, session.Store{Root: configDir, Also: []string{settings.ClaudeConfigDir(env.Getenv, home)}}), autoModeCommand(env, settingsHere),
-		pluginCommand(env, cwd, claudeDir, settingsHere), authCommand(env, settingsHere)}
+		pluginCommand(env, cwd, claudeDir, settingsHere), authCommand(env, settingsHere),
+		doctorCommand(env, func() bool {
+			ok, _ := (&trust.Store{ConfigDir: configDir, ClaudeJSON: claudeJSON, Home: home}).IsTrusted(cwd)
+			return ok
+		})}
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json
