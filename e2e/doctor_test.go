@@ -35,3 +35,17 @@ func TestDoctorNamesABrokenMCPServer(t *testing.T) {
 		t.Errorf("MCP line %q, want a FAIL naming the missing program\n%s", line, r.Stdout)
 	}
 }
+
+// reins update (a Claude Code habit) says how to get a newer reins; the
+// word never reaches the model as a prompt.
+func TestUpdateExplainsInsteadOfPrompting(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "update")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "scripts/build.sh") {
+		t.Errorf("update: code %d, stderr %q", r.Code, r.Stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests reached the model", n)
+	}
+}

@@ -113,3 +113,21 @@ func (a *app) configDirCheck() tui.Check {
 	c.Info = filepath.Clean(a.configDir)
 	return c
 }
+
+// selfUpdateCommands are `reins update` and `reins install`, which Claude
+// Code users run out of habit: reins is one binary built from its source,
+// so they say how to get a newer one instead of sending the word to the
+// model as a prompt.
+func selfUpdateCommands() []*cobra.Command {
+	mk := func(use string) *cobra.Command {
+		return &cobra.Command{
+			Use:                use,
+			Short:              "How to get a newer reins (it does not update itself)",
+			DisableFlagParsing: true,
+			RunE: func(*cobra.Command, []string) error {
+				return fmt.Errorf("%s: reins does not update or install itself; it is one binary built from its source: fetch the newer source and run ./scripts/build.sh (this one is %s)", use, versionLine())
+			},
+		}
+	}
+	return []*cobra.Command{mk("update"), mk("install")}
+}

@@ -50,12 +50,12 @@ func subcommands(env *Env) []*cobra.Command {
 	settingsHere := func() (*settings.Settings, error) {
 		return subcommandSettings(env, cwd, home, configDir, claudeJSON)
 	}
-	return []*cobra.Command{mcpCmd, sessionsCommand(env, cwd, session.Store{Root: configDir, Also: []string{settings.ClaudeConfigDir(env.Getenv, home)}}), autoModeCommand(env, settingsHere),
+	return append(selfUpdateCommands(), mcpCmd, sessionsCommand(env, cwd, session.Store{Root: configDir, Also: []string{settings.ClaudeConfigDir(env.Getenv, home)}}), autoModeCommand(env, settingsHere),
 		pluginCommand(env, cwd, claudeDir, settingsHere), authCommand(env, settingsHere),
 		doctorCommand(env, func() bool {
 			ok, _ := (&trust.Store{ConfigDir: configDir, ClaudeJSON: claudeJSON, Home: home}).IsTrusted(cwd)
 			return ok
-		})}
+		}))
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json
