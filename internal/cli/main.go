@@ -325,7 +325,7 @@ func resumeNameBeforePrompt(args []string, i int) bool {
 }
 
 // subcommandNames are the names of the subcommands (see subcommands).
-var subcommandNames = []string{"mcp", "sessions", "auto-mode", "plugin", "auth", "doctor", "update", "install"}
+var subcommandNames = []string{"update", "install", "mcp", "sessions", "auto-mode", "plugin", "auth", "doctor"}
 
 // needsSubcommands reports whether a run with args can reach a subcommand
 // or list them (help). Building them costs most of a millisecond at start,
