@@ -446,6 +446,7 @@ func (a *app) loadCommands() {
 	if a.front == frontPrint || a.front == frontSDK {
 		a.commands.Add(a.headlessBuiltins()...)
 	}
+	a.commands.Add(reviewBuiltins()...)
 	cmds, defs := a.diskCommands()
 	if a.bare() {
 		defs = nil // bare mode takes sub-agents from --agents only
