@@ -38,3 +38,28 @@ func TestReviewCommandsSendAReviewRequest(t *testing.T) {
 		t.Errorf("the project's /review did not replace the built-in one:\n%s", got)
 	}
 }
+
+// SLASH_COMMAND_TOOL_CHAR_BUDGET sets the size of the skill listing the
+// model gets: with a small budget the descriptions go and the names stay.
+func TestSkillListingBudgetFromEnvironment(t *testing.T) {
+	srv := server(t, llmtest.Reply("a"), llmtest.Reply("b"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	for _, n := range []string{"alpha", "beta", "gamma"} {
+		sb.Write(t, ".claude/skills/"+n+"/SKILL.md", "---\nname: "+n+"\ndescription: "+strings.Repeat("long description words of "+n+" ", 8)+"\n---\nDo "+n+".\n")
+	}
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	sb.Env = append(sb.Env, "SLASH_COMMAND_TOOL_CHAR_BUDGET=60")
+	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	full, small := string(reqs[0].Body), string(reqs[1].Body)
+	if !strings.Contains(full, "long description words of beta") {
+		t.Fatal("without the variable the listing lacks the descriptions")
+	}
+	if strings.Contains(small, "long description words of beta") || !strings.Contains(small, "beta") {
+		t.Error("with a 60-character budget the listing still has the descriptions, or lost the names")
+	}
+}

@@ -217,6 +217,15 @@ func (a *app) sentToolNames() []string {
 	return names
 }
 
+// skillListingBudget is the skill listing's size in characters: 1% of the
+// context window, or SLASH_COMMAND_TOOL_CHAR_BUDGET when that is set.
+func (a *app) skillListingBudget(window int) int {
+	if n := atoi(a.getenv("SLASH_COMMAND_TOOL_CHAR_BUDGET")); n > 0 {
+		return n
+	}
+	return command.ListingBudget(window)
+}
+
 // reminders are the listings the model needs, each sent again only when
 // it changed.
 func (a *app) reminders(history []*llm.Message) []string {
@@ -225,7 +234,7 @@ func (a *app) reminders(history []*llm.Message) []string {
 	// The listing tells the model to load skills with the Skill tool: only
 	// when it has that tool (not in bare mode, nor under --tools without it).
 	if a.hasTool(skill.Name) {
-		if r := command.SkillReminder(history, a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
+		if r := command.SkillReminder(history, a.commands.ModelInvocable(), a.skillListingBudget(window)); r != "" {
 			out = append(out, r)
 		}
 	}
