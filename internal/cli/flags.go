@@ -109,21 +109,21 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.SystemFile, "system-prompt-file", "", "replace the system prompt with a file's contents")
 	fs.StringVar(&o.AppendSystem, "append-system-prompt", "", "text appended to the system prompt")
 	fs.StringVar(&o.AppendFile, "append-system-prompt-file", "", "file appended to the system prompt")
-	fs.StringArrayVar(&o.AllowedTools, "allowedTools", nil, "tools or rules allowed without asking, e.g. \"Bash(git log *)\" Edit")
-	fs.StringArrayVar(&o.AllowedTools, "allowed-tools", nil, "same as --allowedTools")
-	fs.StringArrayVar(&o.DisallowedTool, "disallowedTools", nil, "tools or rules always denied")
-	fs.StringArrayVar(&o.DisallowedTool, "disallowed-tools", nil, "same as --disallowedTools")
-	fs.StringArrayVar(&o.Tools, "tools", nil, "the built-in tools available: a list, \"default\", or \"\" for none")
+	fs.Var(stringList{&o.AllowedTools}, "allowedTools", "tools or rules allowed without asking, e.g. \"Bash(git log *)\" Edit")
+	fs.Var(stringList{&o.AllowedTools}, "allowed-tools", "same as --allowedTools")
+	fs.Var(stringList{&o.DisallowedTool}, "disallowedTools", "tools or rules always denied")
+	fs.Var(stringList{&o.DisallowedTool}, "disallowed-tools", "same as --disallowedTools")
+	fs.Var(stringList{&o.Tools}, "tools", "the built-in tools available: a list, \"default\", or \"\" for none")
 	fs.StringVar(&o.PermissionMode, "permission-mode", "", "default (or manual), acceptEdits, plan, auto, bypassPermissions or dontAsk")
 	fs.BoolVar(&o.SkipPerms, "dangerously-skip-permissions", false, "run every tool without asking (bypassPermissions)")
 	fs.BoolVar(&o.AllowSkipPerms, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later")
 	fs.IntVar(&o.MaxTurns, "max-turns", 0, "stop after this many model turns (print mode)")
 	fs.Float64Var(&o.MaxBudgetUSD, "max-budget-usd", 0, "stop once the session has cost this much")
 	fs.IntVar(&o.TaskBudget, "task-budget", 0, "tell the model its token budget for the task (API task budgets beta), so it paces itself")
-	fs.StringArrayVar(&o.AddDirs, "add-dir", nil, "another folder the tools may use")
-	fs.StringArrayVar(&o.MCPConfigs, "mcp-config", nil, "MCP servers from a JSON file or string")
-	fs.StringArrayVar(&o.PluginDirs, "plugin-dir", nil, "load a Claude Code plugin from this folder for this session (repeatable)")
-	fs.StringArrayVar(&o.PluginDirsNoMCP, "plugin-dir-no-mcp", nil, "as --plugin-dir, without the plugin's MCP servers")
+	fs.Var(stringList{&o.AddDirs}, "add-dir", "another folder the tools may use")
+	fs.Var(stringList{&o.MCPConfigs}, "mcp-config", "MCP servers from a JSON file or string")
+	fs.Var(stringList{&o.PluginDirs}, "plugin-dir", "load a Claude Code plugin from this folder for this session (repeatable)")
+	fs.Var(stringList{&o.PluginDirsNoMCP}, "plugin-dir-no-mcp", "as --plugin-dir, without the plugin's MCP servers")
 	fs.BoolVar(&o.Bare, "bare", false, "minimal mode for scripts: only Bash, Read and Edit, and nothing found on disk (hooks, CLAUDE.md, plugins, MCP servers, agents); pass what you need with flags")
 	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
@@ -153,7 +153,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Thinking, "thinking", "", "adaptive or disabled")
 	fs.StringVar(&o.Effort, "effort", "", "effort level for supported models: low, medium, high, xhigh, max or auto")
 	fs.StringVar(&o.ThinkingDisp, "thinking-display", "", "how thinking comes back when it is on: summarized or omitted")
-	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
+	fs.Var(stringList{&o.Betas}, "betas", "extra anthropic-beta values")
 	fs.StringVarP(&o.Worktree, "worktree", "w", "", "start the session in a new git worktree .claude/worktrees/<name> on branch worktree-<name> (a name is made up when none is given)")
 	fs.Lookup("worktree").NoOptDefVal = " "
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")
@@ -245,3 +245,21 @@ func dropUnknownFlags(fs *pflag.FlagSet, args []string, w io.Writer) []string {
 	}
 	return out
 }
+
+// stringList is a repeatable string flag: each use adds its value whole
+// (no splitting at commas), as pflag's stringArray does. pflag's own type
+// renders its empty default as CSV when the flag is declared, through a
+// 4 KiB buffer per flag, at every start of every run; this one does not.
+type stringList struct{ p *[]string }
+
+// Set adds v.
+func (l stringList) Set(v string) error {
+	*l.p = append(*l.p, v)
+	return nil
+}
+
+// String is the values so far, joined by commas.
+func (l stringList) String() string { return strings.Join(*l.p, ",") }
+
+// Type is the name help shows for the value.
+func (l stringList) Type() string { return "stringArray" }
