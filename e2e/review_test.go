@@ -63,3 +63,19 @@ func TestSkillListingBudgetFromEnvironment(t *testing.T) {
 		t.Error("with a 60-character budget the listing still has the descriptions, or lost the names")
 	}
 }
+
+// A deny rule on one skill (Skill(secret)) leaves it out of the listing the
+// model gets; the others stay.
+func TestDeniedSkillIsNotListed(t *testing.T) {
+	srv := server(t, llmtest.Reply("a"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/skills/secret/SKILL.md", "---\nname: secret\ndescription: the secret skill marker\n---\nDo it.\n")
+	sb.Write(t, ".claude/skills/open/SKILL.md", "---\nname: open\ndescription: the open skill marker\n---\nDo it.\n")
+	if r := sb.Run(t, "", "-p", "hi", "--disallowedTools", "Skill(secret)"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	body := string(srv.Requests()[0].Body)
+	if strings.Contains(body, "the secret skill marker") || !strings.Contains(body, "the open skill marker") {
+		t.Error("the listing shows the denied skill, or lost the allowed one")
+	}
+}

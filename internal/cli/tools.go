@@ -217,6 +217,22 @@ func (a *app) sentToolNames() []string {
 	return names
 }
 
+// listedSkills are the skills the model is told of: those it may load,
+// less those a deny rule such as Skill(deploy) refuses, which would only
+// fail if it tried.
+func (a *app) listedSkills() []*command.Command {
+	all := a.commands.ModelInvocable()
+	out := all[:0:0]
+	for _, c := range all {
+		input, err := json.Marshal(map[string]string{"skill": c.Name})
+		if err == nil && a.checker.Check(skill.Name, input, true).Behavior == permission.Deny {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // skillListingBudget is the skill listing's size in characters: 1% of the
 // context window, or SLASH_COMMAND_TOOL_CHAR_BUDGET when that is set.
 func (a *app) skillListingBudget(window int) int {
@@ -234,7 +250,7 @@ func (a *app) reminders(history []*llm.Message) []string {
 	// The listing tells the model to load skills with the Skill tool: only
 	// when it has that tool (not in bare mode, nor under --tools without it).
 	if a.hasTool(skill.Name) {
-		if r := command.SkillReminder(history, a.commands.ModelInvocable(), a.skillListingBudget(window)); r != "" {
+		if r := command.SkillReminder(history, a.listedSkills(), a.skillListingBudget(window)); r != "" {
 			out = append(out, r)
 		}
 	}
