@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
 )
 
 // reins doctor checks the set-up without calling the model: a sound one
@@ -47,5 +48,17 @@ func TestUpdateExplainsInsteadOfPrompting(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests reached the model", n)
+	}
+}
+
+// --debug-to-stderr (-d2e) writes the debug log to stderr.
+func TestDebugToStderr(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"), llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	for _, flag := range []string{"--debug-to-stderr", "-d2e"} {
+		r := sb.Run(t, "", "-p", "hi", flag)
+		if r.Code != 0 || !strings.Contains(r.Stderr, "model request") || r.Stdout != "ok\n" {
+			t.Errorf("%s: code %d, stdout %q, stderr %q; want the debug log on stderr", flag, r.Code, r.Stdout, r.Stderr)
+		}
 	}
 }

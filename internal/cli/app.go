@@ -859,6 +859,9 @@ func (a *app) sessionIdentity() error {
 }
 
 func (a *app) newLogger() *slog.Logger {
+	if a.opts.DebugStderr && a.opts.DebugFile == "" {
+		return slog.New(slog.NewTextHandler(a.env.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	path := a.opts.DebugFile
 	if path == "" && a.opts.Debug {
 		path = filepath.Join(a.configDir, "debug", a.sessionID+".txt")

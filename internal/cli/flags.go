@@ -65,6 +65,8 @@ type Options struct {
 	Bare bool
 	// Name is --name: the session's display name, as /rename sets it.
 	Name string
+	// DebugStderr is --debug-to-stderr (-d2e).
+	DebugStderr bool
 	// HostPolicy is --managed-settings: an SDK host's restrictive policy
 	// (JSON).
 	HostPolicy string
@@ -158,6 +160,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.Lookup("worktree").NoOptDefVal = " "
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")
 	fs.StringVar(&o.DebugFile, "debug-file", "", "write the debug log to this file")
+	fs.BoolVar(&o.DebugStderr, "debug-to-stderr", false, "write the debug log to stderr (also -d2e)")
 	fs.BoolVar(&o.ShowVersion, "version", false, "print the version")
 	fs.BoolVarP(&o.ShortVersion, "v", "v", false, "print the Claude Code protocol level (for the Agent SDKs)")
 }

@@ -149,6 +149,11 @@ func normaliseArgs(args []string) []string {
 			i++
 			continue
 		}
+		if a == "-d2e" {
+			// Claude Code's short form of --debug-to-stderr.
+			out = append(out, "--debug-to-stderr")
+			continue
+		}
 		if (a == "--worktree" || a == "-w") && i+1 < len(args) && looksLikeWorktreeName(args[i+1]) {
 			// --worktree takes an optional name: the next word is it,
 			// checked later (a name that is not allowed, such as
