@@ -103,7 +103,10 @@ type app struct {
 	// request (a folder /add-dir added, for example).
 	notes noteQueue
 
-	cwd       string
+	cwd string
+	// projDir is where the project's configuration comes from: cwd, or
+	// --project-config-root.
+	projDir   string
 	home      string
 	configDir string
 	claudeDir string
@@ -628,6 +631,19 @@ func (a *app) paths() error {
 	if a.home, err = homeDir(a.env.Getenv); err != nil {
 		return err
 	}
+	a.projDir = a.cwd
+	if r := strings.TrimSpace(a.opts.ProjectRoot); r != "" {
+		if !filepath.IsAbs(r) {
+			r = filepath.Join(a.cwd, r)
+		}
+		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+			return usageError{fmt.Sprintf("--project-config-root %s is not a folder", r)}
+		}
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			r = real
+		}
+		a.projDir = r
+	}
 	a.configDir = session.ConfigDir(a.env.Getenv, a.home)
 	a.claudeDir = settings.ClaudeConfigDir(a.env.Getenv, a.home)
 	a.store = session.Store{Root: a.configDir, Also: []string{a.claudeDir}}
@@ -668,7 +684,7 @@ func (a *app) loadSettings(ctx context.Context) error {
 
 // settingsOptions says where the session's settings come from.
 func (a *app) settingsOptions() (settings.Options, error) {
-	opts := settings.Options{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
+	opts := settings.Options{Cwd: a.cwd, ProjectDir: a.projDir, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
 		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv, HostPolicy: a.opts.HostPolicy}
 	if a.opts.SourcesSet {
 		srcs, err := settings.ParseSources(a.opts.SettingSources)

@@ -65,6 +65,9 @@ type Options struct {
 	Bare bool
 	// Name is --name: the session's display name, as /rename sets it.
 	Name string
+	// ProjectRoot is --project-config-root: the checkout whose project
+	// configuration the session uses (the SDK's projectConfigRoot).
+	ProjectRoot string
 	// DebugStderr is --debug-to-stderr (-d2e).
 	DebugStderr bool
 	// HostPolicy is --managed-settings: an SDK host's restrictive policy
@@ -129,6 +132,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Bare, "bare", false, "minimal mode for scripts: only Bash, Read and Edit, and nothing found on disk (hooks, CLAUDE.md, plugins, MCP servers, agents); pass what you need with flags")
 	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
+	fs.StringVar(&o.ProjectRoot, "project-config-root", "", "take the project's settings, hooks, .mcp.json, commands, skills, agents and output styles from this folder instead of the working folder (for a worktree of it)")
 	fs.StringVar(&o.HostPolicy, "managed-settings", "", "SDK: policy settings from the host application (JSON); only restrictive keys apply, and only without an installed managed policy")
 	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")
 	fs.StringVar(&o.SessionID, "session-id", "", "use this UUID as the session id")

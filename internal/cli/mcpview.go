@@ -93,7 +93,7 @@ func (a *app) toggleMCP(name string, on bool) (string, error) {
 	}
 	saved := ""
 	if st.Scope == mcp.ScopeProject {
-		path := filepath.Join(a.cwd, ".claude", "settings.local.json")
+		path := filepath.Join(a.projDir, ".claude", "settings.local.json")
 		if err := recordMCPChoice(path, name, tui.MCPUse); err != nil {
 			return "", fmt.Errorf("approve MCP server %q: %w", name, err)
 		}
@@ -190,7 +190,7 @@ func (a *app) askMCPApprovals(ctx context.Context, cfg *mcp.Config) {
 	if err != nil {
 		a.warn(err.Error())
 	}
-	path := filepath.Join(a.cwd, ".claude", "settings.local.json")
+	path := filepath.Join(a.projDir, ".claude", "settings.local.json")
 	var use []string
 	for _, info := range infos {
 		c := answers[info.Name]

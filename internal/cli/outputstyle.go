@@ -32,7 +32,7 @@ type styleState struct {
 // then reins's), the project's .claude and .reins folders, and the loaded
 // plugins'.
 func (a *app) styleRoots() outputstyle.Roots {
-	r := outputstyle.Roots{User: []string{a.claudeDir}, Project: confdirs.Standard(a.home, a.configDir, a.cwd).Project}
+	r := outputstyle.Roots{User: []string{a.claudeDir}, Project: confdirs.Standard(a.home, a.configDir, a.projDir).Project}
 	if a.configDir != "" && a.configDir != a.claudeDir {
 		r.User = append(r.User, a.configDir)
 	}
@@ -140,7 +140,7 @@ func (a *app) setOutputStyle(ctx context.Context, s *engine.Session, name string
 	if !ok {
 		return "", fmt.Errorf("no output style named %q; available: %s", strings.TrimSpace(name), strings.Join(outputstyle.Names(all), ", "))
 	}
-	path := filepath.Join(a.cwd, ".claude", "settings.local.json")
+	path := filepath.Join(a.projDir, ".claude", "settings.local.json")
 	if err := settings.SetValue(path, []string{"outputStyle"}, st.Name); err != nil {
 		return "", fmt.Errorf("save the output style: %w", err)
 	}

@@ -51,7 +51,7 @@ func (a *app) permissions() error {
 	for _, w := range warns {
 		a.warn(w.String())
 	}
-	a.checker = permission.NewChecker(pol, permission.CheckerConfig{ProjectDir: a.cwd, UserDir: a.configDir,
+	a.checker = permission.NewChecker(pol, permission.CheckerConfig{ProjectDir: a.projDir, UserDir: a.configDir,
 		OnMode: func(from, to permission.Mode) {
 			if a.hooks.ModeChanged != nil {
 				a.hooks.ModeChanged(from, to)
@@ -66,7 +66,7 @@ func (a *app) permissions() error {
 			a.warn(msg)
 		}
 	}
-	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, RunAgent: a.runHookAgent, Notify: a.hooks.HookNotify}
+	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.projDir, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, RunAgent: a.runHookAgent, Notify: a.hooks.HookNotify}
 	hcfg.AllowedHTTPURLs = a.stringListSetting("allowedHttpHookUrls")
 	hcfg.HTTPAllowedEnvVars = a.stringListSetting("httpHookAllowedEnvVars")
 	a.hookRun = hooks.New(hcfg)
@@ -189,7 +189,7 @@ func autoSetAsideNote(c *permission.Checker) string {
 // asking.
 func (a *app) skillDirs() []string {
 	var out []string
-	for _, root := range []string{filepath.Join(a.home, ".claude"), a.configDir, filepath.Join(a.cwd, ".claude"), filepath.Join(a.cwd, ".reins")} {
+	for _, root := range []string{filepath.Join(a.home, ".claude"), a.configDir, filepath.Join(a.projDir, ".claude"), filepath.Join(a.projDir, ".reins")} {
 		out = append(out, filepath.Join(root, "skills"))
 	}
 	return out

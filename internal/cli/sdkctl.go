@@ -235,7 +235,7 @@ func (f *sdkFront) updateSettings(source string, values map[string]json.RawMessa
 	var err error
 	switch {
 	case allowed == "outputStyle":
-		err = settings.SetValue(filepath.Join(a.cwd, ".claude", "settings.local.json"), []string{allowed}, v)
+		err = settings.SetValue(filepath.Join(a.projDir, ".claude", "settings.local.json"), []string{allowed}, v)
 	case v != "max":
 		model := f.a.models.Resolve(f.session().Model())
 		err = settings.SetValue(filepath.Join(a.configDir, "settings.json"), []string{"modelSettings", model, allowed}, v)

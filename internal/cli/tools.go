@@ -406,7 +406,7 @@ func (a *app) startMCP(ctx context.Context) error {
 
 // mcpLoadOptions say where the session's MCP servers are configured.
 func (a *app) mcpLoadOptions() mcp.LoadOptions {
-	return mcp.LoadOptions{Cwd: a.cwd, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
+	return mcp.LoadOptions{Cwd: a.cwd, ProjectDir: a.projDir, Home: a.home, ClaudeJSON: a.trust.ClaudeJSON, ConfigDir: a.configDir,
 		MCPConfig: a.opts.MCPConfigs, Strict: a.opts.StrictMCP, ExplicitOnly: a.bare(), Plugins: a.pluginServers(), Approval: mcpApproval(a.settings.Raw), Managed: mcp.DefaultManagedFiles()}
 }
 
@@ -490,11 +490,11 @@ func (a *app) loadCommands() {
 // mystery); a Markdown file without any frontmatter in an agents folder
 // (a README) is only noted for /doctor.
 func (a *app) diskCommands() ([]*command.Command, []*agent.Definition) {
-	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.cwd))
+	cmds, errs := command.Load(command.StandardRoots(a.home, a.configDir, a.projDir))
 	for _, err := range errs {
 		a.warn(err.Error())
 	}
-	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.cwd))
+	defs, errs := agent.Load(agent.StandardRoots(a.home, a.configDir, a.projDir))
 	for _, err := range errs {
 		if errors.Is(err, agent.ErrNoFrontmatter) {
 			a.note(err.Error())

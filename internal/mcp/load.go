@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -41,6 +42,9 @@ type LoadOptions struct {
 	MCPConfig []string
 	// Strict (--strict-mcp-config) uses only MCPConfig.
 	Strict bool
+	// ProjectDir, when set, holds the project's .mcp.json in place of Cwd
+	// (--project-config-root).
+	ProjectDir string
 	// ExplicitOnly (bare mode) uses only what the command line named:
 	// Plugins (--plugin-dir) and MCPConfig, none of the files found on
 	// disk.
@@ -129,7 +133,7 @@ func Load(opts LoadOptions) (*Config, error) {
 			reinsUser, reinsLocal = f.user, f.local
 			appr = appr.with(f.approval)
 		}
-		project, err := readProject(opts.Cwd)
+		project, err := readProject(cmp.Or(opts.ProjectDir, opts.Cwd))
 		if err != nil {
 			cfg.Warnings = append(cfg.Warnings, err.Error())
 		}
