@@ -739,8 +739,8 @@ func TestClearStartsANewSession(t *testing.T) {
 		t.Fatalf("init lines of /clear: %+v; want one, under a new session id", inits)
 	}
 	newID := inits[0].SessionID
-	if len(resets) != 1 || resets[0].NewID != newID || resets[0].SessionID != sessionID || resets[0].Trigger != "clear" {
-		t.Errorf("conversation_reset lines of /clear: %+v; want one from %s to %s, trigger clear", resets, sessionID, newID)
+	if len(resets) != 1 || resets[0].NewID != newID || resets[0].SessionID != newID || resets[0].Trigger != "clear" {
+		t.Errorf("conversation_reset lines of /clear: %+v; want one naming %s, under it, trigger clear", resets, newID)
 	}
 	if res.IsError || res.Subtype != "success" || res.SessionID != newID {
 		t.Errorf("result of /clear = %+v, want success under %s", res, newID)
