@@ -355,3 +355,41 @@ func TestQA10ToolResultMetaCarriesTheSDKClientsAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestQA10InitializeAnswerSaysWhatReinsLacks: the initialize answer
+// carries the fields Claude Code's does where reins has a truthful value:
+// built-in commands marked builtin, auto mode available on every model,
+// no feedback, no analytics, no remote control, no fast mode and no
+// capability flags.
+func TestQA10InitializeAnswerSaysWhatReinsLacks(t *testing.T) {
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	sb.Write(t, ".claude/commands/mine.md", "Do my thing.\n")
+	p := startSDK(t, sb)
+	p.send(`{"type":"control_request","request_id":"init","request":{"subtype":"initialize"}}`)
+	resp := p.next("control_response")
+	p.finish()
+	r := resp["response"].(map[string]any)["response"].(map[string]any)
+	for k, want := range map[string]any{"analytics_disabled": true, "fast_mode_state": "off", "fast_mode_disabled_reason": "not_supported",
+		"remote_control_available": false, "remote_control_auto_enable": false, "remote_control_auto_connect_default": false,
+		"remote_control_auto_on_by_default": false} {
+		if r[k] != want {
+			t.Errorf("initialize %s = %#v, want %#v", k, r[k], want)
+		}
+	}
+	if got := asJSON(t, []any{r["feedback_mode"], r["capabilities"]}); got != `[{"kind":"disabled"},[]]` {
+		t.Errorf("initialize feedback_mode and capabilities = %s", got)
+	}
+	builtin := map[string]any{}
+	for _, c := range r["commands"].([]any) {
+		cm := c.(map[string]any)
+		builtin[cm["name"].(string)] = cm["builtin"]
+	}
+	if builtin["compact"] != true || builtin["mine"] != nil {
+		t.Errorf("builtin of compact %v and of the project's mine %v, want true and absent", builtin["compact"], builtin["mine"])
+	}
+	for _, m := range r["models"].([]any) {
+		if mm := m.(map[string]any); mm["supportsAutoMode"] != true {
+			t.Errorf("model %v supportsAutoMode = %v, want true", mm["value"], mm["supportsAutoMode"])
+		}
+	}
+}

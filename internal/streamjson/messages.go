@@ -78,8 +78,8 @@ type FastMode struct {
 // it does not implement Claude Code's fast mode.
 const FastModeNotSupported = "not_supported"
 
-// fastModeOff is the fast mode state reins reports.
-func fastModeOff() FastMode {
+// FastModeOff is the fast mode state reins reports.
+func FastModeOff() FastMode {
 	return FastMode{FastModeState: "off", FastModeDisabledReason: FastModeNotSupported}
 }
 
@@ -115,7 +115,7 @@ func NewInit(i Init) *Init {
 	i.Type, i.Subtype = "system", "init"
 	i.ClaudeCodeVersion = ProtocolVersion
 	i.AnalyticsDisabled, i.ProductFeedbackDisabled = true, true
-	i.FastMode = fastModeOff()
+	i.FastMode = FastModeOff()
 	if i.ViewMode == "" {
 		i.ViewMode = "default"
 	}
@@ -340,7 +340,7 @@ const (
 
 // NewResult builds the result line for a finished turn.
 func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Result {
-	r := &Result{Type: "result", SessionID: sessionID, UUID: uuid.NewString(), FastMode: fastModeOff(),
+	r := &Result{Type: "result", SessionID: sessionID, UUID: uuid.NewString(), FastMode: FastModeOff(),
 		SubagentStats: NewSubagentStats(), byModel: end.Total.ByModel,
 		DurationMs: end.Duration.Milliseconds(), DurationAPIMs: end.Total.APITime.Milliseconds(),
 		NumTurns: end.NumTurns, TotalCostUSD: end.Total.Cost, TerminalReason: string(end.Reason),
