@@ -135,6 +135,19 @@ func TestQA10JSONResultLeavesOutUsageSinceLastResult(t *testing.T) {
 	if _, ok := res["ttft_ms"].(float64); !ok {
 		t.Errorf("json result ttft_ms = %v", res["ttft_ms"])
 	}
+	// A local command's json result has the same shape, and no latency:
+	// it sent no request.
+	r = sb.Run(t, "", "-p", "/cost", "--output-format", "json")
+	res = nil
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil || r.Code != 0 {
+		t.Fatalf("/cost: %v code %d %s", err, r.Code, r.Stderr)
+	}
+	if _, ok := res["model_usage_since_last_result"]; ok {
+		t.Error("/cost json result has model_usage_since_last_result")
+	}
+	if _, ok := res["ttft_ms"]; ok || res["fast_mode_state"] != "off" {
+		t.Errorf("/cost json result ttft_ms %v fast_mode_state %v, want none and off", res["ttft_ms"], res["fast_mode_state"])
+	}
 }
 
 // TestQA10InitLineHasClaudeCodesFields: the init line says what reins
@@ -210,6 +223,11 @@ func TestQA10SDKResultsCountUsageSinceTheLastOneAndQueuedTurns(t *testing.T) {
 	first := p.next("result")
 	second := p.next("result")
 	p.finish()
+	for _, k := range []string{"time_to_request_ms", "ttft_stream_ms", "first_content_frame_ms", "ttft_ms"} {
+		if _, ok := second[k].(float64); !ok {
+			t.Errorf("SDK result %s = %v, want a number", k, second[k])
+		}
+	}
 	if first["queued_turn_count"] != 1.0 || second["queued_turn_count"] != 0.0 {
 		t.Errorf("queued_turn_count = %v then %v, want 1 then 0", first["queued_turn_count"], second["queued_turn_count"])
 	}

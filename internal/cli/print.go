@@ -358,7 +358,19 @@ func (a *app) printLocal(o *Options, p prepared) error {
 			w.Event(ev)
 		}
 	}
-	if err := w.Line(res); err != nil {
+	if o.OutputFormat == "json" {
+		// Written as the model turns' json result is: the only result,
+		// without model_usage_since_last_result.
+		first := 0
+		res.ResultIndex = &first
+		b, err := json.Marshal(res)
+		if err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
+		if _, err := a.env.Stdout.Write(append(b, '\n')); err != nil {
+			return writeOutError(err)
+		}
+	} else if err := w.Line(res); err != nil {
 		return err
 	}
 	if p.IsError {
