@@ -823,15 +823,19 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 
 // subagentOutcome is how a sub-agent's run that ended for reason counts
 // in result lines' subagent_stats: the Agent tool's "completed" reasons,
-// stops (by the user's interrupt, or else by reins or a TaskStop) and
-// failures.
+// failures, and stops: by the user (an interrupt, a task stopped from
+// the SDK or the terminal UI), by the agent that started it (TaskStop),
+// or by reins (exiting).
 func subagentOutcome(ctx context.Context, reason string) string {
 	switch engine.Reason(reason) {
 	case engine.ReasonCompleted, engine.ReasonMaxTurns, engine.ReasonStopHook:
 		return streamjson.SubagentCompleted
 	case engine.ReasonAborted, engine.ReasonAbortedTools:
-		if errors.Is(context.Cause(ctx), tool.ErrInterrupted) {
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, tool.ErrInterrupted), errors.Is(cause, task.ErrStoppedByUser):
 			return streamjson.SubagentKilledUser
+		case errors.Is(cause, task.ErrStoppedByModel):
+			return streamjson.SubagentKilledParent
 		}
 		return streamjson.SubagentKilledSystem
 	}
