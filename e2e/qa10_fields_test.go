@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -409,5 +410,40 @@ func TestQA10InitializeAnswerSaysWhatReinsLacks(t *testing.T) {
 		if mm := m.(map[string]any); mm["supportsAutoMode"] != true {
 			t.Errorf("model %v supportsAutoMode = %v, want true", mm["value"], mm["supportsAutoMode"])
 		}
+	}
+}
+
+// TestQA10SubagentStatsCountABackgroundAgentTheUserStopped: over the SDK,
+// the result of the turn that started a background agent counts it as
+// spawned in the background, and the result of the turn that follows
+// its end counts it as killed by the user, who stopped it with stop_task.
+func TestQA10SubagentStatsCountABackgroundAgentTheUserStopped(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{MatchText: "start the helper", Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "Agent", map[string]any{
+			"description": "slow helper", "prompt": "SLOW-SUBTASK", "subagent_type": "general-purpose", "run_in_background": true})}},
+		llmtest.Turn{MatchText: "SLOW-SUBTASK", Blocks: []llmtest.Block{llmtest.Text("still working on it, slowly")},
+			Delay: llmtest.Duration(2 * time.Second)},
+		llmtest.Turn{MatchText: "working in the background", Blocks: []llmtest.Block{llmtest.Text("Started.")}},
+		llmtest.Turn{MatchText: "task-notification", Blocks: []llmtest.Block{llmtest.Text("It was stopped.")}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	p := startSDK(t, sb)
+	p.send(`{"type":"user","message":{"role":"user","content":"start the helper"},"parent_tool_use_id":null,"session_id":""}`)
+	var taskID string
+	for taskID == "" {
+		l := p.next("system")
+		if l["subtype"] == "task_started" {
+			taskID, _ = l["task_id"].(string)
+		}
+	}
+	first := p.next("result")
+	p.send(`{"type":"control_request","request_id":"stop-1","request":{"subtype":"stop_task","task_id":"` + taskID + `"}}`)
+	second := p.next("result")
+	p.finish()
+	if got := first["subagent_stats"].(map[string]any); got["spawned"] != 1.0 || got["started_in_background"] != 1.0 ||
+		got["requested"].(map[string]any)["background"] != 1.0 || got["by_type"].(map[string]any)["general-purpose"] != 1.0 {
+		t.Errorf("first result's subagent_stats = %s, want one general-purpose agent started in the background", asJSON(t, got))
+	}
+	if got := second["subagent_stats"].(map[string]any); got["spawned"] != 0.0 || asJSON(t, got["killed"]) != `{"parent":0,"system":0,"user":1}` {
+		t.Errorf("second result's subagent_stats = %s, want one agent killed by the user and none spawned", asJSON(t, got))
 	}
 }
