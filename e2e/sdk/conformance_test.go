@@ -36,7 +36,9 @@ func initResponse(mode string) string {
 	return `{"commands":"<array>","agents":"<array>","output_style":"default","available_output_styles":"<array>","user_output_styles_dir":"<string>",` +
 		`"models":"<array>","account":{"tokenSource":"none","apiKeySource":"ANTHROPIC_API_KEY","apiProvider":"firstParty"},` +
 		`"pid":"<number>","claude_code_version":"<string>","current_permission_mode":` + q(mode) + `,"session_state":"idle",` +
-		`"hook_on_failure_supported":true}`
+		`"hook_on_failure_supported":true,"feedback_mode":{"kind":"disabled"},"analytics_disabled":true,"remote_control_auto_enable":false,` +
+		`"remote_control_auto_connect_default":false,"remote_control_available":false,"remote_control_auto_on_by_default":false,` +
+		`"fast_mode_state":"off","fast_mode_disabled_reason":"not_supported","capabilities":[]}`
 }
 
 // initResponseHooks is the answer to an initialize that registers hooks.
@@ -104,7 +106,7 @@ func TestInterruptStopsTheRunningTurnAndTheSessionGoesOn(t *testing.T) {
 	c.request("int-1", `{"subtype":"interrupt"}`)
 	interrupted := `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>","duration_api_ms":"<number>",` +
 		`"num_turns":"<number>","stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
-		`"permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["interrupted by user"],"result_index":"<number>","uuid":"<uuid>"}`
+		`"permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["interrupted by user"],"result_index":"<number>","uuid":"<uuid>"` + resultExtras + `}`
 	c.expectSkipping([]string{"stream_event"}, controlOK("int-1", `{}`))
 	// As Claude Code does, the message the interruption leaves in the
 	// conversation comes as a user line before the result.
@@ -119,9 +121,9 @@ func TestInterruptStopsTheRunningTurnAndTheSessionGoesOn(t *testing.T) {
 	c.expectSkipping([]string{"stream_event"}, `{"type":"result","subtype":"success","is_error":false,"duration_ms":"<number>",`+
 		`"duration_api_ms":"<number>","num_turns":1,"result":"Fine, I stopped.","stop_reason":"end_turn","session_id":"<session>",`+
 		`"total_cost_usd":"<number>","usage":{"input_tokens":120,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":5,`+
-		`"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard",`+
+		`"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard","output_tokens_details":{"thinking_tokens":0},"inference_geo":"","iterations":[],"speed":"standard",`+
 		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":"<any>","permission_denials":[],`+
-		`"terminal_reason":"completed","api_error_status":null,"result_index":"<number>","uuid":"<uuid>"}`)
+		`"terminal_reason":"completed","api_error_status":null,"result_index":"<number>","uuid":"<uuid>"`+resultExtras+`}`)
 	c.expect(stateLine("idle"))
 	c.closeInput()
 	if code := c.wait(); code != 0 {
@@ -370,9 +372,9 @@ func TestMalformedInputIsAnsweredAndTheSessionGoesOn(t *testing.T) {
 	c.expect(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":0,"duration_api_ms":0,"num_turns":0,` +
 		`"stop_reason":null,"session_id":"<session>","total_cost_usd":0,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,` +
 		`"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},` +
-		`"service_tier":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":{},` +
+		`"service_tier":"standard","output_tokens_details":{"thinking_tokens":0},"inference_geo":"","iterations":[],"speed":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":{},` +
 		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,` +
-		`"errors":["input line 13: user message: message content must be a string or an array of content blocks"],"result_index":"<number>","uuid":"<uuid>"}`)
+		`"errors":["input line 13: user message: message content must be a string or an array of content blocks"],"result_index":"<number>","uuid":"<uuid>"` + resultExtras + `}`)
 
 	c.user("Are you still there?")
 	c.expect(stateLine("running"))
@@ -534,7 +536,8 @@ func TestSubAgentMessagesNameTheirAgentCall(t *testing.T) {
 		`"parent_tool_use_id":null`, `"parent_tool_use_id":"toolu_a"`, 1)
 	c.expect(sub)
 	c.expect(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_a","content":"<any>"}]},` +
-		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>","tool_use_result":"<any>"}`)
+		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>","tool_use_result":"<any>",` +
+		`"tool_result_meta":[{"id":"toolu_a","permission_decision":{"decision":"accept","source":"config","reason_type":"mode"}}]}`)
 	c.expect(assistantLine("msg_003", opus, textBlock("It said hi."), 120))
 	c.expect(resultLine(resultSpec{result: "It said hi.", stop: "end_turn", turns: 2, in: 220, out: 15, terminal: "completed",
 		models: map[string][2]int{opus: {270, 20}}}))
@@ -567,7 +570,7 @@ func TestInterruptWithdrawsAPendingPermissionQuestion(t *testing.T) {
 		// the stop reason may not have arrived yet. num_turns counts the
 		// prompt and the interrupted call's result.
 		`"num_turns":2,"stop_reason":"<any>","session_id":"<session>","total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>",` +
-		`"permission_denials":"<array>","terminal_reason":"aborted_tools","api_error_status":null,"errors":["interrupted by user"],"result_index":"<number>","uuid":"<uuid>"}`)
+		`"permission_denials":"<array>","terminal_reason":"aborted_tools","api_error_status":null,"errors":["interrupted by user"],"result_index":"<number>","uuid":"<uuid>"` + resultExtras + `}`)
 	c.expect(stateLine("idle"))
 	// A late answer to the withdrawn question changes nothing.
 	c.answer(c.get("ask1"), `{"behavior":"allow"}`)
@@ -602,7 +605,7 @@ func TestSignalEndsTheTurnWithACompleteResultLine(t *testing.T) {
 	c.expectSkipping([]string{"stream_event"}, interruptedLine("[Request interrupted by user]"))
 	c.expectSkipping([]string{"stream_event"}, `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":"<number>",`+
 		`"duration_api_ms":"<number>","num_turns":"<number>","stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>",`+
-		`"usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["<string>"],"result_index":"<number>","uuid":"<uuid>"}`)
+		`"usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"aborted_streaming","api_error_status":null,"errors":["<string>"],"result_index":"<number>","uuid":"<uuid>"`+resultExtras+`}`)
 	c.expect(stateLine("idle"))
 	if code := c.wait(); code == 0 {
 		t.Error("exit code 0 after a signal stopped the turn")
@@ -739,8 +742,8 @@ func TestClearStartsANewSession(t *testing.T) {
 		t.Fatalf("init lines of /clear: %+v; want one, under a new session id", inits)
 	}
 	newID := inits[0].SessionID
-	if len(resets) != 1 || resets[0].NewID != newID || resets[0].SessionID != sessionID || resets[0].Trigger != "clear" {
-		t.Errorf("conversation_reset lines of /clear: %+v; want one from %s to %s, trigger clear", resets, sessionID, newID)
+	if len(resets) != 1 || resets[0].NewID != newID || resets[0].SessionID != newID || resets[0].Trigger != "clear" {
+		t.Errorf("conversation_reset lines of /clear: %+v; want one naming %s, under it, trigger clear", resets, newID)
 	}
 	if res.IsError || res.Subtype != "success" || res.SessionID != newID {
 		t.Errorf("result of /clear = %+v, want success under %s", res, newID)

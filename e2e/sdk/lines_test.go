@@ -40,8 +40,11 @@ func initLine(s initSpec) string {
 	}
 	return `{"type":"system","subtype":"init","cwd":` + q(s.cwd) + `,"session_id":"<session>","tools":` + tools +
 		`,"mcp_servers":` + mcp + `,"model":` + q(s.model) + `,"permissionMode":` + q(s.mode) +
-		`,"slash_commands":"<array>","apiKeySource":"ANTHROPIC_API_KEY","claude_code_version":"<string>","version":"<string>",` +
-		`"output_style":"default","agents":"<array>","skills":"<array>","plugins":[],"uuid":"<uuid>","additional_directories":"<array>"}`
+		`,"slash_commands":"<array>","terminal_slash_commands":"<array>","apiKeySource":"ANTHROPIC_API_KEY","claude_code_version":"<string>","version":"<string>",` +
+		`"output_style":"default","agents":"<array>","skills":"<array>","plugins":[],"capabilities":[],"analytics_disabled":true,` +
+		`"product_feedback_disabled":true,"uuid":"<uuid>","memory_paths":{},"original_cwd":` + q(s.cwd) + `,"additional_directories":"<array>",` +
+		`"fast_mode_state":"off","fast_mode_disabled_reason":"not_supported","per_turn_effort_active":"<any>","ultrathink_available":"<any>",` +
+		`"ultrathink_typed_raises":"<any>","view_mode":"default"}`
 }
 
 // assistantLine is one assistant line carrying one content block.
@@ -71,7 +74,9 @@ func toolResultLine(id, content string, isError bool, result string) string {
 	if result != "" {
 		line += `,"tool_use_result":` + result
 	}
-	return line + `}`
+	// The permission decision, when the call got one (one answered as
+	// interrupted while it waited has none).
+	return line + `,"tool_result_meta?":"<array>"}`
 }
 
 // resultSpec says what a result line holds.
@@ -94,6 +99,13 @@ type resultSpec struct {
 	anyModelUsage bool
 }
 
+// resultExtras are the members of a result line after its uuid: fast mode,
+// sub-agent and queue counts, the usage since the last result, and the
+// latencies of a turn that sent a request.
+const resultExtras = `,"fast_mode_state":"off","fast_mode_disabled_reason":"not_supported","subagent_stats":"<any>","safety_stops":0,` +
+	`"queued_turn_count":"<number>","model_usage_since_last_result":"<any>","ttft_ms?":"<number>","ttft_stream_ms?":"<number>",` +
+	`"time_to_request_ms?":"<number>","first_content_frame_ms?":"<number>"`
+
 func resultLine(r resultSpec) string {
 	sub, isErr := r.subtype, "true"
 	if sub == "" {
@@ -111,8 +123,8 @@ func resultLine(r resultSpec) string {
 	}
 	b.WriteString(`,"stop_reason":` + stop + `,"session_id":"<session>","total_cost_usd":"<number>"`)
 	b.WriteString(fmt.Sprintf(`,"usage":{"input_tokens":%d,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":%d,`+
-		`"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard",`+
-		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}}`, r.in, r.out))
+		`"output_tokens_details":{"thinking_tokens":0},"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard",`+
+		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"inference_geo":"","iterations":[],"speed":"standard"}`, r.in, r.out))
 	models := r.models
 	if models == nil {
 		mi, mo := r.modelIn, r.modelOut
@@ -138,7 +150,8 @@ func resultLine(r resultSpec) string {
 			window, maxOut = 1000000, 128000
 		}
 		mu = append(mu, fmt.Sprintf(`%s:{"inputTokens":%d,"outputTokens":%d,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,`+
-			`"webSearchRequests":0,"costUSD":"<number>","contextWindow":%d,"maxOutputTokens":%d}`, q(id), n[0], n[1], window, maxOut))
+			`"webSearchRequests":0,"costUSD":"<number>","contextWindow":%d,"maxOutputTokens":%d,"thinkingTokens":0,`+
+			`"cacheCreationEphemeral5mInputTokens":0,"cacheCreationEphemeral1hInputTokens":0}`, q(id), n[0], n[1], window, maxOut))
 	}
 	if r.anyModelUsage {
 		b.WriteString(`,"modelUsage":"<any>"`)
@@ -156,7 +169,7 @@ func resultLine(r resultSpec) string {
 	if r.errors != "" {
 		b.WriteString(`,"errors":` + r.errors)
 	}
-	b.WriteString(`,"result_index":"<number>","uuid":"<uuid>"}`)
+	b.WriteString(`,"result_index":"<number>","uuid":"<uuid>"` + resultExtras + `}`)
 	return b.String()
 }
 

@@ -10,8 +10,9 @@ import (
 )
 
 // Patterns are expected lines written as JSON. Objects must have exactly
-// the keys the pattern lists and arrays the same length; scalars must be
-// equal, except for these string placeholders:
+// the keys the pattern lists (a key ending in "?" may be absent) and
+// arrays the same length; scalars must be equal, except for these string
+// placeholders:
 //
 //	"<any>"        any value
 //	"<string>"     any string
@@ -72,18 +73,23 @@ func (m *matcher) walk(path string, want, got any, diffs *[]string) {
 			keys = append(keys, k)
 		}
 		for k := range g {
-			if _, ok := w[k]; !ok {
+			_, ok := w[k]
+			_, optional := w[k+"?"]
+			if !ok && !optional {
 				add("unexpected member %q = %s", k, js(g[k]))
 			}
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			gv, ok := g[k]
+			name, optional := strings.CutSuffix(k, "?")
+			gv, ok := g[name]
 			if !ok {
-				add("missing member %q", k)
+				if !optional {
+					add("missing member %q", k)
+				}
 				continue
 			}
-			m.walk(path+"."+k, w[k], gv, diffs)
+			m.walk(path+"."+name, w[k], gv, diffs)
 		}
 	case []any:
 		g, ok := got.([]any)
@@ -180,6 +186,10 @@ func TestMatcherChecksMembersAndPlaceholders(t *testing.T) {
 		{`{"a":1,"b":2}`, `{"a":1}`, false},
 		{`{"a":"<uuid>"}`, `{"a":"11111111-2222-3333-4444-555555555555"}`, true},
 		{`{"a":"<uuid>"}`, `{"a":"x"}`, false},
+		{`{"a":1,"b?":"<number>"}`, `{"a":1}`, true},
+		{`{"a":1,"b?":"<number>"}`, `{"a":1,"b":2}`, true},
+		{`{"a":1,"b?":"<number>"}`, `{"a":1,"b":"x"}`, false},
+		{`{"a":1}`, `{"a":1,"b":2}`, false},
 		{`{"a":"<session>"}`, `{"a":"11111111-2222-3333-4444-555555555555"}`, true},
 		{`{"a":"<$x>","b":"<$x>"}`, `{"a":"p","b":"p"}`, true},
 		{`{"a":"<$y>","b":"<$y>"}`, `{"a":"p","b":"q"}`, false},

@@ -16,8 +16,8 @@ func errorResult(text string) string {
 	return `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":0,"duration_api_ms":0,"num_turns":0,` +
 		`"stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>","usage":{"input_tokens":0,"cache_creation_input_tokens":0,` +
 		`"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},` +
-		`"service_tier":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":"<any>",` +
-		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,"errors":["<~` + text + `>"],"result_index":"<number>","uuid":"<uuid>"}`
+		`"service_tier":"standard","output_tokens_details":{"thinking_tokens":0},"inference_geo":"","iterations":[],"speed":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":"<any>",` +
+		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,"errors":["<~` + text + `>"],"result_index":"<number>","uuid":"<uuid>"` + resultExtras + `}`
 }
 
 // A blank user message (an empty or white-space prompt string, or only
@@ -78,7 +78,8 @@ func TestQA3HookContextFollowsTheNoOutputPlaceholder(t *testing.T) {
 	c.answer(c.get("hook"), `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"REMEMBER-THE-STYLE-GUIDE"}}`)
 	c.expect(`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[` +
 		`{"type":"text","text":"(Bash completed with no output)"},{"type":"text","text":"REMEMBER-THE-STYLE-GUIDE"}]}]},` +
-		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>","tool_use_result":"<any>"}`)
+		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>","tool_use_result":"<any>",` +
+		`"tool_result_meta":[{"id":"toolu_1","permission_decision":{"decision":"accept","source":"config","reason_type":"rule"}}]}`)
 	c.expect(assistantLine("msg_002", opus, textBlock("Made."), 120))
 	c.expect(resultLine(resultSpec{result: "Made.", stop: "end_turn", turns: 2, in: 220, out: 15, terminal: "completed"}))
 	c.expect(stateLine("idle"))
@@ -170,7 +171,7 @@ func TestQA3ClientCacheControlKeepsTheRequestWithinFourBreakpoints(t *testing.T)
 		c.expectSkipping([]string{"system", "assistant"}, `{"type":"result","subtype":"success","result":`+q(want)+`,"is_error":false,`+
 			`"duration_ms":"<number>","duration_api_ms":"<number>","num_turns":1,"stop_reason":"end_turn","session_id":"<session>",`+
 			`"total_cost_usd":"<number>","usage":"<any>","modelUsage":"<any>","permission_denials":[],"terminal_reason":"completed",`+
-			`"api_error_status":null,"result_index":"<number>","uuid":"<uuid>"}`)
+			`"api_error_status":null,"result_index":"<number>","uuid":"<uuid>"`+resultExtras+`}`)
 		c.expect(stateLine("idle"))
 		if n := strings.Count(string(srv.Requests()[i].Body), `"cache_control"`); n > 4 {
 			t.Errorf("request %d has %d cache_control breakpoints; the API allows 4", i+1, n)

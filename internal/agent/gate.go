@@ -83,7 +83,8 @@ func (g *Gate) Before(ctx context.Context, c *tool.Call, t tool.Tool, input json
 	name := canonicalTool(t.Name())
 	if g.readOnly && !isReadOnly(t, input) {
 		return tool.Verdict{Denied: true, Reason: fmt.Sprintf(
-			"The %s agent is read-only, and this %s call would change things, so it was refused. Report what should be changed instead.", g.name, t.Name())}
+			"The %s agent is read-only, and this %s call would change things, so it was refused. Report what should be changed instead.", g.name, t.Name()),
+			Permission: &tool.PermissionDecision{Decision: tool.DecisionReject, Source: "config", ReasonType: "mode"}}
 	}
 	if p, ok := g.only[name]; ok {
 		dir := p.Cwd
@@ -94,7 +95,8 @@ func (g *Gate) Before(ctx context.Context, c *tool.Call, t tool.Tool, input json
 		r.Resolve(dir, g.home)
 		if d := permission.Decide(p, r); d.Behavior != permission.Allow || d.Rule == nil {
 			return tool.Verdict{Denied: true, Reason: fmt.Sprintf(
-				"The %s agent may use %s only as its definition lists (%s); this call is outside that, so it was refused.", g.name, t.Name(), describeRules(p))}
+				"The %s agent may use %s only as its definition lists (%s); this call is outside that, so it was refused.", g.name, t.Name(), describeRules(p)),
+				Permission: &tool.PermissionDecision{Decision: tool.DecisionReject, Source: "config", ReasonType: "rule"}}
 		}
 	}
 	return g.inner.Before(ctx, c, t, input)

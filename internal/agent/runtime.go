@@ -38,6 +38,9 @@ type Spec struct {
 	// Background is set for run_in_background: nobody can be asked, so a
 	// call that needs approval is denied (DESIGN invariant 5).
 	Background bool
+	// BackgroundAsked is the call's run_in_background as given, nil when
+	// the call left it out (result lines count the three cases).
+	BackgroundAsked *bool
 	// ParentTranscript is the conversation the Agent call was made in
 	// (tool.Call.Transcript). Auto mode's classifier reads it to see what
 	// the user asked, since the sub-agent's own task is the parent

@@ -27,6 +27,7 @@ import (
 	"reins/internal/prompt"
 	"reins/internal/session"
 	"reins/internal/settings"
+	"reins/internal/streamjson"
 	"reins/internal/task"
 	"reins/internal/tool"
 	agenttool "reins/internal/tools/agent"
@@ -276,6 +277,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 	for _, n := range c.notes {
 		a.notify("warning", n)
 	}
+	a.subagentStats.Spawned(def.Name, spec.Depth, spec.BackgroundAsked, spec.Background)
 	return c, nil
 }
 
@@ -548,7 +550,7 @@ func (w watchedOnly) Ask(ctx context.Context, q engine.Question) (engine.Answer,
 		why += " "
 	}
 	return engine.Answer{Message: fmt.Sprintf("%sThis %s call needs approval, but this agent runs in the background, where nobody watches it to approve calls, so it was denied. Do not retry it; finish what you can without it and say in your answer what still needs the user's approval.",
-		why, q.ToolName)}, nil
+		why, q.ToolName), Source: "config", ReasonType: "asyncAgent"}, nil
 }
 
 // rememberInSession passes a sub-agent's questions to the session's
@@ -808,6 +810,7 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 			emit(ev)
 		}
 	}
+	c.a.subagentStats.Ended(subagentOutcome(ctx, res.Reason))
 	if res.Reason == "" {
 		c.finishWorktree()
 		return nil, errors.New("the sub-agent's turn ended without a result")
@@ -816,6 +819,27 @@ func (c *agentConv) Run(ctx context.Context, emit func(any)) (*agent.Result, err
 		res.WorktreePath, res.WorktreeBranch = path, branch
 	}
 	return res, nil
+}
+
+// subagentOutcome is how a sub-agent's run that ended for reason counts
+// in result lines' subagent_stats: the Agent tool's "completed" reasons,
+// failures, and stops: by the user (an interrupt, a task stopped from
+// the SDK or the terminal UI), by the agent that started it (TaskStop),
+// or by reins (exiting).
+func subagentOutcome(ctx context.Context, reason string) string {
+	switch engine.Reason(reason) {
+	case engine.ReasonCompleted, engine.ReasonMaxTurns, engine.ReasonStopHook:
+		return streamjson.SubagentCompleted
+	case engine.ReasonAborted, engine.ReasonAbortedTools:
+		switch cause := context.Cause(ctx); {
+		case errors.Is(cause, tool.ErrInterrupted), errors.Is(cause, task.ErrStoppedByUser):
+			return streamjson.SubagentKilledUser
+		case errors.Is(cause, task.ErrStoppedByModel):
+			return streamjson.SubagentKilledParent
+		}
+		return streamjson.SubagentKilledSystem
+	}
+	return streamjson.SubagentFailed
 }
 
 // account adds the sub-agent's usage to the session's totals, so the

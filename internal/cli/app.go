@@ -36,6 +36,7 @@ import (
 	"reins/internal/sdk"
 	"reins/internal/session"
 	"reins/internal/settings"
+	"reins/internal/streamjson"
 	"reins/internal/task"
 	"reins/internal/tool"
 	"reins/internal/tools/bash"
@@ -227,6 +228,9 @@ type app struct {
 	// instructions given in a reminder instead (mcpInstructionReminders).
 	mcpInstrMu   sync.Mutex
 	mcpInstrSent map[string]string
+
+	// subagentStats counts the sub-agents run between result lines.
+	subagentStats streamjson.SubagentCounter
 
 	mu     sync.Mutex // guards closer, sessionID once built, sess once the SDK can replace it, and agents once the session runs (agentCatalog, addAgents)
 	closer []func()

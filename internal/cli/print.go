@@ -152,7 +152,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if o.OutputFormat == "json" && o.Verbose {
 		verbose = append(verbose, a.initMessage())
 	}
-	var turns streamjson.Turns
+	turns := streamjson.Turns{Clock: streamjson.NewTurnClock(nil)}
 	run := func(in engine.Input) *engine.TurnEnd {
 		if in.Meta {
 			turns.Reminder() // a structured output reminder
@@ -192,6 +192,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	})
 	res := streamjson.NewResult(a.sessionID, end, a.models)
 	turns.Apply(res)
+	res.SubagentStats = a.subagentStats.Take()
 	if structured != nil {
 		structured.Apply(res)
 	}
@@ -302,12 +303,22 @@ func (a *app) initMessage() *streamjson.Init {
 		Cwd: a.cwd, SessionID: a.sessionID, Tools: a.sentToolNames(), Model: a.sess.Model(),
 		PermissionMode: string(a.checker.Mode()), APIKeySource: a.keySource, Version: Version,
 		AdditionalDirs: a.opts.AddDirs, Plugins: a.pluginInfos(), PluginErrors: a.pluginErrorInfos(),
-		OutputStyle: a.activeStyle().Name,
+		OutputStyle: a.activeStyle().Name, OriginalCwd: a.cwd,
 	})
+	// The model takes an effort level: it is sent with each request, and
+	// "ultrathink" in a prompt raises it for that turn.
+	effort := len(a.models.Info(in.Model).Efforts) > 0
+	in.PerTurnEffortActive, in.UltrathinkAvailable, in.UltrathinkTypedRaises = effort, effort, effort
 	a.syncMCPPrompts()
 	if a.commands != nil {
 		in.SlashCommands = append(in.SlashCommands, a.commands.Names()...)
 		in.Skills = append(in.Skills, a.commands.SkillNames()...)
+		for _, name := range a.commands.TerminalOnly() {
+			// Over stream-json input, /clear starts a new conversation.
+			if name != "clear" || a.opts.InputFormat != "stream-json" {
+				in.TerminalSlashCommands = append(in.TerminalSlashCommands, name)
+			}
+		}
 	}
 	if cat := a.agentCatalog(); cat != nil {
 		in.Agents = append(in.Agents, cat.Names()...)
@@ -347,7 +358,19 @@ func (a *app) printLocal(o *Options, p prepared) error {
 			w.Event(ev)
 		}
 	}
-	if err := w.Line(res); err != nil {
+	if o.OutputFormat == "json" {
+		// Written as the model turns' json result is: the only result,
+		// without model_usage_since_last_result.
+		first := 0
+		res.ResultIndex = &first
+		b, err := json.Marshal(res)
+		if err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
+		if _, err := a.env.Stdout.Write(append(b, '\n')); err != nil {
+			return writeOutError(err)
+		}
+	} else if err := w.Line(res); err != nil {
 		return err
 	}
 	if p.IsError {

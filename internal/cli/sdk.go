@@ -61,6 +61,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		Init:              f.initLine,
 		BeforeTurn:        f.beforeTurn,
 		Prepare:           f.prepare,
+		SubagentStats:     func() streamjson.SubagentStats { return f.a.subagentStats.Take() },
 		Hooks:             hookForward{f},
 		Initialize:        f.initialize,
 		SetPermissionMode: f.setMode,

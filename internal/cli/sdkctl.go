@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"reins/internal/command"
 	"reins/internal/filestate"
 	"reins/internal/fsutil"
 	"reins/internal/llm"
@@ -419,7 +420,7 @@ func (f *sdkFront) commandInfos(skillsOnly bool) []sdk.CommandInfo {
 	for _, c := range f.a.commands.All() {
 		if c.UserInvocable() && (!skillsOnly || c.Skill) {
 			out = append(out, sdk.CommandInfo{Name: c.Name, Description: c.Description,
-				ArgumentHint: c.ArgumentHint, Aliases: c.Aliases})
+				ArgumentHint: c.ArgumentHint, Aliases: c.Aliases, Builtin: c.Source == command.SourceBuiltin})
 		}
 	}
 	return out

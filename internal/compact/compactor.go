@@ -325,7 +325,7 @@ func (c *Compactor) compact(ctx context.Context, s *engine.Session, trigger, ins
 	c.mu.Lock()
 	c.lastUsage = usage
 	c.mu.Unlock()
-	if usage != (llm.Usage{}) {
+	if !usage.IsZero() {
 		// The summary call is paid for like any other.
 		s.AddUsage(s.Model(), usage, 0)
 	}

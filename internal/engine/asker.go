@@ -59,6 +59,15 @@ type Answer struct {
 	Message string
 	// Interrupt ends the turn after a denial.
 	Interrupt bool
+	// Source, when set, classifies the answer for the call's reported
+	// permission decision (tool.PermissionDecision.Source): an SDK
+	// client's decisionClassification, or "config" for a denial nobody
+	// chose. "" infers it: user_permanent for an allow that remembers
+	// (Updates), user_temporary for other allows, user_abort for a
+	// denial that interrupts, user_reject for other denials.
+	Source string
+	// ReasonType goes with a Source of "config": what denied the call.
+	ReasonType string
 }
 
 // ErrNobodyToAsk is returned by an Asker that has no one to put the

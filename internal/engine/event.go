@@ -124,6 +124,9 @@ type ToolResult struct {
 	// Denied is set when permission refused the call.
 	Denied   bool
 	Duration time.Duration
+	// Permission is how the call's permission was settled; nil when the
+	// call never reached the permission check (invalid input).
+	Permission *tool.PermissionDecision
 }
 
 // Retry: a failed request will be retried after Delay.

@@ -166,11 +166,12 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 			if reason == "" {
 				reason = "a PreToolUse hook stopped the session"
 			}
-			return tool.Verdict{Reason: fmt.Sprintf("This %s call did not run: %s.", name, strings.TrimSuffix(reason, ".")), StopTurn: true, StopReason: reason}
+			return tool.Verdict{Reason: fmt.Sprintf("This %s call did not run: %s.", name, strings.TrimSuffix(reason, ".")), StopTurn: true, StopReason: reason,
+				Permission: byHook(false)}
 		case pre.Block:
-			return denied(fmt.Sprintf("A PreToolUse hook blocked this %s call: %s", name, pre.Reason))
+			return withDecision(denied(fmt.Sprintf("A PreToolUse hook blocked this %s call: %s", name, pre.Reason)), byHook(false))
 		case pre.Decision == hooks.DecisionDeny:
-			return denied(hookDenyReason(name, pre.DecisionReason))
+			return withDecision(denied(hookDenyReason(name, pre.DecisionReason)), byHook(false))
 		}
 		if pre.UpdatedInput != nil {
 			input, changed = hooks.MergeInput(input, pre.UpdatedInput), true
@@ -178,12 +179,14 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 		v.Context = pre.AdditionalContext
 	}
 	d := g.cfg.Permissions.CheckIn(toolDir(t), name, input, readOnly(t, input))
+	hookAllowed := false
 	switch pre.Decision {
 	case hooks.DecisionAllow:
 		// A hook's allow settles what only the mode or the working
 		// folders would have asked about.
 		if (d.Behavior == permission.Ask || d.DontAsk) && d.Rule == nil && !d.Safety {
 			d = permission.Decision{Behavior: permission.Allow, Reason: "A PreToolUse hook allowed it."}
+			hookAllowed = true
 		}
 	case hooks.DecisionAsk:
 		if d.Behavior == permission.Allow {
@@ -208,10 +211,14 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 		if changed {
 			v.Input = input
 		}
+		v.Permission = byConfig(d)
+		if hookAllowed {
+			v.Permission = byHook(true)
+		}
 		c.ReadDenied = g.cfg.Permissions.ReadDenyFilter(name)
 		return v
 	case permission.Deny:
-		return denied(d.Reason)
+		return withDecision(denied(d.Reason), byConfig(d))
 	}
 	if d.Classify {
 		var settled bool
@@ -239,7 +246,7 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 	verdict, err := g.cfg.Classifier.Classify(ctx, automode.Action{Tool: name, Input: input, Cwd: c.Cwd, Reason: d.Reason,
 		Transcript: c.Transcript, NotUser: c.NotUser, Earlier: c.Earlier, Depth: g.cfg.AgentDepth, Parent: g.cfg.ParentTranscript, ParentNotUser: g.cfg.ParentNotUser})
 	if ctx.Err() != nil {
-		return denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, context.Cause(ctx))), true, d
+		return withDecision(denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, context.Cause(ctx))), aborted()), true, d
 	}
 	if err != nil {
 		g.notify("warning", fmt.Sprintf("Auto mode could not review this %s call (%v); it needs approval instead.", name, err))
@@ -248,7 +255,7 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 	}
 	if verdict.Allow {
 		g.cfg.AutoGuard.Allowed()
-		return g.allow(c, name, input, nil, changed, extra), true, d
+		return withDecision(g.allow(c, name, input, nil, changed, extra), byClassifier(true)), true, d
 	}
 	reason := strings.TrimSuffix(verdict.Reason, ".")
 	g.notify("info", fmt.Sprintf("Auto mode blocked %s: %s", name, reason))
@@ -268,6 +275,7 @@ func (g *PermissionGate) classify(ctx context.Context, c *tool.Call, name string
 	}
 	v := denied(fmt.Sprintf("Auto mode blocked this %s call: %s. %s", name, reason, advice))
 	v.DeniedBy = "classifier"
+	v.Permission = byClassifier(false)
 	return v, true, d
 }
 
@@ -279,6 +287,75 @@ func needsUser(t tool.Tool) bool {
 }
 
 func denied(reason string) tool.Verdict { return tool.Verdict{Denied: true, Reason: reason} }
+
+// withDecision sets v's permission decision.
+func withDecision(v tool.Verdict, p *tool.PermissionDecision) tool.Verdict {
+	v.Permission = p
+	return v
+}
+
+// accept is the Decision of an allow (true) or a refusal.
+func accept(allow bool) string {
+	if allow {
+		return tool.DecisionAccept
+	}
+	return tool.DecisionReject
+}
+
+// byConfig is the decision the permission mode or rules made: a rule's,
+// or else a safety check's (an ask nobody could answer), or else the
+// mode's (with its working folders).
+func byConfig(d permission.Decision) *tool.PermissionDecision {
+	why := "mode"
+	switch {
+	case d.Rule != nil:
+		why = "rule"
+	case d.Safety:
+		why = "safetyCheck"
+	}
+	return &tool.PermissionDecision{Decision: accept(d.Behavior == permission.Allow), Source: "config", ReasonType: why}
+}
+
+// byHook is a PreToolUse or PermissionRequest hook's decision.
+func byHook(allow bool) *tool.PermissionDecision {
+	return &tool.PermissionDecision{Decision: accept(allow), Source: "hook", ReasonType: "hook"}
+}
+
+// byClassifier is auto mode's classifier's decision.
+func byClassifier(allow bool) *tool.PermissionDecision {
+	return &tool.PermissionDecision{Decision: accept(allow), Source: "classifier", ReasonType: "classifier"}
+}
+
+// aborted is the decision on a call whose question was cut short (the
+// turn was interrupted while it waited).
+func aborted() *tool.PermissionDecision {
+	return &tool.PermissionDecision{Decision: tool.DecisionReject, Source: "user_abort"}
+}
+
+// byAnswer is the decision an Asker's answer made.
+func byAnswer(ans Answer) *tool.PermissionDecision {
+	p := &tool.PermissionDecision{Decision: accept(ans.Allow), Source: ans.Source}
+	if p.Source == "config" {
+		p.ReasonType = ans.ReasonType
+		if p.ReasonType == "" {
+			p.ReasonType = "other"
+		}
+	}
+	if p.Source != "" {
+		return p
+	}
+	switch {
+	case ans.Allow && len(ans.Updates) > 0:
+		p.Source = "user_permanent"
+	case ans.Allow:
+		p.Source = "user_temporary"
+	case ans.Interrupt:
+		p.Source = "user_abort"
+	default:
+		p.Source = "user_reject"
+	}
+	return p
+}
 
 func hookDenyReason(name, why string) string {
 	if why == "" {
@@ -303,13 +380,13 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 		g.report(r)
 		switch {
 		case r.Block:
-			return denied(fmt.Sprintf("A PermissionRequest hook denied this %s call: %s", name, r.Reason))
+			return withDecision(denied(fmt.Sprintf("A PermissionRequest hook denied this %s call: %s", name, r.Reason)), byHook(false))
 		case r.Permission != nil && r.Permission.Behavior == "deny":
 			msg := r.Permission.Message
 			if msg == "" {
 				msg = fmt.Sprintf("A PermissionRequest hook denied this %s call.", name)
 			}
-			return tool.Verdict{Denied: true, Reason: msg, Interrupt: r.Permission.Interrupt}
+			return tool.Verdict{Denied: true, Reason: msg, Interrupt: r.Permission.Interrupt, Permission: byHook(false)}
 		case r.Permission != nil && r.Permission.Behavior == "allow":
 			if len(r.Permission.UpdatedPermissions) > 0 {
 				var ups []permission.Update
@@ -319,10 +396,11 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 					g.notify("warning", err.Error())
 				}
 			}
-			return allow(r.Permission.UpdatedInput)
+			return withDecision(allow(r.Permission.UpdatedInput), byHook(true))
 		}
 	}
-	nobody := denied(d.Reason + " Nobody can approve it in this mode, so it was denied; do not retry it, and say what you could not do.")
+	nobody := withDecision(denied(d.Reason+" Nobody can approve it in this mode, so it was denied; do not retry it, and say what you could not do."),
+		byConfig(d))
 	if g.cfg.Asker == nil {
 		return nobody
 	}
@@ -335,7 +413,7 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 		if err == nil {
 			err = context.Cause(ctx)
 		}
-		return denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, err))
+		return withDecision(denied(fmt.Sprintf("%s It was not approved (%v), so it did not run.", d.Reason, err)), aborted())
 	}
 	if len(ans.Updates) > 0 {
 		if err := g.cfg.Permissions.Apply(fromSuggestions(ans.Updates)); err != nil {
@@ -350,9 +428,9 @@ func (g *PermissionGate) ask(ctx context.Context, c *tool.Call, name string, inp
 		if msg == "" {
 			msg = fmt.Sprintf("The user declined this %s call, so it did not run. Do not try to reach the same result another way; ask the user how to go on.", name)
 		}
-		return tool.Verdict{Denied: true, Reason: msg, Interrupt: ans.Interrupt}
+		return tool.Verdict{Denied: true, Reason: msg, Interrupt: ans.Interrupt, Permission: byAnswer(ans)}
 	}
-	return allow(ans.UpdatedInput)
+	return withDecision(allow(ans.UpdatedInput), byAnswer(ans))
 }
 
 // allow lets a call that needed approval run: with in as its input when

@@ -581,7 +581,7 @@ func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, 
 			e.SourceToolAssistantUUID = src
 		})
 		t.emit(&ToolResult{UUID: n.uuid, ID: o.ID, Name: o.Name, Input: o.Input, Block: blk,
-			IsError: o.IsError, Data: o.Data, Denied: o.Denied, Duration: o.Duration})
+			IsError: o.IsError, Data: o.Data, Denied: o.Denied, Duration: o.Duration, Permission: o.Permission})
 		interrupted = interrupted || o.Interrupt
 		if sc, ok := o.Data.(TurnScoped); ok && !o.IsError {
 			t.scope(sc.TurnScope())

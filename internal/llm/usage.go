@@ -1,5 +1,7 @@
 package llm
 
+import "encoding/json"
+
 // Usage is the token accounting of one response (or a sum of several).
 type Usage struct {
 	InputTokens              int            `json:"input_tokens"`
@@ -8,6 +10,36 @@ type Usage struct {
 	CacheReadInputTokens     int            `json:"cache_read_input_tokens"`
 	CacheCreation            *CacheCreation `json:"cache_creation,omitempty"`
 	ServerToolUse            *ServerToolUse `json:"server_tool_use,omitempty"`
+	// The fields below are passed through from the API when it reports
+	// them: thinking tokens within output_tokens, the service tier and
+	// speed the request ran at, where it ran, and the per-iteration
+	// usage of a response the server worked on in several passes.
+	OutputTokensDetails *OutputTokensDetails `json:"output_tokens_details,omitempty"`
+	ServiceTier         string               `json:"service_tier,omitempty"`
+	Speed               string               `json:"speed,omitempty"`
+	InferenceGeo        string               `json:"inference_geo,omitempty"`
+	Iterations          []json.RawMessage    `json:"iterations,omitempty"`
+}
+
+// OutputTokensDetails breaks output_tokens down.
+type OutputTokensDetails struct {
+	ThinkingTokens int `json:"thinking_tokens"`
+}
+
+// IsZero reports whether u counts nothing and carries nothing.
+func (u Usage) IsZero() bool {
+	return u.InputTokens == 0 && u.OutputTokens == 0 && u.CacheCreationInputTokens == 0 && u.CacheReadInputTokens == 0 &&
+		u.CacheCreation == nil && u.ServerToolUse == nil && u.OutputTokensDetails == nil &&
+		u.ServiceTier == "" && u.Speed == "" && u.InferenceGeo == "" && len(u.Iterations) == 0
+}
+
+// ThinkingTokens is the thinking share of the output tokens, 0 when the
+// API did not say.
+func (u Usage) ThinkingTokens() int {
+	if u.OutputTokensDetails == nil {
+		return 0
+	}
+	return u.OutputTokensDetails.ThinkingTokens
 }
 
 // CacheCreation splits cache writes by TTL.
@@ -42,6 +74,28 @@ func (u *Usage) Add(o Usage) {
 		u.ServerToolUse.WebSearchRequests += o.ServerToolUse.WebSearchRequests
 		u.ServerToolUse.WebFetchRequests += o.ServerToolUse.WebFetchRequests
 	}
+	if o.OutputTokensDetails != nil {
+		if u.OutputTokensDetails == nil {
+			u.OutputTokensDetails = &OutputTokensDetails{}
+		}
+		u.OutputTokensDetails.ThinkingTokens += o.OutputTokensDetails.ThinkingTokens
+	}
+	u.mergeLabels(o)
+	u.Iterations = append(u.Iterations[:len(u.Iterations):len(u.Iterations)], o.Iterations...)
+}
+
+// mergeLabels takes o's non-empty service tier, speed and region: a sum
+// reports the latest response's.
+func (u *Usage) mergeLabels(o Usage) {
+	if o.ServiceTier != "" {
+		u.ServiceTier = o.ServiceTier
+	}
+	if o.Speed != "" {
+		u.Speed = o.Speed
+	}
+	if o.InferenceGeo != "" {
+		u.InferenceGeo = o.InferenceGeo
+	}
 }
 
 // Merge folds a later usage report of the same response into u: streamed
@@ -66,6 +120,13 @@ func (u *Usage) Merge(o Usage) {
 	if o.ServerToolUse != nil {
 		u.ServerToolUse = o.ServerToolUse
 	}
+	if o.OutputTokensDetails != nil {
+		u.OutputTokensDetails = o.OutputTokensDetails
+	}
+	if o.Iterations != nil {
+		u.Iterations = o.Iterations
+	}
+	u.mergeLabels(o)
 }
 
 // ContextTokens is the size of the prompt that produced the response plus

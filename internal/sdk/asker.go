@@ -42,6 +42,23 @@ type permissionAnswer struct {
 	UpdatedPermissions []wireUpdate    `json:"updatedPermissions"`
 	Message            string          `json:"message"`
 	Interrupt          bool            `json:"interrupt"`
+	// DecisionClassification is how the client's user decided
+	// (user_temporary, user_permanent or user_reject), when it says.
+	DecisionClassification string `json:"decisionClassification"`
+}
+
+// classification is the answer's decisionClassification when it is one
+// the protocol defines; without one, as Claude Code infers it,
+// user_temporary for an allow and user_reject for a denial.
+func (pa permissionAnswer) classification() string {
+	switch c := pa.DecisionClassification; c {
+	case "user_temporary", "user_permanent", "user_reject":
+		return c
+	}
+	if pa.Behavior == "allow" {
+		return "user_temporary"
+	}
+	return "user_reject"
 }
 
 // Ask sends can_use_tool and waits for the answer. While it waits the
@@ -77,7 +94,7 @@ func parsePermissionAnswer(raw json.RawMessage) (engine.Answer, error) {
 	}
 	switch pa.Behavior {
 	case "allow":
-		ans := engine.Answer{Allow: true}
+		ans := engine.Answer{Allow: true, Source: pa.classification()}
 		if in := pa.UpdatedInput; len(in) > 0 && string(in) != "null" {
 			if in[0] != '{' {
 				return engine.Answer{}, fmt.Errorf("can_use_tool: updatedInput must be an object, not %s", in)
@@ -93,7 +110,7 @@ func parsePermissionAnswer(raw json.RawMessage) (engine.Answer, error) {
 		if strings.TrimSpace(msg) == "" {
 			msg = "The user denied this tool call."
 		}
-		return engine.Answer{Allow: false, Message: msg, Interrupt: pa.Interrupt}, nil
+		return engine.Answer{Allow: false, Message: msg, Interrupt: pa.Interrupt, Source: pa.classification()}, nil
 	}
 	return engine.Answer{}, fmt.Errorf("can_use_tool: behavior %q is neither \"allow\" nor \"deny\"", pa.Behavior)
 }

@@ -122,6 +122,24 @@ type InitializeResponse struct {
 	// HookOnFailureSupported says hook matchers' onFailure is honoured;
 	// the SDK refuses a session with a "block" matcher without it.
 	HookOnFailureSupported bool `json:"hook_on_failure_supported"`
+	// FeedbackMode is {"kind": "disabled"} and AnalyticsDisabled true:
+	// reins asks for no feedback and sends no analytics.
+	FeedbackMode      FeedbackMode `json:"feedback_mode"`
+	AnalyticsDisabled bool         `json:"analytics_disabled"`
+	// The remote control flags are false: reins has no remote control.
+	RemoteControlAutoEnable         bool `json:"remote_control_auto_enable"`
+	RemoteControlAutoConnectDefault bool `json:"remote_control_auto_connect_default"`
+	RemoteControlAvailable          bool `json:"remote_control_available"`
+	RemoteControlAutoOnByDefault    bool `json:"remote_control_auto_on_by_default"`
+	streamjson.FastMode
+	// Capabilities are the protocol capabilities reins implements (as
+	// in the init line: none).
+	Capabilities []string `json:"capabilities"`
+}
+
+// FeedbackMode is the initialize answer's feedback_mode.
+type FeedbackMode struct {
+	Kind string `json:"kind"`
 }
 
 // CommandInfo describes a slash command.
@@ -130,6 +148,8 @@ type CommandInfo struct {
 	Description  string   `json:"description"`
 	ArgumentHint string   `json:"argumentHint"`
 	Aliases      []string `json:"aliases,omitempty"`
+	// Builtin marks the commands reins itself defines.
+	Builtin bool `json:"builtin,omitempty"`
 }
 
 // AgentInfo describes a sub-agent type.
@@ -149,6 +169,9 @@ type ModelInfo struct {
 	// the model takes (none for a model that refuses effort).
 	SupportsEffort        bool     `json:"supportsEffort"`
 	SupportedEffortLevels []string `json:"supportedEffortLevels,omitempty"`
+	// SupportsAutoMode is true: auto mode's classifier reviews calls
+	// whatever the session's model.
+	SupportsAutoMode bool `json:"supportsAutoMode"`
 }
 
 // Account says where the credentials come from.
@@ -347,6 +370,10 @@ func (s *Server) completeInitialize(r *InitializeResponse) {
 		r.Account.TokenSource = "none"
 	}
 	r.HookOnFailureSupported = true
+	r.FeedbackMode = FeedbackMode{Kind: "disabled"}
+	r.AnalyticsDisabled = true
+	r.FastMode = streamjson.FastModeOff()
+	r.Capabilities = []string{}
 	r.PID = os.Getpid()
 	r.ClaudeCodeVersion = streamjson.ProtocolVersion
 	r.SessionState = streamjson.StateIdle
@@ -364,6 +391,7 @@ func (s *Server) models() []ModelInfo {
 	for i := range out {
 		info := s.cfg.Models.Info(out[i].ResolvedModel)
 		out[i].SupportsEffort, out[i].SupportedEffortLevels = info.SupportsEffort(), info.Efforts
+		out[i].SupportsAutoMode = true
 	}
 	return out
 }

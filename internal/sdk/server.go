@@ -48,6 +48,9 @@ type Config struct {
 	// turn runner: slash commands expand or run, UserPromptSubmit hooks
 	// may refuse the prompt or add context.
 	Prepare func(ctx context.Context, in engine.Input) (Prepared, error)
+	// SubagentStats returns the counts of sub-agents run since the last
+	// call, for each result line (nil: none ran).
+	SubagentStats func() streamjson.SubagentStats
 
 	// Hooks receives the hook callbacks the client registers in
 	// initialize; *hooks.Runner implements it.
@@ -495,6 +498,20 @@ func (s *Server) enqueue(it item) {
 	s.queue = append(s.queue, it)
 	s.mu.Unlock()
 	s.signal()
+}
+
+// queued counts the client's user messages waiting for their turn (a
+// result line's queued_turn_count).
+func (s *Server) queued() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, it := range s.queue {
+		if !it.notice {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Server) endInput(err error) {

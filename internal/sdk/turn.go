@@ -50,6 +50,7 @@ func (s *Server) turn(ctx context.Context, it item) error {
 	}
 	var end *engine.TurnEnd
 	var turns streamjson.Turns
+	turns.Clock = streamjson.NewTurnClock(nil)
 	ran := false // a model turn ran (not a local command or a refusal)
 	if b := s.cfg.MaxBudgetUSD; b > 0 && sess.Totals().Cost >= b {
 		s.writeInit()
@@ -79,12 +80,16 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		res.UserMessageUUID, res.UserMessageUUIDs = id, []string{id}
 	}
 	turns.Apply(res)
+	if s.cfg.SubagentStats != nil {
+		res.SubagentStats = s.cfg.SubagentStats()
+	}
 	if structured != nil {
 		res.StructuredOutput = structured
 	} else if out != nil && ran && end.Reason == engine.ReasonCompleted {
 		res.Subtype, res.IsError, res.Result = streamjson.SubtypeStructuredFail, true, nil
 		res.Errors = []string{fmt.Sprintf("the model did not give structured output after %d reminders", s.cfg.MaxStructuredRetries)}
 	}
+	res.QueuedTurnCount = s.queued()
 	w.Line(res)
 	s.setState(streamjson.StateIdle)
 	return w.Err()
@@ -122,10 +127,9 @@ func (s *Server) prepareAndRun(ctx context.Context, sess *engine.Session, in eng
 		s.writeInit()
 		return s.run(ctx, sess, s.withHeld(in), turns), true
 	}
-	before := s.cfg.Out.SessionID()
 	p, err := s.cfg.Prepare(ctx, in)
 	if err == nil && p.Reset {
-		s.cfg.Out.Line(streamjson.NewConversationReset(before, s.cfg.Out.SessionID(), in.UUID))
+		s.cfg.Out.Line(streamjson.NewConversationReset(s.cfg.Out.SessionID(), in.UUID))
 	}
 	s.writeInit()
 	if err == nil && !p.Run {

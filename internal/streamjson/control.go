@@ -126,13 +126,16 @@ type ConversationReset struct {
 }
 
 // NewConversationReset returns the conversation_reset line of a "/clear"
-// that moved session oldID to newID; messageUUID is the uuid of the user
-// message that carried the command, when it had a canonical one.
-func NewConversationReset(oldID, newID, messageUUID string) ConversationReset {
+// that started session newID; messageUUID is the uuid of the user
+// message that carried the command, when it had a canonical one. Like
+// every line written after the reset, it carries the new session's id
+// (Claude Code stamps its queued lines with the current session's id as
+// it writes them), so session_id equals new_conversation_id.
+func NewConversationReset(newID, messageUUID string) ConversationReset {
 	if _, err := uuid.Parse(messageUUID); err != nil {
 		messageUUID = ""
 	}
 	return ConversationReset{Type: "conversation_reset", NewConversationID: newID, UUID: uuid.NewString(),
-		SessionID: oldID, Trigger: "clear", UserMessageUUID: messageUUID,
+		SessionID: newID, Trigger: "clear", UserMessageUUID: messageUUID,
 		Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z")}
 }

@@ -9,6 +9,7 @@ import (
 
 	"reins/internal/engine"
 	"reins/internal/llm"
+	"reins/internal/tool"
 )
 
 // ProtocolVersion is the Claude Code version whose headless protocol reins
@@ -17,27 +18,69 @@ const ProtocolVersion = "2.1.328"
 
 // Init is the system/init message.
 type Init struct {
-	Type              string      `json:"type"`
-	Subtype           string      `json:"subtype"`
-	Cwd               string      `json:"cwd"`
-	SessionID         string      `json:"session_id"`
-	Tools             []string    `json:"tools"`
-	MCPServers        []MCPStatus `json:"mcp_servers"`
-	Model             string      `json:"model"`
-	PermissionMode    string      `json:"permissionMode"`
-	SlashCommands     []string    `json:"slash_commands"`
-	APIKeySource      string      `json:"apiKeySource"`
-	ClaudeCodeVersion string      `json:"claude_code_version"`
-	Version           string      `json:"version"`
-	OutputStyle       string      `json:"output_style"`
-	Agents            []string    `json:"agents"`
-	Skills            []string    `json:"skills"`
-	Plugins           []Plugin    `json:"plugins"`
+	Type           string      `json:"type"`
+	Subtype        string      `json:"subtype"`
+	Cwd            string      `json:"cwd"`
+	SessionID      string      `json:"session_id"`
+	Tools          []string    `json:"tools"`
+	MCPServers     []MCPStatus `json:"mcp_servers"`
+	Model          string      `json:"model"`
+	PermissionMode string      `json:"permissionMode"`
+	SlashCommands  []string    `json:"slash_commands"`
+	// TerminalSlashCommands are the slash commands that work only in the
+	// terminal UI (left out when there are none).
+	TerminalSlashCommands []string `json:"terminal_slash_commands,omitempty"`
+	APIKeySource          string   `json:"apiKeySource"`
+	ClaudeCodeVersion     string   `json:"claude_code_version"`
+	Version               string   `json:"version"`
+	OutputStyle           string   `json:"output_style"`
+	Agents                []string `json:"agents"`
+	Skills                []string `json:"skills"`
+	Plugins               []Plugin `json:"plugins"`
 	// PluginErrors are the plugins that did not load, or loaded without a
 	// component; the key is left out when there are none.
-	PluginErrors   []PluginError `json:"plugin_errors,omitempty"`
-	UUID           string        `json:"uuid"`
-	AdditionalDirs []string      `json:"additional_directories"`
+	PluginErrors []PluginError `json:"plugin_errors,omitempty"`
+	// Capabilities are the protocol capabilities (Claude Code's feature
+	// names) reins implements; none yet, so the list is empty.
+	Capabilities []string `json:"capabilities"`
+	// AnalyticsDisabled and ProductFeedbackDisabled are always true:
+	// reins sends no analytics and asks for no feedback.
+	AnalyticsDisabled       bool   `json:"analytics_disabled"`
+	ProductFeedbackDisabled bool   `json:"product_feedback_disabled"`
+	UUID                    string `json:"uuid"`
+	// MemoryPaths names the memory folders by kind; reins has no
+	// auto-memory folder, so it is empty.
+	MemoryPaths map[string]string `json:"memory_paths"`
+	// OriginalCwd is the folder the session started in.
+	OriginalCwd    string   `json:"original_cwd"`
+	AdditionalDirs []string `json:"additional_directories"`
+	FastMode
+	// PerTurnEffortActive and UltrathinkAvailable are set when the model
+	// takes an effort level: reins then sends one on each request, and a
+	// prompt saying "ultrathink" raises it to high for its turn
+	// (UltrathinkTypedRaises).
+	PerTurnEffortActive   bool `json:"per_turn_effort_active"`
+	UltrathinkAvailable   bool `json:"ultrathink_available"`
+	UltrathinkTypedRaises bool `json:"ultrathink_typed_raises"`
+	// ViewMode is "default": reins has no focus view.
+	ViewMode string `json:"view_mode"`
+}
+
+// FastMode is the fast_mode_state and fast_mode_disabled_reason pair of
+// init and result lines. reins has no fast mode: it is always off, for
+// the reason FastModeNotSupported.
+type FastMode struct {
+	FastModeState          string `json:"fast_mode_state"`
+	FastModeDisabledReason string `json:"fast_mode_disabled_reason"`
+}
+
+// FastModeNotSupported is the fast_mode_disabled_reason reins reports:
+// it does not implement Claude Code's fast mode.
+const FastModeNotSupported = "not_supported"
+
+// FastModeOff is the fast mode state reins reports.
+func FastModeOff() FastMode {
+	return FastMode{FastModeState: "off", FastModeDisabledReason: FastModeNotSupported}
 }
 
 // MCPStatus is one MCP server's state in init.
@@ -71,6 +114,20 @@ type PluginError struct {
 func NewInit(i Init) *Init {
 	i.Type, i.Subtype = "system", "init"
 	i.ClaudeCodeVersion = ProtocolVersion
+	i.AnalyticsDisabled, i.ProductFeedbackDisabled = true, true
+	i.FastMode = FastModeOff()
+	if i.ViewMode == "" {
+		i.ViewMode = "default"
+	}
+	if i.OriginalCwd == "" {
+		i.OriginalCwd = i.Cwd
+	}
+	if i.Capabilities == nil {
+		i.Capabilities = []string{}
+	}
+	if i.MemoryPaths == nil {
+		i.MemoryPaths = map[string]string{}
+	}
 	if i.UUID == "" {
 		i.UUID = uuid.NewString()
 	}
@@ -115,7 +172,20 @@ type User struct {
 	UUID            string          `json:"uuid"`
 	Timestamp       string          `json:"timestamp,omitempty"`
 	ToolUseResult   any             `json:"tool_use_result,omitempty"`
-	IsReplay        bool            `json:"isReplay,omitempty"`
+	// ToolResultMeta says, for the tool result the line carries, how its
+	// call's permission was settled (left out for a call that never
+	// reached the permission check).
+	ToolResultMeta []ToolResultMeta `json:"tool_result_meta,omitempty"`
+	IsReplay       bool             `json:"isReplay,omitempty"`
+}
+
+// ToolResultMeta is one entry of a user line's tool_result_meta.
+type ToolResultMeta struct {
+	ID string `json:"id"`
+	// NonExecutionKind is "permission-rule" when permission refused the
+	// call, so it did not run.
+	NonExecutionKind   string                   `json:"non_execution_kind,omitempty"`
+	PermissionDecision *tool.PermissionDecision `json:"permission_decision,omitempty"`
 }
 
 // StreamEvent is a raw API stream event (--include-partial-messages).
@@ -152,13 +222,20 @@ func (s System) MarshalJSON() ([]byte, error) {
 
 // Usage is the usage object of a result line.
 type Usage struct {
-	InputTokens              int                `json:"input_tokens"`
-	CacheCreationInputTokens int                `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int                `json:"cache_read_input_tokens"`
-	OutputTokens             int                `json:"output_tokens"`
-	ServerToolUse            *llm.ServerToolUse `json:"server_tool_use"`
-	ServiceTier              string             `json:"service_tier"`
-	CacheCreation            *llm.CacheCreation `json:"cache_creation"`
+	InputTokens              int `json:"input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	// OutputTokensDetails, InferenceGeo, Iterations and Speed are the
+	// API's, summed over the responses (thinking tokens, iterations) or
+	// the latest one's; without them, none, "", [] and "standard".
+	OutputTokensDetails llm.OutputTokensDetails `json:"output_tokens_details"`
+	ServerToolUse       *llm.ServerToolUse      `json:"server_tool_use"`
+	ServiceTier         string                  `json:"service_tier"`
+	CacheCreation       *llm.CacheCreation      `json:"cache_creation"`
+	InferenceGeo        string                  `json:"inference_geo"`
+	Iterations          []json.RawMessage       `json:"iterations"`
+	Speed               string                  `json:"speed"`
 }
 
 // ModelUsage is one model's entry in modelUsage.
@@ -171,6 +248,12 @@ type ModelUsage struct {
 	CostUSD                  float64 `json:"costUSD"`
 	ContextWindow            int     `json:"contextWindow"`
 	MaxOutputTokens          int     `json:"maxOutputTokens"`
+	// ThinkingTokens is the thinking share of OutputTokens, when the API
+	// reported it; the two cache-write counts split
+	// CacheCreationInputTokens by lifetime.
+	ThinkingTokens                      int `json:"thinkingTokens"`
+	CacheCreationEphemeral5mInputTokens int `json:"cacheCreationEphemeral5mInputTokens"`
+	CacheCreationEphemeral1hInputTokens int `json:"cacheCreationEphemeral1hInputTokens"`
 }
 
 // ModelUsages converts per-model totals to their modelUsage form (never
@@ -183,6 +266,10 @@ func ModelUsages(byModel map[string]engine.ModelTotals) map[string]ModelUsage {
 			CostUSD: mt.Cost, ContextWindow: mt.Info.ContextWindow, MaxOutputTokens: mt.Info.MaxOutput}
 		if mt.Usage.ServerToolUse != nil {
 			mu.WebSearchRequests = mt.Usage.ServerToolUse.WebSearchRequests
+		}
+		mu.ThinkingTokens = mt.Usage.ThinkingTokens()
+		if cc := mt.Usage.CacheCreation; cc != nil {
+			mu.CacheCreationEphemeral5mInputTokens, mu.CacheCreationEphemeral1hInputTokens = cc.Ephemeral5m, cc.Ephemeral1h
 		}
 		out[id] = mu
 	}
@@ -221,6 +308,25 @@ type Result struct {
 	// Writer.Line; a gap means a result was lost).
 	ResultIndex *int   `json:"result_index,omitempty"`
 	UUID        string `json:"uuid"`
+	FastMode
+	// SubagentStats counts the sub-agents (Agent tool runs) since the
+	// previous result line.
+	SubagentStats SubagentStats `json:"subagent_stats"`
+	// SafetyStops is always 0: reins has no safety stop of its own (a
+	// model refusal is an error result).
+	SafetyStops int `json:"safety_stops"`
+	Timing
+	// QueuedTurnCount is the number of user messages still waiting for
+	// their turn when the result is written (stream-json input).
+	QueuedTurnCount int `json:"queued_turn_count"`
+	// ModelUsageSinceLastResult is modelUsage for the usage since the
+	// previous result line of the process only (set by Writer.Line, so
+	// --output-format json, with its single result, leaves it out).
+	ModelUsageSinceLastResult *map[string]ModelUsage `json:"model_usage_since_last_result,omitempty"`
+
+	// byModel are the session's per-model totals the result was made
+	// from, for ModelUsageSinceLastResult.
+	byModel map[string]engine.ModelTotals
 }
 
 // Subtypes of result lines.
@@ -234,7 +340,8 @@ const (
 
 // NewResult builds the result line for a finished turn.
 func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Result {
-	r := &Result{Type: "result", SessionID: sessionID, UUID: uuid.NewString(),
+	r := &Result{Type: "result", SessionID: sessionID, UUID: uuid.NewString(), FastMode: FastModeOff(),
+		SubagentStats: NewSubagentStats(), byModel: end.Total.ByModel,
 		DurationMs: end.Duration.Milliseconds(), DurationAPIMs: end.Total.APITime.Milliseconds(),
 		NumTurns: end.NumTurns, TotalCostUSD: end.Total.Cost, TerminalReason: string(end.Reason),
 		PermissionDenials: end.Denials, ModelUsage: map[string]ModelUsage{}}
@@ -244,7 +351,18 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 	u := end.Usage
 	r.Usage = Usage{InputTokens: u.InputTokens, OutputTokens: u.OutputTokens,
 		CacheCreationInputTokens: u.CacheCreationInputTokens, CacheReadInputTokens: u.CacheReadInputTokens,
-		ServerToolUse: u.ServerToolUse, ServiceTier: "standard", CacheCreation: u.CacheCreation}
+		ServerToolUse: u.ServerToolUse, ServiceTier: "standard", CacheCreation: u.CacheCreation,
+		OutputTokensDetails: llm.OutputTokensDetails{ThinkingTokens: u.ThinkingTokens()},
+		InferenceGeo:        u.InferenceGeo, Iterations: u.Iterations, Speed: "standard"}
+	if u.ServiceTier != "" {
+		r.Usage.ServiceTier = u.ServiceTier
+	}
+	if u.Speed != "" {
+		r.Usage.Speed = u.Speed
+	}
+	if r.Usage.Iterations == nil {
+		r.Usage.Iterations = []json.RawMessage{}
+	}
 	if r.Usage.ServerToolUse == nil {
 		r.Usage.ServerToolUse = &llm.ServerToolUse{}
 	}
@@ -293,11 +411,19 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 // go on with the turn; a sub-agent's messages, and the reminders reins
 // adds as context, do not count. --max-turns still bounds model
 // responses. Feed it every event of the turn.
-type Turns struct{ messages int }
+type Turns struct {
+	messages int
+	// Clock, when set, times the turn from the events Add sees, and
+	// Apply sets the result's timing fields from it.
+	Clock *TurnClock
+}
 
 // Add counts ev when it is a tool result or a message the user sent in
 // the main conversation.
 func (c *Turns) Add(ev engine.Event) {
+	if c.Clock != nil {
+		c.Clock.Observe(ev)
+	}
 	if engine.From(ev).ParentToolUseID != "" {
 		return
 	}
@@ -316,8 +442,10 @@ func (c *Turns) Add(ev engine.Event) {
 func (c *Turns) Reminder() { c.messages++ }
 
 // Apply sets r's num_turns from the count, when the model answered at
-// all (a turn that never reached it stays at 0).
+// all (a turn that never reached it stays at 0), and its timing from
+// Clock.
 func (c *Turns) Apply(r *Result) {
+	c.Clock.Apply(r)
 	if r.NumTurns > 0 {
 		r.NumTurns = max(c.messages, 1)
 	}

@@ -13,6 +13,7 @@ import (
 	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/session"
+	"reins/internal/tool"
 )
 
 // Options select what a Writer emits.
@@ -34,6 +35,9 @@ type Writer struct {
 	err error
 	// results counts the result lines written (their result_index).
 	results int
+	// lastByModel are the per-model totals of the last result written,
+	// for the next one's model_usage_since_last_result.
+	lastByModel map[string]engine.ModelTotals
 }
 
 // NewWriter returns a writer.
@@ -52,13 +56,19 @@ func (w *Writer) SetSessionID(id string) {
 }
 
 // Line writes v as one JSON line. A *Result is numbered (result_index)
-// in the order the results are written, from 0; one whose write fails
-// still takes its number.
+// in the order the results are written, from 0, and gets its
+// model_usage_since_last_result; one whose write fails still takes its
+// number.
 func (w *Writer) Line(v any) error {
 	if r, ok := v.(*Result); ok {
 		w.mu.Lock()
 		n := w.results
 		w.results++
+		since := sinceLast(r.byModel, w.lastByModel)
+		r.ModelUsageSinceLastResult = &since
+		if r.byModel != nil {
+			w.lastByModel = snapshot(r.byModel)
+		}
 		w.mu.Unlock()
 		r.ResultIndex = &n
 	}
@@ -126,8 +136,16 @@ func (w *Writer) Messages(ev engine.Event) []any {
 		if e.IsError && data == nil {
 			data = "Error: " + strings.TrimPrefix(e.Block.ResultText(), "Error: ")
 		}
-		return []any{User{Type: "user", Message: msg, ParentToolUseID: parent(o), SessionID: sid,
-			UUID: e.UUID, Timestamp: now, ToolUseResult: data}}
+		u := User{Type: "user", Message: msg, ParentToolUseID: parent(o), SessionID: sid,
+			UUID: e.UUID, Timestamp: now, ToolUseResult: data}
+		if p := e.Permission; p != nil {
+			m := ToolResultMeta{ID: e.ID, PermissionDecision: p}
+			if p.Decision == tool.DecisionReject {
+				m.NonExecutionKind = "permission-rule"
+			}
+			u.ToolResultMeta = []ToolResultMeta{m}
+		}
+		return []any{u}
 	case *engine.UserMessage:
 		if !w.opts.Replay || e.Meta {
 			return nil
@@ -195,4 +213,28 @@ func (w *Writer) UserLine(id string, m *llm.Message) error {
 		return fmt.Errorf("encode user message %s: %w", id, err)
 	}
 	return w.Line(User{Type: "user", Message: msg, SessionID: w.SessionID(), UUID: id, Timestamp: timestamp(w.opts.Now())})
+}
+
+// snapshot copies per-model totals, with their own copies of the
+// counters that Usage.Add changes in place.
+func snapshot(m map[string]engine.ModelTotals) map[string]engine.ModelTotals {
+	out := make(map[string]engine.ModelTotals, len(m))
+	for id, mt := range m {
+		u := mt.Usage
+		if u.CacheCreation != nil {
+			cc := *u.CacheCreation
+			u.CacheCreation = &cc
+		}
+		if u.ServerToolUse != nil {
+			st := *u.ServerToolUse
+			u.ServerToolUse = &st
+		}
+		if u.OutputTokensDetails != nil {
+			d := *u.OutputTokensDetails
+			u.OutputTokensDetails = &d
+		}
+		mt.Usage = u
+		out[id] = mt
+	}
+	return out
 }

@@ -45,6 +45,12 @@ var (
 	ErrNotFound = errors.New("no such task")
 	ErrFinished = errors.New("task has already finished")
 	ErrClosed   = errors.New("task registry is closed")
+	// ErrStoppedByUser and ErrStoppedByModel are the causes a stopped
+	// task's context gives (context.Cause): the user asked (an SDK
+	// stop_task, the terminal UI), or the model did (TaskStop). A task
+	// stopped as the registry closes has ErrClosed.
+	ErrStoppedByUser  = errors.New("stopped by the user")
+	ErrStoppedByModel = errors.New("stopped by the model (TaskStop)")
 )
 
 // RunFunc does a task's work, writing its output to out (safe to use from
@@ -192,7 +198,7 @@ func (r *Registry) Start(spec Spec) (*Task, error) {
 		r.mu.Unlock()
 		return nil, fmt.Errorf("start task %s: the id is already in use", id)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	t := &Task{
 		id: id, kind: spec.Kind, desc: spec.Description, command: spec.Command,
 		toolUseID: spec.ToolUseID, agentType: spec.AgentType, prompt: spec.Prompt,
@@ -223,7 +229,7 @@ func (r *Registry) Start(spec Spec) (*Task, error) {
 		defer r.wg.Done()
 		code, err := spec.Run(ctx, t)
 		t.finish(r.now(), code, err)
-		cancel()
+		cancel(nil)
 		if r.Observe != nil {
 			r.Observe(t.Info())
 		}
@@ -299,14 +305,15 @@ func (r *Registry) List() []Info {
 	return out
 }
 
-// Stop asks the task to stop and returns without waiting; use the task's
-// Wait or Done to wait. Stopping a finished task is ErrFinished.
+// Stop asks the task to stop for the user (ErrStoppedByUser) and
+// returns without waiting; use the task's Wait or Done to wait. Stopping
+// a finished task is ErrFinished.
 func (r *Registry) Stop(id string) error {
 	t, ok := r.Get(id)
 	if !ok {
 		return fmt.Errorf("stop task %s: %w", id, ErrNotFound)
 	}
-	if !t.Stop() {
+	if !t.StopFor(ErrStoppedByUser) {
 		return fmt.Errorf("stop task %s: %w", id, ErrFinished)
 	}
 	return nil
@@ -370,7 +377,7 @@ func (r *Registry) Close(ctx context.Context) error {
 	}
 	r.mu.Unlock()
 	for _, t := range ts {
-		t.Stop()
+		t.StopFor(ErrClosed)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -392,7 +399,7 @@ type Task struct {
 	agentType, prompt string
 	kind              Kind
 	start             time.Time
-	cancel            context.CancelFunc
+	cancel            context.CancelCauseFunc
 	done              chan struct{} // closed when the RunFunc returned
 	max               int
 
@@ -432,7 +439,11 @@ func (t *Task) Wait(ctx context.Context) error {
 
 // Stop cancels the task's context. It reports false when the task had
 // already finished.
-func (t *Task) Stop() bool {
+func (t *Task) Stop() bool { return t.StopFor(nil) }
+
+// StopFor is Stop giving cause as the context's cause (nil:
+// context.Canceled).
+func (t *Task) StopFor(cause error) bool {
 	t.mu.Lock()
 	running := t.status == Running
 	if running {
@@ -440,7 +451,7 @@ func (t *Task) Stop() bool {
 	}
 	t.mu.Unlock()
 	if running {
-		t.cancel()
+		t.cancel(cause)
 	}
 	return running
 }

@@ -341,3 +341,25 @@ func TestReportReachesObserveWhileRunning(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// TestQA10StopForGivesTheTaskItsCause: a task stopped for a reason sees
+// it as its context's cause, so what it ran can tell who stopped it.
+func TestQA10StopForGivesTheTaskItsCause(t *testing.T) {
+	var r Registry
+	causes := make(chan error, 1)
+	tk, err := r.Start(Spec{Run: func(ctx context.Context, _ io.Writer) (int, error) {
+		<-ctx.Done()
+		causes <- context.Cause(ctx)
+		return 1, ctx.Err()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Stop(tk.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-causes; !errors.Is(got, ErrStoppedByUser) {
+		t.Errorf("cause = %v, want ErrStoppedByUser", got)
+	}
+	r.Close(context.Background())
+}

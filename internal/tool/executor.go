@@ -82,6 +82,8 @@ type Outcome struct {
 	DenyReason string
 	// DeniedBy is the gate's Verdict.DeniedBy.
 	DeniedBy string
+	// Permission is the gate's Verdict.Permission.
+	Permission *PermissionDecision
 	// Interrupt ends the turn after this result (a deny with interrupt).
 	Interrupt bool
 	// StopTurn ends the turn after the results (a hook's continue:false).

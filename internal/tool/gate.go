@@ -39,7 +39,30 @@ type Verdict struct {
 	StopReason string
 	// Context is extra text for the model, appended to the result.
 	Context []string
+	// Permission is what decided the call, for front ends to report
+	// (nil when the gate made no permission decision).
+	Permission *PermissionDecision
 }
+
+// PermissionDecision says how a call's permission was settled, in Claude
+// Code's terms (a tool result's tool_result_meta): Decision is "accept"
+// or "reject"; Source is who decided ("config" for the permission mode or
+// rules, "hook", "classifier" for auto mode's, "user_temporary",
+// "user_permanent", "user_reject" or "user_abort" for an answer);
+// ReasonType, when the decision came from configuration, hooks or the
+// classifier, is what in it decided ("mode", "rule", "hook",
+// "classifier", "safetyCheck", "asyncAgent", "other").
+type PermissionDecision struct {
+	Decision   string `json:"decision"`
+	Source     string `json:"source"`
+	ReasonType string `json:"reason_type,omitempty"`
+}
+
+// Values of PermissionDecision.Decision.
+const (
+	DecisionAccept = "accept"
+	DecisionReject = "reject"
+)
 
 // AllowAll is a Gate that lets every call run. It is for tests and for
 // bypassPermissions without hooks.

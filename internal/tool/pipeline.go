@@ -103,6 +103,7 @@ func (p *Pipeline) gated(ctx context.Context, c *Call, t Tool, input json.RawMes
 		gate = AllowAll{}
 	}
 	v := gate.Before(ctx, c, t, input)
+	out.Permission = v.Permission
 	if !v.Allow {
 		if ctx.Err() != nil {
 			return failOutcome(out, InterruptedText)

@@ -158,9 +158,15 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, req *Request, t
 	if stop == "" {
 		stop = "end_turn"
 	}
+	final := map[string]any{"output_tokens": outTokens}
+	if u := turn.Usage; u != nil {
+		for k, v := range u.Final {
+			final[k] = v
+		}
+	}
 	if !st.event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": outTokens}}) {
+		"usage": final}) {
 		return
 	}
 	st.event("message_stop", map[string]string{"type": "message_stop"})

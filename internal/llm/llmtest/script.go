@@ -40,6 +40,9 @@ type UsageSpec struct {
 	OutputTokens             int `json:"output_tokens"`
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	// Final are more usage fields (output_tokens_details, speed, ...)
+	// reported with the final output count in message_delta.
+	Final map[string]any `json:"final,omitempty"`
 }
 
 // Block is one content block of a scripted turn.

@@ -41,6 +41,10 @@ type Input struct {
 	RunInBackground bool   `json:"run_in_background,omitempty"`
 	Effort          string `json:"effort,omitempty"`
 	Isolation       string `json:"isolation,omitempty"`
+
+	// backgroundGiven is set when the call gave run_in_background at
+	// all (true or false).
+	backgroundGiven bool
 }
 
 // Data is the structured result of a foreground run, with Claude Code's
@@ -162,6 +166,10 @@ func parse(raw json.RawMessage) (Input, error) {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return in, fmt.Errorf("Agent input: %w", err)
 	}
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(raw, &keys) == nil {
+		_, in.backgroundGiven = keys["run_in_background"]
+	}
 	return in, nil
 }
 
@@ -254,10 +262,20 @@ func (t *Tool) spec(c *tool.Call, in Input, def *agentdef.Definition) agentdef.S
 		ParentNotUser:    c.NotUser,
 		Depth:            depth,
 		Background:       in.RunInBackground,
+		BackgroundAsked:  backgroundAsked(in),
 		Tools:            def.FilterTools(parent, agentdef.FilterOptions{AllowAgent: depth < t.cfg.MaxDepth}),
 		Effort:           effort,
 		Isolation:        isolation,
 	}
+}
+
+// backgroundAsked is the call's run_in_background, nil when it gave none.
+func backgroundAsked(in Input) *bool {
+	if !in.backgroundGiven {
+		return nil
+	}
+	b := in.RunInBackground
+	return &b
 }
 
 // Call starts the agent: in the foreground it runs to the end, passing

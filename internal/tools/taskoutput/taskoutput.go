@@ -322,7 +322,7 @@ func (s *Stop) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	if err != nil {
 		return nil, err
 	}
-	if !t.Stop() {
+	if !t.StopFor(task.ErrStoppedByModel) {
 		return nil, fmt.Errorf("task %s finished before it could be stopped", t.ID())
 	}
 	wait := s.StopWait
