@@ -1,7 +1,12 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	"image/png"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,5 +42,47 @@ func TestQA10EditRefusesNotebooksAndNamesNotebookEdit(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != nb {
 		t.Errorf("the notebook changed:\n%s", b)
+	}
+}
+
+// The API refuses an image over 8000 pixels a side (over 2000 when a
+// request has many), and a refused image stays in the conversation and
+// fails every later request. Read scales an image down to 2000 pixels a
+// side, as Claude Code does, even when its file is small: a wide PNG of
+// one colour compresses to a few kilobytes. It stays a PNG.
+func TestQA10ReadScalesDownAnImageWiderThan2000Pixels(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, 9000, 300))); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(sb.Dir, "strip.png")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv.Add(llmtest.Calls(llmtest.ToolUse("toolu_r", "Read", map[string]any{"file_path": path})), llmtest.Reply("done"))
+	r := sb.Run(t, "", "-p", "look at the image", "--permission-mode", "bypassPermissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	res := srv.Requests()[1].ToolResults()[0]
+	if res.IsError || len(res.Content) != 1 || res.Content[0].Source == nil {
+		t.Fatalf("Read of a 9000×300 PNG answered %+v; want one image", res)
+	}
+	src := res.Content[0].Source
+	data, err := base64.StdEncoding.DecodeString(src.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("the image sent does not decode: %v", err)
+	}
+	if cfg.Width > 2000 || cfg.Height > 2000 || cfg.Width < 1900 {
+		t.Errorf("the image sent is %d×%d; want it scaled to 2000 pixels wide", cfg.Width, cfg.Height)
+	}
+	if format != "png" || src.MediaType != "image/png" {
+		t.Errorf("the image sent is %s as %s; want a PNG", format, src.MediaType)
 	}
 }

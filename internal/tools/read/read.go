@@ -28,6 +28,10 @@ const (
 	// MaxImageBytes is the largest image sent as is; larger ones are
 	// scaled down (the API takes at most 5 MB of base64).
 	MaxImageBytes = 3_750_000
+	// MaxImageSide is the most pixels an image sent may have on a side;
+	// larger ones are scaled down, as Claude Code does (the API refuses
+	// images over 8000 pixels, and over 2000 in requests with many).
+	MaxImageSide = 2000
 )
 
 //go:embed description.md
