@@ -50,6 +50,8 @@ func replace(text, old, repl string, all bool, field, display string) (change, e
 		msg := fmt.Sprintf("%s was not found in %s. It must match the file exactly, including whitespace and indentation; Read the file again to see its current content", field, display)
 		if lineNumberPrefix().MatchString(old) {
 			msg += ". It looks like it includes line numbers from Read's output: leave out the number and the tab before each line"
+		} else if hint := whitespaceNearMiss(text, old); hint != "" {
+			msg += ". " + hint
 		}
 		return change{}, fmt.Errorf("%s", msg)
 	}
@@ -108,3 +110,55 @@ func findExact(text, old string) []span {
 		off += i + len(old)
 	}
 }
+
+// whitespaceNearMiss looks for lines of text that match old's lines once
+// the spaces and tabs around each line are ignored, the usual reason an
+// old_string is not found (tabs given as spaces, or a changed indent).
+// It returns a hint naming the first such place, or "".
+func whitespaceNearMiss(text, old string) string {
+	want := strings.Split(strings.TrimRight(old, "\r\n"), "\n")
+	for i := range want {
+		want[i] = strings.TrimSpace(want[i])
+	}
+	if strings.Join(want, "") == "" {
+		return ""
+	}
+	lines := strings.Split(text, "\n")
+	for start := 0; start+len(want) <= len(lines); start++ {
+		match := true
+		for j, w := range want {
+			l := strings.TrimSpace(lines[start+j])
+			if j == 0 && len(want) > 1 {
+				match = strings.HasSuffix(l, w) // old may start mid-line
+			} else if j == len(want)-1 && len(want) > 1 {
+				match = strings.HasPrefix(l, w) // and end mid-line
+			} else if len(want) == 1 {
+				match = strings.Contains(l, w)
+			} else {
+				match = l == w
+			}
+			if !match {
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		where := fmt.Sprintf("Line %d", start+1)
+		if len(want) > 1 {
+			where = fmt.Sprintf("Lines %d-%d", start+1, start+len(want))
+		}
+		how := "spaces and tabs"
+		for _, l := range lines[start : start+len(want)] {
+			if strings.Contains(leadingBlank(l), "\t") && !strings.Contains(old, "\t") {
+				how = "indentation: the file indents with tabs, old_string with spaces"
+				break
+			}
+		}
+		return fmt.Sprintf("%s of the file match it except for %s; copy the whitespace exactly as Read shows it (after the line number and its tab)", where, how)
+	}
+	return ""
+}
+
+// leadingBlank returns the spaces and tabs that start s.
+func leadingBlank(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
