@@ -96,6 +96,26 @@ func (t *Tool) readImage(in Input, real string, info fs.FileInfo) (*tool.Result,
 	}, nil
 }
 
+// fitImage returns a base64 image, scaled down as Read scales image
+// files when it is over limit bytes or MaxImageSide pixels a side, with
+// its media type. Data that is not base64 or not an image is passed on
+// as it was.
+func fitImage(b64, media string, limit int) (string, string, error) {
+	b, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return b64, media, nil
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil || (len(b) <= limit && max(cfg.Width, cfg.Height) <= MaxImageSide) {
+		return b64, media, nil
+	}
+	small, smallMedia, _, _, err := shrink(b, media, limit)
+	if err != nil {
+		return "", "", fmt.Errorf("an image output of %s (%d×%d pixels) could not be scaled down (%v)", humanSize(int64(len(b))), cfg.Width, cfg.Height, err)
+	}
+	return base64.StdEncoding.EncodeToString(small), smallMedia, nil
+}
+
 // imageSize describes an image for an error: its bytes and, when known,
 // its pixels.
 func imageSize(n int, dims *Dimensions) string {
