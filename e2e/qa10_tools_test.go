@@ -86,3 +86,27 @@ func TestQA10ReadScalesDownAnImageWiderThan2000Pixels(t *testing.T) {
 		t.Errorf("the image sent is %s as %s; want a PNG", format, src.MediaType)
 	}
 }
+
+// A failing command's result starts with "Exit code N", as Claude
+// Code's does; placed after the output, the code was lost when a long
+// output was saved to a file and the model got only its first part.
+func TestQA10BashExitCodeLeadsTheResultAndSurvivesALongOutput(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_s", "Bash", map[string]any{"command": "echo compiling; echo 'main.go:3: undefined: x' >&2; exit 2"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_l", "Bash", map[string]any{"command": "seq 1 20000; exit 3"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "build it", "--permission-mode", "bypassPermissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	short := reqs[1].ToolResults()[0]
+	if want := "Exit code 2\ncompiling\nmain.go:3: undefined: x"; !short.IsError || short.ResultText() != want {
+		t.Errorf("short failing command: result %q (error %v), want %q", short.ResultText(), short.IsError, want)
+	}
+	long := reqs[2].ToolResults()[0]
+	if !long.IsError || !strings.Contains(long.ResultText(), "Exit code 3") {
+		t.Errorf("long failing command: result (error %v) does not name its exit code:\n%.600s", long.IsError, long.ResultText())
+	}
+}

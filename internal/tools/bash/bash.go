@@ -520,8 +520,10 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 		tail = append(tail, "Command was interrupted.")
 	case code != 0:
 		if data.ReturnCodeInterpretation = interpretExit(script, code); data.ReturnCodeInterpretation == "" {
+			// First, as Claude Code puts it: it stays in view when a
+			// long output is cut or saved to a file with a preview.
 			isErr = true
-			tail = append(tail, fmt.Sprintf("Exit code %d", code))
+			text = strings.TrimSuffix(fmt.Sprintf("Exit code %d\n%s", code, text), "\n")
 		} else if text == "" {
 			tail = append(tail, data.ReturnCodeInterpretation)
 		}
