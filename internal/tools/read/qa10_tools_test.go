@@ -5,8 +5,11 @@ import (
 	"encoding/base64"
 	"image"
 	"image/png"
+	"os/exec"
+	"strings"
 	"testing"
 
+	"reins/internal/filestate"
 	"reins/internal/llm"
 )
 
@@ -46,5 +49,19 @@ func TestQA10NotebookImageOutputsAreScaledDownLikeImageFiles(t *testing.T) {
 	}
 	if cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
 		t.Errorf("the image sent is %d×%d; want at most %d a side", cfg.Width, cfg.Height, MaxImageSide)
+	}
+}
+
+// Read's description offers PDF reading only where pdftotext is
+// installed, as Claude Code declares PDF support only where it has it.
+func TestQA10DescriptionMentionsPDFOnlyWithPdftotext(t *testing.T) {
+	tl := New(filestate.New())
+	tl.LookPath = func(string) (string, error) { return "", exec.ErrNotFound }
+	if d := tl.Description(); strings.Contains(d, "PDF") {
+		t.Errorf("without pdftotext the description still offers PDFs:\n%s", d)
+	}
+	tl.LookPath = func(string) (string, error) { return "/usr/bin/pdftotext", nil }
+	if d := tl.Description(); !strings.Contains(d, "PDF files are read") {
+		t.Errorf("with pdftotext the description does not offer PDFs:\n%s", d)
 	}
 }

@@ -66,7 +66,21 @@ func New(files *filestate.State) *Tool {
 func (*Tool) Name() string { return Name }
 
 // Description implements tool.Tool.
-func (*Tool) Description() string { return strings.TrimSpace(description) }
+// The PDF line is there only when pdftotext is installed: a model told
+// it can read PDFs would otherwise try, and fail, on each one.
+func (t *Tool) Description() string {
+	d := strings.TrimSpace(description)
+	if _, err := t.lookPath("pdftotext"); err != nil {
+		var kept []string
+		for _, l := range strings.Split(d, "\n") {
+			if !strings.HasPrefix(l, "- PDF files") {
+				kept = append(kept, l)
+			}
+		}
+		d = strings.Join(kept, "\n")
+	}
+	return d
+}
 
 // InputSchema implements tool.Tool.
 func (*Tool) InputSchema() json.RawMessage { return schema }
