@@ -110,3 +110,35 @@ func TestQA10BashExitCodeLeadsTheResultAndSurvivesALongOutput(t *testing.T) {
 		t.Errorf("long failing command: result (error %v) does not name its exit code:\n%.600s", long.IsError, long.ResultText())
 	}
 }
+
+// Read shows a byte that is not UTF-8 (a Latin-1 "é") as "�", and the
+// model copies that into old_string. The edit must replace just those
+// bytes: it took two more bytes per "�" before the match, eating the
+// newline and the next letter. An edit whose new_string keeps the "�"
+// keeps the file's own byte there, not a "�".
+func TestQA10EditOfALatin1FileReplacesExactlyWhatReadShowed(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	path := filepath.Join(sb.Dir, "menu.txt")
+	if err := os.WriteFile(path, []byte("caf\xe9\nna\xefve\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv.Add(
+		llmtest.Calls(llmtest.ToolUse("toolu_r", "Read", map[string]any{"file_path": path})),
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Edit", map[string]any{"file_path": path, "old_string": "caf\uFFFD", "new_string": "coffee"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Edit", map[string]any{"file_path": path, "old_string": "na\uFFFDve", "new_string": "na\uFFFDve!"})),
+		llmtest.Reply("done"))
+	r := sb.Run(t, "", "-p", "fix the menu", "--permission-mode", "bypassPermissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	for i, req := range srv.Requests()[2:4] {
+		if res := req.ToolResults()[0]; res.IsError {
+			t.Errorf("edit %d failed: %s", i+1, res.ResultText())
+		}
+	}
+	got, _ := os.ReadFile(path)
+	if want := "coffee\nna\xefve!\nend\n"; string(got) != want {
+		t.Errorf("file = %q, want %q", got, want)
+	}
+}

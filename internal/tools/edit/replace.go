@@ -32,6 +32,7 @@ func replace(text, old, repl string, all bool, field, display string) (change, e
 			if hasCurly(text[sp.start:sp.end]) {
 				r = curlQuotes(repl)
 			}
+			r = keepInvalidBytes(text[sp.start:sp.end], r)
 			with = append(with, r)
 		}
 	}
