@@ -21,7 +21,8 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 		path = real
 	}
 	mode := perm
-	if fi, serr := os.Stat(path); serr == nil {
+	fi, serr := os.Stat(path)
+	if serr == nil {
 		if !fi.Mode().IsRegular() {
 			return fmt.Errorf("write %s: not a regular file", path)
 		}
@@ -50,6 +51,13 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 			os.Remove(name)
 		}
 	}()
+	if fi != nil && !sameOwner(tmp, fi) {
+		// The new file would belong to this user, not the file's owner
+		// (a shared, group-writable file): write through the file.
+		tmp.Close()
+		os.Remove(name)
+		return rewriteInPlace(path, data)
+	}
 	if _, err = tmp.Write(data); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
