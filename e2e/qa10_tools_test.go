@@ -142,3 +142,26 @@ func TestQA10EditOfALatin1FileReplacesExactlyWhatReadShowed(t *testing.T) {
 		t.Errorf("file = %q, want %q", got, want)
 	}
 }
+
+// Exported variables carry over to the next Bash call. One too long for
+// a program's environment (over 128 KB: export DATA=$(cat big.json))
+// made every later command fail to start ("argument list too long") for
+// the rest of the session. It is left out, and the model is told.
+func TestQA10BashSurvivesAnExportTooLongForTheEnvironment(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "export SMALL=kept BIG=$(head -c 200000 /dev/zero | tr '\\0' a); echo set"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]any{"command": "echo next $SMALL ${#BIG}"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "load the data", "--permission-mode", "bypassPermissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if got := reqs[1].ToolResults()[0].ResultText(); !strings.Contains(got, "set") || !strings.Contains(got, "BIG") {
+		t.Errorf("the export's result %q does not say BIG was not kept", got)
+	}
+	if got := reqs[2].ToolResults()[0]; got.IsError || got.ResultText() != "next kept 0" {
+		t.Errorf("the next command answered %q (error %v), want \"next kept 0\"", got.ResultText(), got.IsError)
+	}
+}
