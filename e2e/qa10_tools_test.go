@@ -165,3 +165,24 @@ func TestQA10BashSurvivesAnExportTooLongForTheEnvironment(t *testing.T) {
 		t.Errorf("the next command answered %q (error %v), want \"next kept 0\"", got.ResultText(), got.IsError)
 	}
 }
+
+// A command over 128 KB (a large file written through a heredoc) could
+// not start: it went to bash as one argument, which Linux refuses
+// ("argument list too long"). It runs.
+func TestQA10BashRunsACommandLongerThanAnArgumentMayBe(t *testing.T) {
+	body := strings.Repeat("0123456789abcdef\n", 10000) // 170 KB
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "cat > data.txt <<'EOF'\n" + body + "EOF\nwc -l < data.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "write the data", "--permission-mode", "bypassPermissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if got := srv.Requests()[1].ToolResults()[0]; got.IsError || strings.TrimSpace(got.ResultText()) != "10000" {
+		t.Errorf("the long command answered %q (error %v), want 10000", got.ResultText(), got.IsError)
+	}
+	if b, _ := os.ReadFile(filepath.Join(sb.Dir, "data.txt")); string(b) != body {
+		t.Errorf("data.txt has %d bytes, want %d", len(b), len(body))
+	}
+}
