@@ -186,3 +186,32 @@ func TestQA10BashRunsACommandLongerThanAnArgumentMayBe(t *testing.T) {
 		t.Errorf("data.txt has %d bytes, want %d", len(b), len(body))
 	}
 }
+
+// In a Latin-1 file (old sources often are), text the model writes goes
+// in as Latin-1: "é" typed in old_string finds the file's é, and the
+// accented letters of new_string are written as the file writes them,
+// not as UTF-8 bytes that an editor reading the file as Latin-1 shows as
+// "Ã©".
+func TestQA10EditOfALatin1FileWritesLatin1(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	path := filepath.Join(sb.Dir, "menu.txt")
+	if err := os.WriteFile(path, []byte("// caf\xe9\nint x;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv.Add(
+		llmtest.Calls(llmtest.ToolUse("toolu_r", "Read", map[string]any{"file_path": path})),
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Edit", map[string]any{"file_path": path, "old_string": "// café", "new_string": "// crème brûlée"})),
+		llmtest.Reply("done"))
+	r := sb.Run(t, "", "-p", "fix the menu", "--permission-mode", "bypassPermissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if res := srv.Requests()[2].ToolResults()[0]; res.IsError {
+		t.Errorf("the edit failed: %s", res.ResultText())
+	}
+	got, _ := os.ReadFile(path)
+	if want := "// cr\xe8me br\xfbl\xe9e\nint x;\n"; string(got) != want {
+		t.Errorf("file = %q, want %q", got, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // lineNumberPrefix spots old_strings copied with Read's line numbers.
@@ -47,6 +48,11 @@ func replace(text, old, repl string, all bool, field, display string) (change, e
 		old, repl = strings.ReplaceAll(old, "\r\n", "\n"), strings.ReplaceAll(repl, "\r\n", "\n")
 		spans = findExact(text, old)
 	}
+	latin1 := isLatin1(text)
+	if len(spans) == 0 && latin1 && toLatin1(old) != old {
+		// "é" typed in old_string, a Latin-1 byte in the file.
+		spans, with = findExact(text, toLatin1(old)), nil
+	}
 	if len(spans) == 0 {
 		msg := fmt.Sprintf("%s was not found in %s. It must match the file exactly, including whitespace and indentation; Read the file again to see its current content", field, display)
 		if lineNumberPrefix().MatchString(old) {
@@ -78,6 +84,9 @@ func replace(text, old, repl string, all bool, field, display string) (change, e
 		r := repl
 		if with != nil {
 			r = with[i]
+		}
+		if latin1 {
+			r = toLatin1(r)
 		}
 		sb.WriteString(text[prev:sp.start])
 		if firstOff < 0 {
@@ -163,3 +172,39 @@ func whitespaceNearMiss(text, old string) string {
 
 // leadingBlank returns the spaces and tabs that start s.
 func leadingBlank(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
+
+// isLatin1 reports whether text looks like a Latin-1 (ISO 8859-1 or
+// Windows-1252) file: it has bytes that are not UTF-8 and no UTF-8
+// characters past ASCII.
+func isLatin1(text string) bool {
+	invalid := false
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			invalid = true
+		case n > 1:
+			return false
+		}
+		i += n
+	}
+	return invalid
+}
+
+// toLatin1 writes the characters of s that Latin-1 has (up to U+00FF)
+// as their one-byte form, so text put into a Latin-1 file is in its
+// encoding; bytes already not UTF-8 and characters Latin-1 lacks are
+// left as they are.
+func toLatin1(s string) string {
+	var sb strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if n > 1 && r <= 0xFF {
+			sb.WriteByte(byte(r))
+		} else {
+			sb.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return sb.String()
+}
