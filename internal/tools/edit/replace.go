@@ -208,3 +208,15 @@ func toLatin1(s string) string {
 	}
 	return sb.String()
 }
+
+// InLatin1 returns text, the new content of a file whose content was
+// old, in the file's encoding when old is Latin-1 (see isLatin1): the
+// "�" that Read showed for its letters become those bytes again when
+// text has as many of them as old, and the letters Latin-1 has are
+// written as its bytes. ok reports whether old is Latin-1.
+func InLatin1(old, text string) (out string, ok bool) {
+	if !isLatin1(old) {
+		return text, false
+	}
+	return toLatin1(keepInvalidBytes(old, text)), true
+}
