@@ -65,3 +65,18 @@ func TestQA10DescriptionMentionsPDFOnlyWithPdftotext(t *testing.T) {
 		t.Errorf("with pdftotext the description does not offer PDFs:\n%s", d)
 	}
 }
+
+// A repository cloned without Git LFS holds small pointer files in place
+// of its images and PDFs. Read says so and names the fix, instead of
+// "not a PNG (it looks like text/plain)" or pdftotext's syntax errors.
+func TestQA10ReadNamesGitLFSPointers(t *testing.T) {
+	e := newEnv(t)
+	pointer := []byte("version https://git-lfs.github.com/spec/v1\noid sha256:4d7a\nsize 48213\n")
+	for _, name := range []string{"logo.png", "manual.pdf"} {
+		p := e.write(t, name, pointer)
+		_, err := e.read(t, map[string]any{"file_path": p})
+		if err == nil || !strings.Contains(err.Error(), "Git LFS") || !strings.Contains(err.Error(), "git lfs pull") {
+			t.Errorf("Read of an LFS pointer named %s: error %v; want one naming Git LFS and git lfs pull", name, err)
+		}
+	}
+}

@@ -1,11 +1,14 @@
 package read
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -177,6 +180,11 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 		}
 		return nil, err
 	}
+	if imageType(real) != "" || isPDF(real) {
+		if err := lfsPointer(in.FilePath, real, info); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case imageType(real) != "":
 		return t.readImage(in, real, info)
@@ -186,4 +194,21 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 		return t.readNotebook(in, real, info)
 	}
 	return t.readText(in, real, info)
+}
+
+// lfsPrefix starts a Git LFS pointer file, which a repository holds in
+// place of a large file until "git lfs pull" fetches it.
+const lfsPrefix = "version https://git-lfs.github.com/spec/"
+
+// lfsPointer returns an error when an image or PDF file is a Git LFS
+// pointer: a few lines of text that name the file, not the file.
+func lfsPointer(display, real string, info fs.FileInfo) error {
+	if info.Size() > 1024 {
+		return nil
+	}
+	b, err := os.ReadFile(real)
+	if err != nil || !bytes.HasPrefix(b, []byte(lfsPrefix)) {
+		return nil
+	}
+	return fmt.Errorf("%s is a Git LFS pointer, not the file itself: the repository has not fetched its content. `git lfs pull` (through Bash, if git-lfs is installed) fetches it", display)
 }
