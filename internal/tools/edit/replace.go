@@ -158,7 +158,7 @@ func whitespaceNearMiss(text, old string) string {
 		if len(want) > 1 {
 			where = fmt.Sprintf("Lines %d-%d", start+1, start+len(want))
 		}
-		how := "spaces and tabs"
+		how := "whitespace (spaces, tabs or line ends)"
 		for _, l := range lines[start : start+len(want)] {
 			if strings.Contains(leadingBlank(l), "\t") && !strings.Contains(old, "\t") {
 				how = "indentation: the file indents with tabs, old_string with spaces"
