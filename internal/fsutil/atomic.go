@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // WriteFile replaces the contents of path with data atomically: data is
@@ -71,6 +72,13 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = os.Rename(name, path); err != nil {
+		if fi != nil && (errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV)) {
+			// A file mounted on its own (a container's bind-mounted
+			// config file) cannot be renamed over: write through it.
+			os.Remove(name)
+			err = rewriteInPlace(path, data)
+			return err
+		}
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
