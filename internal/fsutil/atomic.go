@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // WriteFile replaces the contents of path with data atomically: data is
@@ -21,7 +22,8 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 		path = real
 	}
 	mode := perm
-	if fi, serr := os.Stat(path); serr == nil {
+	fi, serr := os.Stat(path)
+	if serr == nil {
 		if !fi.Mode().IsRegular() {
 			return fmt.Errorf("write %s: not a regular file", path)
 		}
@@ -50,6 +52,13 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 			os.Remove(name)
 		}
 	}()
+	if fi != nil && !sameOwner(tmp, fi) {
+		// The new file would belong to this user, not the file's owner
+		// (a shared, group-writable file): write through the file.
+		tmp.Close()
+		os.Remove(name)
+		return rewriteInPlace(path, data)
+	}
 	if _, err = tmp.Write(data); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -63,6 +72,13 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err = os.Rename(name, path); err != nil {
+		if fi != nil && (errors.Is(err, syscall.EBUSY) || errors.Is(err, syscall.EXDEV)) {
+			// A file mounted on its own (a container's bind-mounted
+			// config file) cannot be renamed over: write through it.
+			os.Remove(name)
+			err = rewriteInPlace(path, data)
+			return err
+		}
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

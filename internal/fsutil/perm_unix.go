@@ -4,6 +4,7 @@ package fsutil
 
 import (
 	"io/fs"
+	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -18,4 +19,16 @@ func linkCount(fi fs.FileInfo) uint64 {
 		return uint64(st.Nlink)
 	}
 	return 1
+}
+
+// sameOwner gives f, a new file that is to replace the file fi
+// describes, that file's owner and group. It reports false when f is
+// left with others (only root may give a file away), so the caller can
+// rewrite the file in place instead.
+func sameOwner(f *os.File, fi fs.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || (int(st.Uid) == os.Geteuid() && int(st.Gid) == os.Getegid()) {
+		return true
+	}
+	return f.Chown(int(st.Uid), int(st.Gid)) == nil
 }

@@ -520,8 +520,10 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 		tail = append(tail, "Command was interrupted.")
 	case code != 0:
 		if data.ReturnCodeInterpretation = interpretExit(script, code); data.ReturnCodeInterpretation == "" {
+			// First, as Claude Code puts it: it stays in view when a
+			// long output is cut or saved to a file with a preview.
 			isErr = true
-			tail = append(tail, fmt.Sprintf("Exit code %d", code))
+			text = strings.TrimSuffix(fmt.Sprintf("Exit code %d\n%s", code, text), "\n")
 		} else if text == "" {
 			tail = append(tail, data.ReturnCodeInterpretation)
 		}
@@ -610,10 +612,15 @@ func (t *Tool) applyState(statePath string) (note string) {
 	t.mu.Lock()
 	changed := st.cwd != t.cwd
 	t.cwd = st.cwd
+	var dropped []string
 	if st.hasEnv {
-		t.env = nextEnv(st.env, t.env)
+		t.env, dropped = nextEnv(st.env, t.env)
 	}
 	t.mu.Unlock()
+	if len(dropped) > 0 {
+		note = strings.TrimSpace(note + "\n" + fmt.Sprintf("Not kept for later commands: %s, too long to pass to a program in its environment (at most 128 KB a variable, 1 MB in all). Keep large values in a file instead.",
+			strings.Join(dropped, ", ")))
+	}
 	if changed && t.cfg.OnCwd != nil {
 		t.cfg.OnCwd(st.cwd)
 	}

@@ -69,7 +69,7 @@ func TestCallResults(t *testing.T) {
 	}{
 		{"stdout", "echo hello", "hello", false, Data{Stdout: "hello\n"}, false},
 		{"stderr joins stdout", "echo out; echo err >&2", "out\nerr", false, Data{Stdout: "out\nerr\n"}, false},
-		{"exit code reported", "echo partial; exit 3", "partial\nExit code 3", true, Data{Stdout: "partial\n"}, false},
+		{"exit code reported", "echo partial; exit 3", "Exit code 3\npartial", true, Data{Stdout: "partial\n"}, false},
 		{"failure without output", "false", "Exit code 1", true, Data{}, false},
 		{"grep without match is not an error", "printf 'a\\n' | grep zzz", "No matches found", false, Data{ReturnCodeInterpretation: "No matches found"}, false},
 		{"diff that differs", "printf 'a\\n' > x; printf 'b\\n' > y; diff x y", "1c1", false, Data{ReturnCodeInterpretation: "Files differ"}, true},
@@ -182,7 +182,7 @@ func TestFolderAndEnvironmentPersist(t *testing.T) {
 		// Without mapfile (bash 3) the trap lists names through a subshell.
 		{"enable -n mapfile; export NO_MAPFILE='still saved'", ""},
 		{`echo "$NO_MAPFILE"`, "still saved"},
-		{"echo 'unbalanced", "…bash: -c: line 1: unexpected EOF while looking for matching `''\nExit code 2"},
+		{"echo 'unbalanced", "…bash: -c: line 1: unexpected EOF while looking for matching `''"},
 		{"pwd", sub},
 	}
 	for _, s := range steps {

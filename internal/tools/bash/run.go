@@ -12,6 +12,10 @@ import (
 	"time"
 )
 
+// maxArgScript is the longest command passed to bash as an argument;
+// a longer one is passed in a file.
+const maxArgScript = 64 << 10
+
 // runSpec is one bash process to run.
 type runSpec struct {
 	shell  string
@@ -33,7 +37,26 @@ type runSpec struct {
 // whatever is left of the group is killed before runShell returns. The
 // exit code is bash's, or 128+n when a signal n ended it.
 func runShell(ctx context.Context, spec runSpec) (int, error) {
-	cmd := exec.CommandContext(ctx, spec.shell, "-c", spec.script)
+	args := []string{"-c", spec.script}
+	if len(spec.script) > maxArgScript {
+		// Too long for one argument (Linux refuses over 128 KB: "argument
+		// list too long"), as a command writing a large file through a
+		// heredoc is: bash reads it from a file instead.
+		f, err := os.CreateTemp("", "reins-command-*.sh")
+		if err != nil {
+			return -1, fmt.Errorf("save the %d-byte command for %s: %w", len(spec.script), spec.shell, err)
+		}
+		defer os.Remove(f.Name())
+		_, werr := f.WriteString(spec.script)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return -1, fmt.Errorf("save the %d-byte command for %s: %w", len(spec.script), spec.shell, werr)
+		}
+		args = []string{f.Name()}
+	}
+	cmd := exec.CommandContext(ctx, spec.shell, args...)
 	cmd.Dir = spec.dir
 	cmd.Env = spec.env
 	cmd.Stdout = spec.stdout

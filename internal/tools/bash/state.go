@@ -80,24 +80,52 @@ func readState(path string) (shellState, bool) {
 	return st, true
 }
 
+// Limits on the environment a command is started with. Linux refuses to
+// start a program (E2BIG) when one variable is over 128 KB or all of them
+// and the arguments are over ARG_MAX (2 MB at least); one exported
+// variable past that would fail every later command of the session.
+const (
+	maxEnvEntry = 128<<10 - 1 // bytes of one NAME=value
+	maxEnvTotal = 1 << 20     // bytes of all of them
+)
+
 // nextEnv builds the environment for the next call from the captured one:
 // bash's own bookkeeping (_ and an incremented SHLVL) is dropped, and the
-// previous SHLVL kept.
-func nextEnv(captured, prev []string) []string {
+// previous SHLVL kept. Variables too long to pass to a program are left
+// out (the longest first, until the rest fit) and named in dropped.
+func nextEnv(captured, prev []string) (env, dropped []string) {
 	out := make([]string, 0, len(captured))
+	total := 0
 	for _, kv := range captured {
 		name, _, _ := strings.Cut(kv, "=")
 		if name == "_" || name == "SHLVL" || name == "PWD" {
 			continue
 		}
+		if len(kv) > maxEnvEntry {
+			dropped = append(dropped, name)
+			continue
+		}
 		out = append(out, kv)
+		total += len(kv) + 1
+	}
+	for total > maxEnvTotal {
+		longest := 0
+		for i := range out {
+			if len(out[i]) > len(out[longest]) {
+				longest = i
+			}
+		}
+		name, _, _ := strings.Cut(out[longest], "=")
+		dropped = append(dropped, name)
+		total -= len(out[longest]) + 1
+		out = append(out[:longest], out[longest+1:]...)
 	}
 	for _, kv := range prev {
 		if strings.HasPrefix(kv, "SHLVL=") {
 			out = append(out, kv)
 		}
 	}
-	return out
+	return out, dropped
 }
 
 // withPWD returns env with PWD set to dir.

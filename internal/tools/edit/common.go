@@ -57,6 +57,16 @@ func StructuredPatch(oldText, newText string) []Hunk {
 	return hunks
 }
 
+// refuseNotebook rejects a Jupyter notebook: its cells live in JSON
+// strings (escaped newlines and quotes), so a text replacement either
+// misses or breaks the file; NotebookEdit changes cells by id.
+func refuseNotebook(field, path string) error {
+	if strings.EqualFold(filepath.Ext(path), ".ipynb") {
+		return fmt.Errorf("%s %s is a Jupyter notebook; change its cells with the NotebookEdit tool (by cell_id) instead", field, path)
+	}
+	return nil
+}
+
 // File is a text file loaded for changing.
 type File struct {
 	Path    string // resolved path

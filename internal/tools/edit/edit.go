@@ -92,6 +92,9 @@ func (*Tool) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) erro
 	if err := fsutil.RequireAbs("file_path", in.FilePath, cwdOf(c)); err != nil {
 		return err
 	}
+	if err := refuseNotebook("file_path", in.FilePath); err != nil {
+		return err
+	}
 	if in.OldString == in.NewString {
 		return fmt.Errorf("old_string and new_string are identical; there is nothing to change")
 	}

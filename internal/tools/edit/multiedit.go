@@ -83,6 +83,9 @@ func (*MultiEdit) Validate(_ context.Context, c *tool.Call, raw json.RawMessage)
 	if err := fsutil.RequireAbs("file_path", in.FilePath, cwdOf(c)); err != nil {
 		return err
 	}
+	if err := refuseNotebook("file_path", in.FilePath); err != nil {
+		return err
+	}
 	if len(in.Edits) == 0 {
 		return fmt.Errorf("edits is empty; give at least one edit")
 	}

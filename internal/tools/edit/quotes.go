@@ -31,19 +31,20 @@ func findQuoteInsensitive(text, old string) []span {
 	if old == "" {
 		return nil
 	}
-	tr := []rune(text)
 	or := []rune(old)
 	for i, r := range or {
 		or[i] = straightQuote(r)
 	}
-	// Byte offset of each rune of text, plus the end.
-	offs := make([]int, 0, len(tr)+1)
-	o := 0
-	for _, r := range tr {
+	// The runes of text and the byte offset of each, plus the end. A
+	// byte that is not UTF-8 (a Latin-1 "é") is one U+FFFD of one byte,
+	// the "�" Read showed and the model may copy into old_string.
+	tr := make([]rune, 0, len(text))
+	offs := make([]int, 0, len(text)+1)
+	for o, r := range text {
+		tr = append(tr, r)
 		offs = append(offs, o)
-		o += utf8.RuneLen(r)
 	}
-	offs = append(offs, o)
+	offs = append(offs, len(text))
 	var out []span
 	for i := 0; i+len(or) <= len(tr); i++ {
 		match := true
@@ -59,6 +60,35 @@ func findQuoteInsensitive(text, old string) []span {
 		}
 	}
 	return out
+}
+
+// keepInvalidBytes gives repl, the replacement for matched, back the
+// bytes that Read showed as "�" (bytes that are not UTF-8, such as the
+// Latin-1 letters of a Latin-1 file): when repl has as many "�" as
+// matched, each stands for the bytes in the same place in matched, so an
+// edit that keeps a line's "é" keeps its byte rather than writing "�".
+func keepInvalidBytes(matched, repl string) string {
+	var orig []string
+	for i, r := range matched {
+		if r == utf8.RuneError {
+			_, n := utf8.DecodeRuneInString(matched[i:])
+			orig = append(orig, matched[i:i+n])
+		}
+	}
+	if len(orig) == 0 || strings.Count(repl, string(utf8.RuneError)) != len(orig) {
+		return repl
+	}
+	var sb strings.Builder
+	k := 0
+	for _, r := range repl {
+		if r == utf8.RuneError {
+			sb.WriteString(orig[k])
+			k++
+			continue
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
 }
 
 // curlQuotes gives the plain quotes of s the typographic style: an

@@ -8,7 +8,7 @@ import (
 	"image/color"
 	_ "image/gif" // decoder for GIF images
 	"image/jpeg"
-	_ "image/png" // decoder for PNG images
+	"image/png"
 	"io/fs"
 	"net/http"
 	"os"
@@ -75,13 +75,14 @@ func (t *Tool) readImage(in Input, real string, info fs.FileInfo) (*tool.Result,
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err == nil {
 		dims = &Dimensions{cfg.Width, cfg.Height, cfg.Width, cfg.Height}
 	}
-	if len(b) > t.maxImageBytes {
-		small, w, h, err := shrink(b, t.maxImageBytes)
+	tooWide := dims != nil && max(dims.OriginalWidth, dims.OriginalHeight) > MaxImageSide
+	if len(b) > t.maxImageBytes || tooWide {
+		small, smallMedia, w, h, err := shrink(b, media, t.maxImageBytes)
 		if err != nil {
-			return nil, fmt.Errorf("%s is %s, larger than the %s an image may be, and it could not be scaled down (%v)",
-				in.FilePath, humanSize(int64(len(b))), humanSize(int64(t.maxImageBytes)), err)
+			return nil, fmt.Errorf("%s is %s, larger than the %s or %d pixels a side an image may be, and it could not be scaled down (%v)",
+				in.FilePath, imageSize(len(b), dims), humanSize(int64(t.maxImageBytes)), MaxImageSide, err)
 		}
-		b, media = small, "image/jpeg"
+		b, media = small, smallMedia
 		if dims != nil {
 			dims.DisplayWidth, dims.DisplayHeight = w, h
 		}
@@ -95,31 +96,70 @@ func (t *Tool) readImage(in Input, real string, info fs.FileInfo) (*tool.Result,
 	}, nil
 }
 
-// shrink scales a PNG, JPEG or GIF down and re-encodes it as JPEG until it
-// fits limit bytes.
-func shrink(b []byte, limit int) ([]byte, int, int, error) {
+// fitImage returns a base64 image, scaled down as Read scales image
+// files when it is over limit bytes or MaxImageSide pixels a side, with
+// its media type. Data that is not base64 or not an image is passed on
+// as it was.
+func fitImage(b64, media string, limit int) (string, string, error) {
+	b, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return b64, media, nil
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil || (len(b) <= limit && max(cfg.Width, cfg.Height) <= MaxImageSide) {
+		return b64, media, nil
+	}
+	small, smallMedia, _, _, err := shrink(b, media, limit)
+	if err != nil {
+		return "", "", fmt.Errorf("an image output of %s (%d×%d pixels) could not be scaled down (%v)", humanSize(int64(len(b))), cfg.Width, cfg.Height, err)
+	}
+	return base64.StdEncoding.EncodeToString(small), smallMedia, nil
+}
+
+// imageSize describes an image for an error: its bytes and, when known,
+// its pixels.
+func imageSize(n int, dims *Dimensions) string {
+	if dims == nil {
+		return humanSize(int64(n))
+	}
+	return fmt.Sprintf("%s (%d×%d pixels)", humanSize(int64(n)), dims.OriginalWidth, dims.OriginalHeight)
+}
+
+// shrink scales a PNG, JPEG or GIF down to at most MaxImageSide pixels a
+// side and until it fits limit bytes. A PNG stays a PNG when that fits
+// (screenshots of text keep their sharp edges); otherwise the image is
+// re-encoded as JPEG, scaled further until it fits. It returns the image,
+// its media type and its size.
+func shrink(b []byte, media string, limit int) ([]byte, string, int, int, error) {
 	img, _, err := image.Decode(bytes.NewReader(b))
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, "", 0, 0, err
 	}
 	bounds := img.Bounds()
 	w, h := bounds.Dx(), bounds.Dy()
 	scale := 1.0
-	if m := max(w, h); m > 2000 {
-		scale = 2000 / float64(m)
+	if m := max(w, h); m > MaxImageSide {
+		scale = MaxImageSide / float64(m)
+	}
+	if media == "image/png" {
+		sw, sh := max(1, int(float64(w)*scale)), max(1, int(float64(h)*scale))
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, resize(img, sw, sh)); err == nil && buf.Len() <= limit {
+			return buf.Bytes(), media, sw, sh, nil
+		}
 	}
 	for range 8 {
 		sw, sh := max(1, int(float64(w)*scale)), max(1, int(float64(h)*scale))
 		var buf bytes.Buffer
 		if err := jpeg.Encode(&buf, resize(img, sw, sh), &jpeg.Options{Quality: 80}); err != nil {
-			return nil, 0, 0, err
+			return nil, "", 0, 0, err
 		}
 		if buf.Len() <= limit {
-			return buf.Bytes(), sw, sh, nil
+			return buf.Bytes(), "image/jpeg", sw, sh, nil
 		}
 		scale *= 0.7
 	}
-	return nil, 0, 0, fmt.Errorf("still too large after scaling")
+	return nil, "", 0, 0, fmt.Errorf("still too large after scaling")
 }
 
 // resize scales img to w×h by averaging the source pixels under each

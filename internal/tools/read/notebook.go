@@ -137,6 +137,10 @@ func (t *Tool) readNotebook(in Input, real string, info fs.FileInfo) (*tool.Resu
 				fmt.Fprintf(&sb, "<output cell=%q type=%q>\n%s\n</output>\n", id, o.OutputType, strings.TrimRight(out, "\n"))
 			}
 			if img != "" {
+				if img, imgType, err = fitImage(img, imgType, t.maxImageBytes); err != nil {
+					fmt.Fprintf(&sb, "<output cell=%q type=%q>\n[%v; not shown]\n</output>\n", id, o.OutputType, err)
+					continue
+				}
 				flush()
 				blocks = append(blocks, llm.ContentBlock{Type: llm.BlockImage, Source: &llm.Source{Type: "base64", MediaType: imgType, Data: img}})
 			}

@@ -1,11 +1,14 @@
 package read
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -28,6 +31,10 @@ const (
 	// MaxImageBytes is the largest image sent as is; larger ones are
 	// scaled down (the API takes at most 5 MB of base64).
 	MaxImageBytes = 3_750_000
+	// MaxImageSide is the most pixels an image sent may have on a side;
+	// larger ones are scaled down, as Claude Code does (the API refuses
+	// images over 8000 pixels, and over 2000 in requests with many).
+	MaxImageSide = 2000
 )
 
 //go:embed description.md
@@ -62,7 +69,21 @@ func New(files *filestate.State) *Tool {
 func (*Tool) Name() string { return Name }
 
 // Description implements tool.Tool.
-func (*Tool) Description() string { return strings.TrimSpace(description) }
+// The PDF line is there only when pdftotext is installed: a model told
+// it can read PDFs would otherwise try, and fail, on each one.
+func (t *Tool) Description() string {
+	d := strings.TrimSpace(description)
+	if _, err := t.lookPath("pdftotext"); err != nil {
+		var kept []string
+		for _, l := range strings.Split(d, "\n") {
+			if !strings.HasPrefix(l, "- PDF files") {
+				kept = append(kept, l)
+			}
+		}
+		d = strings.Join(kept, "\n")
+	}
+	return d
+}
 
 // InputSchema implements tool.Tool.
 func (*Tool) InputSchema() json.RawMessage { return schema }
@@ -159,6 +180,11 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 		}
 		return nil, err
 	}
+	if imageType(real) != "" || isPDF(real) {
+		if err := lfsPointer(in.FilePath, real, info); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case imageType(real) != "":
 		return t.readImage(in, real, info)
@@ -168,4 +194,21 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 		return t.readNotebook(in, real, info)
 	}
 	return t.readText(in, real, info)
+}
+
+// lfsPrefix starts a Git LFS pointer file, which a repository holds in
+// place of a large file until "git lfs pull" fetches it.
+const lfsPrefix = "version https://git-lfs.github.com/spec/"
+
+// lfsPointer returns an error when an image or PDF file is a Git LFS
+// pointer: a few lines of text that name the file, not the file.
+func lfsPointer(display, real string, info fs.FileInfo) error {
+	if info.Size() > 1024 {
+		return nil
+	}
+	b, err := os.ReadFile(real)
+	if err != nil || !bytes.HasPrefix(b, []byte(lfsPrefix)) {
+		return nil
+	}
+	return fmt.Errorf("%s is a Git LFS pointer, not the file itself: the repository has not fetched its content. `git lfs pull` (through Bash, if git-lfs is installed) fetches it", display)
 }

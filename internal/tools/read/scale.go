@@ -4,6 +4,6 @@ package read
 // JPEG until it fits limit bytes, as Read does for large image files. It
 // is for other sources of images sent to the model (MCP tool results).
 func ShrinkImage(b []byte, limit int) ([]byte, error) {
-	small, _, _, err := shrink(b, limit)
+	small, _, _, _, err := shrink(b, "", limit)
 	return small, err
 }

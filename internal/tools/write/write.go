@@ -106,7 +106,11 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 		before = f.Text
 		data.Type, data.OriginalFile = "update", &before
 	}
-	if _, err := edit.Write(t.files, f, in.Content); err != nil {
+	content, latin1 := in.Content, false
+	if f.Exists {
+		content, latin1 = edit.InLatin1(before, in.Content)
+	}
+	if _, err := edit.Write(t.files, f, content); err != nil {
 		return nil, err
 	}
 	data.StructuredPatch = edit.StructuredPatch(before, in.Content)
@@ -121,7 +125,9 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	msg := fmt.Sprintf("Created %s (%s).", in.FilePath, count)
 	if f.Exists {
 		msg = fmt.Sprintf("Replaced the content of %s (%s).", in.FilePath, count)
-		if f.Format != (fsutil.Format{}) {
+		if latin1 {
+			msg += " Kept its Latin-1 encoding."
+		} else if f.Format != (fsutil.Format{}) {
 			msg += fmt.Sprintf(" Kept its %s encoding and %s line endings.", f.Format.Encoding, strings.ToUpper(f.Format.LineEnding.String()))
 		}
 	}
