@@ -15,13 +15,15 @@
 //
 // Exit 0: stdout is parsed as JSON when it is a JSON object; for
 // UserPromptSubmit and SessionStart plain stdout becomes added context.
-// Exit 2: a blocking error; stderr is the reason (Result.Block), whose
-// effect depends on the event: PreToolUse denies the call,
-// PermissionRequest denies the permission, PostToolUse and
-// PostToolUseFailure show it to the model, UserPromptSubmit erases the
-// prompt, Stop and SubagentStop make the model continue; for the other
-// events it is shown to the user only. Any other exit code, a timeout or a
-// failure to start is a non-blocking error shown to the user
+// Exit 2: a blocking error; the reason its JSON gives, else its stderr,
+// is the reason (Result.Block), whose effect depends on the event:
+// PreToolUse denies the call, PostToolUse and PostToolUseFailure show it
+// to the model, UserPromptSubmit erases the prompt, Stop and SubagentStop
+// make the model continue; for the other events it is shown to the user
+// only. PermissionRequest does not honour exit 2 (as Claude Code's): the
+// question goes on, with a warning that says how to deny. Any other exit
+// code decides by the hook JSON it printed, if any; without one, it, a
+// timeout or a failure to start is a non-blocking error shown to the user
 // (Result.Errors).
 //
 // JSON output fields: continue and stopReason (Result.Stop), suppressOutput,
@@ -41,12 +43,13 @@
 // timeout is a non-blocking error. The allowedHttpHookUrls setting
 // (Config.AllowedHTTPURLs) limits the URLs they may post to and
 // httpHookAllowedEnvVars the variables their headers may use. "prompt" hooks (PreToolUse,
-// PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
-// Stop, SubagentStop) give their prompt, with the input JSON in place of
+// PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop;
+// not PermissionRequest, where Claude Code gives their answer no effect)
+// give their prompt, with the input JSON in place of
 // $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or
 // their model), whose {"ok": false, "reason": ...} acts as decision
-// "block" with the reason (a denial for PreToolUse and
-// PermissionRequest); their default timeout is 30 seconds. "agent"
+// "block" with the reason (a denial for PreToolUse); their default
+// timeout is 30 seconds. "agent"
 // hooks (the same events) give the prompt to a read-only sub-agent
 // (Config.RunAgent) that may look at the project before it answers the
 // same way; default timeout 60 seconds; hooks inside that sub-agent run

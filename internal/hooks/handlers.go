@@ -119,7 +119,8 @@ func envMap(env []string) map[string]string {
 // input JSON in place of $ARGUMENTS (or after it when it has none), and
 // answers {"ok": true} or {"ok": false, "reason": "..."}. ok false has
 // the effect of a hook's decision "block" with the reason (a denial for
-// PreToolUse and PermissionRequest, continuing for Stop).
+// PreToolUse, continuing for Stop). The loaders refuse prompt hooks on
+// PermissionRequest, where Claude Code gives their answer no effect.
 type Prompt struct {
 	Prompt string
 	// Model is the model asked ("" means the fast model).
@@ -181,16 +182,7 @@ func (p *Prompt) Run(ctx context.Context, input []byte) Output {
 	if reason == "" {
 		reason = "the prompt hook's condition was not met"
 	}
-	var event struct {
-		Name string `json:"hook_event_name"`
-	}
-	_ = json.Unmarshal(input, &event)
-	var v any = map[string]any{"decision": "block", "reason": reason}
-	if event.Name == string(PermissionRequest) {
-		v = map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": event.Name,
-			"decision": map[string]any{"behavior": "deny", "message": reason}}}
-	}
-	b, _ := json.Marshal(v)
+	b, _ := json.Marshal(map[string]any{"decision": "block", "reason": reason})
 	out.Stdout = string(b)
 	return out
 }

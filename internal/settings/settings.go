@@ -157,7 +157,7 @@ type HookSpec struct {
 
 // promptHookEvents are the events whose hooks may be of type "prompt".
 var promptHookEvents = map[string]bool{
-	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true,
+	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true,
 	"UserPromptSubmit": true, "Stop": true, "SubagentStop": true,
 }
 
@@ -183,8 +183,13 @@ func (h HookSpec) Problem(event string) string {
 		if strings.TrimSpace(h.Prompt) == "" {
 			return fmt.Sprintf(`a %s %s hook has no "prompt"`, event, h.Type)
 		}
+		if event == "PermissionRequest" {
+			// Claude Code skips agent hooks here, and a prompt hook's
+			// answer has no effect: neither can allow or deny.
+			return fmt.Sprintf(`a PermissionRequest %s hook cannot allow or deny a permission (its answer has no effect on this event); use a command hook that prints hookSpecificOutput.decision with "behavior": "allow" or "deny"`, h.Type)
+		}
 		if !promptHookEvents[event] {
-			return fmt.Sprintf("%s hooks cannot be of type %q (prompt and agent hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop)", event, h.Type)
+			return fmt.Sprintf("%s hooks cannot be of type %q (prompt and agent hooks run for PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop and SubagentStop)", event, h.Type)
 		}
 	case "mcp_tool":
 		if strings.TrimSpace(h.Server) == "" || strings.TrimSpace(h.Tool) == "" {

@@ -1,0 +1,60 @@
+package hooks
+
+import (
+	"strings"
+	"testing"
+
+	"reins/internal/settings"
+)
+
+// Exit 2 does not deny a permission (Claude Code does not honour it on
+// PermissionRequest): no block, no answer, and a warning that says how to
+// deny.
+func TestPermissionRequestExit2DoesNotDeny(t *testing.T) {
+	r := Aggregate(PermissionRequest, []Output{{Name: "deny.sh", ExitCode: 2, Stderr: "no"}})
+	if r.Block || r.Permission != nil {
+		t.Fatalf("result %+v, want neither a block nor a permission answer", r)
+	}
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0], `"behavior": "deny"`) || !strings.Contains(r.Errors[0], "deny.sh") {
+		t.Errorf("errors %q, want one warning naming the hook and how to deny", r.Errors)
+	}
+}
+
+// A hook that prints hook JSON decides by it whatever its exit code: a
+// denial printed by a script that exits 1 still denies.
+func TestNonZeroExitWithHookJSONDecides(t *testing.T) {
+	r := Aggregate(PreToolUse, []Output{{Name: "h", ExitCode: 1, Stderr: "warn",
+		Stdout: `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "not on main"}}`}})
+	if r.Decision != DecisionDeny || r.DecisionReason != "not on main" || len(r.Errors) != 0 {
+		t.Errorf("result %+v, want the JSON's denial and no error", r)
+	}
+	// Without JSON it stays a non-blocking error.
+	r = Aggregate(PreToolUse, []Output{{Name: "h", ExitCode: 1, Stderr: "warn", Stdout: "not json"}})
+	if r.Decision != DecisionNone || len(r.Errors) != 1 {
+		t.Errorf("result %+v, want one error and no decision", r)
+	}
+}
+
+// Exit 2 with hook JSON blocks with the JSON's reason rather than stderr.
+func TestExit2TakesTheJSONReason(t *testing.T) {
+	r := Aggregate(PreToolUse, []Output{{Name: "h", ExitCode: 2, Stderr: "debug noise",
+		Stdout: `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "permissionDecisionReason": "use rg, not grep"}}`}})
+	if !r.Block || r.Reason != "use rg, not grep" || r.Decision != DecisionNone {
+		t.Errorf("result %+v, want a block with the JSON's reason (allow cannot override exit 2)", r)
+	}
+}
+
+// Prompt and agent hooks on PermissionRequest are refused when loaded:
+// Claude Code gives their answer no effect there (agent hooks are
+// skipped), so they could neither allow nor deny.
+func TestPromptHooksOnPermissionRequestAreRefused(t *testing.T) {
+	for _, typ := range []string{"prompt", "agent"} {
+		msg := settings.HookSpec{Type: typ, Prompt: "Is $ARGUMENTS safe?"}.Problem("PermissionRequest")
+		if !strings.Contains(msg, "cannot allow or deny") || !strings.Contains(msg, "command hook") {
+			t.Errorf("%s hook problem %q, want it to say the hook cannot decide and what to use", typ, msg)
+		}
+	}
+	if msg := (settings.HookSpec{Type: "prompt", Prompt: "ok?"}).Problem("PreToolUse"); msg != "" {
+		t.Errorf("PreToolUse prompt hook problem %q, want none", msg)
+	}
+}
