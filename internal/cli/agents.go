@@ -127,7 +127,10 @@ func (a *app) maxAgentDepth() int {
 
 // taskReminders announces the main conversation's finished background
 // tasks (shells and agents) at its next request.
-func (a *app) taskReminders() []string { return agent.TaskReminders(a.tasks) }
+func (a *app) taskReminders() []string {
+	// asyncRewake hooks that exited 2 wake the model the same way.
+	return append(agent.TaskReminders(a.tasks), a.hookRun.TakeRewakes()...)
+}
 
 func toolNames(ts []tool.Tool) []string {
 	out := make([]string, len(ts))

@@ -69,6 +69,12 @@ func (a *app) permissions() error {
 	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, RunAgent: a.runHookAgent, Notify: a.hooks.HookNotify}
 	hcfg.AllowedHTTPURLs = a.stringListSetting("allowedHttpHookUrls")
 	hcfg.HTTPAllowedEnvVars = a.stringListSetting("httpHookAllowedEnvVars")
+	hcfg.OnRewake = func() {
+		// The front ends wait on the tasks' signal to announce them.
+		if a.tasks != nil {
+			a.tasks.Poke()
+		}
+	}
 	a.hookRun = hooks.New(hcfg)
 	// Async hooks may finish what they do, for a while.
 	a.onClose(func() { a.hookRun.Close(asyncHookGrace) })

@@ -72,7 +72,12 @@
 // not wait for it, it cannot block or decide anything, and what it says
 // (additionalContext, systemMessage, errors) is kept until Runner.TakeAsync
 // passes it on with the next prompt. Runner.Close waits a while for the
-// async hooks still running, then stops them.
+// async hooks still running, then stops them. One with "asyncRewake":
+// true runs the same way, and when it exits 2 what it printed (stderr,
+// else stdout) wakes the model: Runner.TakeRewakes gives it as a reminder
+// and Config.OnRewake is called, so that a front end that is idle starts
+// a turn with it (the caller announces it as it announces finished
+// background tasks).
 //
 // Command hooks with "args" run in exec form: the executable command
 // (found on the hook environment's PATH) with those arguments, no shell,

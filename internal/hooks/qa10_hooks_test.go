@@ -1,8 +1,10 @@
 package hooks
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/settings"
 )
@@ -56,5 +58,32 @@ func TestPromptHooksOnPermissionRequestAreRefused(t *testing.T) {
 	}
 	if msg := (settings.HookSpec{Type: "prompt", Prompt: "ok?"}).Problem("PreToolUse"); msg != "" {
 		t.Errorf("PreToolUse prompt hook problem %q, want none", msg)
+	}
+}
+
+// An asyncRewake hook that exits 2 leaves its report for TakeRewakes and
+// calls OnRewake; a plain async hook's exit 2 wakes nothing.
+func TestAsyncRewakeExit2IsKeptForTheModel(t *testing.T) {
+	woken := make(chan struct{}, 4)
+	cfg := specRunner(PostToolUse,
+		settings.HookSpec{Type: "command", AsyncRewake: true, Command: `echo "2 tests fail" >&2; exit 2`},
+		settings.HookSpec{Type: "command", Async: true, Command: `echo "plain async" >&2; exit 2`})
+	cfg.ProjectDir = t.TempDir()
+	cfg.OnRewake = func() { woken <- struct{}{} }
+	r := New(cfg)
+	res := r.Run(context.Background(), inputFor(PostToolUse))
+	if res.Block || len(res.Outputs) != 0 {
+		t.Errorf("the run's result %+v holds a background hook's output", res)
+	}
+	r.Close(time.Hour)
+	if len(woken) != 1 {
+		t.Errorf("OnRewake called %d times, want 1", len(woken))
+	}
+	got := r.TakeRewakes()
+	if len(got) != 1 || !strings.Contains(got[0], "2 tests fail") || !strings.Contains(got[0], "PostToolUse") || strings.Contains(got[0], "plain async") {
+		t.Fatalf("TakeRewakes = %q, want the asyncRewake hook's report only", got)
+	}
+	if again := r.TakeRewakes(); len(again) != 0 {
+		t.Errorf("TakeRewakes again = %q, want nothing", again)
 	}
 }

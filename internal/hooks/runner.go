@@ -64,6 +64,10 @@ type Hook struct {
 	// Async runs the hook in the background: Run does not wait for it,
 	// and what it says for the model or the user is kept for TakeAsync.
 	Async bool
+	// Rewake (asyncRewake, with Async) makes the hook's exit 2 wake the
+	// model: what it printed is kept for TakeRewakes and
+	// Config.OnRewake is called.
+	Rewake bool
 }
 
 // Progress reports a hook starting or finishing, for front ends that show
@@ -133,6 +137,9 @@ type Config struct {
 	// Notify, when set, hears each hook start and finish. It is called
 	// from the hooks' goroutines and must be safe for concurrent use.
 	Notify func(Progress)
+	// OnRewake, when set, is called (from the hook's goroutine) when an
+	// asyncRewake hook exited 2: TakeRewakes has something for the model.
+	OnRewake func()
 }
 
 // Runner runs the hooks of a session. It is safe for concurrent use.
@@ -162,7 +169,7 @@ func New(cfg Config) *Runner {
 	if cfg.Env == nil && cfg.Environ == nil {
 		cfg.Env = os.Environ()
 	}
-	r := &Runner{cfg: cfg, bg: newBackground(), seq: new(atomic.Uint64)}
+	r := &Runner{cfg: cfg, bg: newBackground(cfg.OnRewake), seq: new(atomic.Uint64)}
 	if cfg.ProjectDir != "" {
 		r.extra = []string{"CLAUDE_PROJECT_DIR=" + cfg.ProjectDir, "REINS_PROJECT_DIR=" + cfg.ProjectDir}
 	}
@@ -209,7 +216,7 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 						hook.Key += "\x00args:" + string(a)
 					}
 					hook.Handler = cmd
-					hook.Async = h.Async
+					hook.Async, hook.Rewake = h.Async || h.AsyncRewake, h.AsyncRewake
 				case "http":
 					allowedVars := h.AllowedEnvVars
 					if cfg.HTTPAllowedEnvVars != nil {
@@ -453,7 +460,7 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 	var wg sync.WaitGroup
 	for _, h := range hooks {
 		if h.Async {
-			r.bg.start(ctx, in.Event, func(ctx context.Context) Output { return r.runOne(ctx, h, input, query) })
+			r.bg.start(ctx, in.Event, h.Rewake, func(ctx context.Context) Output { return r.runOne(ctx, h, input, query) })
 			continue
 		}
 		slot := &outs[i]

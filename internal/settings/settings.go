@@ -128,6 +128,10 @@ type HookSpec struct {
 	// Async runs a command hook in the background: it never blocks, and
 	// what it says for the model arrives with the next turn.
 	Async bool `json:"async,omitempty"`
+	// AsyncRewake runs a command hook in the background too; when it
+	// exits 2 what it printed wakes the model (a new turn when it is
+	// idle).
+	AsyncRewake bool `json:"asyncRewake,omitempty"`
 	// Prompt is the text of a "prompt" hook; $ARGUMENTS in it stands
 	// for the hook input JSON. Model, when set, is the model that judges.
 	Prompt string `json:"prompt,omitempty"`
