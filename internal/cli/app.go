@@ -133,15 +133,17 @@ type app struct {
 	writer    *session.Writer
 	results   *tool.ResultStore
 
-	files    *filestate.State
-	tasks    *task.Registry
-	todos    *todo.Store
-	checker  *permission.Checker
-	hookRun  *hooks.Runner
-	gate     *engine.PermissionGate
-	asker    askerSlot
-	builtins []tool.Tool
-	tools    []tool.Tool // built-ins after deny filtering (what init lists)
+	files   *filestate.State
+	tasks   *task.Registry
+	todos   *todo.Store
+	checker *permission.Checker
+	hookRun *hooks.Runner
+	// hookStatus holds the statusMessage of the hooks running now.
+	hookStatus hookStatus
+	gate       *engine.PermissionGate
+	asker      askerSlot
+	builtins   []tool.Tool
+	tools      []tool.Tool // built-ins after deny filtering (what init lists)
 	// mcpSlot holds the session's MCP manager (see mcpm): set at start,
 	// or by /reload-plugins when the first plugin server appears, while
 	// background work (the @-resource completion) may be reading it.

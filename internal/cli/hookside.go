@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -171,4 +172,39 @@ func (a *app) runHookAgent(ctx context.Context, model, prompt string) (string, e
 		return "", fmt.Errorf("the agent failed: %s", text)
 	}
 	return text, nil
+}
+
+// hookStatus keeps the statusMessage of each hook that runs now, for the
+// terminal UI's spinner. It is safe for concurrent use; the zero value is
+// ready.
+type hookStatus struct {
+	mu      sync.Mutex
+	running []hookStatusEntry // in start order
+}
+
+type hookStatusEntry struct{ id, msg string }
+
+// track hears a hook start or finish.
+func (s *hookStatus) track(p hooks.Progress) {
+	if p.StatusMessage == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.Done {
+		s.running = slices.DeleteFunc(s.running, func(e hookStatusEntry) bool { return e.id == p.ID })
+		return
+	}
+	s.running = append(s.running, hookStatusEntry{p.ID, p.StatusMessage})
+}
+
+// current is the statusMessage of the hook that started last of those
+// running ("" when none with one runs).
+func (s *hookStatus) current() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.running) == 0 {
+		return ""
+	}
+	return s.running[len(s.running)-1].msg
 }

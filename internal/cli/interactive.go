@@ -118,6 +118,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Notify:          notifyChannel(a.settings.Raw["preferredNotifChannel"]),
 		BackgroundDone:  a.tasks.Changed(),
 		BackgroundNotes: a.taskReminders,
+		HookStatus:      a.hookStatus.current,
 		CanBackground:   a.tasks.CanBackground,
 		Background:      a.tasks.Background,
 		OnIdle: func() {

@@ -66,7 +66,12 @@ func (a *app) permissions() error {
 			a.warn(msg)
 		}
 	}
-	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, RunAgent: a.runHookAgent, Notify: a.hooks.HookNotify}
+	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.cwd, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, RunAgent: a.runHookAgent, Notify: func(p hooks.Progress) {
+		a.hookStatus.track(p)
+		if a.hooks.HookNotify != nil {
+			a.hooks.HookNotify(p)
+		}
+	}}
 	hcfg.AllowedHTTPURLs = a.stringListSetting("allowedHttpHookUrls")
 	hcfg.HTTPAllowedEnvVars = a.stringListSetting("httpHookAllowedEnvVars")
 	hcfg.OnRewake = func() {

@@ -64,6 +64,9 @@
 // skill is invoked, for the rest of the session; one with "once": true
 // is removed after its first successful run.
 //
+// A hook's statusMessage is passed with its Progress, for the terminal
+// UI's spinner to show while it runs.
+//
 // A hook's "if" field narrows a hook of a tool event to the calls that
 // match one permission rule ("Bash(git *)": any subcommand; "Edit(*.ts)"),
 // through Config.If; on other events a hook with "if" never runs.

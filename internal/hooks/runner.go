@@ -64,6 +64,9 @@ type Hook struct {
 	// Async runs the hook in the background: Run does not wait for it,
 	// and what it says for the model or the user is kept for TakeAsync.
 	Async bool
+	// StatusMessage is what a front end shows while the hook runs
+	// (statusMessage).
+	StatusMessage string
 	// Rewake (asyncRewake, with Async) makes the hook's exit 2 wake the
 	// model: what it printed is kept for TakeRewakes and
 	// Config.OnRewake is called.
@@ -85,6 +88,8 @@ type Progress struct {
 	// Done is false when the hook starts; Output is set when it is true.
 	Done   bool
 	Output Output
+	// StatusMessage is the hook's statusMessage ("" when it has none).
+	StatusMessage string
 }
 
 // Config configures a Runner.
@@ -205,7 +210,8 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 					continue
 				}
 				hook := Hook{Event: Event(name), Matcher: m.Matcher, Name: h.Label(), If: strings.TrimSpace(h.If), Once: h.Once,
-					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
+					StatusMessage: strings.TrimSpace(h.StatusMessage),
+					Timeout:       time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
 				switch h.Type {
 				case "command":
 					cmd := &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Extra: extra, Shell: cfg.Shell}
@@ -523,7 +529,7 @@ func (r *Runner) runOne(ctx context.Context, h Hook, input []byte, query string)
 	}
 	id := fmt.Sprintf("hook-%d", r.seq.Add(1))
 	if r.cfg.Notify != nil {
-		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id})
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, StatusMessage: h.StatusMessage})
 	}
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -539,7 +545,7 @@ func (r *Runner) runOne(ctx context.Context, h Hook, input []byte, query string)
 		out.TimedOut = true
 	}
 	if r.cfg.Notify != nil {
-		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, Done: true, Output: out})
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, Done: true, Output: out, StatusMessage: h.StatusMessage})
 	}
 	r.doneOnce(h, out)
 	return out
