@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,4 +38,84 @@ func TestAsyncRewakeHookExit2WakesTheModel(t *testing.T) {
 		t.Fatalf("the hook's report did not wake the model: result %v", res["result"])
 	}
 	p.finish()
+}
+
+// A Bash cd fires CwdChanged hooks with the folders before and after, and
+// what they export through CLAUDE_ENV_FILE reaches the next Bash command
+// (the direnv use of the event); before, the event never fired.
+func TestCwdChangedHookSeesTheFoldersAndItsEnvReachesBash(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "mkdir -p sub && cd sub"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "echo \"v=$QA10_DIRENV\""})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"allow": ["Bash"]}, "hooks": {"CwdChanged": [{"hooks": [
+		{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/cwd-input.json\"; echo 'export QA10_DIRENV=loaded' >> \"$CLAUDE_ENV_FILE\""}]}]}}`)
+	r := sb.Run(t, "", "-p", "go into sub")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "cwd-input.json"))
+	if err != nil {
+		t.Fatalf("the CwdChanged hook did not run: %v", err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatalf("hook input %q: %v", data, err)
+	}
+	root, _ := filepath.EvalSymlinks(sb.Dir)
+	old, _ := in["old_cwd"].(string)
+	now, _ := in["new_cwd"].(string)
+	if in["hook_event_name"] != "CwdChanged" || !sameDir(old, root) || !sameDir(now, filepath.Join(root, "sub")) {
+		t.Errorf("hook input %s, want old_cwd %s and new_cwd %s/sub", data, root, root)
+	}
+	if res, _ := autoToolResult(srv, "toolu_2"); !strings.Contains(res, "v=loaded") {
+		t.Errorf("second command printed %q, want the variable the hook exported", res)
+	}
+}
+
+// sameDir reports whether a and b name the same folder once links are
+// resolved.
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	return err1 == nil && err2 == nil && ra == rb
+}
+
+// UserPromptExpansion hooks see a custom command that expands into a
+// prompt (matched on its name): exit 2 refuses it before anything reaches
+// the model, and plain stdout goes with the prompt as context.
+func TestUserPromptExpansionHookBlocksOrAddsContext(t *testing.T) {
+	srv := server(t, llmtest.Turn{Match: func(r *llmtest.Request) bool {
+		return strings.Contains(r.LastUserText(), "review checklist v2")
+	}, Blocks: []llmtest.Block{llmtest.Text("reviewed")}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/commands/deploy.md", "Deploy $ARGUMENTS now.\n")
+	sb.Write(t, ".claude/commands/review.md", "Review the diff of $ARGUMENTS.\n")
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"UserPromptExpansion": [
+		{"matcher": "deploy", "hooks": [{"type": "command", "command": "echo 'deploys are frozen this week' >&2; exit 2"}]},
+		{"matcher": "review", "hooks": [{"type": "command", "command": "cat > \"$CLAUDE_PROJECT_DIR/expansion.json\"; echo 'review checklist v2'"}]}]}}`)
+
+	r := sb.Run(t, "", "-p", "/deploy prod", "--output-format", "json")
+	if !strings.Contains(r.Stdout, "deploys are frozen this week") {
+		t.Errorf("blocked command printed %q (stderr %q), want the hook's reason", r.Stdout, r.Stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d model requests for a blocked command", n)
+	}
+
+	r = sb.Run(t, "", "-p", "/review main")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "reviewed" {
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "expansion.json"))
+	if err != nil {
+		t.Fatalf("the review hook did not run: %v", err)
+	}
+	var in map[string]any
+	_ = json.Unmarshal(data, &in)
+	if in["hook_event_name"] != "UserPromptExpansion" || in["expansion_type"] != "slash_command" || in["command_name"] != "review" ||
+		in["command_args"] != "main" || in["prompt"] != "/review main" {
+		t.Errorf("hook input %s", data)
+	}
 }

@@ -120,9 +120,10 @@ type app struct {
 	// (update_environment_variables), applied over the settings env.
 	clientEnv map[string]string
 
-	shellMu  sync.Mutex // guards shell and shellEnv
+	shellMu  sync.Mutex // guards shell, shellEnv and shellCwd
 	shell    *bash.Tool // the main thread's Bash tool
 	shellEnv []string   // NAME=value exported by SessionStart hooks through CLAUDE_ENV_FILE, for Bash commands only
+	shellCwd string     // the main Bash tool's folder as CwdChanged hooks last heard it ("": the session's)
 
 	models    *llm.Models
 	model     string

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -207,4 +208,34 @@ func (s *hookStatus) current() string {
 		return ""
 	}
 	return s.running[len(s.running)-1].msg
+}
+
+// cwdChanged runs CwdChanged hooks when a Bash command of the main
+// conversation changed the shell's folder: they get the folders before
+// and after, and CLAUDE_ENV_FILE, whose exports reach later Bash
+// commands (direnv-style). What they say is shown to the user; they
+// cannot block.
+func (a *app) cwdChanged(ctx context.Context, dir string) {
+	a.shellMu.Lock()
+	old := cmp.Or(a.shellCwd, a.cwd)
+	a.shellCwd = dir
+	a.shellMu.Unlock()
+	if !a.hookRun.Has(hooks.CwdChanged) {
+		return
+	}
+	envFile, cleanup := a.hookEnvFile(hooks.CwdChanged)
+	defer cleanup()
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.CwdChanged, func(h *hooks.Input) {
+		h.OldCwd, h.NewCwd = old, dir
+		if envFile != "" {
+			h.Env = []string{"CLAUDE_ENV_FILE=" + envFile}
+		}
+	}))
+	a.reportHooks(r)
+	if r.Block {
+		a.notify("warning", "CwdChanged hook: "+r.Reason)
+	}
+	if envFile != "" {
+		a.applyHookEnv(ctx, hooks.CwdChanged, envFile)
+	}
 }

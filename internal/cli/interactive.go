@@ -61,7 +61,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		// respectGitignore (default true) keeps ignored files out of @
 		// completion.
 		ListIgnoredFiles: !a.respectGitignore(),
-		Commands:         tui.CommandRegistryAttaching(a.commands, a.expander, a.mentioned),
+		Commands:         tui.CommandRegistryChecked(a.commands, a.expander, a.mentioned, a.expansionHooks),
 		Compactor:        u.compactor,
 		Sessions:         u,
 		NewSession:       u.fresh,

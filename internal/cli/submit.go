@@ -62,6 +62,14 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 	case command.Query:
 		content = out.Expansion.Content()
 	}
+	var expansionContext []llm.ContentBlock
+	if out.Action == command.Query {
+		refusal, extra := a.expansionHooks(ctx, out, text)
+		if refusal != "" {
+			return prepared{Output: refusal, IsError: true, Events: events}, nil
+		}
+		expansionContext = extra
+	}
 	in := engine.Input{Content: content, TokenBudget: engine.ParseTokenBudget(text), MinEffort: engine.PromptEffort(text)}
 	expanded := ""
 	if out.Action == command.Query {
@@ -83,12 +91,44 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 			in.Content = append(in.Content, llm.TextBlock("<system-reminder>\n"+strings.TrimSpace(c)+"\n</system-reminder>"))
 		}
 	}
+	in.Content = append(in.Content, expansionContext...)
 	if r := a.styleReminder(); r != "" {
 		in.Content = append(in.Content, llm.TextBlock(r))
 	}
 	// Taken only now: a prompt a hook refused leaves it for the next.
 	in.Content = append(in.Content, a.asyncHookContext()...)
 	return prepared{Run: true, Input: in}, nil
+}
+
+// expansionHooks runs UserPromptExpansion hooks for a command that
+// expanded into a prompt (text is the line typed). It returns why the
+// expansion is refused ("" when it is not), and the context the hooks
+// add for the model.
+func (a *app) expansionHooks(ctx context.Context, out *command.Outcome, text string) (string, []llm.ContentBlock) {
+	if !a.hookRun.Has(hooks.UserPromptExpansion) {
+		return "", nil
+	}
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptExpansion, func(h *hooks.Input) {
+		h.ExpansionType, h.CommandName, h.CommandArgs, h.Prompt = "slash_command", out.Name, out.Args, text
+		if out.Command != nil {
+			h.CommandName, h.CommandSource = out.Command.Name, string(out.Command.Source)
+			if out.Command.Source == command.SourceMCP {
+				h.ExpansionType = "mcp_prompt"
+			}
+		}
+	}))
+	a.reportHooks(r)
+	switch {
+	case r.Stop:
+		return firstNonEmpty(r.StopReason, "A UserPromptExpansion hook stopped the command."), nil
+	case r.Block:
+		return fmt.Sprintf("/%s was blocked by a UserPromptExpansion hook: %s", out.Name, r.Reason), nil
+	}
+	var extra []llm.ContentBlock
+	for _, c := range r.AdditionalContext {
+		extra = append(extra, llm.TextBlock("<system-reminder>\n"+strings.TrimSpace(c)+"\n</system-reminder>"))
+	}
+	return "", extra
 }
 
 // asyncHookContext passes on what async hooks that finished since the
@@ -158,7 +198,7 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 	if !a.hookRun.Has(hooks.SessionStart) {
 		return ""
 	}
-	envFile, cleanup := a.hookEnvFile()
+	envFile, cleanup := a.hookEnvFile(hooks.SessionStart)
 	defer cleanup()
 	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) {
 		h.Source, h.Model = source, a.model
@@ -168,7 +208,7 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 	}))
 	a.reportHooks(r)
 	if envFile != "" {
-		a.applyHookEnv(ctx, envFile)
+		a.applyHookEnv(ctx, hooks.SessionStart, envFile)
 	}
 	if len(r.AdditionalContext) == 0 {
 		return ""

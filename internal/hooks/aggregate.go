@@ -199,7 +199,7 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 		return
 	}
 	if !strings.HasPrefix(out, "{") {
-		if r.Event == UserPromptSubmit || r.Event == SessionStart {
+		if r.Event.plainContext() {
 			r.AdditionalContext = append(r.AdditionalContext, capText(out))
 		}
 		return
@@ -211,7 +211,7 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 			err = fmt.Errorf("text after the JSON object")
 		}
 		r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q printed output that is not valid hook JSON: %s", r.Event, o.Name, jsonProblem(err)))
-		if r.Event == UserPromptSubmit || r.Event == SessionStart {
+		if r.Event.plainContext() {
 			r.AdditionalContext = append(r.AdditionalContext, capText(out))
 		}
 		return

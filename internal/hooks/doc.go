@@ -111,7 +111,13 @@
 // compaction (trigger and compact_summary; it can only report); SessionEnd at exit and
 // on /clear; Notification when the terminal UI asks the user for a
 // permission ("permission_prompt") and when it has waited 60 seconds for
-// input after a turn ("idle_prompt").
+// input after a turn ("idle_prompt"); CwdChanged when a Bash command of
+// the main conversation changed the shell's folder (old_cwd, new_cwd; no
+// matcher; CLAUDE_ENV_FILE as for SessionStart; it cannot block);
+// UserPromptExpansion when a slash command expands into a prompt
+// (expansion_type, command_name (its matcher), command_args,
+// command_source, prompt; exit 2 or decision "block" refuses the
+// command, and additionalContext or plain stdout goes with its prompt).
 //
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the

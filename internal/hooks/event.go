@@ -27,13 +27,25 @@ const (
 	SessionEnd    Event = "SessionEnd"
 	// PermissionDenied fires when auto mode's classifier blocks a call.
 	PermissionDenied Event = "PermissionDenied"
+	// CwdChanged fires when a Bash command changed the shell's working
+	// folder (cd).
+	CwdChanged Event = "CwdChanged"
+	// UserPromptExpansion fires when a slash command expands into a
+	// prompt; it may block the expansion or add context.
+	UserPromptExpansion Event = "UserPromptExpansion"
 )
 
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
-	PermissionDenied,
+	PermissionDenied, CwdChanged, UserPromptExpansion,
+}
+
+// plainContext reports whether plain stdout of a hook of the event (exit
+// 0, not JSON) is context for the model.
+func (e Event) plainContext() bool {
+	return e == UserPromptSubmit || e == SessionStart || e == UserPromptExpansion
 }
 
 // toolEvent reports whether the event is about one tool call.
@@ -111,6 +123,15 @@ type Input struct {
 	// (PermissionDenied).
 	Reason string
 
+	// OldCwd and NewCwd are the shell's folder before and after a
+	// command changed it (CwdChanged).
+	OldCwd, NewCwd string
+
+	// ExpansionType ("slash_command"), CommandName, CommandArgs and
+	// CommandSource describe the command a UserPromptExpansion expands;
+	// Prompt is what the user typed.
+	ExpansionType, CommandName, CommandArgs, CommandSource string
+
 	// Env are NAME=value pairs added to the environment of this run's
 	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
 	Env []string
@@ -136,6 +157,8 @@ func (in *Input) MatchValue() string {
 		return in.Reason
 	case StopFailure:
 		return in.Error
+	case UserPromptExpansion:
+		return in.CommandName
 	}
 	return ""
 }
@@ -143,7 +166,7 @@ func (in *Input) MatchValue() string {
 // usesMatcher reports whether the event's matchers select hooks.
 func (e Event) usesMatcher() bool {
 	switch e {
-	case UserPromptSubmit, Stop:
+	case UserPromptSubmit, Stop, CwdChanged:
 		return false
 	}
 	return true
@@ -232,6 +255,16 @@ func (in *Input) JSON() []byte {
 		}
 	case SessionEnd, PermissionDenied:
 		m["reason"] = in.Reason
+	case CwdChanged:
+		m["old_cwd"], m["new_cwd"] = in.OldCwd, in.NewCwd
+	case UserPromptExpansion:
+		m["expansion_type"] = in.ExpansionType
+		m["command_name"] = in.CommandName
+		m["command_args"] = in.CommandArgs
+		if in.CommandSource != "" {
+			m["command_source"] = in.CommandSource
+		}
+		m["prompt"] = in.Prompt
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +86,32 @@ func TestAsyncRewakeExit2IsKeptForTheModel(t *testing.T) {
 	}
 	if again := r.TakeRewakes(); len(again) != 0 {
 		t.Errorf("TakeRewakes again = %q, want nothing", again)
+	}
+}
+
+// The new events send their own fields with Claude Code's names, and
+// UserPromptExpansion matchers select on the command name while
+// CwdChanged runs every hook.
+func TestCwdChangedAndUserPromptExpansionInputs(t *testing.T) {
+	cwd := Input{Event: CwdChanged, OldCwd: "/p", NewCwd: "/p/sub"}
+	var m map[string]any
+	_ = json.Unmarshal(cwd.JSON(), &m)
+	if m["old_cwd"] != "/p" || m["new_cwd"] != "/p/sub" || m["hook_event_name"] != "CwdChanged" {
+		t.Errorf("CwdChanged input %v", m)
+	}
+	exp := Input{Event: UserPromptExpansion, ExpansionType: "slash_command", CommandName: "deploy", CommandArgs: "prod",
+		CommandSource: "project", Prompt: "/deploy prod"}
+	m = nil
+	_ = json.Unmarshal(exp.JSON(), &m)
+	if m["expansion_type"] != "slash_command" || m["command_name"] != "deploy" || m["command_args"] != "prod" ||
+		m["command_source"] != "project" || m["prompt"] != "/deploy prod" {
+		t.Errorf("UserPromptExpansion input %v", m)
+	}
+	if exp.MatchValue() != "deploy" || CwdChanged.usesMatcher() {
+		t.Errorf("match value %q, CwdChanged uses a matcher: %v", exp.MatchValue(), CwdChanged.usesMatcher())
+	}
+	r := Aggregate(UserPromptExpansion, []Output{{Name: "h", Stdout: "checklist v2"}})
+	if len(r.AdditionalContext) != 1 || r.AdditionalContext[0] != "checklist v2" {
+		t.Errorf("plain stdout of a UserPromptExpansion hook: %+v, want it as context", r)
 	}
 }
