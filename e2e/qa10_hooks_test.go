@@ -119,3 +119,39 @@ func TestUserPromptExpansionHookBlocksOrAddsContext(t *testing.T) {
 		t.Errorf("hook input %s", data)
 	}
 }
+
+// InstructionsLoaded hooks run at start for each memory file: the
+// project's CLAUDE.md ("session_start") and a file it imports
+// ("include", with the importing file).
+func TestInstructionsLoadedHookRunsForEachMemoryFile(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "CLAUDE.md", "Project rules.\n@docs/extra.md\n")
+	sb.Write(t, "docs/extra.md", "Extra rules.\n")
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"InstructionsLoaded": [{"hooks": [
+		{"type": "command", "command": "cat >> \"$CLAUDE_PROJECT_DIR/loaded.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/loaded.jsonl\""}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "loaded.jsonl"))
+	if err != nil {
+		t.Fatalf("the InstructionsLoaded hook did not run: %v", err)
+	}
+	got := map[string]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in map[string]any
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		p, _ := in["file_path"].(string)
+		got[filepath.Base(p)] = in
+	}
+	main, extra := got["CLAUDE.md"], got["extra.md"]
+	if main == nil || main["load_reason"] != "session_start" || main["memory_type"] != "Project" || main["hook_event_name"] != "InstructionsLoaded" {
+		t.Errorf("CLAUDE.md input %v", main)
+	}
+	if parent, _ := extra["parent_file_path"].(string); extra == nil || extra["load_reason"] != "include" || filepath.Base(parent) != "CLAUDE.md" {
+		t.Errorf("extra.md input %v", extra)
+	}
+}

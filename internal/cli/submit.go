@@ -14,6 +14,7 @@ import (
 	"reins/internal/engine"
 	"reins/internal/hooks"
 	"reins/internal/llm"
+	"reins/internal/prompt"
 )
 
 // prepared is what a line of user input turned into.
@@ -180,7 +181,42 @@ func (a *app) sessionStart(ctx context.Context) {
 	if a.resumed != nil {
 		source = "resume"
 	}
+	a.instructionsLoaded(ctx)
 	a.sessionStartAs(ctx, source)
+}
+
+// instructionsLoaded runs InstructionsLoaded hooks for each memory file
+// loaded at start (load_reason "session_start", or "include" for a file
+// another imports). They only observe: what they say is shown to the
+// user, and nothing else.
+func (a *app) instructionsLoaded(ctx context.Context) {
+	if a.memory == nil || !a.hookRun.Has(hooks.InstructionsLoaded) {
+		return
+	}
+	for _, f := range a.memory.Files() {
+		r := a.hookRun.Run(ctx, a.hookInput(hooks.InstructionsLoaded, func(h *hooks.Input) {
+			h.FilePath, h.MemoryType, h.LoadReason = f.Path, memoryType(f.Kind), "session_start"
+			if f.ImportedBy != "" {
+				h.LoadReason, h.ParentFilePath = "include", f.ImportedBy
+			}
+			h.Globs = f.Paths
+		}))
+		a.reportHooks(hooks.Result{SystemMessages: r.SystemMessages, Errors: r.Errors})
+	}
+}
+
+// memoryType names a memory file's kind as InstructionsLoaded hooks get
+// it.
+func memoryType(k prompt.Kind) string {
+	switch k {
+	case prompt.KindManaged:
+		return "Managed"
+	case prompt.KindUser:
+		return "User"
+	case prompt.KindLocal:
+		return "Local"
+	}
+	return "Project"
 }
 
 // sessionStartAs runs SessionStart hooks with the source given

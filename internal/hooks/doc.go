@@ -117,7 +117,11 @@
 // UserPromptExpansion when a slash command expands into a prompt
 // (expansion_type, command_name (its matcher), command_args,
 // command_source, prompt; exit 2 or decision "block" refuses the
-// command, and additionalContext or plain stdout goes with its prompt).
+// command, and additionalContext or plain stdout goes with its prompt);
+// InstructionsLoaded at start for each memory file loaded then
+// (file_path, memory_type, load_reason "session_start" or "include" with
+// parent_file_path, globs; its matcher is load_reason; only messages and
+// errors are shown, nothing is decided).
 //
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the

@@ -33,13 +33,16 @@ const (
 	// UserPromptExpansion fires when a slash command expands into a
 	// prompt; it may block the expansion or add context.
 	UserPromptExpansion Event = "UserPromptExpansion"
+	// InstructionsLoaded fires for each memory file (CLAUDE.md, a rule)
+	// loaded at session start; what its hooks say is ignored.
+	InstructionsLoaded Event = "InstructionsLoaded"
 )
 
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
-	PermissionDenied, CwdChanged, UserPromptExpansion,
+	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded,
 }
 
 // plainContext reports whether plain stdout of a hook of the event (exit
@@ -132,6 +135,12 @@ type Input struct {
 	// Prompt is what the user typed.
 	ExpansionType, CommandName, CommandArgs, CommandSource string
 
+	// FilePath, MemoryType ("User", "Project", "Local", "Managed"),
+	// LoadReason ("session_start", "include"), Globs and ParentFilePath
+	// describe a memory file (InstructionsLoaded).
+	FilePath, MemoryType, LoadReason, ParentFilePath string
+	Globs                                            []string
+
 	// Env are NAME=value pairs added to the environment of this run's
 	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
 	Env []string
@@ -159,6 +168,8 @@ func (in *Input) MatchValue() string {
 		return in.Error
 	case UserPromptExpansion:
 		return in.CommandName
+	case InstructionsLoaded:
+		return in.LoadReason
 	}
 	return ""
 }
@@ -257,6 +268,14 @@ func (in *Input) JSON() []byte {
 		m["reason"] = in.Reason
 	case CwdChanged:
 		m["old_cwd"], m["new_cwd"] = in.OldCwd, in.NewCwd
+	case InstructionsLoaded:
+		m["file_path"], m["memory_type"], m["load_reason"] = in.FilePath, in.MemoryType, in.LoadReason
+		if len(in.Globs) > 0 {
+			m["globs"] = in.Globs
+		}
+		if in.ParentFilePath != "" {
+			m["parent_file_path"] = in.ParentFilePath
+		}
 	case UserPromptExpansion:
 		m["expansion_type"] = in.ExpansionType
 		m["command_name"] = in.CommandName

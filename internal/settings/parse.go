@@ -105,7 +105,7 @@ var KnownHookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
 	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
 	"PreCompact", "PostCompact", "SessionStart", "SessionEnd", "PermissionDenied",
-	"CwdChanged", "UserPromptExpansion",
+	"CwdChanged", "UserPromptExpansion", "InstructionsLoaded",
 }
 
 // fileData is one parsed file: its valid top-level values and where each
