@@ -155,3 +155,24 @@ func TestInstructionsLoadedHookRunsForEachMemoryFile(t *testing.T) {
 		t.Errorf("extra.md input %v", extra)
 	}
 }
+
+// A PreToolUse matcher written as a comma list ("Edit, Bash") selects
+// those tools: the hook denies the Bash call.
+func TestPreToolUseMatcherWithCommasSelectsTheListedTools(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "touch made.txt"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"allow": ["Bash"]}, "hooks": {"PreToolUse": [{"matcher": "Edit, Bash", "hooks": [
+		{"type": "command", "command": "echo 'no shell in this repo' >&2; exit 2"}]}]}}`)
+	r := sb.Run(t, "", "-p", "make a file")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made.txt")); err == nil {
+		t.Error("the call the hook denies ran")
+	}
+	if res, _ := autoToolResult(srv, "toolu_1"); !strings.Contains(res, "no shell in this repo") {
+		t.Errorf("tool result %q, want the hook's reason", res)
+	}
+}

@@ -115,3 +115,27 @@ func TestCwdChangedAndUserPromptExpansionInputs(t *testing.T) {
 		t.Errorf("plain stdout of a UserPromptExpansion hook: %+v, want it as context", r)
 	}
 }
+
+// A matcher that lists names with commas (and spaces) selects exactly
+// those names, as Claude Code reads it; it used to be taken for a regular
+// expression that selected nothing.
+func TestMatcherListWithCommas(t *testing.T) {
+	for _, tt := range []struct {
+		matcher, value string
+		want           bool
+	}{
+		{"Edit, Write", "Write", true},
+		{"Edit,Write", "Edit", true},
+		{"Edit, Write | Bash", "Bash", true},
+		{"Edit, Write", "Read", false},
+		{"Edit, Write", "Edit, Write", false},
+		{"mcp__memory", "mcp__memory__create", false},
+		{"mcp__.*", "mcp__memory__create", true},
+		{"", "anything", true},
+		{"*", "anything", true},
+	} {
+		if got := Matches(tt.matcher, tt.value); got != tt.want {
+			t.Errorf("Matches(%q, %q) = %v, want %v", tt.matcher, tt.value, got, tt.want)
+		}
+	}
+}

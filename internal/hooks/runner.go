@@ -558,8 +558,9 @@ func matchesOldAgentName(in *Input, matcher string) bool {
 }
 
 // Matches reports whether a hook matcher selects value: an empty matcher
-// or "*" selects everything; a matcher made of names joined by "|" selects
-// exactly those names; anything else is a regular expression that selects
+// or "*" selects everything; a matcher made of names joined by "|" or ","
+// (spaces around them allowed: "Edit, Write") selects exactly those
+// names; anything else is a regular expression that selects
 // the values it matches anywhere, as Claude Code's RegExp.test does
 // ("^Bash" selects BashOutput too; anchor with ^ and $ for the whole
 // name). An invalid expression selects nothing.
@@ -569,8 +570,8 @@ func Matches(matcher, value string) bool {
 		return true
 	}
 	if simpleMatcher(matcher) {
-		for _, alt := range strings.Split(matcher, "|") {
-			if alt == value {
+		for _, alt := range strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' }) {
+			if strings.TrimSpace(alt) == value {
 				return true
 			}
 		}
@@ -582,7 +583,7 @@ func Matches(matcher, value string) bool {
 
 func simpleMatcher(m string) bool {
 	for _, r := range m {
-		if !(r == '|' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+		if !(r == '|' || r == ',' || r == ' ' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
 			return false
 		}
 	}
