@@ -176,3 +176,25 @@ func TestPreToolUseMatcherWithCommasSelectsTheListedTools(t *testing.T) {
 		t.Errorf("tool result %q, want the hook's reason", res)
 	}
 }
+
+// A hook that says continue false ends the run, and in text output its
+// stopReason reaches the user on stderr; the run used to end with empty
+// output and no word on why.
+func TestContinueFalseStopReasonIsShownInTextOutput(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo hi"})),
+		llmtest.Reply("not reached"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"allow": ["Bash"]}, "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "echo '{\"continue\": false, \"stopReason\": \"Build failed, fix it first\"}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "build it")
+	if r.Code != 0 || strings.Contains(r.Stdout, "not reached") {
+		t.Fatalf("code %d out %q err %q, want the run stopped after the hook", r.Code, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "Build failed, fix it first") {
+		t.Errorf("stderr %q, want the hook's stopReason", r.Stderr)
+	}
+	if n := srv.Remaining(); n != 1 {
+		t.Errorf("%d scripted turns left, want the reply after the tool call unused", n)
+	}
+}
