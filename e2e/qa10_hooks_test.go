@@ -198,3 +198,56 @@ func TestContinueFalseStopReasonIsShownInTextOutput(t *testing.T) {
 		t.Errorf("%d scripted turns left, want the reply after the tool call unused", n)
 	}
 }
+
+// PostToolBatch hooks run once a batch of calls all have results, with
+// every call and the result the model sees: their context reaches the
+// next request, and a block stops the turn before it.
+func TestPostToolBatchHookSeesTheBatchAndCanStopTheLoop(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(
+			llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "echo one"}),
+			llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "echo two"})),
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), "batch checked: 2 calls") },
+			Blocks: []llmtest.Block{llmtest.ToolUse("toolu_3", "Bash", map[string]string{"command": "echo three"})}},
+		llmtest.Reply("not reached"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	// The first batch gets context; the second is blocked.
+	sb.Write(t, "hook.sh", `#!/bin/sh
+cat >> "$CLAUDE_PROJECT_DIR/batches.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/batches.jsonl"
+if [ -f "$CLAUDE_PROJECT_DIR/seen" ]; then echo '{"decision": "block", "reason": "batch budget used up"}'; exit 0; fi
+touch "$CLAUDE_PROJECT_DIR/seen"
+echo '{"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalContext": "batch checked: 2 calls"}}'
+`)
+	if err := os.Chmod(filepath.Join(sb.Dir, "hook.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"allow": ["Bash"]}, "hooks": {"PostToolBatch": [{"hooks": [
+		{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/hook.sh"}]}]}}`)
+	r := sb.Run(t, "", "-p", "run both")
+	if r.Code != 0 || strings.Contains(r.Stdout, "not reached") {
+		t.Fatalf("code %d out %q err %q, want the turn stopped by the second batch's hook", r.Code, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "batch budget used up") {
+		t.Errorf("stderr %q, want the block's reason", r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "batches.jsonl"))
+	if err != nil {
+		t.Fatalf("the PostToolBatch hook did not run: %v", err)
+	}
+	var first struct {
+		Event string `json:"hook_event_name"`
+		Calls []struct {
+			Name     string          `json:"tool_name"`
+			ID       string          `json:"tool_use_id"`
+			Input    json.RawMessage `json:"tool_input"`
+			Response string          `json:"tool_response"`
+		} `json:"tool_calls"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(string(data), "\n", 2)[0]), &first); err != nil {
+		t.Fatalf("hook input %q: %v", data, err)
+	}
+	if first.Event != "PostToolBatch" || len(first.Calls) != 2 || first.Calls[0].ID != "toolu_1" || first.Calls[1].ID != "toolu_2" ||
+		first.Calls[0].Name != "Bash" || !strings.Contains(first.Calls[1].Response, "two") || !strings.Contains(string(first.Calls[0].Input), "echo one") {
+		t.Errorf("first batch input %s", data)
+	}
+}

@@ -121,7 +121,12 @@
 // InstructionsLoaded at start for each memory file loaded then
 // (file_path, memory_type, load_reason "session_start" or "include" with
 // parent_file_path, globs; its matcher is load_reason; only messages and
-// errors are shown, nothing is decided).
+// errors are shown, nothing is decided); PostToolBatch (the engine's
+// gate) once every call of a batch has its result, before the next
+// request (tool_calls, each with tool_name, tool_input, tool_use_id and
+// the tool_response text the model sees; no matcher; exit 2, decision
+// "block" or continue false end the turn, additionalContext goes to the
+// model).
 //
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the

@@ -36,13 +36,16 @@ const (
 	// InstructionsLoaded fires for each memory file (CLAUDE.md, a rule)
 	// loaded at session start; what its hooks say is ignored.
 	InstructionsLoaded Event = "InstructionsLoaded"
+	// PostToolBatch fires once every call of a batch of tool calls has
+	// its result, before the next request; it may stop the loop.
+	PostToolBatch Event = "PostToolBatch"
 )
 
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
-	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded,
+	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded, PostToolBatch,
 }
 
 // plainContext reports whether plain stdout of a hook of the event (exit
@@ -141,6 +144,11 @@ type Input struct {
 	FilePath, MemoryType, LoadReason, ParentFilePath string
 	Globs                                            []string
 
+	// ToolCalls are the calls of a batch (PostToolBatch), each with
+	// tool_name, tool_input, tool_use_id and tool_response (the result
+	// text the model sees).
+	ToolCalls any
+
 	// Env are NAME=value pairs added to the environment of this run's
 	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
 	Env []string
@@ -177,7 +185,7 @@ func (in *Input) MatchValue() string {
 // usesMatcher reports whether the event's matchers select hooks.
 func (e Event) usesMatcher() bool {
 	switch e {
-	case UserPromptSubmit, Stop, CwdChanged:
+	case UserPromptSubmit, Stop, CwdChanged, PostToolBatch:
 		return false
 	}
 	return true
@@ -268,6 +276,8 @@ func (in *Input) JSON() []byte {
 		m["reason"] = in.Reason
 	case CwdChanged:
 		m["old_cwd"], m["new_cwd"] = in.OldCwd, in.NewCwd
+	case PostToolBatch:
+		m["tool_calls"] = in.ToolCalls
 	case InstructionsLoaded:
 		m["file_path"], m["memory_type"], m["load_reason"] = in.FilePath, in.MemoryType, in.LoadReason
 		if len(in.Globs) > 0 {

@@ -105,7 +105,7 @@ var KnownHookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
 	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
 	"PreCompact", "PostCompact", "SessionStart", "SessionEnd", "PermissionDenied",
-	"CwdChanged", "UserPromptExpansion", "InstructionsLoaded",
+	"CwdChanged", "UserPromptExpansion", "InstructionsLoaded", "PostToolBatch",
 }
 
 // fileData is one parsed file: its valid top-level values and where each

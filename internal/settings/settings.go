@@ -163,6 +163,7 @@ type HookSpec struct {
 var promptHookEvents = map[string]bool{
 	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true,
 	"UserPromptSubmit": true, "Stop": true, "SubagentStop": true, "UserPromptExpansion": true,
+	"PostToolBatch": true,
 }
 
 // Problem says why h, configured for event, cannot run ("" when it can):
@@ -193,7 +194,7 @@ func (h HookSpec) Problem(event string) string {
 			return fmt.Sprintf(`a PermissionRequest %s hook cannot allow or deny a permission (its answer has no effect on this event); use a command hook that prints hookSpecificOutput.decision with "behavior": "allow" or "deny"`, h.Type)
 		}
 		if !promptHookEvents[event] {
-			return fmt.Sprintf("%s hooks cannot be of type %q (prompt and agent hooks run for PreToolUse, PostToolUse, PostToolUseFailure, UserPromptSubmit, UserPromptExpansion, Stop and SubagentStop)", event, h.Type)
+			return fmt.Sprintf("%s hooks cannot be of type %q (prompt and agent hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, UserPromptSubmit, UserPromptExpansion, Stop and SubagentStop)", event, h.Type)
 		}
 	case "mcp_tool":
 		if strings.TrimSpace(h.Server) == "" || strings.TrimSpace(h.Tool) == "" {
