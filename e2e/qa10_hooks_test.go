@@ -251,3 +251,39 @@ echo '{"hookSpecificOutput": {"hookEventName": "PostToolBatch", "additionalConte
 		t.Errorf("first batch input %s", data)
 	}
 }
+
+// SessionStart hooks tell a resumed session ("resume") from a fork of one
+// (--fork-session: "fork"), as Claude Code's source does.
+func TestSessionStartSourceIsForkForAForkedSession(t *testing.T) {
+	srv := server(t, llmtest.Reply("one"), llmtest.Reply("two"), llmtest.Reply("three"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"SessionStart": [{"hooks": [
+		{"type": "command", "command": "cat >> \"$CLAUDE_PROJECT_DIR/starts.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/starts.jsonl\""}]}]}}`)
+	r := sb.Run(t, "", "-p", "hello", "--output-format", "json")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	var res struct {
+		SessionID string `json:"session_id"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil || res.SessionID == "" {
+		t.Fatalf("result %q: %v", r.Stdout, err)
+	}
+	for _, args := range [][]string{{"--resume", res.SessionID}, {"--resume", res.SessionID, "--fork-session"}} {
+		if r := sb.Run(t, "", append([]string{"-p", "again"}, args...)...); r.Code != 0 {
+			t.Fatalf("%v: code %d: %s", args, r.Code, r.Stderr)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(sb.Dir, "starts.jsonl"))
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in struct {
+			Source string `json:"source"`
+		}
+		_ = json.Unmarshal([]byte(line), &in)
+		got = append(got, in.Source)
+	}
+	if strings.Join(got, " ") != "startup resume fork" {
+		t.Errorf("SessionStart sources %q, want startup resume fork", got)
+	}
+}

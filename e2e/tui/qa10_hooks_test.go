@@ -3,6 +3,7 @@ package tui
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"reins/internal/llm/llmtest"
@@ -23,4 +24,31 @@ func TestQA10HookStatusMessageShowsInTheSpinner(t *testing.T) {
 		t.Fatal(err)
 	}
 	tt.waitFor("checked and sent")
+}
+
+// /resume ends the conversation being left: SessionEnd hooks run with
+// reason "resume" before the resumed one starts.
+func TestQA10ResumeRunsSessionEndWithReasonResume(t *testing.T) {
+	afterClear := llmtest.Reply("fresh start")
+	afterClear.ResetPrefix = true
+	tt := newTerm(t, llmtest.Reply("one"), afterClear)
+	tt.sb.Write(t, ".claude/settings.json", `{"hooks": {"SessionEnd": [{"hooks": [{"type": "command",
+		"command": "cat >> \"$CLAUDE_PROJECT_DIR/ended.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/ended.jsonl\""}]}]}}`)
+	tt.start()
+	tt.ready()
+	tt.prompt("first question")
+	tt.waitFor("● one")
+	tt.prompt("/clear")
+	tt.waitFor("Conversation cleared")
+	tt.prompt("second question")
+	tt.waitFor("fresh start")
+	tt.prompt("/resume")
+	tt.waitFor("Resume a conversation", "first question")
+	tt.typeText("first")
+	tt.keys("Enter")
+	tt.waitFor("Resumed: first question")
+	data, _ := os.ReadFile(filepath.Join(tt.sb.Dir, "ended.jsonl"))
+	if !strings.Contains(string(data), `"reason":"clear"`) || !strings.Contains(string(data), `"reason":"resume"`) {
+		t.Errorf("SessionEnd hook inputs %q, want reasons clear and resume", data)
+	}
 }

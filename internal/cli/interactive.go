@@ -318,6 +318,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 			}
 		}()
 	}()
+	// The conversation being left ends here (SessionEnd reason
+	// "resume"), before the one resumed starts.
+	u.a.sessionEnd("resume")
 	id := info.ID
 	if dst := u.a.store.TranscriptPath(u.a.cwd, id); !u.a.opts.NoPersist && !sameFile(info.Path, dst) {
 		// A session Claude Code recorded (or one of another name): it

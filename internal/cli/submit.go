@@ -174,11 +174,14 @@ func (a *app) reportHooks(r hooks.Result) {
 	}
 }
 
-// sessionStart runs SessionStart hooks ("startup" or "resume"); their
+// sessionStart runs SessionStart hooks ("startup", "resume" or "fork"); their
 // context is added to the conversation before the first prompt.
 func (a *app) sessionStart(ctx context.Context) {
 	source := "startup"
-	if a.resumed != nil {
+	switch {
+	case a.resumed != nil && a.opts.ForkSession:
+		source = "fork" // a new session with the history of another
+	case a.resumed != nil:
 		source = "resume"
 	}
 	a.instructionsLoaded(ctx)

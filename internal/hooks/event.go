@@ -119,12 +119,12 @@ type Input struct {
 	// has Trigger too).
 	CompactSummary string
 
-	// Source is "startup", "resume", "clear" or "compact" and Model the
+	// Source is "startup", "resume", "fork", "clear" or "compact" and Model the
 	// session's model (SessionStart).
 	Source string
 	Model  string
 
-	// Reason says why the session ended (SessionEnd): "clear", "logout",
+	// Reason says why the session ended (SessionEnd): "clear", "resume", "logout",
 	// "prompt_input_exit", "other"; or why a call was denied
 	// (PermissionDenied).
 	Reason string
