@@ -287,3 +287,33 @@ func TestSessionStartSourceIsForkForAForkedSession(t *testing.T) {
 		t.Errorf("SessionStart sources %q, want startup resume fork", got)
 	}
 }
+
+// A hook's input cwd follows the Bash tool's cd, as Claude Code's does;
+// CLAUDE_PROJECT_DIR stays the project's.
+func TestHookInputCwdFollowsBashCd(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]string{"command": "mkdir -p sub && cd sub"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Bash", map[string]string{"command": "pwd"})),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"permissions": {"allow": ["Bash"]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+		{"type": "command", "command": "cat >> \"$CLAUDE_PROJECT_DIR/pre.jsonl\"; echo >> \"$CLAUDE_PROJECT_DIR/pre.jsonl\""}]}]}}`)
+	if r := sb.Run(t, "", "-p", "go into sub"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(sb.Dir, "pre.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cwds []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var in struct {
+			Cwd string `json:"cwd"`
+		}
+		_ = json.Unmarshal([]byte(line), &in)
+		cwds = append(cwds, in.Cwd)
+	}
+	if len(cwds) != 2 || !sameDir(cwds[0], sb.Dir) || !sameDir(cwds[1], filepath.Join(sb.Dir, "sub")) {
+		t.Errorf("hook cwds %q, want the project and then its sub folder", cwds)
+	}
+}

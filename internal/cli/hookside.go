@@ -239,3 +239,13 @@ func (a *app) cwdChanged(ctx context.Context, dir string) {
 		a.applyHookEnv(ctx, hooks.CwdChanged, envFile)
 	}
 }
+
+// hookCwd is the cwd hook inputs give: the folder the main conversation's
+// Bash commands run in, which follows cd, as Claude Code's does (the
+// session's folder until a command changes it). CLAUDE_PROJECT_DIR stays
+// the project's.
+func (a *app) hookCwd() string {
+	a.shellMu.Lock()
+	defer a.shellMu.Unlock()
+	return cmp.Or(a.shellCwd, a.cwd)
+}

@@ -104,7 +104,7 @@ func (a *app) permissions() error {
 		AutoGuard:   a.autoGuard,
 		HookInput: func() hooks.Input {
 			id := a.currentID()
-			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.cwd, PromptID: a.currentPromptID()}
+			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.hookCwd(), PromptID: a.currentPromptID()}
 		},
 		Notify: a.notify,
 	})

@@ -157,7 +157,7 @@ func (a *app) currentPromptID() string {
 func (a *app) hookInput(ev hooks.Event, fill func(*hooks.Input)) hooks.Input {
 	id := a.currentID()
 	in := hooks.Input{Event: ev, SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id),
-		Cwd: a.cwd, PermissionMode: string(a.checker.Mode()), PromptID: a.currentPromptID()}
+		Cwd: a.hookCwd(), PermissionMode: string(a.checker.Mode()), PromptID: a.currentPromptID()}
 	if fill != nil {
 		fill(&in)
 	}

@@ -68,6 +68,7 @@ func (a *app) builtinTools() []tool.Tool {
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	a.shellMu.Lock()
 	a.shell = sh
+	a.shellCwd = "" // a new shell starts in the session's folder
 	sh.Setenv(a.shellEnv...)
 	a.shellMu.Unlock()
 	all := []tool.Tool{
