@@ -317,3 +317,19 @@ func TestHookInputCwdFollowsBashCd(t *testing.T) {
 		t.Errorf("hook cwds %q, want the project and then its sub folder", cwds)
 	}
 }
+
+// A SessionStart hook that exits 2 cannot block, and its stderr is shown
+// to the user (as Claude Code shows it); it was dropped without a word.
+func TestSessionStartExit2StderrIsShownToTheUser(t *testing.T) {
+	srv := server(t, llmtest.Reply("hello"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks": {"SessionStart": [{"hooks": [
+		{"type": "command", "command": "echo 'the dependency cache is stale' >&2; exit 2"}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi", "--verbose")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "hello" {
+		t.Fatalf("code %d out %q err %q, want the session to go on", r.Code, r.Stdout, r.Stderr)
+	}
+	if !strings.Contains(r.Stderr, "SessionStart hook: the dependency cache is stale") {
+		t.Errorf("stderr %q, want the hook's stderr", r.Stderr)
+	}
+}

@@ -231,10 +231,7 @@ func (a *app) cwdChanged(ctx context.Context, dir string) {
 			h.Env = []string{"CLAUDE_ENV_FILE=" + envFile}
 		}
 	}))
-	a.reportHooks(r)
-	if r.Block {
-		a.notify("warning", "CwdChanged hook: "+r.Reason)
-	}
+	a.reportObserved(r)
 	if envFile != "" {
 		a.applyHookEnv(ctx, hooks.CwdChanged, envFile)
 	}

@@ -174,6 +174,17 @@ func (a *app) reportHooks(r hooks.Result) {
 	}
 }
 
+// reportObserved passes on what the hooks of an event that cannot block
+// said: messages and errors, and the stderr of a hook that exited 2, which
+// such events show the user only (SessionStart, SessionEnd,
+// SubagentStart, PostCompact, CwdChanged).
+func (a *app) reportObserved(r hooks.Result) {
+	a.reportHooks(r)
+	if r.Block {
+		a.notify("warning", fmt.Sprintf("%s hook: %s", r.Event, r.Reason))
+	}
+}
+
 // sessionStart runs SessionStart hooks ("startup", "resume" or "fork"); their
 // context is added to the conversation before the first prompt.
 func (a *app) sessionStart(ctx context.Context) {
@@ -245,7 +256,7 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 			h.Env = []string{"CLAUDE_ENV_FILE=" + envFile}
 		}
 	}))
-	a.reportHooks(r)
+	a.reportObserved(r)
 	if envFile != "" {
 		a.applyHookEnv(ctx, hooks.SessionStart, envFile)
 	}
@@ -275,7 +286,7 @@ func (a *app) sessionEnd(reason string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hooksEndTimeout)
 	defer cancel()
-	a.reportHooks(a.hookRun.Run(ctx, a.hookInput(hooks.SessionEnd, func(h *hooks.Input) { h.Reason = reason })))
+	a.reportObserved(a.hookRun.Run(ctx, a.hookInput(hooks.SessionEnd, func(h *hooks.Input) { h.Reason = reason })))
 }
 
 // eventLog collects the events local commands emit while they run (print
