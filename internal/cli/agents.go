@@ -128,7 +128,10 @@ func (a *app) maxAgentDepth() int {
 
 // taskReminders announces the main conversation's finished background
 // tasks (shells and agents) at its next request.
-func (a *app) taskReminders() []string { return agent.TaskReminders(a.tasks) }
+func (a *app) taskReminders() []string {
+	// asyncRewake hooks that exited 2 wake the model the same way.
+	return append(agent.TaskReminders(a.tasks), a.hookRun.TakeRewakes()...)
+}
 
 func toolNames(ts []tool.Tool) []string {
 	out := make([]string, len(ts))
@@ -751,12 +754,7 @@ func (c *agentConv) subagentStart(ctx context.Context) []llm.ContentBlock {
 	r := c.hooks.Run(ctx, hooks.Input{Event: hooks.SubagentStart, SessionID: a.currentID(),
 		TranscriptPath: a.store.TranscriptPath(a.cwd, a.currentID()), Cwd: a.cwd,
 		PermissionMode: string(a.checker.Mode()), AgentID: c.spec.AgentID, AgentType: c.spec.Definition.Name})
-	for _, m := range r.SystemMessages {
-		a.notify("info", m)
-	}
-	for _, e := range r.Errors {
-		a.notify("warning", e)
-	}
+	a.reportObserved(r)
 	var out []llm.ContentBlock
 	for _, s := range r.AdditionalContext {
 		out = append(out, llm.TextBlock("<system-reminder>\nSubagentStart hook context: "+s+"\n</system-reminder>"))

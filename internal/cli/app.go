@@ -125,9 +125,10 @@ type app struct {
 	// (update_environment_variables), applied over the settings env.
 	clientEnv map[string]string
 
-	shellMu  sync.Mutex // guards shell and shellEnv
+	shellMu  sync.Mutex // guards shell, shellEnv and shellCwd
 	shell    *bash.Tool // the main thread's Bash tool
 	shellEnv []string   // NAME=value exported by SessionStart hooks through CLAUDE_ENV_FILE, for Bash commands only
+	shellCwd string     // the main Bash tool's folder as CwdChanged hooks last heard it ("": the session's)
 
 	models    *llm.Models
 	model     string
@@ -138,15 +139,17 @@ type app struct {
 	writer    *session.Writer
 	results   *tool.ResultStore
 
-	files    *filestate.State
-	tasks    *task.Registry
-	todos    *todo.Store
-	checker  *permission.Checker
-	hookRun  *hooks.Runner
-	gate     *engine.PermissionGate
-	asker    askerSlot
-	builtins []tool.Tool
-	tools    []tool.Tool // built-ins after deny filtering (what init lists)
+	files   *filestate.State
+	tasks   *task.Registry
+	todos   *todo.Store
+	checker *permission.Checker
+	hookRun *hooks.Runner
+	// hookStatus holds the statusMessage of the hooks running now.
+	hookStatus hookStatus
+	gate       *engine.PermissionGate
+	asker      askerSlot
+	builtins   []tool.Tool
+	tools      []tool.Tool // built-ins after deny filtering (what init lists)
 	// mcpSlot holds the session's MCP manager (see mcpm): set at start,
 	// or by /reload-plugins when the first plugin server appears, while
 	// background work (the @-resource completion) may be reading it.

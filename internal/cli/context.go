@@ -363,7 +363,7 @@ func (a *app) postCompact(ctx context.Context, trigger, summary string) {
 	if !a.hookRun.Has(hooks.PostCompact) {
 		return
 	}
-	a.reportHooks(a.hookRun.Run(ctx, a.hookInput(hooks.PostCompact, func(h *hooks.Input) {
+	a.reportObserved(a.hookRun.Run(ctx, a.hookInput(hooks.PostCompact, func(h *hooks.Input) {
 		h.Trigger, h.CompactSummary = trigger, summary
 	})))
 }

@@ -10,17 +10,18 @@ import (
 	"strings"
 	"time"
 
+	"reins/internal/hooks"
 	"reins/internal/settings"
 )
 
-// hookEnvFile makes the empty file SessionStart hooks get as
-// CLAUDE_ENV_FILE, where they append "export NAME=value" lines for the
+// hookEnvFile makes the empty file SessionStart and CwdChanged hooks get
+// as CLAUDE_ENV_FILE, where they append "export NAME=value" lines for the
 // session's Bash commands. It returns "" when the file cannot be made, and
 // a function that removes it.
-func (a *app) hookEnvFile() (string, func()) {
+func (a *app) hookEnvFile(ev hooks.Event) (string, func()) {
 	f, err := os.CreateTemp("", "reins-hook-env-*.sh")
 	if err != nil {
-		a.notify("warning", fmt.Sprintf("SessionStart hooks run without CLAUDE_ENV_FILE: %v", err))
+		a.notify("warning", fmt.Sprintf("%s hooks run without CLAUDE_ENV_FILE: %v", ev, err))
 		return "", func() {}
 	}
 	f.Close()
@@ -30,11 +31,11 @@ func (a *app) hookEnvFile() (string, func()) {
 // hookEnvTimeout bounds sourcing the CLAUDE_ENV_FILE.
 const hookEnvTimeout = 10 * time.Second
 
-// applyHookEnv sources the CLAUDE_ENV_FILE the SessionStart hooks wrote
+// applyHookEnv sources the CLAUDE_ENV_FILE the hooks of ev wrote
 // and gives the variables it sets or changes to the session's Bash
 // commands (the main thread's and the sub-agents' started later). The
 // rest of reins does not see them, as in Claude Code.
-func (a *app) applyHookEnv(ctx context.Context, path string) {
+func (a *app) applyHookEnv(ctx context.Context, ev hooks.Event, path string) {
 	data, err := os.ReadFile(path)
 	if err != nil || len(bytes.TrimSpace(data)) == 0 {
 		return
@@ -47,7 +48,7 @@ func (a *app) applyHookEnv(ctx context.Context, path string) {
 	cmd.Dir = a.cwd
 	out, err := cmd.Output()
 	if err != nil {
-		a.notify("warning", fmt.Sprintf("CLAUDE_ENV_FILE written by a SessionStart hook could not be read: %v", err))
+		a.notify("warning", fmt.Sprintf("CLAUDE_ENV_FILE written by a %s hook could not be read: %v", ev, err))
 		return
 	}
 	var changed []string

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -171,4 +173,76 @@ func (a *app) runHookAgent(ctx context.Context, model, prompt string) (string, e
 		return "", fmt.Errorf("the agent failed: %s", text)
 	}
 	return text, nil
+}
+
+// hookStatus keeps the statusMessage of each hook that runs now, for the
+// terminal UI's spinner. It is safe for concurrent use; the zero value is
+// ready.
+type hookStatus struct {
+	mu      sync.Mutex
+	running []hookStatusEntry // in start order
+}
+
+type hookStatusEntry struct{ id, msg string }
+
+// track hears a hook start or finish.
+func (s *hookStatus) track(p hooks.Progress) {
+	if p.StatusMessage == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p.Done {
+		s.running = slices.DeleteFunc(s.running, func(e hookStatusEntry) bool { return e.id == p.ID })
+		return
+	}
+	s.running = append(s.running, hookStatusEntry{p.ID, p.StatusMessage})
+}
+
+// current is the statusMessage of the hook that started last of those
+// running ("" when none with one runs).
+func (s *hookStatus) current() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.running) == 0 {
+		return ""
+	}
+	return s.running[len(s.running)-1].msg
+}
+
+// cwdChanged runs CwdChanged hooks when a Bash command of the main
+// conversation changed the shell's folder: they get the folders before
+// and after, and CLAUDE_ENV_FILE, whose exports reach later Bash
+// commands (direnv-style). What they say is shown to the user; they
+// cannot block.
+func (a *app) cwdChanged(ctx context.Context, dir string) {
+	a.shellMu.Lock()
+	old := cmp.Or(a.shellCwd, a.cwd)
+	a.shellCwd = dir
+	a.shellMu.Unlock()
+	if !a.hookRun.Has(hooks.CwdChanged) {
+		return
+	}
+	envFile, cleanup := a.hookEnvFile(hooks.CwdChanged)
+	defer cleanup()
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.CwdChanged, func(h *hooks.Input) {
+		h.OldCwd, h.NewCwd = old, dir
+		if envFile != "" {
+			h.Env = []string{"CLAUDE_ENV_FILE=" + envFile}
+		}
+	}))
+	a.reportObserved(r)
+	if envFile != "" {
+		a.applyHookEnv(ctx, hooks.CwdChanged, envFile)
+	}
+}
+
+// hookCwd is the cwd hook inputs give: the folder the main conversation's
+// Bash commands run in, which follows cd, as Claude Code's does (the
+// session's folder until a command changes it). CLAUDE_PROJECT_DIR stays
+// the project's.
+func (a *app) hookCwd() string {
+	a.shellMu.Lock()
+	defer a.shellMu.Unlock()
+	return cmp.Or(a.shellCwd, a.cwd)
 }

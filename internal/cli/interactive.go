@@ -61,7 +61,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		// respectGitignore (default true) keeps ignored files out of @
 		// completion.
 		ListIgnoredFiles: !a.respectGitignore(),
-		Commands:         tui.CommandRegistryAttaching(a.commands, a.expander, a.mentioned),
+		Commands:         tui.CommandRegistryChecked(a.commands, a.expander, a.mentioned, a.expansionHooks),
 		Compactor:        u.compactor,
 		Sessions:         u,
 		NewSession:       u.fresh,
@@ -118,6 +118,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Notify:          notifyChannel(a.settings.Raw["preferredNotifChannel"]),
 		BackgroundDone:  a.tasks.Changed(),
 		BackgroundNotes: a.taskReminders,
+		HookStatus:      a.hookStatus.current,
 		CanBackground:   a.tasks.CanBackground,
 		Background:      a.tasks.Background,
 		OnIdle: func() {
@@ -317,6 +318,9 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 			}
 		}()
 	}()
+	// The conversation being left ends here (SessionEnd reason
+	// "resume"), before the one resumed starts.
+	u.a.sessionEnd("resume")
 	id := info.ID
 	if dst := u.a.store.TranscriptPath(u.a.cwd, id); !u.a.opts.NoPersist && !sameFile(info.Path, dst) {
 		// A session Claude Code recorded (or one of another name): it

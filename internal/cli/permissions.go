@@ -66,9 +66,20 @@ func (a *app) permissions() error {
 			a.warn(msg)
 		}
 	}
-	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.projDir, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, RunAgent: a.runHookAgent, Notify: a.hooks.HookNotify}
+	hcfg := hooks.Config{Hooks: a.settings.Hooks, ProjectDir: a.projDir, Environ: a.environ, Ask: a.askHookModel, If: a.hookIf, CallTool: a.callHookTool, RunAgent: a.runHookAgent, Notify: func(p hooks.Progress) {
+		a.hookStatus.track(p)
+		if a.hooks.HookNotify != nil {
+			a.hooks.HookNotify(p)
+		}
+	}}
 	hcfg.AllowedHTTPURLs = a.stringListSetting("allowedHttpHookUrls")
 	hcfg.HTTPAllowedEnvVars = a.stringListSetting("httpHookAllowedEnvVars")
+	hcfg.OnRewake = func() {
+		// The front ends wait on the tasks' signal to announce them.
+		if a.tasks != nil {
+			a.tasks.Poke()
+		}
+	}
 	a.hookRun = hooks.New(hcfg)
 	// Async hooks may finish what they do, for a while.
 	a.onClose(func() { a.hookRun.Close(asyncHookGrace) })
@@ -93,7 +104,7 @@ func (a *app) permissions() error {
 		AutoGuard:   a.autoGuard,
 		HookInput: func() hooks.Input {
 			id := a.currentID()
-			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.cwd, PromptID: a.currentPromptID()}
+			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.hookCwd(), PromptID: a.currentPromptID()}
 		},
 		Notify: a.notify,
 	})

@@ -222,6 +222,11 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 				return writeOutError(err)
 			}
 		}
+		if end.Reason == engine.ReasonStopHook && end.HookReason != "" {
+			// The hook's stopReason is for the user: without it, a run a
+			// hook stopped ends with no word on why.
+			fmt.Fprintf(env.Stderr, "reins: stopped by a hook: %s\n", end.HookReason)
+		}
 	}
 	if err := a.sess.RecordError(); err != nil && o.OutputFormat != "stream-json" {
 		// Stream-json readers got it as a notice line.

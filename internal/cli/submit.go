@@ -14,6 +14,7 @@ import (
 	"reins/internal/engine"
 	"reins/internal/hooks"
 	"reins/internal/llm"
+	"reins/internal/prompt"
 )
 
 // prepared is what a line of user input turned into.
@@ -62,6 +63,14 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 	case command.Query:
 		content = out.Expansion.Content()
 	}
+	var expansionContext []llm.ContentBlock
+	if out.Action == command.Query {
+		refusal, extra := a.expansionHooks(ctx, out, text)
+		if refusal != "" {
+			return prepared{Output: refusal, IsError: true, Events: events}, nil
+		}
+		expansionContext = extra
+	}
 	in := engine.Input{Content: content, TokenBudget: engine.ParseTokenBudget(text), MinEffort: engine.PromptEffort(text)}
 	expanded := ""
 	if out.Action == command.Query {
@@ -83,12 +92,44 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 			in.Content = append(in.Content, llm.TextBlock("<system-reminder>\n"+strings.TrimSpace(c)+"\n</system-reminder>"))
 		}
 	}
+	in.Content = append(in.Content, expansionContext...)
 	if r := a.styleReminder(); r != "" {
 		in.Content = append(in.Content, llm.TextBlock(r))
 	}
 	// Taken only now: a prompt a hook refused leaves it for the next.
 	in.Content = append(in.Content, a.asyncHookContext()...)
 	return prepared{Run: true, Input: in}, nil
+}
+
+// expansionHooks runs UserPromptExpansion hooks for a command that
+// expanded into a prompt (text is the line typed). It returns why the
+// expansion is refused ("" when it is not), and the context the hooks
+// add for the model.
+func (a *app) expansionHooks(ctx context.Context, out *command.Outcome, text string) (string, []llm.ContentBlock) {
+	if !a.hookRun.Has(hooks.UserPromptExpansion) {
+		return "", nil
+	}
+	r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptExpansion, func(h *hooks.Input) {
+		h.ExpansionType, h.CommandName, h.CommandArgs, h.Prompt = "slash_command", out.Name, out.Args, text
+		if out.Command != nil {
+			h.CommandName, h.CommandSource = out.Command.Name, string(out.Command.Source)
+			if out.Command.Source == command.SourceMCP {
+				h.ExpansionType = "mcp_prompt"
+			}
+		}
+	}))
+	a.reportHooks(r)
+	switch {
+	case r.Stop:
+		return firstNonEmpty(r.StopReason, "A UserPromptExpansion hook stopped the command."), nil
+	case r.Block:
+		return fmt.Sprintf("/%s was blocked by a UserPromptExpansion hook: %s", out.Name, r.Reason), nil
+	}
+	var extra []llm.ContentBlock
+	for _, c := range r.AdditionalContext {
+		extra = append(extra, llm.TextBlock("<system-reminder>\n"+strings.TrimSpace(c)+"\n</system-reminder>"))
+	}
+	return "", extra
 }
 
 // asyncHookContext passes on what async hooks that finished since the
@@ -116,7 +157,7 @@ func (a *app) currentPromptID() string {
 func (a *app) hookInput(ev hooks.Event, fill func(*hooks.Input)) hooks.Input {
 	id := a.currentID()
 	in := hooks.Input{Event: ev, SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id),
-		Cwd: a.cwd, PermissionMode: string(a.checker.Mode()), PromptID: a.currentPromptID()}
+		Cwd: a.hookCwd(), PermissionMode: string(a.checker.Mode()), PromptID: a.currentPromptID()}
 	if fill != nil {
 		fill(&in)
 	}
@@ -133,14 +174,63 @@ func (a *app) reportHooks(r hooks.Result) {
 	}
 }
 
-// sessionStart runs SessionStart hooks ("startup" or "resume"); their
+// reportObserved passes on what the hooks of an event that cannot block
+// said: messages and errors, and the stderr of a hook that exited 2, which
+// such events show the user only (SessionStart, SessionEnd,
+// SubagentStart, PostCompact, CwdChanged).
+func (a *app) reportObserved(r hooks.Result) {
+	a.reportHooks(r)
+	if r.Block {
+		a.notify("warning", fmt.Sprintf("%s hook: %s", r.Event, r.Reason))
+	}
+}
+
+// sessionStart runs SessionStart hooks ("startup", "resume" or "fork"); their
 // context is added to the conversation before the first prompt.
 func (a *app) sessionStart(ctx context.Context) {
 	source := "startup"
-	if a.resumed != nil {
+	switch {
+	case a.resumed != nil && a.opts.ForkSession:
+		source = "fork" // a new session with the history of another
+	case a.resumed != nil:
 		source = "resume"
 	}
+	a.instructionsLoaded(ctx)
 	a.sessionStartAs(ctx, source)
+}
+
+// instructionsLoaded runs InstructionsLoaded hooks for each memory file
+// loaded at start (load_reason "session_start", or "include" for a file
+// another imports). They only observe: what they say is shown to the
+// user, and nothing else.
+func (a *app) instructionsLoaded(ctx context.Context) {
+	if a.memory == nil || !a.hookRun.Has(hooks.InstructionsLoaded) {
+		return
+	}
+	for _, f := range a.memory.Files() {
+		r := a.hookRun.Run(ctx, a.hookInput(hooks.InstructionsLoaded, func(h *hooks.Input) {
+			h.FilePath, h.MemoryType, h.LoadReason = f.Path, memoryType(f.Kind), "session_start"
+			if f.ImportedBy != "" {
+				h.LoadReason, h.ParentFilePath = "include", f.ImportedBy
+			}
+			h.Globs = f.Paths
+		}))
+		a.reportHooks(hooks.Result{SystemMessages: r.SystemMessages, Errors: r.Errors})
+	}
+}
+
+// memoryType names a memory file's kind as InstructionsLoaded hooks get
+// it.
+func memoryType(k prompt.Kind) string {
+	switch k {
+	case prompt.KindManaged:
+		return "Managed"
+	case prompt.KindUser:
+		return "User"
+	case prompt.KindLocal:
+		return "Local"
+	}
+	return "Project"
 }
 
 // sessionStartAs runs SessionStart hooks with the source given
@@ -158,7 +248,7 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 	if !a.hookRun.Has(hooks.SessionStart) {
 		return ""
 	}
-	envFile, cleanup := a.hookEnvFile()
+	envFile, cleanup := a.hookEnvFile(hooks.SessionStart)
 	defer cleanup()
 	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) {
 		h.Source, h.Model = source, a.model
@@ -166,9 +256,9 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 			h.Env = []string{"CLAUDE_ENV_FILE=" + envFile}
 		}
 	}))
-	a.reportHooks(r)
+	a.reportObserved(r)
 	if envFile != "" {
-		a.applyHookEnv(ctx, envFile)
+		a.applyHookEnv(ctx, hooks.SessionStart, envFile)
 	}
 	if len(r.AdditionalContext) == 0 {
 		return ""
@@ -196,7 +286,7 @@ func (a *app) sessionEnd(reason string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), hooksEndTimeout)
 	defer cancel()
-	a.reportHooks(a.hookRun.Run(ctx, a.hookInput(hooks.SessionEnd, func(h *hooks.Input) { h.Reason = reason })))
+	a.reportObserved(a.hookRun.Run(ctx, a.hookInput(hooks.SessionEnd, func(h *hooks.Input) { h.Reason = reason })))
 }
 
 // eventLog collects the events local commands emit while they run (print

@@ -63,11 +63,12 @@ func (a *app) builtinTools() []tool.Tool {
 		a.notify("warning", w)
 	}
 	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.withPluginBins(a.environ()), Tasks: a.tasks,
-		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs,
+		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs, OnCwd: a.cwdChanged,
 		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	a.shellMu.Lock()
 	a.shell = sh
+	a.shellCwd = "" // a new shell starts in the session's folder
 	sh.Setenv(a.shellEnv...)
 	a.shellMu.Unlock()
 	all := []tool.Tool{

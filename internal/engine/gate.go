@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,6 +76,7 @@ var (
 	_ tool.Gate        = (*PermissionGate)(nil)
 	_ StopHooks        = (*PermissionGate)(nil)
 	_ StopFailureHooks = (*PermissionGate)(nil)
+	_ BatchHooks       = (*PermissionGate)(nil)
 )
 
 // NewGate returns a gate. It panics if cfg.Permissions is nil.
@@ -614,6 +616,35 @@ func stopFailureKind(err error) string {
 		return "invalid_request"
 	}
 	return "unknown"
+}
+
+// PostToolBatch runs PostToolBatch hooks on a batch of calls that all
+// have their results: exit 2, decision "block" or continue:false stop the
+// turn before the next request; additionalContext goes to the model.
+func (g *PermissionGate) PostToolBatch(ctx context.Context, calls []*tool.Outcome) BatchDecision {
+	if !g.has(hooks.PostToolBatch) || len(calls) == 0 {
+		return BatchDecision{}
+	}
+	hi := g.hookInput(hooks.PostToolBatch, nil)
+	list := make([]map[string]any, len(calls))
+	for i, o := range calls {
+		input := o.Input
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		list[i] = map[string]any{"tool_name": o.Name, "tool_input": input, "tool_use_id": o.ID,
+			"tool_response": resultText(o.Block.Content)}
+	}
+	hi.ToolCalls = list
+	r := g.cfg.Hooks.Run(ctx, hi)
+	d := BatchDecision{Messages: append(append([]string{}, r.SystemMessages...), r.Errors...), Context: r.AdditionalContext}
+	switch {
+	case r.Stop:
+		d.Stop, d.StopReason = true, cmp.Or(r.StopReason, "a PostToolBatch hook ended the turn")
+	case r.Block:
+		d.Stop, d.StopReason = true, r.Reason
+	}
+	return d
 }
 
 // Stop runs Stop hooks, or SubagentStop hooks for a sub-agent's gate, as

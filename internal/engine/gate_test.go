@@ -332,7 +332,8 @@ func TestGatePermissionRequestHooks(t *testing.T) {
 	}{
 		{"allow", `echo '{"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow", "updatedPermissions": [{"type": "addRules", "rules": ["Bash(npm install)"], "behavior": "allow", "destination": "session"}]}}}'`, true, ""},
 		{"deny", `echo '{"hookSpecificOutput": {"decision": {"behavior": "deny", "message": "policy says no"}}}'`, false, "policy says no"},
-		{"exit 2", `echo "blocked by script" >&2; exit 2`, false, "blocked by script"},
+		// Exit 2 is not honoured on PermissionRequest: the asker decides.
+		{"exit 2 falls to the asker", `echo "blocked by script" >&2; exit 2`, false, "Nobody can approve"},
 		{"no answer falls to the asker", `true`, false, "Nobody can approve"},
 	}
 	for _, tt := range tests {

@@ -246,6 +246,9 @@ func (t *turn) run(ctx context.Context, in Input) {
 		}
 		outs := t.collect(ctx, ex)
 		interrupted, stop, stopReason := t.addResults(msg, outs)
+		if !interrupted && !stop && ctx.Err() == nil {
+			stop, stopReason = t.postToolBatch(ctx, msg, outs)
+		}
 		t.addQueued()
 		switch {
 		case ctx.Err() != nil || interrupted:
@@ -373,6 +376,34 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 	}
 	t.addAssistant(msg)
 	return false, false
+}
+
+// postToolBatch runs PostToolBatch hooks on a batch whose calls all have
+// their results: their context goes to the model, and they may stop the
+// turn before the next request.
+func (t *turn) postToolBatch(ctx context.Context, msg *llm.Message, outs []*tool.Outcome) (stop bool, reason string) {
+	h, ok := t.s.cfg.StopHooks.(BatchHooks)
+	if !ok {
+		return false, ""
+	}
+	byID := map[string]*tool.Outcome{}
+	for _, o := range outs {
+		byID[o.ID] = o
+	}
+	var calls []*tool.Outcome
+	for _, u := range msg.ToolUses() {
+		if o := byID[u.ID]; o != nil {
+			calls = append(calls, o)
+		}
+	}
+	d := h.PostToolBatch(ctx, calls)
+	for _, m := range d.Messages {
+		t.emit(&Notice{Level: "info", Text: m})
+	}
+	for _, c := range d.Context {
+		t.addMeta("<system-reminder>\nPostToolBatch hook context:\n" + strings.TrimSpace(c) + "\n</system-reminder>")
+	}
+	return d.Stop, d.StopReason
 }
 
 // afterAnswer runs when a response has no tool calls: stop hooks, then the

@@ -52,6 +52,25 @@ type StopFailureHooks interface {
 	StopFailure(ctx context.Context, err error, lastAssistant *llm.Message)
 }
 
+// BatchHooks, when the StopHooks implement it, hear each batch of tool
+// calls once every call has its result (calls in the model's order),
+// before the next request.
+type BatchHooks interface {
+	PostToolBatch(ctx context.Context, calls []*tool.Outcome) BatchDecision
+}
+
+// BatchDecision is the combined answer of the PostToolBatch hooks.
+type BatchDecision struct {
+	// Stop ends the turn with ReasonStopHook before the next request;
+	// StopReason says why.
+	Stop       bool
+	StopReason string
+	// Context is added for the model with the results.
+	Context []string
+	// Messages are shown to the user.
+	Messages []string
+}
+
 // StopInput is what stop hooks are told.
 type StopInput struct {
 	// Active is true when the model is already continuing because of a

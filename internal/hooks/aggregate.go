@@ -148,8 +148,17 @@ func Aggregate(ev Event, outs []Output) Result {
 			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q could not run: %v", ev, o.Name, o.Err))
 		case o.TimedOut:
 			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q timed out after %s and was stopped", ev, o.Name, o.Duration.Round(time.Millisecond)))
+		case o.ExitCode == 2 && ev == PermissionRequest:
+			// Claude Code does not honour exit 2 here: the permission
+			// question goes on as if the hook had said nothing. Say so,
+			// since a hook that exits 2 means to deny.
+			r.Errors = append(r.Errors, fmt.Sprintf("PermissionRequest hook %q exited 2, which does not deny on this event; "+
+				"the permission question goes on (to deny, print {\"hookSpecificOutput\": {\"hookEventName\": \"PermissionRequest\", \"decision\": {\"behavior\": \"deny\"}}} and exit 0)", o.Name))
 		case o.ExitCode == 2:
-			msg := strings.TrimSpace(o.Stderr)
+			msg := jsonReason(o.Stdout)
+			if msg == "" {
+				msg = strings.TrimSpace(o.Stderr)
+			}
 			if msg == "" {
 				msg = fmt.Sprintf("%s hook %q blocked this (exit 2) without a message", ev, o.Name)
 			}
@@ -160,6 +169,11 @@ func Aggregate(ev Event, outs []Output) Result {
 				msg = ": " + s
 			}
 			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q was killed by a signal (%s)%s", ev, o.Name, o.Signal, msg))
+		case o.ExitCode != 0 && validHookJSON(o.Stdout):
+			// A hook that printed hook JSON decides by it, whatever its
+			// exit code (a policy script that exits 1 with a denial
+			// still denies).
+			r.applyStdout(o, &blocks, &decisionReasons)
 		case o.ExitCode != 0:
 			msg := strings.TrimSpace(o.Stderr)
 			if msg == "" {
@@ -185,7 +199,7 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 		return
 	}
 	if !strings.HasPrefix(out, "{") {
-		if r.Event == UserPromptSubmit || r.Event == SessionStart {
+		if r.Event.plainContext() {
 			r.AdditionalContext = append(r.AdditionalContext, capText(out))
 		}
 		return
@@ -197,7 +211,7 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 			err = fmt.Errorf("text after the JSON object")
 		}
 		r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q printed output that is not valid hook JSON: %s", r.Event, o.Name, jsonProblem(err)))
-		if r.Event == UserPromptSubmit || r.Event == SessionStart {
+		if r.Event.plainContext() {
 			r.AdditionalContext = append(r.AdditionalContext, capText(out))
 		}
 		return
@@ -238,6 +252,36 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 	if h.Specific != nil {
 		r.applySpecific(o, &h, decisionReasons)
 	}
+}
+
+// validHookJSON reports whether stdout is one JSON object that reads as
+// hook output.
+func validHookJSON(stdout string) bool {
+	out := strings.TrimSpace(stdout)
+	if !strings.HasPrefix(out, "{") {
+		return false
+	}
+	var h hookJSON
+	dec := json.NewDecoder(strings.NewReader(out))
+	return dec.Decode(&h) == nil && !dec.More()
+}
+
+// jsonReason is the reason the hook JSON on stdout gives (its top-level
+// reason, else its permissionDecisionReason), "" when it gives none or
+// stdout is not hook JSON: the message of a hook that exits 2 with JSON.
+func jsonReason(stdout string) string {
+	if !validHookJSON(stdout) {
+		return ""
+	}
+	var h hookJSON
+	_ = json.Unmarshal([]byte(strings.TrimSpace(stdout)), &h)
+	if s := strings.TrimSpace(h.Reason); s != "" {
+		return s
+	}
+	if h.Specific != nil {
+		return strings.TrimSpace(h.Specific.PermissionDecisionReason)
+	}
+	return ""
 }
 
 // maxHookText caps each text a hook gives (context, plain stdout, a

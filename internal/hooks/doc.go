@@ -15,13 +15,15 @@
 //
 // Exit 0: stdout is parsed as JSON when it is a JSON object; for
 // UserPromptSubmit and SessionStart plain stdout becomes added context.
-// Exit 2: a blocking error; stderr is the reason (Result.Block), whose
-// effect depends on the event: PreToolUse denies the call,
-// PermissionRequest denies the permission, PostToolUse and
-// PostToolUseFailure show it to the model, UserPromptSubmit erases the
-// prompt, Stop and SubagentStop make the model continue; for the other
-// events it is shown to the user only. Any other exit code, a timeout or a
-// failure to start is a non-blocking error shown to the user
+// Exit 2: a blocking error; the reason its JSON gives, else its stderr,
+// is the reason (Result.Block), whose effect depends on the event:
+// PreToolUse denies the call, PostToolUse and PostToolUseFailure show it
+// to the model, UserPromptSubmit erases the prompt, Stop and SubagentStop
+// make the model continue; for the other events it is shown to the user
+// only. PermissionRequest does not honour exit 2 (as Claude Code's): the
+// question goes on, with a warning that says how to deny. Any other exit
+// code decides by the hook JSON it printed, if any; without one, it, a
+// timeout or a failure to start is a non-blocking error shown to the user
 // (Result.Errors).
 //
 // JSON output fields: continue and stopReason (Result.Stop), suppressOutput,
@@ -41,12 +43,13 @@
 // timeout is a non-blocking error. The allowedHttpHookUrls setting
 // (Config.AllowedHTTPURLs) limits the URLs they may post to and
 // httpHookAllowedEnvVars the variables their headers may use. "prompt" hooks (PreToolUse,
-// PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
-// Stop, SubagentStop) give their prompt, with the input JSON in place of
+// PostToolUse, PostToolUseFailure, UserPromptSubmit, Stop, SubagentStop;
+// not PermissionRequest, where Claude Code gives their answer no effect)
+// give their prompt, with the input JSON in place of
 // $ARGUMENTS (a backslash keeps a "$" as it is), to the fast model (or
 // their model), whose {"ok": false, "reason": ...} acts as decision
-// "block" with the reason (a denial for PreToolUse and
-// PermissionRequest); their default timeout is 30 seconds. "agent"
+// "block" with the reason (a denial for PreToolUse); their default
+// timeout is 30 seconds. "agent"
 // hooks (the same events) give the prompt to a read-only sub-agent
 // (Config.RunAgent) that may look at the project before it answers the
 // same way; default timeout 60 seconds; hooks inside that sub-agent run
@@ -61,6 +64,9 @@
 // skill is invoked, for the rest of the session; one with "once": true
 // is removed after its first successful run.
 //
+// A hook's statusMessage is passed with its Progress, for the terminal
+// UI's spinner to show while it runs.
+//
 // A hook's "if" field narrows a hook of a tool event to the calls that
 // match one permission rule ("Bash(git *)": any subcommand; "Edit(*.ts)"),
 // through Config.If; on other events a hook with "if" never runs.
@@ -69,7 +75,12 @@
 // not wait for it, it cannot block or decide anything, and what it says
 // (additionalContext, systemMessage, errors) is kept until Runner.TakeAsync
 // passes it on with the next prompt. Runner.Close waits a while for the
-// async hooks still running, then stops them.
+// async hooks still running, then stops them. One with "asyncRewake":
+// true runs the same way, and when it exits 2 what it printed (stderr,
+// else stdout) wakes the model: Runner.TakeRewakes gives it as a reminder
+// and Config.OnRewake is called, so that a front end that is idle starts
+// a turn with it (the caller announces it as it announces finished
+// background tasks).
 //
 // Command hooks with "args" run in exec form: the executable command
 // (found on the hook environment's PATH) with those arguments, no shell,
@@ -100,7 +111,22 @@
 // compaction (trigger and compact_summary; it can only report); SessionEnd at exit and
 // on /clear; Notification when the terminal UI asks the user for a
 // permission ("permission_prompt") and when it has waited 60 seconds for
-// input after a turn ("idle_prompt").
+// input after a turn ("idle_prompt"); CwdChanged when a Bash command of
+// the main conversation changed the shell's folder (old_cwd, new_cwd; no
+// matcher; CLAUDE_ENV_FILE as for SessionStart; it cannot block);
+// UserPromptExpansion when a slash command expands into a prompt
+// (expansion_type, command_name (its matcher), command_args,
+// command_source, prompt; exit 2 or decision "block" refuses the
+// command, and additionalContext or plain stdout goes with its prompt);
+// InstructionsLoaded at start for each memory file loaded then
+// (file_path, memory_type, load_reason "session_start" or "include" with
+// parent_file_path, globs; its matcher is load_reason; only messages and
+// errors are shown, nothing is decided); PostToolBatch (the engine's
+// gate) once every call of a batch has its result, before the next
+// request (tool_calls, each with tool_name, tool_input, tool_use_id and
+// the tool_response text the model sees; no matcher; exit 2, decision
+// "block" or continue false end the turn, additionalContext goes to the
+// model).
 //
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the

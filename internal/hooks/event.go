@@ -27,13 +27,31 @@ const (
 	SessionEnd    Event = "SessionEnd"
 	// PermissionDenied fires when auto mode's classifier blocks a call.
 	PermissionDenied Event = "PermissionDenied"
+	// CwdChanged fires when a Bash command changed the shell's working
+	// folder (cd).
+	CwdChanged Event = "CwdChanged"
+	// UserPromptExpansion fires when a slash command expands into a
+	// prompt; it may block the expansion or add context.
+	UserPromptExpansion Event = "UserPromptExpansion"
+	// InstructionsLoaded fires for each memory file (CLAUDE.md, a rule)
+	// loaded at session start; what its hooks say is ignored.
+	InstructionsLoaded Event = "InstructionsLoaded"
+	// PostToolBatch fires once every call of a batch of tool calls has
+	// its result, before the next request; it may stop the loop.
+	PostToolBatch Event = "PostToolBatch"
 )
 
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
-	PermissionDenied,
+	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded, PostToolBatch,
+}
+
+// plainContext reports whether plain stdout of a hook of the event (exit
+// 0, not JSON) is context for the model.
+func (e Event) plainContext() bool {
+	return e == UserPromptSubmit || e == SessionStart || e == UserPromptExpansion
 }
 
 // toolEvent reports whether the event is about one tool call.
@@ -101,15 +119,35 @@ type Input struct {
 	// has Trigger too).
 	CompactSummary string
 
-	// Source is "startup", "resume", "clear" or "compact" and Model the
+	// Source is "startup", "resume", "fork", "clear" or "compact" and Model the
 	// session's model (SessionStart).
 	Source string
 	Model  string
 
-	// Reason says why the session ended (SessionEnd): "clear", "logout",
+	// Reason says why the session ended (SessionEnd): "clear", "resume", "logout",
 	// "prompt_input_exit", "other"; or why a call was denied
 	// (PermissionDenied).
 	Reason string
+
+	// OldCwd and NewCwd are the shell's folder before and after a
+	// command changed it (CwdChanged).
+	OldCwd, NewCwd string
+
+	// ExpansionType ("slash_command"), CommandName, CommandArgs and
+	// CommandSource describe the command a UserPromptExpansion expands;
+	// Prompt is what the user typed.
+	ExpansionType, CommandName, CommandArgs, CommandSource string
+
+	// FilePath, MemoryType ("User", "Project", "Local", "Managed"),
+	// LoadReason ("session_start", "include"), Globs and ParentFilePath
+	// describe a memory file (InstructionsLoaded).
+	FilePath, MemoryType, LoadReason, ParentFilePath string
+	Globs                                            []string
+
+	// ToolCalls are the calls of a batch (PostToolBatch), each with
+	// tool_name, tool_input, tool_use_id and tool_response (the result
+	// text the model sees).
+	ToolCalls any
 
 	// Env are NAME=value pairs added to the environment of this run's
 	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
@@ -136,6 +174,10 @@ func (in *Input) MatchValue() string {
 		return in.Reason
 	case StopFailure:
 		return in.Error
+	case UserPromptExpansion:
+		return in.CommandName
+	case InstructionsLoaded:
+		return in.LoadReason
 	}
 	return ""
 }
@@ -143,7 +185,7 @@ func (in *Input) MatchValue() string {
 // usesMatcher reports whether the event's matchers select hooks.
 func (e Event) usesMatcher() bool {
 	switch e {
-	case UserPromptSubmit, Stop:
+	case UserPromptSubmit, Stop, CwdChanged, PostToolBatch:
 		return false
 	}
 	return true
@@ -232,6 +274,26 @@ func (in *Input) JSON() []byte {
 		}
 	case SessionEnd, PermissionDenied:
 		m["reason"] = in.Reason
+	case CwdChanged:
+		m["old_cwd"], m["new_cwd"] = in.OldCwd, in.NewCwd
+	case PostToolBatch:
+		m["tool_calls"] = in.ToolCalls
+	case InstructionsLoaded:
+		m["file_path"], m["memory_type"], m["load_reason"] = in.FilePath, in.MemoryType, in.LoadReason
+		if len(in.Globs) > 0 {
+			m["globs"] = in.Globs
+		}
+		if in.ParentFilePath != "" {
+			m["parent_file_path"] = in.ParentFilePath
+		}
+	case UserPromptExpansion:
+		m["expansion_type"] = in.ExpansionType
+		m["command_name"] = in.CommandName
+		m["command_args"] = in.CommandArgs
+		if in.CommandSource != "" {
+			m["command_source"] = in.CommandSource
+		}
+		m["prompt"] = in.Prompt
 	}
 	b, err := json.Marshal(m)
 	if err != nil {

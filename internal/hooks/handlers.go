@@ -119,7 +119,8 @@ func envMap(env []string) map[string]string {
 // input JSON in place of $ARGUMENTS (or after it when it has none), and
 // answers {"ok": true} or {"ok": false, "reason": "..."}. ok false has
 // the effect of a hook's decision "block" with the reason (a denial for
-// PreToolUse and PermissionRequest, continuing for Stop).
+// PreToolUse, continuing for Stop). The loaders refuse prompt hooks on
+// PermissionRequest, where Claude Code gives their answer no effect.
 type Prompt struct {
 	Prompt string
 	// Model is the model asked ("" means the fast model).
@@ -181,16 +182,7 @@ func (p *Prompt) Run(ctx context.Context, input []byte) Output {
 	if reason == "" {
 		reason = "the prompt hook's condition was not met"
 	}
-	var event struct {
-		Name string `json:"hook_event_name"`
-	}
-	_ = json.Unmarshal(input, &event)
-	var v any = map[string]any{"decision": "block", "reason": reason}
-	if event.Name == string(PermissionRequest) {
-		v = map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": event.Name,
-			"decision": map[string]any{"behavior": "deny", "message": reason}}}
-	}
-	b, _ := json.Marshal(v)
+	b, _ := json.Marshal(map[string]any{"decision": "block", "reason": reason})
 	out.Stdout = string(b)
 	return out
 }
@@ -344,29 +336,42 @@ type AsyncResult struct {
 // background runs async hooks and keeps what they said until it is
 // taken.
 type background struct {
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	ctx      context.Context
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	onRewake func()
 
-	mu      sync.Mutex // guards results
+	mu      sync.Mutex // guards results and rewakes
 	results []AsyncResult
+	rewakes []string
 }
 
-func newBackground() *background {
+func newBackground(onRewake func()) *background {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &background{ctx: ctx, cancel: cancel}
+	return &background{ctx: ctx, cancel: cancel, onRewake: onRewake}
 }
 
 // start runs run in the background, with a context that outlives the
 // run that started it (ctx's values are kept, its end is not) but ends
-// with the runner.
-func (b *background) start(ctx context.Context, ev Event, run func(context.Context) Output) {
+// with the runner. When rewake is set, an exit 2 wakes the model with
+// what the hook printed.
+func (b *background) start(ctx context.Context, ev Event, rewake bool, run func(context.Context) Output) {
 	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	stop := context.AfterFunc(b.ctx, cancel)
 	b.wg.Go(func() {
 		defer stop()
 		defer cancel()
-		r := Aggregate(ev, []Output{run(bctx)})
+		out := run(bctx)
+		r := Aggregate(ev, []Output{out})
+		if rewake && out.ExitCode == 2 && out.Err == nil && !out.TimedOut {
+			b.mu.Lock()
+			b.rewakes = append(b.rewakes, rewakeNote(ev, out))
+			b.mu.Unlock()
+			if b.onRewake != nil {
+				b.onRewake()
+			}
+			return
+		}
 		if len(r.AdditionalContext)+len(r.SystemMessages)+len(r.Errors) == 0 {
 			return
 		}
@@ -375,6 +380,32 @@ func (b *background) start(ctx context.Context, ev Event, run func(context.Conte
 			SystemMessages: r.SystemMessages, Errors: r.Errors})
 		b.mu.Unlock()
 	})
+}
+
+// rewakeNote is the reminder that gives the model what an asyncRewake
+// hook that exited 2 printed: its stderr, else its stdout.
+func rewakeNote(ev Event, out Output) string {
+	text := strings.TrimSpace(out.Stderr)
+	if text == "" {
+		text = strings.TrimSpace(out.Stdout)
+	}
+	if text == "" {
+		text = "(it printed nothing)"
+	}
+	return fmt.Sprintf("<system-reminder>\nA background %s hook (%s) finished and reported:\n%s\n</system-reminder>", ev, out.Name, capText(text))
+}
+
+// TakeRewakes returns the reminders of the asyncRewake hooks that exited
+// 2 since the last call, and forgets them.
+func (r *Runner) TakeRewakes() []string {
+	if r == nil {
+		return nil
+	}
+	r.bg.mu.Lock()
+	defer r.bg.mu.Unlock()
+	out := r.bg.rewakes
+	r.bg.rewakes = nil
+	return out
 }
 
 // TakeAsync returns what async hooks that finished since the last call

@@ -86,10 +86,6 @@ func TestPromptHookVerdicts(t *testing.T) {
 			func(r Result) bool { return r.Decision == DecisionNone && !r.Block && len(r.Errors) == 0 }},
 		{"ok false denies a tool call", `Verdict: {"ok": false, "reason": "not in src/"}`, nil, PreToolUse,
 			func(r Result) bool { return r.Decision == DecisionDeny && r.DecisionReason == "not in src/" }},
-		{"ok false denies a permission", `{"ok": false, "reason": "no"}`, nil, PermissionRequest,
-			func(r Result) bool {
-				return r.Permission != nil && r.Permission.Behavior == "deny" && r.Permission.Message == "no"
-			}},
 		{"ok false blocks a prompt", `{"ok": false, "reason": "no secrets"}`, nil, UserPromptSubmit,
 			func(r Result) bool { return r.Block && r.Reason == "no secrets" }},
 		{"an answer without ok is an error", `{"allowed": true}`, nil, Stop,

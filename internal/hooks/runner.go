@@ -64,6 +64,13 @@ type Hook struct {
 	// Async runs the hook in the background: Run does not wait for it,
 	// and what it says for the model or the user is kept for TakeAsync.
 	Async bool
+	// StatusMessage is what a front end shows while the hook runs
+	// (statusMessage).
+	StatusMessage string
+	// Rewake (asyncRewake, with Async) makes the hook's exit 2 wake the
+	// model: what it printed is kept for TakeRewakes and
+	// Config.OnRewake is called.
+	Rewake bool
 }
 
 // Progress reports a hook starting or finishing, for front ends that show
@@ -81,6 +88,8 @@ type Progress struct {
 	// Done is false when the hook starts; Output is set when it is true.
 	Done   bool
 	Output Output
+	// StatusMessage is the hook's statusMessage ("" when it has none).
+	StatusMessage string
 }
 
 // Config configures a Runner.
@@ -133,6 +142,9 @@ type Config struct {
 	// Notify, when set, hears each hook start and finish. It is called
 	// from the hooks' goroutines and must be safe for concurrent use.
 	Notify func(Progress)
+	// OnRewake, when set, is called (from the hook's goroutine) when an
+	// asyncRewake hook exited 2: TakeRewakes has something for the model.
+	OnRewake func()
 }
 
 // Runner runs the hooks of a session. It is safe for concurrent use.
@@ -162,7 +174,7 @@ func New(cfg Config) *Runner {
 	if cfg.Env == nil && cfg.Environ == nil {
 		cfg.Env = os.Environ()
 	}
-	r := &Runner{cfg: cfg, bg: newBackground(), seq: new(atomic.Uint64)}
+	r := &Runner{cfg: cfg, bg: newBackground(cfg.OnRewake), seq: new(atomic.Uint64)}
 	if cfg.ProjectDir != "" {
 		r.extra = []string{"CLAUDE_PROJECT_DIR=" + cfg.ProjectDir, "REINS_PROJECT_DIR=" + cfg.ProjectDir}
 	}
@@ -198,7 +210,8 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 					continue
 				}
 				hook := Hook{Event: Event(name), Matcher: m.Matcher, Name: h.Label(), If: strings.TrimSpace(h.If), Once: h.Once,
-					Timeout: time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
+					StatusMessage: strings.TrimSpace(h.StatusMessage),
+					Timeout:       time.Duration(h.Timeout * float64(time.Second)), Source: m.Source, FromSettings: true}
 				switch h.Type {
 				case "command":
 					cmd := &Command{Command: h.Command, Dir: cfg.Dir, Env: cfg.Env, Extra: extra, Shell: cfg.Shell}
@@ -209,7 +222,7 @@ func (r *Runner) specHooks(hs map[string][]settings.HookMatcher, env []string) [
 						hook.Key += "\x00args:" + string(a)
 					}
 					hook.Handler = cmd
-					hook.Async = h.Async
+					hook.Async, hook.Rewake = h.Async || h.AsyncRewake, h.AsyncRewake
 				case "http":
 					allowedVars := h.AllowedEnvVars
 					if cfg.HTTPAllowedEnvVars != nil {
@@ -453,7 +466,7 @@ func (r *Runner) Run(ctx context.Context, in Input) Result {
 	var wg sync.WaitGroup
 	for _, h := range hooks {
 		if h.Async {
-			r.bg.start(ctx, in.Event, func(ctx context.Context) Output { return r.runOne(ctx, h, input, query) })
+			r.bg.start(ctx, in.Event, h.Rewake, func(ctx context.Context) Output { return r.runOne(ctx, h, input, query) })
 			continue
 		}
 		slot := &outs[i]
@@ -516,7 +529,7 @@ func (r *Runner) runOne(ctx context.Context, h Hook, input []byte, query string)
 	}
 	id := fmt.Sprintf("hook-%d", r.seq.Add(1))
 	if r.cfg.Notify != nil {
-		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id})
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, StatusMessage: h.StatusMessage})
 	}
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -532,7 +545,7 @@ func (r *Runner) runOne(ctx context.Context, h Hook, input []byte, query string)
 		out.TimedOut = true
 	}
 	if r.cfg.Notify != nil {
-		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, Done: true, Output: out})
+		r.cfg.Notify(Progress{Event: h.Event, Name: h.Name, Query: query, ID: id, Done: true, Output: out, StatusMessage: h.StatusMessage})
 	}
 	r.doneOnce(h, out)
 	return out
@@ -545,8 +558,9 @@ func matchesOldAgentName(in *Input, matcher string) bool {
 }
 
 // Matches reports whether a hook matcher selects value: an empty matcher
-// or "*" selects everything; a matcher made of names joined by "|" selects
-// exactly those names; anything else is a regular expression that selects
+// or "*" selects everything; a matcher made of names joined by "|" or ","
+// (spaces around them allowed: "Edit, Write") selects exactly those
+// names; anything else is a regular expression that selects
 // the values it matches anywhere, as Claude Code's RegExp.test does
 // ("^Bash" selects BashOutput too; anchor with ^ and $ for the whole
 // name). An invalid expression selects nothing.
@@ -556,8 +570,8 @@ func Matches(matcher, value string) bool {
 		return true
 	}
 	if simpleMatcher(matcher) {
-		for _, alt := range strings.Split(matcher, "|") {
-			if alt == value {
+		for _, alt := range strings.FieldsFunc(matcher, func(r rune) bool { return r == '|' || r == ',' }) {
+			if strings.TrimSpace(alt) == value {
 				return true
 			}
 		}
@@ -569,7 +583,7 @@ func Matches(matcher, value string) bool {
 
 func simpleMatcher(m string) bool {
 	for _, r := range m {
-		if !(r == '|' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+		if !(r == '|' || r == ',' || r == ' ' || r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
 			return false
 		}
 	}

@@ -101,7 +101,12 @@ func TestEveryEventRunsRealScripts(t *testing.T) {
 				name, body string
 				check      func(Result) bool
 			}{
-				{"exit 2 blocks", `echo "stop that" >&2; exit 2`, func(r Result) bool { return r.Block && r.Reason == "stop that" }},
+				{"exit 2 blocks (but for PermissionRequest)", `echo "stop that" >&2; exit 2`, func(r Result) bool {
+					if ev == PermissionRequest {
+						return !r.Block && len(r.Errors) == 1
+					}
+					return r.Block && r.Reason == "stop that"
+				}},
 				{"exit 1 is a user error", `echo "broken" >&2; exit 1`, func(r Result) bool {
 					return !r.Block && len(r.Errors) == 1 && strings.Contains(r.Errors[0], "exit code 1: broken")
 				}},
@@ -112,7 +117,7 @@ func TestEveryEventRunsRealScripts(t *testing.T) {
 					return len(r.AdditionalContext) == 1 && r.AdditionalContext[0] == "ctx"
 				}},
 				{"plain stdout", `echo plain words`, func(r Result) bool {
-					want := ev == UserPromptSubmit || ev == SessionStart
+					want := ev.plainContext()
 					return (len(r.AdditionalContext) == 1) == want
 				}},
 			}

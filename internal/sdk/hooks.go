@@ -43,6 +43,13 @@ func (h *callbackHook) Run(ctx context.Context, input []byte) hooks.Output {
 		req.ToolUseID = &in.ToolUseID
 	}
 	raw, err := h.s.peer.request(ctx, "hook_callback", req)
+	if err != nil && h.block && hookEvent(input) == hooks.PermissionRequest {
+		// Exit 2 does not deny a permission; the decision object does.
+		msg := fmt.Sprintf("hook callback %s failed and its matcher's onFailure is \"block\": %v", h.id, err)
+		b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": hooks.PermissionRequest,
+			"decision": map[string]any{"behavior": "deny", "message": msg}}})
+		return hooks.Output{Name: h.id, Stdout: string(b)}
+	}
 	if err != nil && h.block {
 		return hooks.Output{Name: h.id, ExitCode: 2,
 			Stderr: fmt.Sprintf("hook callback %s failed and its matcher's onFailure is \"block\": %v", h.id, err)}
@@ -64,3 +71,12 @@ func (h *callbackHook) Run(ctx context.Context, input []byte) hooks.Output {
 // they start and finish (--include-hook-events). Pass it as the hook
 // runner's Notify; it is safe for concurrent use.
 func (s *Server) HookProgress(p hooks.Progress) { s.hookEvents.Progress(p) }
+
+// hookEvent is the event a hook input is for.
+func hookEvent(input []byte) hooks.Event {
+	var in struct {
+		Event hooks.Event `json:"hook_event_name"`
+	}
+	_ = json.Unmarshal(input, &in)
+	return in.Event
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -365,7 +366,11 @@ func collectHooks(files []loaded, managedOnly bool, merged map[string]any) (map[
 			ms := events[ev]
 			if !known[ev] {
 				msg := fmt.Sprintf("hook event %q is not one reins fires; its hooks never run", ev)
-				if near := nearHookEvent(ev); near != "" {
+				if slices.Contains(unfiredHookEvents, ev) {
+					// No typo: an event of Claude Code's that reins has no
+					// counterpart for.
+					msg = fmt.Sprintf("hook event %q is a Claude Code event reins does not fire; its hooks never run", ev)
+				} else if near := nearHookEvent(ev); near != "" {
 					msg = fmt.Sprintf("hook event %q is not one reins fires (did you mean %q?); its hooks never run", ev, near)
 				}
 				warns = append(warns, Warning{File: f.path, Line: line, Column: col, Message: msg})

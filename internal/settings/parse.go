@@ -105,6 +105,16 @@ var KnownHookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
 	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
 	"PreCompact", "PostCompact", "SessionStart", "SessionEnd", "PermissionDenied",
+	"CwdChanged", "UserPromptExpansion", "InstructionsLoaded", "PostToolBatch",
+}
+
+// unfiredHookEvents are Claude Code's hook events that reins does not
+// fire (what they watch has no counterpart in reins, or is not built
+// yet); a hook for one is warned about without a typo suggestion.
+var unfiredHookEvents = []string{
+	"Setup", "ConfigChange", "FileChanged", "WorktreeCreate", "WorktreeRemove", "TaskCreated", "TaskCompleted",
+	"TeammateIdle", "Elicitation", "ElicitationResult", "PreModelSwitch", "PostModelSwitch", "MessageDisplay",
+	"DirectoryAdded",
 }
 
 // fileData is one parsed file: its valid top-level values and where each

@@ -128,6 +128,10 @@ type HookSpec struct {
 	// Async runs a command hook in the background: it never blocks, and
 	// what it says for the model arrives with the next turn.
 	Async bool `json:"async,omitempty"`
+	// AsyncRewake runs a command hook in the background too; when it
+	// exits 2 what it printed wakes the model (a new turn when it is
+	// idle).
+	AsyncRewake bool `json:"asyncRewake,omitempty"`
 	// Prompt is the text of a "prompt" hook; $ARGUMENTS in it stands
 	// for the hook input JSON. Model, when set, is the model that judges.
 	Prompt string `json:"prompt,omitempty"`
@@ -157,8 +161,9 @@ type HookSpec struct {
 
 // promptHookEvents are the events whose hooks may be of type "prompt".
 var promptHookEvents = map[string]bool{
-	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true,
-	"UserPromptSubmit": true, "Stop": true, "SubagentStop": true,
+	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true,
+	"UserPromptSubmit": true, "Stop": true, "SubagentStop": true, "UserPromptExpansion": true,
+	"PostToolBatch": true,
 }
 
 // Problem says why h, configured for event, cannot run ("" when it can):
@@ -183,8 +188,13 @@ func (h HookSpec) Problem(event string) string {
 		if strings.TrimSpace(h.Prompt) == "" {
 			return fmt.Sprintf(`a %s %s hook has no "prompt"`, event, h.Type)
 		}
+		if event == "PermissionRequest" {
+			// Claude Code skips agent hooks here, and a prompt hook's
+			// answer has no effect: neither can allow or deny.
+			return fmt.Sprintf(`a PermissionRequest %s hook cannot allow or deny a permission (its answer has no effect on this event); use a command hook that prints hookSpecificOutput.decision with "behavior": "allow" or "deny"`, h.Type)
+		}
 		if !promptHookEvents[event] {
-			return fmt.Sprintf("%s hooks cannot be of type %q (prompt and agent hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit, Stop and SubagentStop)", event, h.Type)
+			return fmt.Sprintf("%s hooks cannot be of type %q (prompt and agent hooks run for PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, UserPromptSubmit, UserPromptExpansion, Stop and SubagentStop)", event, h.Type)
 		}
 	case "mcp_tool":
 		if strings.TrimSpace(h.Server) == "" || strings.TrimSpace(h.Tool) == "" {

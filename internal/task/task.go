@@ -165,6 +165,19 @@ func (r *Registry) changedLocked() chan struct{} {
 	return r.changed
 }
 
+// Poke signals Changed though no task finished: something the front end
+// announces along with the tasks' notifications (an async hook that asks
+// to wake the model) is ready.
+func (r *Registry) Poke() {
+	r.mu.Lock()
+	ch := r.changedLocked()
+	r.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
 // Start registers a task and runs spec.Run in a goroutine owned by the
 // registry. It returns at once.
 func (r *Registry) Start(spec Spec) (*Task, error) {

@@ -345,7 +345,8 @@ func (m *Model) submitPrompt(text string, images ...llm.ContentBlock) tea.Cmd {
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.busy("Sending…")
 	m.cancel = cancel // esc stops a slow UserPromptSubmit hook
-	return func() tea.Msg {
+	// The spinner ticks while the hooks run, to show their statusMessage.
+	return tea.Batch(m.startTick(), func() tea.Msg {
 		in, refusal, err := prepare(ctx, text)
 		if err == nil && refusal == "" {
 			// Prepare attached the files and resources the prompt mentions.
@@ -374,7 +375,7 @@ func (m *Model) submitPrompt(text string, images ...llm.ContentBlock) tea.Cmd {
 			}
 			return nil
 		}}
-	}
+	})
 }
 
 // isCommand reports whether text is a slash command: "/name" where name

@@ -214,6 +214,9 @@ type Options struct {
 	// task as it was told it would.
 	BackgroundDone  <-chan struct{}
 	BackgroundNotes func() []string
+	// HookStatus, when set, gives the statusMessage of a hook running now
+	// ("" when none): the spinner says it instead of its label.
+	HookStatus func() string
 	// CanBackground, when set, reports whether the running tool call
 	// with this tool_use id (or with "" any running call) could move to
 	// the background; the call's line then offers Ctrl+B. Background

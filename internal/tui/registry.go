@@ -16,6 +16,10 @@ type registryCommands struct {
 	// attach, when set, gives the blocks of what a command line
 	// mentions (typed is the line, expanded the command's text).
 	attach func(ctx context.Context, typed, expanded string) []llm.ContentBlock
+	// expand, when set, checks a command that expanded into a prompt
+	// (UserPromptExpansion hooks): a refusal stops it, and extra goes
+	// with its prompt.
+	expand func(ctx context.Context, out *command.Outcome, typed string) (refusal string, extra []llm.ContentBlock)
 }
 
 // CommandRegistry returns the Commands of reg, expanded with exp (nil: a
@@ -31,6 +35,16 @@ func CommandRegistry(reg *command.Registry, exp *command.Expander) Commands {
 func CommandRegistryAttaching(reg *command.Registry, exp *command.Expander,
 	attach func(ctx context.Context, typed, expanded string) []llm.ContentBlock) Commands {
 	return registryCommands{reg: reg, exp: exp, attach: attach}
+}
+
+// CommandRegistryChecked is CommandRegistryAttaching whose commands that
+// expand into a prompt are first given to expand, which may refuse them
+// (its refusal is shown as the command's error) or add blocks to their
+// prompt.
+func CommandRegistryChecked(reg *command.Registry, exp *command.Expander,
+	attach func(ctx context.Context, typed, expanded string) []llm.ContentBlock,
+	expand func(ctx context.Context, out *command.Outcome, typed string) (string, []llm.ContentBlock)) Commands {
+	return registryCommands{reg: reg, exp: exp, attach: attach, expand: expand}
 }
 
 // Complete lists matching user-invocable commands.
@@ -67,9 +81,18 @@ func (r registryCommands) Run(ctx context.Context, input string) (CommandResult,
 		return CommandResult{}, nil
 	case command.Query:
 		res := CommandResult{Handled: true, Content: out.Expansion.Content(), Model: out.Expansion.Model, AllowedTools: out.Expansion.AllowedTools}
+		var extra []llm.ContentBlock
+		if r.expand != nil {
+			refusal, more := r.expand(ctx, out, input)
+			if refusal != "" {
+				return CommandResult{Handled: true, IsError: true, Text: refusal}, nil
+			}
+			extra = more
+		}
 		if r.attach != nil {
 			res.Content = append(res.Content, r.attach(ctx, input, out.Expansion.Prompt)...)
 		}
+		res.Content = append(res.Content, extra...)
 		return res, nil
 	case command.OpenUI:
 		return CommandResult{Handled: true, IsError: true, Text: "/" + out.Name + " has no screen in this build of reins."}, nil

@@ -136,6 +136,11 @@ func (m *Model) spinnerLine(w int) string {
 			label = t.ActiveForm + "…"
 		}
 	}
+	if m.o.HookStatus != nil {
+		if s := m.o.HookStatus(); s != "" {
+			label = s
+		}
+	}
 	if r := m.conv.retry; r != nil {
 		label = retryLabel(r, m.conv.retryAt.Sub(m.o.Now()))
 	}

@@ -81,8 +81,9 @@ type Config struct {
 	// system's temporary folder.
 	StateDir string
 	// OnCwd, when set, is called after a command changed the working
-	// folder, with the new folder.
-	OnCwd func(dir string)
+	// folder, with the call's context and the new folder, before the
+	// call returns.
+	OnCwd func(ctx context.Context, dir string)
 	// WorkDirs, when set, returns the session's working folders (the
 	// launch folder, --add-dir and additionalDirectories folders). A
 	// command that leaves the shell outside all of them has the shell
@@ -500,7 +501,7 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 	timedOut := errors.Is(context.Cause(runCtx), errTimeout)
 	interrupted := runCtx.Err() != nil
 	if !interrupted && statePath != "" {
-		if reset := t.applyState(statePath); reset != "" {
+		if reset := t.applyState(ctx, statePath); reset != "" {
 			note = strings.TrimSpace(note + "\n" + reset)
 		}
 	}
@@ -597,7 +598,7 @@ func lastLine(s string) string {
 // applyState adopts the folder and environment a command ended with. A
 // folder outside the working folders is not adopted: the shell goes back
 // to the configured folder, and the returned note says so.
-func (t *Tool) applyState(statePath string) (note string) {
+func (t *Tool) applyState(ctx context.Context, statePath string) (note string) {
 	st, ok := readState(statePath)
 	if !ok {
 		return ""
@@ -622,7 +623,7 @@ func (t *Tool) applyState(statePath string) (note string) {
 			strings.Join(dropped, ", ")))
 	}
 	if changed && t.cfg.OnCwd != nil {
-		t.cfg.OnCwd(st.cwd)
+		t.cfg.OnCwd(ctx, st.cwd)
 	}
 	return note
 }

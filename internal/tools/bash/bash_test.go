@@ -159,7 +159,7 @@ func TestFolderAndEnvironmentPersist(t *testing.T) {
 	}
 	var seen []string
 	var mu sync.Mutex
-	b := newTool(t, Config{Cwd: root, OnCwd: func(d string) { mu.Lock(); seen = append(seen, d); mu.Unlock() }})
+	b := newTool(t, Config{Cwd: root, OnCwd: func(_ context.Context, d string) { mu.Lock(); seen = append(seen, d); mu.Unlock() }})
 	steps := []struct {
 		cmd, want string
 	}{
