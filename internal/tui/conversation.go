@@ -123,13 +123,13 @@ func (c *conversation) apply(ev engine.Event) {
 		it.tool.running, it.tool.started = true, c.now()
 	case *engine.ToolProgress:
 		if it := c.tools[e.ID]; it != nil {
-			it.tool.progress = lastLine(e.Progress.Message)
+			it.tool.progress = lastLine(screenText(e.Progress.Message))
 		}
 	case *engine.ToolResult:
 		it := c.toolItem(e.ID, e.Name, e.Input)
 		t := it.tool
 		t.running = false
-		t.result, t.isError, t.denied = e.Block.ResultText(), e.IsError, e.Denied
+		t.result, t.isError, t.denied = screenText(e.Block.ResultText()), e.IsError, e.Denied
 		t.data, t.duration = e.Data, e.Duration
 		it.done = true
 		if e.Name == "TodoWrite" && !e.IsError {
@@ -437,7 +437,7 @@ func historyItems(h []engine.HistoryItem) []*item {
 				case llm.BlockToolUse:
 					t := &toolCall{id: b.ID, name: b.Name, input: b.Input}
 					if r, ok := results[b.ID]; ok {
-						t.result, t.isError = r.ResultText(), r.IsError
+						t.result, t.isError = screenText(r.ResultText()), r.IsError
 					}
 					out = append(out, &item{kind: kTool, tool: t, done: true})
 				}

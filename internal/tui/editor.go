@@ -480,6 +480,35 @@ func (e *editor) expanded() string {
 	})
 }
 
+// screenText is output of a command or tool made safe to print: each
+// line keeps what a terminal would have left on it after its carriage
+// returns (the last piece a progress bar drew, taken whole), and escape
+// sequences and other control characters are removed, so output that
+// moves the cursor, clears the screen or leaves a colour open cannot
+// garble the conversation printed around it.
+func screenText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if strings.IndexByte(s, '\r') >= 0 {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			if strings.IndexByte(l, '\r') < 0 {
+				continue
+			}
+			parts := strings.Split(l, "\r")
+			l = ""
+			for j := len(parts) - 1; j >= 0; j-- {
+				if parts[j] != "" {
+					l = parts[j]
+					break
+				}
+			}
+			lines[i] = l
+		}
+		s = strings.Join(lines, "\n")
+	}
+	return sanitize(s)
+}
+
 // sanitize removes escape sequences and control characters other than
 // newline and tab from text typed or pasted.
 func sanitize(s string) string {

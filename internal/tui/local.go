@@ -107,7 +107,7 @@ func runBash(ctx context.Context, command, cwd string) (stdout, stderr string, c
 	if ctx.Err() != nil {
 		e.WriteString("\n(stopped: " + context.Cause(ctx).Error() + ")")
 	}
-	return sanitize(o.String()), sanitize(e.String()), code
+	return screenText(o.String()), screenText(e.String()), code
 }
 
 // limitedBuffer keeps the first max bytes written.

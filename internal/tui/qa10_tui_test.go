@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"reins/internal/llm/llmtest"
+	"reins/internal/tool"
+)
+
+// noisyTool returns output as a terminal program writes it: colours, a
+// progress bar redrawn with carriage returns, a clear-screen sequence
+// and a window-title escape.
+type noisyTool struct{ tool.Defaults }
+
+const noisyOutput = "\x1b[31mred\x1b[0m normal\r\nprogress 10%\rprogress 50%\rprogress 100%\n\x1b[2J\x1b[Hafter clear\x1b]0;title\x07\nend\r\n"
+
+func (noisyTool) Name() string                    { return "Noisy" }
+func (noisyTool) Description() string             { return "prints like a terminal program" }
+func (noisyTool) InputSchema() json.RawMessage    { return json.RawMessage(`{"type":"object"}`) }
+func (noisyTool) IsReadOnly(json.RawMessage) bool { return true }
+func (noisyTool) Call(context.Context, *tool.Call, json.RawMessage, func(tool.Progress)) (*tool.Result, error) {
+	return tool.Text(noisyOutput), nil
+}
+
+// A tool's output is printed as a terminal would have left it: a
+// progress bar redrawn with carriage returns shows its last state, and
+// escape sequences (cursor moves, clear screen, colours, titles) are
+// removed. The carriage returns went to the terminal raw, so the bar
+// was drawn over the result's indent at the left edge ("progress 100%
+// 10%" in the transcript view), and a clear-screen in the output would
+// have cleared the conversation.
+func TestQA10ToolOutputWithCarriageReturnsAndEscapesPrintsCleanly(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{
+		llmtest.Calls(llmtest.ToolUse("n1", "Noisy", map[string]any{})),
+		llmtest.Reply("done"),
+	}, harnessOpts{tools: []tool.Tool{noisyTool{}}})
+	h.typeText("run it")
+	h.key("enter")
+	h.waitFor("done")
+	var short, full string
+	h.do(func(m *Model) {
+		for _, it := range m.conv.items {
+			if it.kind == kTool {
+				short, full = m.r.item(it, 80, false), m.r.item(it, 80, true)
+			}
+		}
+	})
+	for _, s := range []string{short, full} {
+		for _, bad := range []string{"\r", "\x07", "\x1b[2J", "\x1b[H", "\x1b]0", "\x1b[31m"} {
+			if strings.Contains(s, bad) {
+				t.Fatalf("%q reaches the terminal: %q", bad, s)
+			}
+		}
+		want := "⎿  red normal\n     progress 100%\n     after clear"
+		if !strings.Contains(s, want) {
+			t.Fatalf("result = %q, want it to hold %q", s, want)
+		}
+	}
+	if !strings.HasSuffix(full, "after clear\n     end") {
+		t.Fatalf("full result = %q", full)
+	}
+}
+
+// A "!" command's output keeps the last state of a line redrawn with
+// carriage returns, for the screen and for the model, instead of the
+// run-together "progress 10%progress 100%".
+func TestQA10ShellOutputKeepsTheLastRedrawOfALine(t *testing.T) {
+	out, _, _ := runBash(context.Background(), `printf 'progress 10%%\rprogress 100%%\nnext\n'`, t.TempDir())
+	if out != "progress 100%\nnext\n" {
+		t.Fatalf("output = %q", out)
+	}
+}
+
