@@ -389,23 +389,33 @@ func (e *editor) newer() {
 	e.set(e.hist.entries[len(e.hist.entries)-1-e.histIdx])
 }
 
+// searchKey applies a key in Ctrl+R mode, as Claude Code's docs describe
+// it: tab or esc takes the match into the input to edit, enter takes it
+// and sends it, ctrl+c (and backspace on an empty search) leaves the
+// search with the input as it was.
 func (e *editor) searchKey(k tea.KeyPressMsg) editResult {
 	s := e.search
 	switch k.String() {
-	case "esc", "ctrl+c", "ctrl+g":
+	case "ctrl+c", "ctrl+g":
 		e.search = nil
-	case "enter", "tab", "right", "left":
+	case "enter", "esc", "tab", "right", "left":
 		if s.match >= 0 {
 			e.set(e.hist.entries[s.match])
 		}
 		e.search = nil
+		if k.String() == "enter" && s.match >= 0 {
+			return editSubmit
+		}
 	case "ctrl+r":
 		e.findFrom(s.match - 1)
 	case "backspace":
-		if r := []rune(s.query); len(r) > 0 {
-			s.query = string(r[:len(r)-1])
-			e.findFrom(len(e.hist.entries) - 1)
+		r := []rune(s.query)
+		if len(r) == 0 {
+			e.search = nil
+			break
 		}
+		s.query = string(r[:len(r)-1])
+		e.findFrom(len(e.hist.entries) - 1)
 	default:
 		if t := sanitize(k.Text); t != "" {
 			s.query += t
@@ -416,7 +426,9 @@ func (e *editor) searchKey(k tea.KeyPressMsg) editResult {
 }
 
 // findFrom finds the newest entry at or before index i containing the
-// query.
+// query. When there is none, a search typed further has no match (the
+// entry found for a shorter query does not hold the new one), while
+// ctrl+r past the oldest match keeps that match.
 func (e *editor) findFrom(i int) {
 	s := e.search
 	if e.hist == nil || s.query == "" {
@@ -430,7 +442,7 @@ func (e *editor) findFrom(i int) {
 			return
 		}
 	}
-	if s.match >= len(e.hist.entries) {
+	if s.match < 0 || s.match >= len(e.hist.entries) || !strings.Contains(strings.ToLower(e.hist.entries[s.match]), q) {
 		s.match = -1
 	}
 }

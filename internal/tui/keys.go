@@ -33,7 +33,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.dialogKey(k)
 	case m.ed.search != nil:
-		m.ed.key(k)
+		if m.ed.key(k) == editSubmit {
+			return m.submit()
+		}
 		return nil
 	}
 	switch k.String() {

@@ -74,3 +74,67 @@ func TestQA10ShellOutputKeepsTheLastRedrawOfALine(t *testing.T) {
 	}
 }
 
+// In Ctrl+R search, as Claude Code's docs describe it, esc takes the
+// match into the input to edit (it left the search and dropped the
+// match), enter takes it and sends it (it only took it into the input),
+// and backspace on an empty search leaves the search (it did nothing).
+func TestQA10CtrlRKeysFollowClaudeCode(t *testing.T) {
+	e := newEditor(&history{entries: []string{"make test", "git status"}})
+	typeKeys(e, "text:draft", "ctrl+r", "text:make", "esc")
+	if e.search != nil || e.value() != "make test" {
+		t.Fatalf("esc: value %q, search %v; want the match taken to edit", e.value(), e.search)
+	}
+	e.reset()
+	typeKeys(e, "text:draft", "ctrl+r", "text:m", "backspace", "backspace")
+	if e.search != nil || e.value() != "draft" {
+		t.Fatalf("backspace on an empty search: value %q, search %v; want the search left, the draft kept", e.value(), e.search)
+	}
+	e.reset()
+	typeKeys(e, "text:draft", "ctrl+r", "text:git")
+	if res := e.key(keyMsg("ctrl+c")); e.search != nil || e.value() != "draft" || res == editSubmit {
+		t.Fatalf("ctrl+c: value %q, search %v", e.value(), e.search)
+	}
+	typeKeys(e, "ctrl+r", "text:git")
+	if res := e.key(keyMsg("enter")); res != editSubmit || e.value() != "git status" {
+		t.Fatalf("enter: result %v, value %q; want the match sent", res, e.value())
+	}
+}
+
+// Enter on a Ctrl+R match sends that prompt to the model.
+func TestQA10CtrlREnterSendsTheMatch(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("one"), llmtest.Reply("two")}, harnessOpts{})
+	h.typeText("deploy the staging build")
+	h.key("enter")
+	h.check("turn over", func(m *Model) bool { return !m.running && len(h.srv.Requests()) == 1 })
+	h.key("ctrl+r")
+	h.typeText("stag")
+	h.check("a match", func(m *Model) bool { return m.ed.search != nil && m.ed.search.match >= 0 })
+	h.key("enter")
+	if got := strings.TrimSpace(h.requests(2)[1].LastUserText()); got != "deploy the staging build" {
+		t.Fatalf("second prompt = %q", got)
+	}
+}
+
+// A search typed past what any entry holds shows no match, and esc then
+// leaves the input as it was; it kept showing (and took) the entry found
+// for the shorter query, which does not hold the text searched for.
+func TestQA10CtrlRTypedPastTheMatchHasNone(t *testing.T) {
+	e := newEditor(&history{entries: []string{"make test", "git status"}})
+	typeKeys(e, "text:draft", "ctrl+r", "text:mak")
+	if e.search.match != 0 {
+		t.Fatalf("match for %q = %d", e.search.query, e.search.match)
+	}
+	typeKeys(e, "text:z")
+	if e.search.match != -1 {
+		t.Fatalf("%q matches entry %d", e.search.query, e.search.match)
+	}
+	typeKeys(e, "esc")
+	if e.value() != "draft" {
+		t.Fatalf("value = %q", e.value())
+	}
+	e = newEditor(&history{})
+	typeKeys(e, "ctrl+r", "text:x", "ctrl+r", "esc") // an empty history finds nothing
+	if e.value() != "" {
+		t.Fatalf("value = %q", e.value())
+	}
+}
