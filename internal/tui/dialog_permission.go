@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -151,7 +152,13 @@ func (d *permissionDialog) view(m *Model, width int) string {
 	var b strings.Builder
 	b.WriteString(d.body)
 	if r := strings.TrimSpace(d.a.q.Reason); r != "" {
-		b.WriteString("\n" + m.st.dim.Render(hang("", r, width)))
+		// A few lines at most: a reason quoting a long command would
+		// push the question off the screen.
+		r = hang("", r, width)
+		if lines := strings.Split(r, "\n"); len(lines) > reasonLines {
+			r = strings.Join(lines[:reasonLines], "\n") + "…"
+		}
+		b.WriteString("\n" + m.st.dim.Render(r))
 	}
 	b.WriteString("\n\nDo you want to proceed?\n")
 	b.WriteString(d.menu.view(&m.st, width))
@@ -190,7 +197,7 @@ func ruleFor(q engine.Question) string {
 }
 
 // permissionPreview is the dialog's title and what the call will do.
-// Diffs show at most diffLimit lines (0: all).
+// Diffs and commands show at most diffLimit lines (0: all).
 func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body string) {
 	st, w := &m.st, m.width
 	var in map[string]any
@@ -198,7 +205,16 @@ func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body 
 	str := func(k string) string { s, _ := in[k].(string); return s }
 	switch q.ToolName {
 	case "Bash":
-		body = "  " + indentRest(tailLines(hang("", str("command"), w-2), 10), "  ")
+		// The command's first lines, which say what runs; the rest
+		// is marked as cut, and ctrl+o shows it whole. (It showed the
+		// last ten lines, unmarked, so a long command's start was
+		// never on screen.)
+		lines := strings.Split(hang("", str("command"), w-2), "\n")
+		if diffLimit > 0 && len(lines) > diffLimit {
+			n := len(lines) - (diffLimit - 1)
+			lines = append(lines[:diffLimit-1], st.dim.Render(fmt.Sprintf("… +%d lines (ctrl+o to expand)", n)))
+		}
+		body = "  " + strings.Join(lines, "\n  ")
 		if d := str("description"); d != "" {
 			body += "\n  " + st.dim.Render(cut(d, w-2))
 		}
@@ -219,8 +235,12 @@ func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body 
 	return "Use " + displayToolName(q.ToolName), "  " + st.bold.Render(displayToolName(q.ToolName)) + "(" + cut(summary, w-10) + ")"
 }
 
-// dialogDiffLines is how many lines of a diff the permission dialog
-// shows: up to 20, fewer in a short terminal, so that the dialog's title,
+// reasonLines is how many lines of the gate's reason the permission
+// dialog shows.
+const reasonLines = 3
+
+// dialogDiffLines is how many lines of a diff or a command the
+// permission dialog shows: up to 20, fewer in a short terminal, so that the dialog's title,
 // file name and choices stay on screen (a taller live area is cut at the
 // top) and finished messages still have room to print above it.
 func dialogDiffLines(height int) int {

@@ -3,9 +3,11 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"reins/internal/engine"
 	"reins/internal/llm/llmtest"
 	"reins/internal/tool"
 )
@@ -136,5 +138,41 @@ func TestQA10CtrlRTypedPastTheMatchHasNone(t *testing.T) {
 	typeKeys(e, "ctrl+r", "text:x", "ctrl+r", "esc") // an empty history finds nothing
 	if e.value() != "" {
 		t.Fatalf("value = %q", e.value())
+	}
+}
+
+// A long command in the permission dialog shows its first lines, which
+// say what runs, and marks the rest as cut (ctrl+o shows it whole); it
+// showed the last ten lines unmarked, so the start of a heredoc command
+// ("cat <<EOF > out.txt") was never on screen. A reason quoting the
+// command is cut to a few lines, so the question stays on screen.
+func TestQA10PermissionDialogShowsTheStartOfALongCommand(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{w: 100, h: 30})
+	var cmd strings.Builder
+	cmd.WriteString("cat <<'EOF' > out.txt\n")
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&cmd, "row %d\n", i)
+	}
+	cmd.WriteString("EOF\necho done")
+	in, _ := json.Marshal(map[string]string{"command": cmd.String(), "description": "write rows"})
+	q := engine.Question{ToolName: "Bash", Input: in, Reason: "no allow rule matches `" + cmd.String() + "`."}
+	var view, whole string
+	h.do(func(m *Model) {
+		d := newPermissionDialog(m, askMsg{q: q})
+		view = stripANSI(d.view(m, m.width))
+		_, whole = d.whole(m, m.width)
+		whole = stripANSI(whole)
+	})
+	if !strings.Contains(view, "  cat <<'EOF' > out.txt\n  row 1\n") {
+		t.Fatalf("the dialog does not show the command's start:\n%s", view)
+	}
+	if !strings.Contains(view, "lines (ctrl+o to expand)") || strings.Contains(view, "row 40") {
+		t.Fatalf("the cut is not marked, or the command is whole:\n%s", view)
+	}
+	if rows := strings.Count(view, "\n") + 1; rows > 30-6 {
+		t.Fatalf("the dialog is %d rows in a 30-row terminal:\n%s", rows, view)
+	}
+	if !strings.Contains(whole, "row 40\n  EOF\n  echo done") {
+		t.Fatalf("ctrl+o does not show the whole command:\n%s", whole)
 	}
 }
