@@ -453,6 +453,13 @@ func (e *editor) paste(text string) {
 	if text == "" {
 		return
 	}
+	if s := e.search; s != nil {
+		// Into the search, as typed text goes: in the hidden input it
+		// was overwritten by the match that esc or tab takes.
+		s.query += strings.Join(strings.Fields(text), " ")
+		e.findFrom(len(e.hist.entries) - 1)
+		return
+	}
 	e.pushUndo(editState{string(e.buf), e.pos})
 	e.typing, e.yank = false, nil
 	if imgs := imagePaths(text, e.cwd); imgs != nil {

@@ -176,3 +176,18 @@ func TestQA10PermissionDialogShowsTheStartOfALongCommand(t *testing.T) {
 		t.Fatalf("ctrl+o does not show the whole command:\n%s", whole)
 	}
 }
+
+// Text pasted during a Ctrl+R search goes into the search; it went into
+// the hidden input, where the match taken by esc or tab overwrote it.
+func TestQA10PasteDuringCtrlRSearchesForIt(t *testing.T) {
+	e := newEditor(&history{entries: []string{"deploy the staging build", "git status"}})
+	typeKeys(e, "text:draft", "ctrl+r")
+	e.paste("staging\nbuild")
+	if e.search == nil || e.search.query != "staging build" || e.search.match != 0 {
+		t.Fatalf("search = %+v", e.search)
+	}
+	typeKeys(e, "tab")
+	if e.value() != "deploy the staging build" {
+		t.Fatalf("value = %q", e.value())
+	}
+}
