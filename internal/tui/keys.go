@@ -311,13 +311,20 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 // what the editor held, given back to it when a queued message is
 // taken back for editing (nil: the text itself).
 func (m *Model) submitInput(text string, raw *draft, images ...llm.ContentBlock) tea.Cmd {
+	// The "!", "#" and "/" modes are for what was typed: a paste that
+	// starts the input (a Markdown text's "# Title", a log line) is a
+	// prompt. Its placeholder is what the editor held.
+	typed := text
+	if raw != nil {
+		typed = strings.TrimSpace(raw.text)
+	}
 	switch {
-	case strings.HasPrefix(text, "!"):
+	case strings.HasPrefix(typed, "!"):
 		return m.runShell(strings.TrimSpace(text[1:]))
-	case strings.HasPrefix(text, "#") && !strings.HasPrefix(text, "##"):
+	case strings.HasPrefix(typed, "#") && !strings.HasPrefix(typed, "##"):
 		m.remember(strings.TrimSpace(text[1:]))
 		return nil
-	case isCommand(text):
+	case isCommand(typed):
 		return m.runCommand(text)
 	case m.running:
 		blocks := append([]llm.ContentBlock{llm.TextBlock(text)}, images...)

@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 
 	"reins/internal/engine"
 	"reins/internal/llm/llmtest"
@@ -189,5 +193,32 @@ func TestQA10PasteDuringCtrlRSearchesForIt(t *testing.T) {
 	typeKeys(e, "tab")
 	if e.value() != "deploy the staging build" {
 		t.Fatalf("value = %q", e.value())
+	}
+}
+
+// A paste that starts the input is a prompt even when its text starts
+// with "#", "!" or "/": a pasted Markdown bug report ("# Bug report")
+// was written to CLAUDE.md as a memory note instead of going to the
+// model, and a pasted line starting with "!" would have run as a shell
+// command. Typed, the prefixes keep their meaning.
+func TestQA10PasteStartingWithAPrefixIsAPrompt(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("one"), llmtest.Reply("two"), llmtest.Reply("three")}, harnessOpts{})
+	var cwd string
+	h.do(func(m *Model) { cwd = m.o.Cwd })
+	for i, paste := range []string{
+		"# Bug report\n\nSteps:\n1. run it\n2. see the crash",
+		"!!! build failed !!!\nerror: x\nerror: y\nerror: z",
+		"/usr/lib/foo.so: undefined symbol\n  at a\n  at b\n  at c",
+	} {
+		h.tm.Send(tea.PasteMsg{Content: paste})
+		h.check("the paste placeholder", func(m *Model) bool { return strings.HasPrefix(m.ed.value(), "[Pasted text #") })
+		h.key("enter")
+		if got := strings.TrimSpace(h.requests(i + 1)[i].LastUserText()); got != paste {
+			t.Fatalf("prompt %d = %q, want the paste", i+1, got)
+		}
+		h.check("turn over", func(m *Model) bool { return !m.running })
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "CLAUDE.md")); !os.IsNotExist(err) {
+		t.Fatalf("a memory file was written (err %v)", err)
 	}
 }
