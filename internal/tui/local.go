@@ -100,12 +100,15 @@ func runBash(ctx context.Context, command, cwd string) (stdout, stderr string, c
 		code = -1
 		if ee, ok := err.(*exec.ExitError); ok {
 			code = ee.ExitCode()
-		} else {
+		} else if ctx.Err() == nil { // stopped, it says so below
 			e.WriteString(err.Error())
 		}
 	}
 	if ctx.Err() != nil {
-		e.WriteString("\n(stopped: " + context.Cause(ctx).Error() + ")")
+		if e.Len() > 0 && !strings.HasSuffix(e.String(), "\n") {
+			e.WriteString("\n")
+		}
+		e.WriteString("(stopped: " + context.Cause(ctx).Error() + ")")
 	}
 	return screenText(o.String()), screenText(e.String()), code
 }

@@ -222,3 +222,27 @@ func TestQA10PasteStartingWithAPrefixIsAPrompt(t *testing.T) {
 		t.Fatalf("a memory file was written (err %v)", err)
 	}
 }
+
+// A "!" command stopped before it printed anything says so on the result
+// line; the notice began with a line break, which left an empty "⎿" row
+// above it, or, stopped before bash started, came under "context
+// canceled".
+func TestQA10StoppedSilentShellCommandHasNoEmptyRow(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("!sleep 30")
+	h.key("enter")
+	h.check("the command running", func(m *Model) bool { return m.running })
+	h.key("esc")
+	h.check("the command over", func(m *Model) bool { return !m.running && len(m.conv.items) > 0 })
+	var shown string
+	h.do(func(m *Model) {
+		for _, it := range m.conv.items {
+			if it.kind == kShell {
+				shown = stripANSI(m.r.item(it, 80, false))
+			}
+		}
+	})
+	if want := "> ! sleep 30\n  ⎿  (stopped: interrupted by the user)"; shown != want {
+		t.Fatalf("shown %q, want %q", shown, want)
+	}
+}
