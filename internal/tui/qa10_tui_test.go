@@ -246,3 +246,32 @@ func TestQA10StoppedSilentShellCommandHasNoEmptyRow(t *testing.T) {
 		t.Fatalf("shown %q, want %q", shown, want)
 	}
 }
+
+// An input starting with "!" or "#" is marked under the input, as Claude
+// Code marks its bash mode, since enter sends it to the shell or the
+// memory file rather than to the model; nothing said so.
+func TestQA10FooterMarksBashAndMemoryInput(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	footer := func() string {
+		var f string
+		h.do(func(m *Model) { f = stripANSI(m.footer(100)) })
+		return f
+	}
+	h.typeText("!ls")
+	h.check("typed", func(m *Model) bool { return m.ed.value() == "!ls" })
+	if f := footer(); !strings.Contains(f, "! bash mode") {
+		t.Fatalf("footer for %q: %q", "!ls", f)
+	}
+	h.key("ctrl+c")
+	h.typeText("# use tabs")
+	h.check("typed", func(m *Model) bool { return m.ed.value() == "# use tabs" })
+	if f := footer(); !strings.Contains(f, "# memory") || !strings.Contains(f, "CLAUDE.md") {
+		t.Fatalf("footer for a note: %q", f)
+	}
+	h.key("ctrl+c")
+	h.typeText("fix #12")
+	h.check("typed", func(m *Model) bool { return m.ed.value() == "fix #12" })
+	if f := footer(); strings.Contains(f, "mode") || strings.Contains(f, "memory") {
+		t.Fatalf("footer for a prompt: %q", f)
+	}
+}
