@@ -173,7 +173,7 @@ func (m *Model) commandOutput(input, out string, isErr bool) {
 	if isErr {
 		out = m.st.err.Render(out)
 	}
-	m.conv.add(&item{kind: kCommand, text: input + "\n" + out, done: true})
+	m.conv.add(&item{kind: kCommand, input: input, text: input + "\n" + out, done: true})
 }
 
 func notAvailable(what string) func(m *Model, args string) tea.Cmd {

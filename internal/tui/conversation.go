@@ -32,6 +32,9 @@ type item struct {
 	tool  *toolCall
 	done  bool
 	uuid  string // kUser: the message's uuid (rewind)
+	// kCommand, kShell: the command as typed, which text starts with
+	// (its output follows after a line break); it may span lines.
+	input string
 	// kUser: what was attached for its mentions ("Read a.go (12 lines)")
 	attached []string
 
@@ -421,7 +424,7 @@ func historyItems(h []engine.HistoryItem) []*item {
 		case m.Role == llm.RoleUser && !hi.Meta && isShellOutput(m):
 			// A "!" run's output goes under its command, as it was shown.
 			if n := len(out); n > 0 && out[n-1].kind == kUser && strings.HasPrefix(out[n-1].text, "! ") {
-				out[n-1] = &item{kind: kShell, text: out[n-1].text + "\n" + shellOutputText(m), done: true, uuid: out[n-1].uuid}
+				out[n-1] = &item{kind: kShell, input: out[n-1].text, text: out[n-1].text + "\n" + shellOutputText(m), done: true, uuid: out[n-1].uuid}
 			}
 		case m.Role == llm.RoleUser && !hi.Meta:
 			if t := displayPrompt(m); strings.TrimSpace(t) != "" && !onlyResults(m) {

@@ -53,7 +53,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 			if code != 0 && !stopped {
 				out += "\n" + m.st.dim.Render(fmt.Sprintf("exit status %d", code))
 			}
-			m.conv.add(&item{kind: kShell, text: "! " + command + "\n" + out, done: true})
+			m.conv.add(&item{kind: kShell, input: "! " + command, text: "! " + command + "\n" + out, done: true})
 			m.keepShell(command, stdout, stderr)
 			return nil
 		}}
@@ -154,7 +154,8 @@ func (m *Model) remember(note string) {
 		return
 	}
 	path := m.memoryFile()
-	err := appendLine(path, "- "+note)
+	// Lines after the first stay inside the note's list item.
+	err := appendLine(path, "- "+strings.ReplaceAll(note, "\n", "\n  "))
 	if err != nil {
 		m.commandOutput("# "+note, err.Error(), true)
 		return

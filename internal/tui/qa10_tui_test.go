@@ -275,3 +275,53 @@ func TestQA10FooterMarksBashAndMemoryInput(t *testing.T) {
 		t.Fatalf("footer for a prompt: %q", f)
 	}
 }
+
+// A "!" command or a "#" note typed on several lines shows whole as the
+// input, with the output under it; its lines after the first were shown
+// as its output, under the result mark. A note's later lines stay in its
+// list item in the memory file.
+func TestQA10MultiLineShellCommandAndNoteShowWhole(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	var cwd string
+	h.do(func(m *Model) { cwd = m.o.Cwd })
+	h.typeText("!echo one")
+	h.key("ctrl+j")
+	h.typeText("echo two")
+	h.key("enter")
+	h.waitFor("two")
+	ran := func(n int) func(m *Model) bool {
+		return func(m *Model) bool {
+			c := 0
+			for _, it := range m.conv.items {
+				if it.kind == kShell || it.kind == kCommand {
+					c++
+				}
+			}
+			return !m.running && c == n
+		}
+	}
+	h.check("the command over", ran(1))
+	h.typeText("# keep lines short")
+	h.key("ctrl+j")
+	h.typeText("and use tabs")
+	h.key("enter")
+	h.check("the note kept", ran(2))
+	var shown []string
+	h.do(func(m *Model) {
+		for _, it := range m.conv.items {
+			if it.kind == kShell || it.kind == kCommand {
+				shown = append(shown, stripANSI(m.r.item(it, 80, false)))
+			}
+		}
+	})
+	if want := "> ! echo one\n  echo two\n  ⎿  one\n     two"; shown[0] != want {
+		t.Fatalf("shell run shown %q, want %q", shown[0], want)
+	}
+	if want := "> # keep lines short\n  and use tabs\n  ⎿  Noted in CLAUDE.md"; shown[1] != want {
+		t.Fatalf("note shown %q, want %q", shown[1], want)
+	}
+	data, err := os.ReadFile(filepath.Join(cwd, "CLAUDE.md"))
+	if err != nil || string(data) != "- keep lines short\n  and use tabs\n" {
+		t.Fatalf("CLAUDE.md = %q (%v)", data, err)
+	}
+}
