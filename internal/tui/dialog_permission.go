@@ -135,6 +135,18 @@ func (d *permissionDialog) key(m *Model, k tea.KeyPressMsg) (bool, tea.Cmd) {
 		d.feedback = &lineInput{}
 		d.menu.sel = len(d.choices) - 1
 		return false, nil
+	case "shift+tab":
+		// The choice that turns on accept-edits mode, which its label
+		// offers on this key, as Claude Code's does.
+		for _, c := range d.choices {
+			for _, u := range c.updates {
+				if u.Type == "setMode" && u.Mode == "acceptEdits" {
+					answer(d.a, engine.Answer{Allow: true, Updates: c.updates})
+					return true, nil
+				}
+			}
+		}
+		return false, nil
 	}
 	i := d.menu.key(k)
 	if i < 0 || i >= len(d.choices) {

@@ -325,3 +325,38 @@ func TestQA10MultiLineShellCommandAndNoteShowWhole(t *testing.T) {
 		t.Fatalf("CLAUDE.md = %q (%v)", data, err)
 	}
 }
+
+// Shift+Tab in an edit's permission dialog chooses "Yes, allow all edits
+// during this session", as that choice's label says and as in Claude
+// Code; it did nothing. Where no choice turns on accept-edits mode (a
+// command), it still does nothing.
+func TestQA10ShiftTabInTheEditDialogAllowsAllEdits(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	acceptEdits := engine.Suggestion{Type: "setMode", Mode: "acceptEdits", Destination: "session"}
+	edit, _ := json.Marshal(map[string]string{"file_path": "/p/a.go", "old_string": "a", "new_string": "b"})
+	cmd, _ := json.Marshal(map[string]string{"command": "make"})
+	for _, tc := range []struct {
+		q      engine.Question
+		closed bool
+	}{
+		{engine.Question{ToolName: "Edit", Input: edit, Suggestions: []engine.Suggestion{acceptEdits}}, true},
+		{engine.Question{ToolName: "Bash", Input: cmd}, false},
+	} {
+		a := askMsg{q: tc.q, reply: make(chan engine.Answer, 1)}
+		var closed bool
+		h.do(func(m *Model) {
+			d := newPermissionDialog(m, a)
+			closed, _ = d.key(m, keyMsg("shift+tab"))
+		})
+		if closed != tc.closed {
+			t.Fatalf("%s: shift+tab closed the dialog: %v, want %v", tc.q.ToolName, closed, tc.closed)
+		}
+		if !tc.closed {
+			continue
+		}
+		ans := <-a.reply
+		if !ans.Allow || len(ans.Updates) != 1 || ans.Updates[0].Mode != "acceptEdits" {
+			t.Fatalf("answer = %+v, want allowed with accept-edits mode", ans)
+		}
+	}
+}
