@@ -174,7 +174,10 @@ func (m *Model) onEsc() tea.Cmd {
 	defer func() { m.lastEsc = now }()
 	switch {
 	case m.comp != nil:
+		// Closing the menu is not the first of two presses: the next
+		// esc would have cleared the input.
 		m.comp = nil
+		now = time.Time{}
 	case m.running:
 		if len(m.queued) > 0 && m.takeQueuedIntoInput("Queued messages are back in the input; esc again interrupts") {
 			return nil

@@ -360,3 +360,18 @@ func TestQA10ShiftTabInTheEditDialogAllowsAllEdits(t *testing.T) {
 		}
 	}
 }
+
+// Esc that closes the completion menu is not the first of a double
+// press: the next esc only starts one (the draft stays); it cleared the
+// draft.
+func TestQA10EscClosingTheMenuKeepsTheDraftOnTheNextEsc(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("/co")
+	h.check("the menu open", func(m *Model) bool { return m.comp != nil && len(m.comp.items) > 0 })
+	h.key("esc")
+	h.check("the menu closed", func(m *Model) bool { return m.comp == nil })
+	h.key("esc")
+	h.check("the draft kept", func(m *Model) bool { return m.ed.value() == "/co" })
+	h.key("esc")
+	h.check("the draft cleared by a double press", func(m *Model) bool { return m.ed.value() == "" })
+}
