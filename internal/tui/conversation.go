@@ -151,7 +151,8 @@ func (c *conversation) apply(ev engine.Event) {
 		if e.Level == "error" {
 			k = kError
 		}
-		c.add(&item{kind: k, level: e.Level, text: e.Text, done: true})
+		// A stop hook's message is a script's output.
+		c.add(&item{kind: k, level: e.Level, text: screenText(e.Text), done: true})
 	case *engine.CompactBoundary:
 		c.add(&item{kind: kCompact, text: "Conversation compacted", done: true})
 	case *engine.TodoUpdate:

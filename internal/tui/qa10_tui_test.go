@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -374,4 +375,20 @@ func TestQA10EscClosingTheMenuKeepsTheDraftOnTheNextEsc(t *testing.T) {
 	h.check("the draft kept", func(m *Model) bool { return m.ed.value() == "/co" })
 	h.key("esc")
 	h.check("the draft cleared by a double press", func(m *Model) bool { return m.ed.value() == "" })
+}
+
+// A hook's message (a script's output) is printed without its escape
+// sequences and carriage returns, as tool output is.
+func TestQA10HookMessagesPrintWithoutEscapes(t *testing.T) {
+	c := newConversation(time.Now)
+	c.apply(&engine.Notice{Level: "info", Text: "\x1b[2J\x1b[32mformatted 3 files\x1b[0m\r\n"})
+	if n := len(c.items); n != 1 || c.items[0].text != "formatted 3 files\n" {
+		t.Fatalf("items = %d, last %q", n, c.items[n-1].text)
+	}
+	h := newHarness(t, nil, harnessOpts{})
+	h.tm.Send(noticeMsg{level: "warning", text: "hook says \x1b]0;pwned\x07hi\x1b[1A"})
+	h.waitFor("hook says hi")
+	if strings.Contains(h.raw.String(), "\x1b]0;pwned") || strings.Contains(h.raw.String(), "hi\x1b[1A") {
+		t.Fatalf("escape sequences reached the terminal: %q", h.raw.String())
+	}
 }
