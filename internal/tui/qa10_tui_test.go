@@ -392,3 +392,36 @@ func TestQA10HookMessagesPrintWithoutEscapes(t *testing.T) {
 		t.Fatalf("escape sequences reached the terminal: %q", h.raw.String())
 	}
 }
+
+// A tool call stopped with esc shows "Interrupted by the user" under it,
+// not the sentence the model is told ("The user interrupted this tool
+// call before it finished; it was stopped and its result is not
+// available.").
+func TestQA10InterruptedToolCallSaysSo(t *testing.T) {
+	slow := &slowTool{started: make(chan struct{})}
+	h := newHarness(t, []llmtest.Turn{llmtest.Calls(llmtest.ToolUse("s1", "Slow", map[string]any{}))}, harnessOpts{tools: []tool.Tool{slow}})
+	h.typeText("wait")
+	h.key("enter")
+	<-slow.started
+	h.key("esc")
+	h.check("the turn over", func(m *Model) bool { return !m.running })
+	var shown string
+	h.do(func(m *Model) {
+		for _, it := range m.conv.items {
+			if it.kind == kTool {
+				shown = stripANSI(m.r.item(it, 100, false))
+			}
+		}
+	})
+	if want := "⎿  Interrupted by the user"; !strings.HasSuffix(shown, want) {
+		t.Fatalf("shown %q, want it to end with %q", shown, want)
+	}
+	// A call stopped by the executor (a running command) gets the
+	// executor's sentence.
+	h.do(func(m *Model) {
+		shown = stripANSI(m.r.tool(&toolCall{name: "Bash", result: tool.InterruptedText, isError: true}, 100, false))
+	})
+	if want := "⎿  Interrupted by the user"; !strings.HasSuffix(shown, want) {
+		t.Fatalf("shown %q, want it to end with %q", shown, want)
+	}
+}

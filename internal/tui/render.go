@@ -8,6 +8,8 @@ import (
 	"time"
 
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"reins/internal/tool"
 )
 
 // renderer draws items. It holds no conversation state.
@@ -150,6 +152,10 @@ func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
 		return r.st.err.Render(hang(resultMark, firstLines(t.result, 2), width))
 	case t.isError:
 		text := t.result
+		if text == tool.InterruptedText || text == "Cancelled: "+errInterrupted.Error()+"." {
+			// What the model is told; the user pressed the key.
+			text = "Interrupted by the user"
+		}
 		if t.name == "Agent" || t.name == "Task" {
 			text = stripAgentTrailer(text)
 		}
