@@ -282,7 +282,7 @@ func (m *Model) inputModeLabel() string {
 	typed := strings.TrimSpace(m.ed.value())
 	switch {
 	case strings.HasPrefix(typed, "!"):
-		return m.st.accent.Render("! bash mode") + m.st.dim.Render(" (runs in the shell; the output joins the conversation)")
+		return m.st.accent.Render("! bash mode") + m.st.dim.Render(" (the output joins the conversation)")
 	case strings.HasPrefix(typed, "#") && !strings.HasPrefix(typed, "##"):
 		return m.st.accent.Render("# memory") + m.st.dim.Render(" (enter adds the line to "+m.r.rel(m.memoryFile())+")")
 	}
