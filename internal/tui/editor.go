@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -221,17 +222,18 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 			e.buf = append(e.buf[:e.pos-n], e.buf[e.pos:]...)
 			e.pos -= n
 		} else if e.pos > 0 {
-			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
-			e.pos--
+			from := e.clusterBefore(e.pos)
+			e.buf = append(e.buf[:from], e.buf[e.pos:]...)
+			e.pos = from
 		}
 	case "delete", "ctrl+d": // ctrl+d on an empty input is exit (keys.go)
 		if e.pos < len(e.buf) {
-			e.buf = append(e.buf[:e.pos], e.buf[e.pos+1:]...)
+			e.buf = append(e.buf[:e.pos], e.buf[e.clusterAfter(e.pos):]...)
 		}
 	case "left", "ctrl+b":
-		e.pos = max(0, e.pos-1)
+		e.pos = e.clusterBefore(e.pos)
 	case "right", "ctrl+f":
-		e.pos = min(len(e.buf), e.pos+1)
+		e.pos = e.clusterAfter(e.pos)
 	case "home", "ctrl+a":
 		e.pos = e.lineStart()
 	case "end", "ctrl+e":
@@ -295,6 +297,60 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 	}
 	return editChanged
 }
+
+// clusterBefore is where the character that ends at pos starts, and
+// clusterAfter where the one that starts at pos ends: characters as the
+// terminal draws them (grapheme clusters), so the cursor steps over an
+// emoji made of several code points (a family, a flag, a skin tone) or a
+// letter with a combining accent as one, and backspace deletes it whole;
+// stepping by code point put the cursor inside it, where typed text split
+// it.
+func (e *editor) clusterBefore(pos int) int {
+	if pos <= 0 {
+		return 0
+	}
+	start := pos - 1 // clusters do not cross a line break
+	for start > 0 && e.buf[start-1] != '\n' {
+		start--
+	}
+	prev := start
+	for at := start; at < pos; {
+		prev = at
+		at = e.clusterEnd(at)
+	}
+	return prev
+}
+
+func (e *editor) clusterAfter(pos int) int {
+	if pos >= len(e.buf) {
+		return len(e.buf)
+	}
+	start := pos
+	for start > 0 && e.buf[start-1] != '\n' {
+		start--
+	}
+	at := start
+	for at <= pos {
+		at = e.clusterEnd(at)
+	}
+	return at
+}
+
+// clusterEnd is the end of the grapheme cluster starting at rune index
+// at (a line break is one of its own; no cluster is longer than
+// maxCluster runes, which bounds the work for a long line).
+func (e *editor) clusterEnd(at int) int {
+	end := at + 1
+	for end < len(e.buf) && end-at < maxCluster && e.buf[end] != '\n' && e.buf[end-1] != '\n' {
+		end++
+	}
+	c, _ := xansi.FirstGraphemeCluster(string(e.buf[at:end]), xansi.GraphemeWidth)
+	return at + max(1, utf8.RuneCountInString(c))
+}
+
+// maxCluster bounds the runes of one grapheme cluster the editor looks
+// at; the longest emoji sequences have about ten.
+const maxCluster = 32
 
 // placeholderBefore is the length in runes of the paste or image
 // placeholder that ends at the cursor ("[Pasted text #1 +20 lines]",

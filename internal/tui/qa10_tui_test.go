@@ -425,3 +425,62 @@ func TestQA10InterruptedToolCallSaysSo(t *testing.T) {
 		t.Fatalf("shown %q, want it to end with %q", shown, want)
 	}
 }
+
+// The cursor steps over a character made of several code points (a ZWJ
+// family emoji, a flag, a letter with a combining accent) as one, and
+// backspace and delete remove it whole; stepping by code point put the
+// cursor inside the emoji, where typed text split it, and backspace took
+// one code point of it at a time.
+func TestQA10EditorStepsOverWholeCharacters(t *testing.T) {
+	family, flag, accent := "👨\u200d👩\u200d👧", "🇯🇵", "e\u0301"
+	e := newEditor(&history{})
+	typeKeys(e, "text:a"+family+"b")
+	typeKeys(e, "left", "left", "text:X")
+	if got, want := e.value(), "aX"+family+"b"; got != want {
+		t.Fatalf("typed after two lefts: %q, want %q", got, want)
+	}
+	typeKeys(e, "right", "backspace")
+	if got, want := e.value(), "aXb"; got != want {
+		t.Fatalf("backspace after the family: %q, want %q", got, want)
+	}
+	e.reset()
+	typeKeys(e, "text:"+flag+accent+"\n"+flag, "up")
+	typeKeys(e, "ctrl+a", "delete")
+	if got, want := e.value(), accent+"\n"+flag; got != want {
+		t.Fatalf("delete at the flag: %q, want %q", got, want)
+	}
+	typeKeys(e, "right", "backspace")
+	if got, want := e.value(), "\n"+flag; got != want {
+		t.Fatalf("backspace after the accented letter: %q, want %q", got, want)
+	}
+	typeKeys(e, "right", "right", "backspace")
+	if got := e.value(); got != "\n" {
+		t.Fatalf("backspace after the flag on the next line: %q", got)
+	}
+}
+
+// FuzzQA10EditorClusterSteps checks that cursor steps and deletions by
+// character never panic and keep the cursor inside the text.
+func FuzzQA10EditorClusterSteps(f *testing.F) {
+	f.Add("a👨\u200d👩\u200d👧b\ne\u0301🇯🇵", uint8(3))
+	f.Fuzz(func(t *testing.T, text string, ops uint8) {
+		e := newEditor(&history{})
+		e.buf = []rune(text)
+		e.pos = len(e.buf)
+		for i := 0; i < int(ops)%64; i++ {
+			switch i % 4 {
+			case 0:
+				typeKeys(e, "left")
+			case 1:
+				typeKeys(e, "backspace")
+			case 2:
+				e.key(keyMsg("right"))
+			case 3:
+				e.key(tea.KeyPressMsg{Code: tea.KeyDelete})
+			}
+			if e.pos < 0 || e.pos > len(e.buf) {
+				t.Fatalf("cursor %d outside %d runes", e.pos, len(e.buf))
+			}
+		}
+	})
+}
