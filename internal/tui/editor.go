@@ -336,6 +336,15 @@ func (e *editor) clusterAfter(pos int) int {
 	return at
 }
 
+// snap moves pos back to the start of the character it falls inside, so
+// a move up or down does not leave the cursor within an emoji.
+func (e *editor) snap(pos int) int {
+	if pos <= 0 || pos >= len(e.buf) {
+		return pos
+	}
+	return e.clusterBefore(e.clusterAfter(pos))
+}
+
 // clusterEnd is the end of the grapheme cluster starting at rune index
 // at (a line break is one of its own; no cluster is longer than
 // maxCluster runes, which bounds the work for a long line).
@@ -413,11 +422,11 @@ func (e *editor) moveLine(dir int) {
 	col := e.pos - e.lineStart()
 	if dir < 0 {
 		e.pos = e.lineStart() - 1 // end of the previous line
-		e.pos = min(e.lineStart()+col, e.pos)
+		e.pos = e.snap(min(e.lineStart()+col, e.pos))
 		return
 	}
 	e.pos = e.lineEnd() + 1
-	e.pos = min(e.pos+col, e.lineEnd())
+	e.pos = e.snap(min(e.pos+col, e.lineEnd()))
 }
 
 // older shows the previous history entry.
@@ -707,7 +716,7 @@ func (e *editor) moveRow(dir int) bool {
 	if best < 0 {
 		return false
 	}
-	e.pos = best
+	e.pos = e.snap(best)
 	return true
 }
 

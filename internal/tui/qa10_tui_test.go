@@ -484,3 +484,20 @@ func FuzzQA10EditorClusterSteps(f *testing.F) {
 		}
 	})
 }
+
+// Moving up or down lands on a whole character, not inside an emoji
+// made of several code points.
+func TestQA10EditorUpDownLandsOnWholeCharacters(t *testing.T) {
+	family := "👨\u200d👩\u200d👧"
+	e := newEditor(&history{})
+	typeKeys(e, "text:"+family+"z\nabcdefgh", "ctrl+a", "right", "right", "right", "up", "text:X")
+	if got := e.value(); !strings.Contains(got, family) {
+		t.Fatalf("typed inside the emoji after up: %q", got)
+	}
+	e = newEditor(&history{})
+	e.width = 20
+	typeKeys(e, "text:"+family+"z\nabcdefgh", "ctrl+a", "right", "right", "right", "up", "text:X")
+	if got := e.value(); !strings.Contains(got, family) {
+		t.Fatalf("typed inside the emoji after up at width 20: %q", got)
+	}
+}
