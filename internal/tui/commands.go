@@ -173,7 +173,7 @@ func (m *Model) commandOutput(input, out string, isErr bool) {
 	if isErr {
 		out = m.st.err.Render(out)
 	}
-	m.conv.add(&item{kind: kCommand, text: input + "\n" + out, done: true})
+	m.conv.add(&item{kind: kCommand, input: input, text: input + "\n" + out, done: true})
 }
 
 func notAvailable(what string) func(m *Model, args string) tea.Cmd {
@@ -249,7 +249,8 @@ const keysHelp = `Keys
   ctrl+o           full transcript
   ctrl+t           show or hide the todo list while reins works
   alt+p            switch the model, keeping what is typed
-  ctrl+r           search input history
+  ctrl+r           search input history (again: older; enter sends the match,
+                   tab or esc takes it to edit, ctrl+c leaves the search)
   ctrl+g           edit the input in $EDITOR
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut
   ctrl+_           undo the last change to the input

@@ -32,6 +32,9 @@ type item struct {
 	tool  *toolCall
 	done  bool
 	uuid  string // kUser: the message's uuid (rewind)
+	// kCommand, kShell: the command as typed, which text starts with
+	// (its output follows after a line break); it may span lines.
+	input string
 	// kUser: what was attached for its mentions ("Read a.go (12 lines)")
 	attached []string
 
@@ -123,13 +126,13 @@ func (c *conversation) apply(ev engine.Event) {
 		it.tool.running, it.tool.started = true, c.now()
 	case *engine.ToolProgress:
 		if it := c.tools[e.ID]; it != nil {
-			it.tool.progress = lastLine(e.Progress.Message)
+			it.tool.progress = lastLine(screenText(e.Progress.Message))
 		}
 	case *engine.ToolResult:
 		it := c.toolItem(e.ID, e.Name, e.Input)
 		t := it.tool
 		t.running = false
-		t.result, t.isError, t.denied = e.Block.ResultText(), e.IsError, e.Denied
+		t.result, t.isError, t.denied = screenText(e.Block.ResultText()), e.IsError, e.Denied
 		t.data, t.duration = e.Data, e.Duration
 		it.done = true
 		if e.Name == "TodoWrite" && !e.IsError {
@@ -148,7 +151,8 @@ func (c *conversation) apply(ev engine.Event) {
 		if e.Level == "error" {
 			k = kError
 		}
-		c.add(&item{kind: k, level: e.Level, text: e.Text, done: true})
+		// A stop hook's message is a script's output.
+		c.add(&item{kind: k, level: e.Level, text: screenText(e.Text), done: true})
 	case *engine.CompactBoundary:
 		c.add(&item{kind: kCompact, text: "Conversation compacted", done: true})
 	case *engine.TodoUpdate:
@@ -421,7 +425,7 @@ func historyItems(h []engine.HistoryItem) []*item {
 		case m.Role == llm.RoleUser && !hi.Meta && isShellOutput(m):
 			// A "!" run's output goes under its command, as it was shown.
 			if n := len(out); n > 0 && out[n-1].kind == kUser && strings.HasPrefix(out[n-1].text, "! ") {
-				out[n-1] = &item{kind: kShell, text: out[n-1].text + "\n" + shellOutputText(m), done: true, uuid: out[n-1].uuid}
+				out[n-1] = &item{kind: kShell, input: out[n-1].text, text: out[n-1].text + "\n" + shellOutputText(m), done: true, uuid: out[n-1].uuid}
 			}
 		case m.Role == llm.RoleUser && !hi.Meta:
 			if t := displayPrompt(m); strings.TrimSpace(t) != "" && !onlyResults(m) {
@@ -437,7 +441,7 @@ func historyItems(h []engine.HistoryItem) []*item {
 				case llm.BlockToolUse:
 					t := &toolCall{id: b.ID, name: b.Name, input: b.Input}
 					if r, ok := results[b.ID]; ok {
-						t.result, t.isError = r.ResultText(), r.IsError
+						t.result, t.isError = screenText(r.ResultText()), r.IsError
 					}
 					out = append(out, &item{kind: kTool, tool: t, done: true})
 				}

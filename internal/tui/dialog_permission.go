@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -134,6 +135,18 @@ func (d *permissionDialog) key(m *Model, k tea.KeyPressMsg) (bool, tea.Cmd) {
 		d.feedback = &lineInput{}
 		d.menu.sel = len(d.choices) - 1
 		return false, nil
+	case "shift+tab":
+		// The choice that turns on accept-edits mode, which its label
+		// offers on this key, as Claude Code's does.
+		for _, c := range d.choices {
+			for _, u := range c.updates {
+				if u.Type == "setMode" && u.Mode == "acceptEdits" {
+					answer(d.a, engine.Answer{Allow: true, Updates: c.updates})
+					return true, nil
+				}
+			}
+		}
+		return false, nil
 	}
 	i := d.menu.key(k)
 	if i < 0 || i >= len(d.choices) {
@@ -151,7 +164,13 @@ func (d *permissionDialog) view(m *Model, width int) string {
 	var b strings.Builder
 	b.WriteString(d.body)
 	if r := strings.TrimSpace(d.a.q.Reason); r != "" {
-		b.WriteString("\n" + m.st.dim.Render(hang("", r, width)))
+		// A few lines at most: a reason quoting a long command would
+		// push the question off the screen.
+		r = hang("", r, width)
+		if lines := strings.Split(r, "\n"); len(lines) > reasonLines {
+			r = strings.Join(lines[:reasonLines], "\n") + "…"
+		}
+		b.WriteString("\n" + m.st.dim.Render(r))
 	}
 	b.WriteString("\n\nDo you want to proceed?\n")
 	b.WriteString(d.menu.view(&m.st, width))
@@ -190,7 +209,7 @@ func ruleFor(q engine.Question) string {
 }
 
 // permissionPreview is the dialog's title and what the call will do.
-// Diffs show at most diffLimit lines (0: all).
+// Diffs and commands show at most diffLimit lines (0: all).
 func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body string) {
 	st, w := &m.st, m.width
 	var in map[string]any
@@ -198,7 +217,16 @@ func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body 
 	str := func(k string) string { s, _ := in[k].(string); return s }
 	switch q.ToolName {
 	case "Bash":
-		body = "  " + indentRest(tailLines(hang("", str("command"), w-2), 10), "  ")
+		// The command's first lines, which say what runs; the rest
+		// is marked as cut, and ctrl+o shows it whole. (It showed the
+		// last ten lines, unmarked, so a long command's start was
+		// never on screen.)
+		lines := strings.Split(hang("", str("command"), w-2), "\n")
+		if diffLimit > 0 && len(lines) > diffLimit {
+			n := len(lines) - (diffLimit - 1)
+			lines = append(lines[:diffLimit-1], st.dim.Render(fmt.Sprintf("… +%d lines (ctrl+o to expand)", n)))
+		}
+		body = "  " + strings.Join(lines, "\n  ")
 		if d := str("description"); d != "" {
 			body += "\n  " + st.dim.Render(cut(d, w-2))
 		}
@@ -219,8 +247,12 @@ func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body 
 	return "Use " + displayToolName(q.ToolName), "  " + st.bold.Render(displayToolName(q.ToolName)) + "(" + cut(summary, w-10) + ")"
 }
 
-// dialogDiffLines is how many lines of a diff the permission dialog
-// shows: up to 20, fewer in a short terminal, so that the dialog's title,
+// reasonLines is how many lines of the gate's reason the permission
+// dialog shows.
+const reasonLines = 3
+
+// dialogDiffLines is how many lines of a diff or a command the
+// permission dialog shows: up to 20, fewer in a short terminal, so that the dialog's title,
 // file name and choices stay on screen (a taller live area is cut at the
 // top) and finished messages still have room to print above it.
 func dialogDiffLines(height int) int {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -221,17 +222,18 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 			e.buf = append(e.buf[:e.pos-n], e.buf[e.pos:]...)
 			e.pos -= n
 		} else if e.pos > 0 {
-			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
-			e.pos--
+			from := e.clusterBefore(e.pos)
+			e.buf = append(e.buf[:from], e.buf[e.pos:]...)
+			e.pos = from
 		}
 	case "delete", "ctrl+d": // ctrl+d on an empty input is exit (keys.go)
 		if e.pos < len(e.buf) {
-			e.buf = append(e.buf[:e.pos], e.buf[e.pos+1:]...)
+			e.buf = append(e.buf[:e.pos], e.buf[e.clusterAfter(e.pos):]...)
 		}
 	case "left", "ctrl+b":
-		e.pos = max(0, e.pos-1)
+		e.pos = e.clusterBefore(e.pos)
 	case "right", "ctrl+f":
-		e.pos = min(len(e.buf), e.pos+1)
+		e.pos = e.clusterAfter(e.pos)
 	case "home", "ctrl+a":
 		e.pos = e.lineStart()
 	case "end", "ctrl+e":
@@ -296,6 +298,69 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 	return editChanged
 }
 
+// clusterBefore is where the character that ends at pos starts, and
+// clusterAfter where the one that starts at pos ends: characters as the
+// terminal draws them (grapheme clusters), so the cursor steps over an
+// emoji made of several code points (a family, a flag, a skin tone) or a
+// letter with a combining accent as one, and backspace deletes it whole;
+// stepping by code point put the cursor inside it, where typed text split
+// it.
+func (e *editor) clusterBefore(pos int) int {
+	if pos <= 0 {
+		return 0
+	}
+	start := pos - 1 // clusters do not cross a line break
+	for start > 0 && e.buf[start-1] != '\n' {
+		start--
+	}
+	prev := start
+	for at := start; at < pos; {
+		prev = at
+		at = e.clusterEnd(at)
+	}
+	return prev
+}
+
+func (e *editor) clusterAfter(pos int) int {
+	if pos >= len(e.buf) {
+		return len(e.buf)
+	}
+	start := pos
+	for start > 0 && e.buf[start-1] != '\n' {
+		start--
+	}
+	at := start
+	for at <= pos {
+		at = e.clusterEnd(at)
+	}
+	return at
+}
+
+// snap moves pos back to the start of the character it falls inside, so
+// a move up or down does not leave the cursor within an emoji.
+func (e *editor) snap(pos int) int {
+	if pos <= 0 || pos >= len(e.buf) {
+		return pos
+	}
+	return e.clusterBefore(e.clusterAfter(pos))
+}
+
+// clusterEnd is the end of the grapheme cluster starting at rune index
+// at (a line break is one of its own; no cluster is longer than
+// maxCluster runes, which bounds the work for a long line).
+func (e *editor) clusterEnd(at int) int {
+	end := at + 1
+	for end < len(e.buf) && end-at < maxCluster && e.buf[end] != '\n' && e.buf[end-1] != '\n' {
+		end++
+	}
+	c, _ := xansi.FirstGraphemeCluster(string(e.buf[at:end]), xansi.GraphemeWidth)
+	return at + max(1, utf8.RuneCountInString(c))
+}
+
+// maxCluster bounds the runes of one grapheme cluster the editor looks
+// at; the longest emoji sequences have about ten.
+const maxCluster = 32
+
 // placeholderBefore is the length in runes of the paste or image
 // placeholder that ends at the cursor ("[Pasted text #1 +20 lines]",
 // "[Image #2]") when it stands for a paste the editor holds, else 0.
@@ -357,11 +422,11 @@ func (e *editor) moveLine(dir int) {
 	col := e.pos - e.lineStart()
 	if dir < 0 {
 		e.pos = e.lineStart() - 1 // end of the previous line
-		e.pos = min(e.lineStart()+col, e.pos)
+		e.pos = e.snap(min(e.lineStart()+col, e.pos))
 		return
 	}
 	e.pos = e.lineEnd() + 1
-	e.pos = min(e.pos+col, e.lineEnd())
+	e.pos = e.snap(min(e.pos+col, e.lineEnd()))
 }
 
 // older shows the previous history entry.
@@ -389,23 +454,33 @@ func (e *editor) newer() {
 	e.set(e.hist.entries[len(e.hist.entries)-1-e.histIdx])
 }
 
+// searchKey applies a key in Ctrl+R mode, as Claude Code's docs describe
+// it: tab or esc takes the match into the input to edit, enter takes it
+// and sends it, ctrl+c (and backspace on an empty search) leaves the
+// search with the input as it was.
 func (e *editor) searchKey(k tea.KeyPressMsg) editResult {
 	s := e.search
 	switch k.String() {
-	case "esc", "ctrl+c", "ctrl+g":
+	case "ctrl+c", "ctrl+g":
 		e.search = nil
-	case "enter", "tab", "right", "left":
+	case "enter", "esc", "tab", "right", "left":
 		if s.match >= 0 {
 			e.set(e.hist.entries[s.match])
 		}
 		e.search = nil
+		if k.String() == "enter" && s.match >= 0 {
+			return editSubmit
+		}
 	case "ctrl+r":
 		e.findFrom(s.match - 1)
 	case "backspace":
-		if r := []rune(s.query); len(r) > 0 {
-			s.query = string(r[:len(r)-1])
-			e.findFrom(len(e.hist.entries) - 1)
+		r := []rune(s.query)
+		if len(r) == 0 {
+			e.search = nil
+			break
 		}
+		s.query = string(r[:len(r)-1])
+		e.findFrom(len(e.hist.entries) - 1)
 	default:
 		if t := sanitize(k.Text); t != "" {
 			s.query += t
@@ -416,7 +491,9 @@ func (e *editor) searchKey(k tea.KeyPressMsg) editResult {
 }
 
 // findFrom finds the newest entry at or before index i containing the
-// query.
+// query. When there is none, a search typed further has no match (the
+// entry found for a shorter query does not hold the new one), while
+// ctrl+r past the oldest match keeps that match.
 func (e *editor) findFrom(i int) {
 	s := e.search
 	if e.hist == nil || s.query == "" {
@@ -430,7 +507,7 @@ func (e *editor) findFrom(i int) {
 			return
 		}
 	}
-	if s.match >= len(e.hist.entries) {
+	if s.match < 0 || s.match >= len(e.hist.entries) || !strings.Contains(strings.ToLower(e.hist.entries[s.match]), q) {
 		s.match = -1
 	}
 }
@@ -439,6 +516,13 @@ func (e *editor) findFrom(i int) {
 func (e *editor) paste(text string) {
 	text = sanitize(strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n"))
 	if text == "" {
+		return
+	}
+	if s := e.search; s != nil {
+		// Into the search, as typed text goes: in the hidden input it
+		// was overwritten by the match that esc or tab takes.
+		s.query += strings.Join(strings.Fields(text), " ")
+		e.findFrom(len(e.hist.entries) - 1)
 		return
 	}
 	e.pushUndo(editState{string(e.buf), e.pos})
@@ -478,6 +562,35 @@ func (e *editor) expanded() string {
 		}
 		return ref
 	})
+}
+
+// screenText is output of a command or tool made safe to print: each
+// line keeps what a terminal would have left on it after its carriage
+// returns (the last piece a progress bar drew, taken whole), and escape
+// sequences and other control characters are removed, so output that
+// moves the cursor, clears the screen or leaves a colour open cannot
+// garble the conversation printed around it.
+func screenText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if strings.IndexByte(s, '\r') >= 0 {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			if strings.IndexByte(l, '\r') < 0 {
+				continue
+			}
+			parts := strings.Split(l, "\r")
+			l = ""
+			for j := len(parts) - 1; j >= 0; j-- {
+				if parts[j] != "" {
+					l = parts[j]
+					break
+				}
+			}
+			lines[i] = l
+		}
+		s = strings.Join(lines, "\n")
+	}
+	return sanitize(s)
 }
 
 // sanitize removes escape sequences and control characters other than
@@ -603,7 +716,7 @@ func (e *editor) moveRow(dir int) bool {
 	if best < 0 {
 		return false
 	}
-	e.pos = best
+	e.pos = e.snap(best)
 	return true
 }
 

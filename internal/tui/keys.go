@@ -33,7 +33,9 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.dialogKey(k)
 	case m.ed.search != nil:
-		m.ed.key(k)
+		if m.ed.key(k) == editSubmit {
+			return m.submit()
+		}
 		return nil
 	}
 	switch k.String() {
@@ -172,7 +174,10 @@ func (m *Model) onEsc() tea.Cmd {
 	defer func() { m.lastEsc = now }()
 	switch {
 	case m.comp != nil:
+		// Closing the menu is not the first of two presses: the next
+		// esc would have cleared the input.
 		m.comp = nil
+		now = time.Time{}
 	case m.running:
 		if len(m.queued) > 0 && m.takeQueuedIntoInput("Queued messages are back in the input; esc again interrupts") {
 			return nil
@@ -309,13 +314,20 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 // what the editor held, given back to it when a queued message is
 // taken back for editing (nil: the text itself).
 func (m *Model) submitInput(text string, raw *draft, images ...llm.ContentBlock) tea.Cmd {
+	// The "!", "#" and "/" modes are for what was typed: a paste that
+	// starts the input (a Markdown text's "# Title", a log line) is a
+	// prompt. Its placeholder is what the editor held.
+	typed := text
+	if raw != nil {
+		typed = strings.TrimSpace(raw.text)
+	}
 	switch {
-	case strings.HasPrefix(text, "!"):
+	case strings.HasPrefix(typed, "!"):
 		return m.runShell(strings.TrimSpace(text[1:]))
-	case strings.HasPrefix(text, "#") && !strings.HasPrefix(text, "##"):
+	case strings.HasPrefix(typed, "#") && !strings.HasPrefix(typed, "##"):
 		m.remember(strings.TrimSpace(text[1:]))
 		return nil
-	case isCommand(text):
+	case isCommand(typed):
 		return m.runCommand(text)
 	case m.running:
 		blocks := append([]llm.ContentBlock{llm.TextBlock(text)}, images...)

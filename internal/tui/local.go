@@ -53,7 +53,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 			if code != 0 && !stopped {
 				out += "\n" + m.st.dim.Render(fmt.Sprintf("exit status %d", code))
 			}
-			m.conv.add(&item{kind: kShell, text: "! " + command + "\n" + out, done: true})
+			m.conv.add(&item{kind: kShell, input: "! " + command, text: "! " + command + "\n" + out, done: true})
 			m.keepShell(command, stdout, stderr)
 			return nil
 		}}
@@ -100,14 +100,17 @@ func runBash(ctx context.Context, command, cwd string) (stdout, stderr string, c
 		code = -1
 		if ee, ok := err.(*exec.ExitError); ok {
 			code = ee.ExitCode()
-		} else {
+		} else if ctx.Err() == nil { // stopped, it says so below
 			e.WriteString(err.Error())
 		}
 	}
 	if ctx.Err() != nil {
-		e.WriteString("\n(stopped: " + context.Cause(ctx).Error() + ")")
+		if e.Len() > 0 && !strings.HasSuffix(e.String(), "\n") {
+			e.WriteString("\n")
+		}
+		e.WriteString("(stopped: " + context.Cause(ctx).Error() + ")")
 	}
-	return sanitize(o.String()), sanitize(e.String()), code
+	return screenText(o.String()), screenText(e.String()), code
 }
 
 // limitedBuffer keeps the first max bytes written.
@@ -151,7 +154,8 @@ func (m *Model) remember(note string) {
 		return
 	}
 	path := m.memoryFile()
-	err := appendLine(path, "- "+note)
+	// Lines after the first stay inside the note's list item.
+	err := appendLine(path, "- "+strings.ReplaceAll(note, "\n", "\n  "))
 	if err != nil {
 		m.commandOutput("# "+note, err.Error(), true)
 		return

@@ -307,6 +307,6 @@ func TestCtrlRFindsAnEarlierPromptInTheUI(t *testing.T) {
 	h.check("a match", func(m *Model) bool {
 		return m.ed.search != nil && m.ed.search.query == "stag" && m.ed.search.match >= 0 && m.ed.hist.entries[m.ed.search.match] == "deploy the staging build"
 	})
-	h.key("enter")
+	h.key("tab")
 	h.check("recalled", func(m *Model) bool { return m.ed.value() == "deploy the staging build" })
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"reins/internal/tool"
 )
 
 // renderer draws items. It holds no conversation state.
@@ -97,7 +99,16 @@ func (r *renderer) assistant(text string, width int) string {
 
 func (r *renderer) command(it *item, width int, full bool) string {
 	head, out, _ := strings.Cut(it.text, "\n")
-	s := r.st.userBar.Render("> ") + r.st.user.Render(head)
+	if it.input != "" && strings.HasPrefix(it.text, it.input) {
+		// A command typed on several lines is all head: its lines
+		// after the first were shown as its output.
+		head, out = it.input, strings.TrimPrefix(it.text[len(it.input):], "\n")
+	}
+	lines := strings.Split(head, "\n")
+	s := r.st.userBar.Render("> ") + r.st.user.Render(lines[0])
+	for _, l := range lines[1:] {
+		s += "\n  " + r.st.user.Render(l)
+	}
 	if out = strings.TrimRight(out, "\n"); out != "" {
 		lines := strings.Split(out, "\n")
 		if !full && it.kind == kShell && len(lines) > 12 {
@@ -141,6 +152,10 @@ func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
 		return r.st.err.Render(hang(resultMark, firstLines(t.result, 2), width))
 	case t.isError:
 		text := t.result
+		if text == tool.InterruptedText || text == "Cancelled: "+errInterrupted.Error()+"." {
+			// What the model is told; the user pressed the key.
+			text = "Interrupted by the user"
+		}
 		if t.name == "Agent" || t.name == "Task" {
 			text = stripAgentTrailer(text)
 		}

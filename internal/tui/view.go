@@ -260,6 +260,9 @@ func (m *Model) footer(w int) string {
 		return m.st.dim.Render(cut("  "+m.hint, w))
 	}
 	left := m.modeLabel()
+	if l := m.inputModeLabel(); l != "" {
+		left = l
+	}
 	right := m.statusText
 	if right == "" {
 		right = m.defaultStatus()
@@ -272,6 +275,23 @@ func (m *Model) footer(w int) string {
 		return cut("  "+left, w)
 	}
 	return "  " + left + strings.Repeat(" ", gap) + m.st.dim.Render(right)
+}
+
+// inputModeLabel says what enter will do with an input that starts with
+// "!" or "#", as Claude Code marks its bash mode: the text goes to the
+// shell or the memory file, not to the model.
+func (m *Model) inputModeLabel() string {
+	if m.dialog != nil || m.ed.search != nil {
+		return ""
+	}
+	typed := strings.TrimSpace(m.ed.value())
+	switch {
+	case strings.HasPrefix(typed, "!"):
+		return m.st.accent.Render("! bash mode") + m.st.dim.Render(" (the output joins the conversation)")
+	case strings.HasPrefix(typed, "#") && !strings.HasPrefix(typed, "##"):
+		return m.st.accent.Render("# memory") + m.st.dim.Render(" (enter adds the line to "+m.r.rel(m.memoryFile())+")")
+	}
+	return ""
 }
 
 func (m *Model) modeLabel() string {
