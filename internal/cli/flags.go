@@ -75,11 +75,6 @@ type Options struct {
 	HostPolicy string
 	// TaskBudget is --task-budget: the API-side token budget of the task.
 	TaskBudget int
-	// InitFields is --initialize-fields (settings, disallowedTools: those
-	// come in the initialize request); HostPolicyInInit is
-	// --managed-settings-in-initialize.
-	InitFields       string
-	HostPolicyInInit bool
 	// PermissionPrompts is --permission-prompts: "host" (someone answers)
 	// or "none" (what would ask is denied at once).
 	PermissionPrompts string
@@ -147,8 +142,6 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.HookEvents, "include-hook-events", false, "stream-json: include hook events")
 	fs.BoolVar(&o.SessionMirror, "session-mirror", false, "SDK: also send each transcript line as a transcript_mirror line (the SDK's sessionStore)")
 	fs.BoolVar(&o.ReplayUser, "replay-user-messages", false, "stream-json: echo user messages back")
-	fs.StringVar(&o.InitFields, "initialize-fields", "", "SDK: these settings come in the initialize request instead of flags: settings, disallowedTools")
-	fs.BoolVar(&o.HostPolicyInInit, "managed-settings-in-initialize", false, "SDK: the host's policy (managedSettings) comes in the initialize request")
 	fs.BoolVar(&o.AwaitInit, "await-initialize", false, "SDK: read the initialize request (and the MCP servers it carries) before starting")
 	fs.StringVar(&o.PermissionPrompts, "permission-prompts", "", "SDK: host (permission questions go to the host) or none (what would ask is denied at once)")
 	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")

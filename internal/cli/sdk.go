@@ -115,20 +115,12 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 	// Read the input while the session is set up: SDK-hosted MCP servers
 	// answer their handshake through it. Other messages wait for Ready.
 	srv.Start()
-	if (o.InitFields != "" || o.HostPolicyInInit) && !o.AwaitInit {
-		return usageError{"--initialize-fields and --managed-settings-in-initialize need --await-initialize: the fields come in the initialize request"}
-	}
 	if o.AwaitInit {
 		// The client sends initialize first and waits for its answer:
 		// the MCP servers it carries start with the ones configured.
 		req := srv.AwaitInitialize(ctx)
 		f.takeInitMCP(req, o)
 		f.takeInitPlugins(req, o)
-		if err := takeInitFields(req, o); err != nil {
-			// Settings or a policy the host meant to apply would be
-			// missing: no session starts without them.
-			return err
-		}
 	}
 	a, err := newAppFor(ctx, env, o, frontSDK, h)
 	if err != nil {

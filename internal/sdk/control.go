@@ -40,14 +40,6 @@ type InitializeRequest struct {
 	// option, sent here rather than as --plugin-dir (the SDK's
 	// pluginDelivery 'initialize', with --await-initialize).
 	Plugins json.RawMessage `json:"plugins"`
-	// Settings, DisallowedTools and ManagedSettings stand in for
-	// --settings, --disallowedTools and --managed-settings when reins is
-	// started with --initialize-fields naming them (the first two) or
-	// --managed-settings-in-initialize: the SDK's settingsViaInitialize,
-	// disallowedToolsViaInitialize and managedSettingsViaInitialize.
-	Settings        json.RawMessage `json:"settings"`
-	DisallowedTools json.RawMessage `json:"disallowedTools"`
-	ManagedSettings json.RawMessage `json:"managedSettings"`
 }
 
 // PluginDirs reads the request's plugins (nil when it has none).
