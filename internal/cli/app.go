@@ -267,15 +267,6 @@ func (s *askerSlot) Ask(ctx context.Context, q engine.Question) (engine.Answer, 
 	return engine.Answer{}, engine.ErrNobodyToAsk
 }
 
-// noApprovalAsker denies every question at once, telling the model that
-// nobody can approve anything in this session.
-type noApprovalAsker struct{}
-
-// Ask denies.
-func (noApprovalAsker) Ask(_ context.Context, q engine.Question) (engine.Answer, error) {
-	return engine.Answer{Message: fmt.Sprintf("%s was not run: it needs approval, and nobody can give approval in this session. Use tools and commands that are allowed without asking, or finish and say what you would need.", q.ToolName)}, nil
-}
-
 // current returns the conversation's session; the SDK's /clear replaces
 // it while background agents may still be accounting to it.
 func (a *app) current() *engine.Session {
@@ -452,18 +443,7 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 			a.close()
 		}
 	}()
-	switch o.PermissionPrompts {
-	case "", "host":
-	case "none":
-	default:
-		return nil, usageError{fmt.Sprintf("--permission-prompts must be host or none, not %q", o.PermissionPrompts)}
-	}
 	switch {
-	case o.PermissionPrompts == "none":
-		// Nobody answers: what would ask is denied at once (the Agent
-		// SDK's permissionPrompts: 'none'); modes, rules and hooks still
-		// decide the rest.
-		a.asker.set(noApprovalAsker{})
 	case h.Asker != nil && fe == frontTUI:
 		a.asker.set(notifyingAsker{Asker: h.Asker, a: a})
 	case h.Asker != nil:

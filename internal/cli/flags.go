@@ -75,9 +75,6 @@ type Options struct {
 	HostPolicy string
 	// TaskBudget is --task-budget: the API-side token budget of the task.
 	TaskBudget int
-	// PermissionPrompts is --permission-prompts: "host" (someone answers)
-	// or "none" (what would ask is denied at once).
-	PermissionPrompts string
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -143,7 +140,6 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.SessionMirror, "session-mirror", false, "SDK: also send each transcript line as a transcript_mirror line (the SDK's sessionStore)")
 	fs.BoolVar(&o.ReplayUser, "replay-user-messages", false, "stream-json: echo user messages back")
 	fs.BoolVar(&o.AwaitInit, "await-initialize", false, "SDK: read the initialize request (and the MCP servers it carries) before starting")
-	fs.StringVar(&o.PermissionPrompts, "permission-prompts", "", "SDK: host (permission questions go to the host) or none (what would ask is denied at once)")
 	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")
 	fs.StringVar(&o.JSONSchema, "json-schema", "", "JSON Schema the final answer must follow (structured_output)")
 	fs.StringVar(&o.Agents, "agents", "", "custom sub-agents as JSON")
