@@ -1060,35 +1060,7 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 			cfg.Extra = extra
 		}
 	}
-	if o.TaskBudget > 0 {
-		a.addTaskBudget(&cfg, o.TaskBudget)
-	}
 	return cfg
-}
-
-// taskBudgetBeta is the anthropic-beta value of task budgets.
-const taskBudgetBeta = "task-budgets-2026-03-13"
-
-// addTaskBudget sends the task budget (--task-budget, the SDK's taskBudget)
-// with every request: output_config.task_budget, beside the effort and
-// whatever output_config CLAUDE_CODE_EXTRA_BODY gives, and its beta. The
-// model is told the budget and paces itself; the API does not stop it.
-func (a *app) addTaskBudget(cfg *engine.Config, total int) {
-	oc := map[string]json.RawMessage{}
-	if raw, ok := cfg.Extra["output_config"]; ok && json.Unmarshal(raw, &oc) != nil {
-		a.warn("CLAUDE_CODE_EXTRA_BODY's output_config is not a JSON object; the task budget replaces it")
-		oc = map[string]json.RawMessage{}
-	}
-	oc["task_budget"], _ = json.Marshal(map[string]any{"type": "tokens", "total": total})
-	extra := maps.Clone(cfg.Extra)
-	if extra == nil {
-		extra = map[string]json.RawMessage{}
-	}
-	extra["output_config"], _ = json.Marshal(oc)
-	cfg.Extra = extra
-	if !slices.Contains(cfg.Betas, taskBudgetBeta) {
-		cfg.Betas = append(cfg.Betas, taskBudgetBeta)
-	}
 }
 
 // firstPositive returns the first of ns above zero, or 0.

@@ -73,8 +73,6 @@ type Options struct {
 	// HostPolicy is --managed-settings: an SDK host's restrictive policy
 	// (JSON).
 	HostPolicy string
-	// TaskBudget is --task-budget: the API-side token budget of the task.
-	TaskBudget int
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -116,7 +114,6 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.AllowSkipPerms, "allow-dangerously-skip-permissions", false, "allow switching to bypassPermissions later")
 	fs.IntVar(&o.MaxTurns, "max-turns", 0, "stop after this many model turns (print mode)")
 	fs.Float64Var(&o.MaxBudgetUSD, "max-budget-usd", 0, "stop once the session has cost this much")
-	fs.IntVar(&o.TaskBudget, "task-budget", 0, "tell the model its token budget for the task (API task budgets beta), so it paces itself")
 	fs.Var(stringList{&o.AddDirs}, "add-dir", "another folder the tools may use")
 	fs.Var(stringList{&o.MCPConfigs}, "mcp-config", "MCP servers from a JSON file or string")
 	fs.Var(stringList{&o.PluginDirs}, "plugin-dir", "load a Claude Code plugin from this folder for this session (repeatable)")
