@@ -672,7 +672,7 @@ func (a *app) loadSettings(ctx context.Context) error {
 // settingsOptions says where the session's settings come from.
 func (a *app) settingsOptions() (settings.Options, error) {
 	opts := settings.Options{Cwd: a.cwd, ProjectDir: a.projDir, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
-		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv, HostPolicy: a.opts.HostPolicy}
+		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv}
 	if a.opts.SourcesSet {
 		srcs, err := settings.ParseSources(a.opts.SettingSources)
 		if err != nil {

@@ -70,9 +70,6 @@ type Options struct {
 	ProjectRoot string
 	// DebugStderr is --debug-to-stderr (-d2e).
 	DebugStderr bool
-	// HostPolicy is --managed-settings: an SDK host's restrictive policy
-	// (JSON).
-	HostPolicy string
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -122,7 +119,6 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
 	fs.StringVar(&o.ProjectRoot, "project-config-root", "", "take the project's settings, hooks, .mcp.json, commands, skills, agents and output styles from this folder instead of the working folder (for a worktree of it)")
-	fs.StringVar(&o.HostPolicy, "managed-settings", "", "SDK: policy settings from the host application (JSON); only restrictive keys apply, and only without an installed managed policy")
 	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")
 	fs.StringVar(&o.SessionID, "session-id", "", "use this UUID as the session id")
 	fs.StringVarP(&o.Resume, "resume", "r", "", "resume a session by id or /rename name, or choose it from a list (filtered by the words given)")

@@ -68,12 +68,6 @@ type Options struct {
 	ManagedPaths []string
 	// Getenv reads the environment (nil means os.Getenv).
 	Getenv func(string) string
-	// HostPolicy is the policy an Agent SDK host passes (the
-	// managedSettings option, --managed-settings as JSON). Only its
-	// restrictive keys apply (see restrictHostPolicy), and only when no
-	// managed policy file is installed: an administrator's policy is the
-	// only one then.
-	HostPolicy string
 }
 
 // ParseSources parses a --setting-sources value such as "user,project,local".
@@ -212,7 +206,6 @@ type candidate struct {
 	source Source
 	root   string
 	inline []byte // --settings given as JSON
-	host   bool   // the SDK host's policy (Options.HostPolicy)
 }
 
 // candidates lists the files of every selected source, highest first.
@@ -228,9 +221,6 @@ func (o Options) candidates(managed []string) ([]candidate, error) {
 			out = append(out, candidate{path: extra[i], source: SourcePolicy, root: o.Cwd})
 		}
 		out = append(out, candidate{path: p, source: SourcePolicy, root: o.Cwd})
-	}
-	if s := strings.TrimSpace(o.HostPolicy); s != "" {
-		out = append(out, candidate{path: HostPolicyName, source: SourcePolicy, root: o.Cwd, inline: []byte(s), host: true})
 	}
 	if strings.TrimSpace(o.CLISettings) == "" && len(o.FlagOverlay) > 0 {
 		out = append(out, candidate{path: "flag settings", source: SourceFlag, root: o.Cwd, inline: []byte("{}")})
@@ -325,26 +315,11 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 	if err != nil {
 		return nil, warns, err
 	}
-	adminPolicy := false // a managed policy file was read
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("load settings: %w", err)
 		}
 		data := c.inline
-		if c.host {
-			if adminPolicy {
-				warns = append(warns, Warning{File: c.path, Message: "ignored: a managed policy file is installed, and it is the only policy then"})
-				continue
-			}
-			var dropped []string
-			data, dropped, err = restrictHostPolicy(data)
-			if err != nil {
-				return nil, warns, err
-			}
-			if len(dropped) > 0 {
-				warns = append(warns, Warning{File: c.path, Message: "only settings that restrict apply here; ignored: " + strings.Join(dropped, ", ")})
-			}
-		}
 		if data == nil {
 			data, err = fsutil.ReadRegularFile(c.path) // a named pipe would block the start
 			if err != nil && c.source == SourceFlag {
@@ -384,9 +359,6 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 		}
 		if !o.Trusted && (c.source == SourceProject || c.source == SourceLocal) {
 			withheld = append(withheld, restrict(c.path, fd)...)
-		}
-		if c.source == SourcePolicy && !c.host {
-			adminPolicy = true
 		}
 		files = append(files, loaded{candidate: c, data: fd})
 	}
