@@ -21,6 +21,7 @@ import (
 	"reins/internal/llm"
 	"reins/internal/mcp"
 	"reins/internal/permission"
+	"reins/internal/prompt"
 	"reins/internal/sdk"
 	"reins/internal/session"
 	"reins/internal/streamjson"
@@ -515,9 +516,7 @@ func (f *sdkFront) setSystem(text string, set bool, appendix *string, agentModel
 	}
 	var sys []llm.SystemBlock
 	if set {
-		if strings.TrimSpace(text) != "" {
-			sys = append(sys, llm.SystemBlock{Text: text, Cache: true})
-		}
+		sys = append(sys, prompt.CustomBlocks(text)...)
 	} else {
 		sys = append(sys, cfg.System...)
 	}

@@ -1,0 +1,34 @@
+// Drives reins with the TypeScript Agent SDK for qa10_sdk_test.go: one
+// query() option per scenario (the first argument). Prints {"msg": …} for
+// every message the SDK yields, then {"summary": …} with what the
+// scenario observed.
+import { query, getSessionInfo, SYSTEM_PROMPT_DYNAMIC_BOUNDARY } from "@anthropic-ai/claude-agent-sdk";
+
+const scenario = process.argv[2];
+const summary = { stderr: "" };
+const print = (v) => process.stdout.write(JSON.stringify(v) + "\n");
+const base = {
+  pathToClaudeCodeExecutable: process.env.REINS_BIN,
+  stderr: (d) => (summary.stderr += d),
+};
+
+async function run(prompt, options) {
+  for await (const m of query({ prompt, options: { ...base, ...options } })) {
+    print({ msg: m });
+    if (m.type === "result") summary.session = m.session_id;
+  }
+}
+
+const scenarios = {
+  // A string-list system prompt parted by the SDK's boundary marker.
+  boundary: () => run("Hi.", { systemPrompt: ["SHARED-PART.", SYSTEM_PROMPT_DYNAMIC_BOUNDARY, "SESSION-PART."] }),
+};
+
+try {
+  const fn = scenarios[scenario];
+  if (!fn) throw new Error("unknown scenario " + scenario);
+  await fn();
+} catch (e) {
+  summary.error = String(e?.stack ?? e);
+}
+print({ summary });
