@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,5 +40,20 @@ func TestQA10SystemPromptBoundaryMarkerPartsThePromptAndIsNotSent(t *testing.T) 
 	got := systemTexts(t, reqs[0].System)
 	if strings.Join(got, "|") != "SHARED-PART.|SESSION-PART." {
 		t.Errorf("system blocks %q, want the shared part then the session's, without the marker", got)
+	}
+}
+
+// The title option names the session as it starts, as /rename would (the
+// SDK's getSessionInfo reads it back); resuming it with another title
+// keeps the name it has. reins ignored the title.
+func TestQA10TitleOptionNamesTheSession(t *testing.T) {
+	srv := server(t, reply("Hello.", 100, 5), reply("Again.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	_, summary := runScript(t, sb, "qa10.mjs", "title", "REINS_CONFIG_DIR="+filepath.Join(sb.Home, ".claude"))
+	if got := summary["titled"]; got != "Release checklist" {
+		t.Errorf("customTitle after the first query = %v, want the title option", got)
+	}
+	if got := summary["resumedTitle"]; got != "Release checklist" {
+		t.Errorf("customTitle after resuming with another title = %v, want the name it had", got)
 	}
 }

@@ -473,7 +473,29 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 			return nil, err
 		}
 	}
+	f.nameSession(req.Title)
 	return f.describe(mcpApplied, pluginsApplied), nil
+}
+
+// nameSession records initialize's title as the session's name, as
+// /rename does, unless the session resumed is named already (its name
+// stays) or is not recorded.
+func (f *sdkFront) nameSession(title string) {
+	if strings.TrimSpace(title) == "" {
+		return
+	}
+	if t := f.a.resumed; t != nil && t.CustomTitle != "" {
+		return
+	}
+	f.mu.Lock()
+	s := f.sess
+	f.mu.Unlock()
+	if s.Config().Recorder == nil {
+		return // --no-session-persistence: nothing to name
+	}
+	if _, err := renameSession(s, title); err != nil {
+		f.a.warn("initialize title: " + err.Error())
+	}
 }
 
 // describe is the application's part of the initialize answer.

@@ -40,6 +40,9 @@ type InitializeRequest struct {
 	// option, sent here rather than as --plugin-dir (the SDK's
 	// pluginDelivery 'initialize', with --await-initialize).
 	Plugins json.RawMessage `json:"plugins"`
+	// Title names a new session (the SDK's title option), as /rename
+	// does; a resumed session keeps a title it has.
+	Title string `json:"title"`
 }
 
 // PluginDirs reads the request's plugins (nil when it has none).

@@ -22,6 +22,14 @@ async function run(prompt, options) {
 const scenarios = {
   // A string-list system prompt parted by the SDK's boundary marker.
   boundary: () => run("Hi.", { systemPrompt: ["SHARED-PART.", SYSTEM_PROMPT_DYNAMIC_BOUNDARY, "SESSION-PART."] }),
+  // The title option names a new session; a resumed one keeps its name.
+  title: async () => {
+    await run("Hi.", { title: "Release checklist" });
+    const first = summary.session;
+    summary.titled = (await getSessionInfo(first, { dir: process.cwd() }))?.customTitle ?? null;
+    await run("Again.", { resume: first, title: "Another name" });
+    summary.resumedTitle = (await getSessionInfo(first, { dir: process.cwd() }))?.customTitle ?? null;
+  },
 };
 
 try {
