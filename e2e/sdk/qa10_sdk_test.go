@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +56,28 @@ func TestQA10TitleOptionNamesTheSession(t *testing.T) {
 	}
 	if got := summary["resumedTitle"]; got != "Release checklist" {
 		t.Errorf("customTitle after resuming with another title = %v, want the name it had", got)
+	}
+}
+
+// The managedSettings option (--managed-settings) is the host's policy:
+// its deny rule refuses the call allowedTools would let through, and the
+// allow rule it carries, which would widen the policy, is dropped with a
+// warning on stderr. reins ignored the option ("unknown option"), so the
+// host's policy was not enforced.
+func TestQA10ManagedSettingsOptionEnforcesTheHostsDenyRules(t *testing.T) {
+	srv := server(t,
+		call("toolu_1", "Bash", `{"command":"touch made-by-model"}`, 100, 5),
+		reply("Done.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	msgs, summary := runScript(t, sb, "qa10.mjs", "managed")
+	res := ofType(msgs, "result", "")
+	if len(res) != 1 || js(res[0]["permission_denials"]) != `[{"tool_input":{"command":"touch made-by-model"},"tool_name":"Bash","tool_use_id":"toolu_1"}]` {
+		t.Errorf("results %s, want the touch call denied", js(res))
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made-by-model")); err == nil {
+		t.Error("the denied command ran")
+	}
+	if got, _ := summary["stderr"].(string); !strings.Contains(got, "may only restrict; ignored: permissions.allow") {
+		t.Errorf("stderr %q, want the dropped allow rule named", got)
 	}
 }

@@ -648,7 +648,7 @@ func (a *app) loadSettings(ctx context.Context) error {
 // settingsOptions says where the session's settings come from.
 func (a *app) settingsOptions() (settings.Options, error) {
 	opts := settings.Options{Cwd: a.cwd, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
-		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv}
+		CLISettings: a.opts.Settings, ParentManaged: a.opts.ManagedSettings, Trusted: a.trusted, Getenv: a.env.Getenv}
 	if a.opts.SourcesSet {
 		srcs, err := settings.ParseSources(a.opts.SettingSources)
 		if err != nil {

@@ -65,6 +65,9 @@ type Options struct {
 	Bare bool
 	// Name is --name: the session's display name, as /rename sets it.
 	Name string
+	// ManagedSettings is --managed-settings: policy settings (JSON) from
+	// the program that started reins (the Agent SDK's managedSettings).
+	ManagedSettings string
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -113,6 +116,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.Bare, "bare", false, "minimal mode for scripts: only Bash, Read and Edit, and nothing found on disk (hooks, CLAUDE.md, plugins, MCP servers, agents); pass what you need with flags")
 	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
+	fs.StringVar(&o.ManagedSettings, "managed-settings", "", "policy settings (JSON) from the program that started reins; only what restricts applies, and not over an installed managed policy")
 	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")
 	fs.StringVar(&o.SessionID, "session-id", "", "use this UUID as the session id")
 	fs.StringVarP(&o.Resume, "resume", "r", "", "resume a session by id or /rename name, or choose it from a list (filtered by the words given)")

@@ -30,6 +30,13 @@ const scenarios = {
     await run("Again.", { resume: first, title: "Another name" });
     summary.resumedTitle = (await getSessionInfo(first, { dir: process.cwd() }))?.customTitle ?? null;
   },
+  // Policy from the host: its deny rule holds over allowedTools, and its
+  // allow rule (which would widen) is dropped.
+  managed: () =>
+    run("Make the files.", {
+      allowedTools: ["Bash"],
+      managedSettings: { permissions: { deny: ["Bash(touch:*)"], allow: ["Write"] } },
+    }),
 };
 
 try {
