@@ -81,3 +81,32 @@ func TestQA10ManagedSettingsOptionEnforcesTheHostsDenyRules(t *testing.T) {
 		t.Errorf("stderr %q, want the dropped allow rule named", got)
 	}
 }
+
+// permissionPrompts: 'none' (--permission-prompts none) leaves nobody to
+// ask: a call that needs approval is denied at once, the model is told
+// nobody can approve it, and canUseTool is never called. reins ignored
+// the option ("unknown option") and asked canUseTool, which allowed it.
+func TestQA10PermissionPromptsNoneDeniesWithoutAsking(t *testing.T) {
+	srv := server(t,
+		call("toolu_1", "Bash", `{"command":"touch asked-for"}`, 100, 5),
+		reply("Could not.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	msgs, summary := runScript(t, sb, "qa10.mjs", "noPrompts")
+	if got := js(summary["asked"]); got != "[]" {
+		t.Errorf("canUseTool was asked about %s", got)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "asked-for")); err == nil {
+		t.Error("the command ran")
+	}
+	res := ofType(msgs, "result", "")
+	if len(res) != 1 || js(res[0]["permission_denials"]) != `[{"tool_input":{"command":"touch asked-for"},"tool_name":"Bash","tool_use_id":"toolu_1"}]` {
+		t.Errorf("results %s, want the call denied", js(res))
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if got := reqs[1].ToolResults(); len(got) != 1 || !strings.Contains(got[0].ResultText(), "Nobody can approve it") {
+		t.Errorf("the model was told %+v", got)
+	}
+}

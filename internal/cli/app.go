@@ -437,6 +437,8 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		a.asker.set(notifyingAsker{Asker: h.Asker, a: a})
 	case h.Asker != nil:
 		a.asker.set(h.Asker)
+	case o.PermissionPrompts == "none" && fe != frontTUI:
+		// --permission-prompts none: nobody answers, asks are denied.
 	case o.PromptTool != "" && o.PromptTool != "stdio" && fe == frontPrint:
 		// --permission-prompt-tool <mcp tool>: that tool answers.
 		a.asker.set(&sdk.ToolAsker{Name: o.PromptTool, Lookup: a.lookupTool})

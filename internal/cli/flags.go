@@ -68,6 +68,10 @@ type Options struct {
 	// ManagedSettings is --managed-settings: policy settings (JSON) from
 	// the program that started reins (the Agent SDK's managedSettings).
 	ManagedSettings string
+	// PermissionPrompts is --permission-prompts: "host" (the default)
+	// asks the permission prompt tool or the SDK client; "none" asks
+	// nobody, so what would be asked is denied.
+	PermissionPrompts string
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -132,6 +136,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.ReplayUser, "replay-user-messages", false, "stream-json: echo user messages back")
 	fs.BoolVar(&o.AwaitInit, "await-initialize", false, "SDK: read the initialize request (and the MCP servers it carries) before starting")
 	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")
+	fs.StringVar(&o.PermissionPrompts, "permission-prompts", "host", "who answers permission questions: host (the prompt tool or SDK client) or none (they are denied)")
 	fs.StringVar(&o.JSONSchema, "json-schema", "", "JSON Schema the final answer must follow (structured_output)")
 	fs.StringVar(&o.Agents, "agents", "", "custom sub-agents as JSON")
 	fs.StringVar(&o.Agent, "agent", "", "run the main conversation as this agent (its prompt, tools and model)")

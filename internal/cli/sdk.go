@@ -105,9 +105,12 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 			w.Line(transcriptMirror{Type: "transcript_mirror", FilePath: path, Entries: []json.RawMessage{bytes.Clone(line)}})
 		}
 	}
-	switch o.PromptTool {
-	case "":
-	case "stdio":
+	switch {
+	case o.PermissionPrompts == "none":
+		// Nobody answers: what would be asked is denied, and the
+		// client's canUseTool is never called.
+	case o.PromptTool == "":
+	case o.PromptTool == "stdio":
 		h.Asker = srv.Asker()
 	default:
 		h.Asker = &sdk.ToolAsker{Name: o.PromptTool, Lookup: f.lookup}

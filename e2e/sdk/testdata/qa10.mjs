@@ -37,6 +37,18 @@ const scenarios = {
       allowedTools: ["Bash"],
       managedSettings: { permissions: { deny: ["Bash(touch:*)"], allow: ["Write"] } },
     }),
+  // permissionPrompts 'none': nobody answers, so canUseTool is never
+  // called and what it would be asked is denied.
+  noPrompts: async () => {
+    summary.asked = [];
+    await run("Make the file.", {
+      permissionPrompts: "none",
+      canUseTool: async (name, input) => {
+        summary.asked.push(name);
+        return { behavior: "allow", updatedInput: input };
+      },
+    });
+  },
 };
 
 try {
