@@ -110,3 +110,46 @@ func TestQA10PermissionPromptsNoneDeniesWithoutAsking(t *testing.T) {
 		t.Errorf("the model was told %+v", got)
 	}
 }
+
+// The skills option as a list limits the model to those skills: the
+// listing it is sent names them alone and the Skill tool refuses another
+// (the user's own /commands are not narrowed). reins ignored the list,
+// so every skill stayed listed and loadable.
+func TestQA10SkillsOptionLimitsTheModelToTheListedSkills(t *testing.T) {
+	srv := server(t,
+		call("toolu_1", "Skill", `{"skill":"beta"}`, 100, 5),
+		call("toolu_2", "Skill", `{"skill":"alpha"}`, 110, 5),
+		reply("Done.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/skills/alpha/SKILL.md", "---\nname: alpha\ndescription: ALPHA-SKILL does the first thing.\n---\nAlpha steps.\n")
+	sb.Write(t, ".claude/skills/beta/SKILL.md", "---\nname: beta\ndescription: BETA-SKILL does the second thing.\n---\nBeta steps.\n")
+	msgs, summary := runScript(t, sb, "qa10.mjs", "skills")
+	if len(ofType(msgs, "result", "")) != 1 {
+		t.Fatalf("no result: %s", js(msgs))
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	first, _ := json.Marshal(reqs[0].Messages)
+	if !strings.Contains(string(first), "ALPHA-SKILL") || strings.Contains(string(first), "BETA-SKILL") {
+		t.Errorf("the first request's skill listing does not name alpha alone: %s", first)
+	}
+	var beta, alpha string
+	for _, b := range reqs[1].ToolResults() {
+		beta += b.ResultText()
+	}
+	if !strings.Contains(beta, "Unknown skill: beta") {
+		t.Errorf("Skill beta gave %q, want it refused", beta)
+	}
+	last, _ := json.Marshal(reqs[2].Messages)
+	for _, b := range reqs[2].ToolResults() {
+		alpha += b.ResultText()
+	}
+	if strings.Contains(alpha, "Unknown skill") || !strings.Contains(string(last), "Alpha steps.") {
+		t.Errorf("Skill alpha gave %q (request %s), want it loaded", alpha, last)
+	}
+	if got, _ := summary["stderr"].(string); strings.Contains(got, "initialize skills") {
+		t.Errorf("stderr %q: alpha exists", got)
+	}
+}

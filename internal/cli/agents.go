@@ -409,7 +409,7 @@ func (c *agentConv) toolSet(context.Context) engine.ToolSet {
 		names := toolNames(all)
 		if slices.Contains(names, "Skill") {
 			window := c.a.models.Info(c.sess.Model()).ContextWindow
-			if r := command.SkillReminder(history, c.a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
+			if r := command.SkillReminder(history, c.a.modelSkills(), command.ListingBudget(window)); r != "" {
 				out = append(out, r)
 			}
 		}

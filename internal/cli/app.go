@@ -159,6 +159,10 @@ type app struct {
 	mcpDeadline time.Time
 	search      *toolsearch.Session
 
+	// skills is the Agent SDK's skills option: which skills the model
+	// sees and may load.
+	skills skillScope
+
 	commands  *command.Registry
 	expander  *command.Expander
 	agents    *agent.Catalog

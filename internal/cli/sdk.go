@@ -477,6 +477,7 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		}
 	}
 	f.nameSession(req.Title)
+	f.a.scopeSkills(req.Skills)
 	return f.describe(mcpApplied, pluginsApplied), nil
 }
 

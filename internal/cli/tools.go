@@ -84,7 +84,7 @@ func (a *app) builtinTools() []tool.Tool {
 		websearch.New(a.provider, a.model, true),
 		taskoutput.NewOutput(a.tasks),
 		taskoutput.NewStop(a.tasks),
-		skill.New(a.commands, a.expander),
+		skill.New(scopedSkills{a}, a.expander),
 		a.agentTool(),
 	}
 	// Tools that need someone to answer them.
@@ -225,7 +225,7 @@ func (a *app) reminders(history []*llm.Message) []string {
 	// The listing tells the model to load skills with the Skill tool: only
 	// when it has that tool (not in bare mode, nor under --tools without it).
 	if a.hasTool(skill.Name) {
-		if r := command.SkillReminder(history, a.commands.ModelInvocable(), command.ListingBudget(window)); r != "" {
+		if r := command.SkillReminder(history, a.modelSkills(), command.ListingBudget(window)); r != "" {
 			out = append(out, r)
 		}
 	}

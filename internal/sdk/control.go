@@ -43,6 +43,9 @@ type InitializeRequest struct {
 	// Title names a new session (the SDK's title option), as /rename
 	// does; a resumed session keeps a title it has.
 	Title string `json:"title"`
+	// Skills are the only skills the model may see and load (the SDK's
+	// skills option as a list); nil when not given.
+	Skills []string `json:"skills"`
 }
 
 // PluginDirs reads the request's plugins (nil when it has none).

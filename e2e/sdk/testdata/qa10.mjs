@@ -49,6 +49,8 @@ const scenarios = {
       },
     });
   },
+  // skills as a list: the model sees and may load those alone.
+  skills: () => run("Use the skills.", { skills: ["alpha"] }),
 };
 
 try {
