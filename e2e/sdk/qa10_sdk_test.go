@@ -153,3 +153,28 @@ func TestQA10SkillsOptionLimitsTheModelToTheListedSkills(t *testing.T) {
 		t.Errorf("stderr %q: alpha exists", got)
 	}
 }
+
+// planModeInstructions reach the model in the plan-mode note of a session
+// started in plan mode, between the read-only rule and the words on
+// presenting the plan with ExitPlanMode. reins ignored them.
+func TestQA10PlanModeInstructionsReachThePlanModeNote(t *testing.T) {
+	srv := server(t, reply("Risks: none.", 100, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	runScript(t, sb, "qa10.mjs", "planInstructions")
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var note string
+	for _, m := range reqs[0].Messages {
+		for _, b := range m.Content {
+			if strings.Contains(b.Text, "Plan mode is on") {
+				note = b.Text
+			}
+		}
+	}
+	rule, workflow, footer := strings.Index(note, "read-only tools only"), strings.Index(note, "HOST-WORKFLOW: list the risks first."), strings.Index(note, "ExitPlanMode")
+	if rule < 0 || workflow < rule || footer < workflow {
+		t.Errorf("plan-mode note %q, want the read-only rule, the host's workflow, then ExitPlanMode", note)
+	}
+}

@@ -162,6 +162,9 @@ type app struct {
 	// skills is the Agent SDK's skills option: which skills the model
 	// sees and may load.
 	skills skillScope
+	// planWorkflow is the Agent SDK's planModeInstructions: the host's
+	// planning workflow, in the plan-mode note ("" for none).
+	planWorkflow atomic.Pointer[string]
 
 	commands  *command.Registry
 	expander  *command.Expander

@@ -478,6 +478,9 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 	}
 	f.nameSession(req.Title)
 	f.a.scopeSkills(req.Skills)
+	if w := strings.TrimSpace(req.PlanModeInstructions); w != "" {
+		f.a.planWorkflow.Store(&w)
+	}
 	return f.describe(mcpApplied, pluginsApplied), nil
 }
 

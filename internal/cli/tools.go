@@ -239,7 +239,7 @@ func (a *app) reminders(history []*llm.Message) []string {
 			out = append(out, r)
 		}
 	}
-	if r := plan.Reminder(history, string(a.checker.Mode()), a.hasTool(plan.ExitName)); r != "" {
+	if r := plan.ReminderWith(history, string(a.checker.Mode()), a.hasTool(plan.ExitName), a.planInstructions()); r != "" {
 		out = append(out, r)
 	}
 	out = append(out, a.mcpInstructionReminders(history)...)
@@ -624,4 +624,13 @@ func (a *app) browserOpener() func(string) error {
 		return nil
 	}
 	return mcp.BrowserOpener(a.getenv)
+}
+
+// planInstructions is the host's planning workflow for the plan-mode
+// note (initialize's planModeInstructions), "" when none was given.
+func (a *app) planInstructions() string {
+	if p := a.planWorkflow.Load(); p != nil {
+		return *p
+	}
+	return ""
 }

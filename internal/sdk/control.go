@@ -46,6 +46,9 @@ type InitializeRequest struct {
 	// Skills are the only skills the model may see and load (the SDK's
 	// skills option as a list); nil when not given.
 	Skills []string `json:"skills"`
+	// PlanModeInstructions is the host's planning workflow, given to the
+	// model in the plan-mode note (the SDK's planModeInstructions).
+	PlanModeInstructions string `json:"planModeInstructions"`
 }
 
 // PluginDirs reads the request's plugins (nil when it has none).

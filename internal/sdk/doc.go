@@ -12,7 +12,8 @@
 //
 //   - initialize: registers the client's hook callbacks (hooks.Handler
 //     values that send hook_callback), lets the application apply agents,
-//     system prompt, title and skills options, and answers with commands, agents,
+//     system prompt, title, skills and planModeInstructions options, and
+//     answers with commands, agents,
 //     output styles, models and the account.
 //   - interrupt: stops the running turn and every message queued before
 //     the interrupt (each still gets its result line). A user message

@@ -51,6 +51,9 @@ const scenarios = {
   },
   // skills as a list: the model sees and may load those alone.
   skills: () => run("Use the skills.", { skills: ["alpha"] }),
+  // planModeInstructions: the host's planning workflow for plan mode.
+  planInstructions: () =>
+    run("Plan it.", { permissionMode: "plan", planModeInstructions: "HOST-WORKFLOW: list the risks first." }),
 };
 
 try {
