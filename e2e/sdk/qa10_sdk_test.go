@@ -178,3 +178,37 @@ func TestQA10PlanModeInstructionsReachThePlanModeNote(t *testing.T) {
 		t.Errorf("plan-mode note %q, want the read-only rule, the host's workflow, then ExitPlanMode", note)
 	}
 }
+
+// reconnectMcpServer answers once the server is connected again, for a
+// server the SDK hosts and a stdio one, and the next turn can call their
+// tools. Before, the reconnection was taken as a crash: the status said
+// "failed … reconnecting in 500ms" after the call had succeeded, and a
+// server the SDK hosts was still down for the next turn.
+func TestQA10ReconnectMcpServerAnswersOnceTheServerIsBack(t *testing.T) {
+	srv := server(t,
+		reply("One done.", 100, 5),
+		call("toolu_1", "mcp__hosted__shout", `{"text":"hi"}`, 110, 5),
+		call("toolu_2", "mcp__reverser__reverse", `{"text":"abc"}`, 120, 5),
+		reply("Two done.", 130, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	_, summary := runScript(t, sb, "qa10.mjs", "reconnect", "ENABLE_TOOL_SEARCH=false")
+	if got := js(summary["reconnected"]); got != `["hosted ok","reverser ok"]` {
+		t.Errorf("reconnectMcpServer answered %s", got)
+	}
+	if got := js(summary["status"]); got != `["hosted connected","reverser connected"]` {
+		t.Errorf("status right after the reconnections %s, want both connected", got)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for i, want := range map[int]string{2: "HI", 3: "cba"} {
+		var got string
+		for _, b := range reqs[i].ToolResults() {
+			got += b.ResultText()
+		}
+		if got != want {
+			t.Errorf("request %d carried the tool result %q, want %q", i, got, want)
+		}
+	}
+}

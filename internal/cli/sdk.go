@@ -67,6 +67,12 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		SetPermissionMode: f.setMode,
 		MCPStatus:         f.mcpStatus,
 		MCPReconnect:      func(name string) bool { return f.a.mcpm() != nil && f.a.mcpm().Reconnect(name) },
+		MCPAwait: func(ctx context.Context, name string) (mcp.ServerStatus, bool) {
+			if f.a.mcpm() == nil {
+				return mcp.ServerStatus{}, false
+			}
+			return f.a.mcpm().WaitServer(ctx, name)
+		},
 		MCPToggle:         f.mcpToggle,
 		RewindFiles:       f.rewindFiles,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },

@@ -34,6 +34,9 @@
 //   - reload_plugins finds the plugins again (add_plugins folders join
 //     them) and answers with them; the servers of plugins it adds start
 //     under managers of their own, which mcp_set_servers leaves alone.
+//   - mcp_reconnect: reconnects a server at once (not as a crash, with
+//     no backoff) and answers from a goroutine of its own once the
+//     server is connected again, or with why it is not.
 //   - mcp_set_servers: replaces the MCP servers the client gave at run
 //     time (its own, declared in initialize, and those of earlier sets),
 //     each under an MCP manager of its own, and answers once the new ones

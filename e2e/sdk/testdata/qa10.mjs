@@ -2,7 +2,8 @@
 // query() option per scenario (the first argument). Prints {"msg": …} for
 // every message the SDK yields, then {"summary": …} with what the
 // scenario observed.
-import { query, getSessionInfo, SYSTEM_PROMPT_DYNAMIC_BOUNDARY } from "@anthropic-ai/claude-agent-sdk";
+import { query, getSessionInfo, createSdkMcpServer, tool, SYSTEM_PROMPT_DYNAMIC_BOUNDARY } from "@anthropic-ai/claude-agent-sdk";
+import { z } from "zod";
 
 const scenario = process.argv[2];
 const summary = { stderr: "" };
@@ -54,6 +55,33 @@ const scenarios = {
   // planModeInstructions: the host's planning workflow for plan mode.
   planInstructions: () =>
     run("Plan it.", { permissionMode: "plan", planModeInstructions: "HOST-WORKFLOW: list the risks first." }),
+  // reconnectMcpServer, for a server the SDK hosts and a stdio one: the
+  // status right after says connected, and the next turn uses both.
+  reconnect: async () => {
+    const shout = tool("shout", "Shout the text.", { text: z.string() }, async (a) => ({ content: [{ type: "text", text: a.text.toUpperCase() }] }));
+    const hosted = createSdkMcpServer({ name: "hosted", version: "1.0.0", tools: [shout] });
+    const reverser = { command: process.execPath, args: [new URL("./stdio-server.mjs", import.meta.url).pathname] };
+    let q, next;
+    const turnDone = () => new Promise((r) => (next = r));
+    async function* messages() {
+      let done = turnDone();
+      yield { type: "user", message: { role: "user", content: "One." }, parent_tool_use_id: null, session_id: "" };
+      await done;
+      summary.reconnected = [];
+      for (const name of ["hosted", "reverser"]) {
+        summary.reconnected.push(await q.reconnectMcpServer(name).then(() => name + " ok", (e) => name + " " + String(e?.message ?? e)));
+      }
+      summary.status = (await q.mcpServerStatus()).map((s) => s.name + " " + s.status).sort();
+      done = turnDone();
+      yield { type: "user", message: { role: "user", content: "Two." }, parent_tool_use_id: null, session_id: "" };
+      await done;
+    }
+    q = query({ prompt: messages(), options: { ...base, mcpServers: { hosted, reverser }, allowedTools: ["mcp__hosted__shout", "mcp__reverser__reverse"] } });
+    for await (const m of q) {
+      print({ msg: m });
+      if (m.type === "result") next();
+    }
+  },
 };
 
 try {
