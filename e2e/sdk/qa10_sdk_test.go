@@ -212,3 +212,27 @@ func TestQA10ReconnectMcpServerAnswersOnceTheServerIsBack(t *testing.T) {
 		}
 	}
 }
+
+// An env option without PATH is reins's whole environment: the Bash tool
+// still finds bash where it is usually installed, and bash runs commands
+// from its default PATH. Before, every call failed "exec: "bash":
+// executable file not found in $PATH".
+func TestQA10EnvOptionWithoutPathStillRunsBash(t *testing.T) {
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		if _, err := os.Stat("/usr/bin/bash"); err != nil {
+			t.Skip("bash is not installed in a usual place")
+		}
+	}
+	srv := server(t,
+		call("toolu_1", "Bash", `{"command":"ls -d / && echo listed"}`, 100, 5),
+		reply("Done.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	runScript(t, sb, "qa10.mjs", "noPath")
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if got := reqs[1].ToolResults(); len(got) != 1 || got[0].ResultText() != "/\nlisted" {
+		t.Errorf("the Bash call gave %+v, want its output", got)
+	}
+}

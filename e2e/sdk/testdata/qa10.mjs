@@ -82,6 +82,12 @@ const scenarios = {
       if (m.type === "result") next();
     }
   },
+  // An env option without PATH (the SDK passes it as reins's whole
+  // environment): Bash still finds bash, and bash its commands.
+  noPath: () => {
+    const { PATH, ...env } = process.env;
+    return run("List.", { env, allowedTools: ["Bash"] });
+  },
 };
 
 try {
