@@ -236,3 +236,36 @@ func TestQA10EnvOptionWithoutPathStillRunsBash(t *testing.T) {
 		t.Errorf("the Bash call gave %+v, want its output", got)
 	}
 }
+
+// The taskBudget option (--task-budget) is sent to the model as
+// output_config.task_budget, beside the effort, with its beta. reins
+// ignored it ("unknown option").
+func TestQA10TaskBudgetOptionReachesTheRequest(t *testing.T) {
+	srv := server(t, reply("Hello.", 100, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	_, summary := runScript(t, sb, "qa10.mjs", "taskBudget")
+	if got, _ := summary["stderr"].(string); strings.Contains(got, "task-budget") {
+		t.Errorf("stderr %q", got)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	var body struct {
+		OutputConfig struct {
+			TaskBudget json.RawMessage `json:"task_budget"`
+		} `json:"output_config"`
+	}
+	if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(body.OutputConfig.TaskBudget); got != `{"type":"tokens","total":50000}` {
+		t.Errorf("output_config.task_budget = %s", got)
+	}
+	if level, _ := reqs[0].Effort(); level == "" {
+		t.Error("the effort was lost from output_config")
+	}
+	if got := reqs[0].Header.Values("anthropic-beta"); !strings.Contains(strings.Join(got, ","), "task-budgets-2026-03-13") {
+		t.Errorf("anthropic-beta %q, want the task budget beta", got)
+	}
+}

@@ -1042,7 +1042,41 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 			cfg.Extra = extra
 		}
 	}
+	if o.TaskBudget > 0 {
+		cfg.Extra, cfg.Betas = withTaskBudget(cfg.Extra, cfg.Betas, o.TaskBudget)
+	}
 	return cfg
+}
+
+// taskBudgetBeta is the anthropic-beta value that output_config's
+// task_budget needs.
+const taskBudgetBeta = "task-budgets-2026-03-13"
+
+// withTaskBudget adds --task-budget to the request body's extra fields
+// (into their output_config, whose own task_budget wins) and its beta.
+func withTaskBudget(extra map[string]json.RawMessage, betas []string, tokens int) (map[string]json.RawMessage, []string) {
+	out := maps.Clone(extra)
+	if out == nil {
+		out = map[string]json.RawMessage{}
+	}
+	oc := map[string]json.RawMessage{}
+	if raw, ok := out["output_config"]; ok {
+		if json.Unmarshal(raw, &oc) != nil || oc == nil {
+			return extra, betas // not an object: left as the user gave it
+		}
+	}
+	if _, ok := oc["task_budget"]; !ok {
+		oc["task_budget"] = json.RawMessage(fmt.Sprintf(`{"type":"tokens","total":%d}`, tokens))
+	}
+	b, err := json.Marshal(oc)
+	if err != nil {
+		return extra, betas
+	}
+	out["output_config"] = b
+	if !slices.Contains(betas, taskBudgetBeta) {
+		betas = append(slices.Clip(betas), taskBudgetBeta)
+	}
+	return out, betas
 }
 
 // firstPositive returns the first of ns above zero, or 0.

@@ -72,6 +72,9 @@ type Options struct {
 	// asks the permission prompt tool or the SDK client; "none" asks
 	// nobody, so what would be asked is denied.
 	PermissionPrompts string
+	// TaskBudget is --task-budget: the tokens the model is told it has
+	// for the whole task (output_config.task_budget); 0 for none.
+	TaskBudget int
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -145,6 +148,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Effort, "effort", "", "effort level for supported models: low, medium, high, xhigh, max or auto")
 	fs.StringVar(&o.ThinkingDisp, "thinking-display", "", "how thinking comes back when it is on: summarized or omitted")
 	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
+	fs.IntVar(&o.TaskBudget, "task-budget", 0, "tokens the model is told it has for the whole task (an advisory API task budget)")
 	fs.StringVarP(&o.Worktree, "worktree", "w", "", "start the session in a new git worktree .claude/worktrees/<name> on branch worktree-<name> (a name is made up when none is given)")
 	fs.Lookup("worktree").NoOptDefVal = " "
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")

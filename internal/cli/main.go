@@ -392,6 +392,9 @@ func run(ctx context.Context, env *Env, o *Options) error {
 	default:
 		return usageError{fmt.Sprintf("--input-format must be text or stream-json, not %q", o.InputFormat)}
 	}
+	if o.TaskBudget < 0 {
+		return usageError{fmt.Sprintf("--task-budget must be a positive number of tokens, not %d", o.TaskBudget)}
+	}
 	switch o.PermissionPrompts {
 	case "host", "none":
 	default:

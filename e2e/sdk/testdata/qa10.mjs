@@ -88,6 +88,8 @@ const scenarios = {
     const { PATH, ...env } = process.env;
     return run("List.", { env, allowedTools: ["Bash"] });
   },
+  // taskBudget: the advisory API task budget.
+  taskBudget: () => run("Hi.", { taskBudget: { total: 50000 } }),
 };
 
 try {
