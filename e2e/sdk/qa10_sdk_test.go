@@ -269,3 +269,20 @@ func TestQA10TaskBudgetOptionReachesTheRequest(t *testing.T) {
 		t.Errorf("anthropic-beta %q, want the task budget beta", got)
 	}
 }
+
+// projectConfigRoot is refused with an error that names it: reins reads
+// the project's configuration from the working folder, so running on
+// would give the checkout's own hooks and MCP servers the session the
+// host meant to keep from them. Before, reins warned and ran.
+func TestQA10ProjectConfigRootIsRefusedClearly(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	_, summary := runScript(t, sb, "qa10.mjs", "projectRoot")
+	got, _ := summary["outcome"].(string)
+	if !strings.Contains(got, "--project-config-root (the Agent SDK's projectConfigRoot) is not supported") {
+		t.Errorf("outcome %q, want reins's refusal", got)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d model requests, want none", n)
+	}
+}

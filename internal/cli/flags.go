@@ -75,6 +75,9 @@ type Options struct {
 	// TaskBudget is --task-budget: the tokens the model is told it has
 	// for the whole task (output_config.task_budget); 0 for none.
 	TaskBudget int
+	// ProjectConfigRoot is --project-config-root (the Agent SDK's
+	// projectConfigRoot), which reins refuses (see run).
+	ProjectConfigRoot string
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -149,6 +152,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.ThinkingDisp, "thinking-display", "", "how thinking comes back when it is on: summarized or omitted")
 	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
 	fs.IntVar(&o.TaskBudget, "task-budget", 0, "tokens the model is told it has for the whole task (an advisory API task budget)")
+	fs.StringVar(&o.ProjectConfigRoot, "project-config-root", "", "not supported: reins reads the project's configuration from the working folder")
 	fs.StringVarP(&o.Worktree, "worktree", "w", "", "start the session in a new git worktree .claude/worktrees/<name> on branch worktree-<name> (a name is made up when none is given)")
 	fs.Lookup("worktree").NoOptDefVal = " "
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")

@@ -392,6 +392,11 @@ func run(ctx context.Context, env *Env, o *Options) error {
 	default:
 		return usageError{fmt.Sprintf("--input-format must be text or stream-json, not %q", o.InputFormat)}
 	}
+	if o.ProjectConfigRoot != "" {
+		// Ignored, it would let the checkout's own hooks, permissions and
+		// MCP servers run where the host meant to keep them out.
+		return usageError{"--project-config-root (the Agent SDK's projectConfigRoot) is not supported: reins reads project settings, hooks, .mcp.json and the .claude folders from the working folder; start it in the trusted checkout instead"}
+	}
 	if o.TaskBudget < 0 {
 		return usageError{fmt.Sprintf("--task-budget must be a positive number of tokens, not %d", o.TaskBudget)}
 	}

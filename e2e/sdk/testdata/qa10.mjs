@@ -90,6 +90,15 @@ const scenarios = {
   },
   // taskBudget: the advisory API task budget.
   taskBudget: () => run("Hi.", { taskBudget: { total: 50000 } }),
+  // projectConfigRoot, which reins does not support: a clear error.
+  projectRoot: async () => {
+    try {
+      await run("Hi.", { projectConfigRoot: process.cwd() });
+      summary.outcome = "ran";
+    } catch (e) {
+      summary.outcome = String(e?.message ?? e);
+    }
+  },
 };
 
 try {
