@@ -16,8 +16,8 @@ const parentManagedName = "--managed-settings"
 // restrictOnly keeps the part of the policy settings a parent program
 // gives (--managed-settings) that can only narrow what the session may
 // do, as Claude Code filters its parent's tier: deny and ask rules,
-// switches that turn modes or other sources' rules and hooks off.
-// disableAllHooks binds as allowManagedHooksOnly,
+// switches that turn modes or other sources' rules and hooks off, a
+// sandbox turned on. disableAllHooks binds as allowManagedHooksOnly,
 // so the machine's own policy hooks still run. It returns the kept
 // settings as JSON and the keys it dropped (dotted, sorted); an error
 // when data is not a JSON object.
@@ -43,6 +43,17 @@ func restrictOnly(data []byte) ([]byte, []string, error) {
 				dropped = append(dropped, key)
 			} else {
 				kept["allowManagedHooksOnly"] = true
+			}
+		case "sandbox":
+			// Turned on it narrows (reins, with no sandbox, then refuses
+			// to run commands); anything else is dropped.
+			var sb struct {
+				Enabled json.RawMessage `json:"enabled"`
+			}
+			if json.Unmarshal(raw, &sb) == nil && isTrue(sb.Enabled) {
+				kept[key] = raw
+			} else {
+				dropped = append(dropped, key)
 			}
 		case "permissions":
 			var p map[string]json.RawMessage

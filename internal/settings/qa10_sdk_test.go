@@ -85,3 +85,28 @@ func TestQA10MalformedParentManagedSettingsFailClosed(t *testing.T) {
 		}
 	}
 }
+
+// A sandbox the parent turns on is kept (reins, which has none, then
+// refuses to run commands rather than run them unprotected); a sandbox
+// object that does not turn it on is dropped with the warning.
+func TestQA10ParentManagedSandboxOnlyWhenTurnedOn(t *testing.T) {
+	e := newEnv(t)
+	o := e.opts()
+	o.ParentManaged = `{"sandbox":{"enabled":true}}`
+	s, _ := e.load(o)
+	if !s.Sandbox.Enabled {
+		t.Error("the parent's sandbox.enabled did not apply")
+	}
+	o.ParentManaged = `{"sandbox":{"enabled":false}}`
+	s, warns := e.load(o)
+	if s.Sandbox.Enabled {
+		t.Error("sandbox enabled from a parent that turned it off")
+	}
+	var all []string
+	for _, w := range warns {
+		all = append(all, w.String())
+	}
+	if !strings.Contains(strings.Join(all, "\n"), "ignored: sandbox") {
+		t.Errorf("warnings %q, want the dropped sandbox named", all)
+	}
+}
