@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
 )
 
 // systemTexts is the text of each system block of a request.
@@ -284,5 +285,28 @@ func TestQA10ProjectConfigRootIsRefusedClearly(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d model requests, want none", n)
+	}
+}
+
+// A turn that ends on an API error yields, before its result, a synthetic
+// assistant message (model "<synthetic>") whose error names the kind, as
+// the SDK's SDKAssistantMessage.error documents: a client can tell a bad
+// key (authentication_failed) from a rate limit without parsing text.
+// reins gave the result alone.
+func TestQA10APIErrorYieldsAnAssistantMessageWithTheErrorKind(t *testing.T) {
+	srv := server(t, llmtest.Turn{Fault: &llmtest.Fault{Status: 401, ErrorType: "authentication_error", Message: "invalid x-api-key"}})
+	sb := e2etest.NewSandbox(t, srv.URL)
+	msgs, _ := runScript(t, sb, "qa10.mjs", "apiError")
+	n := len(msgs)
+	if n < 2 || msgs[n-1]["type"] != "result" || msgs[n-2]["type"] != "assistant" {
+		t.Fatalf("messages %s, want an assistant message then the result", js(msgs))
+	}
+	a := msgs[n-2]
+	msg, _ := a["message"].(map[string]any)
+	if a["error"] != "authentication_failed" || msg["model"] != "<synthetic>" || !strings.Contains(js(msg["content"]), "invalid x-api-key") {
+		t.Errorf("assistant message %s", js(a))
+	}
+	if r := msgs[n-1]; r["is_error"] != true || r["api_error_status"] != float64(401) {
+		t.Errorf("result %s", js(r))
 	}
 }

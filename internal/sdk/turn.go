@@ -85,6 +85,11 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		res.Subtype, res.IsError, res.Result = streamjson.SubtypeStructuredFail, true, nil
 		res.Errors = []string{fmt.Sprintf("the model did not give structured output after %d reminders", s.cfg.MaxStructuredRetries)}
 	}
+	if end.Reason == engine.ReasonError {
+		if line := streamjson.APIErrorAssistant(w.SessionID(), end.Err); line != nil {
+			w.Line(line)
+		}
+	}
 	w.Line(res)
 	s.setState(streamjson.StateIdle)
 	return w.Err()

@@ -99,6 +99,8 @@ const scenarios = {
       summary.outcome = String(e?.message ?? e);
     }
   },
+  // A turn that ends on an API error.
+  apiError: () => run("Hi.", {}),
 };
 
 try {
