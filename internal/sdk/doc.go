@@ -49,6 +49,9 @@
 //   - a "/clear" prompt starts a new conversation under a new session id,
 //     announced by a conversation_reset line and then the turn's one init
 //     line, under the new id, before its result.
+//   - a turn that ends on an API error writes a synthetic assistant
+//     line (model "<synthetic>", error naming the kind) before its
+//     result.
 //   - an interrupted turn writes the message it leaves in the
 //     conversation ("[Request interrupted by user]") as a user line
 //     before its result.
