@@ -310,3 +310,34 @@ func TestQA10APIErrorYieldsAnAssistantMessageWithTheErrorKind(t *testing.T) {
 		t.Errorf("result %s", js(r))
 	}
 }
+
+// managedSettings, settings and disallowedTools delivered in the
+// initialize request (the SDK's *Delivery 'initialize': reins is started
+// with --await-initialize, --managed-settings-in-initialize and
+// --initialize-fields) apply as their flags do: the host's deny rule
+// holds, the settings' env reaches Bash, and the disallowed tool is gone.
+// reins ignored the three (unknown options), so none applied.
+func TestQA10SettingsDeliveredInInitializeApply(t *testing.T) {
+	srv := server(t,
+		call("toolu_1", "Bash", `{"command":"touch made"}`, 100, 5),
+		call("toolu_2", "Bash", `{"command":"echo env=$FROM_INIT_SETTINGS"}`, 110, 5),
+		reply("Done.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	msgs, _ := runScript(t, sb, "qa10.mjs", "initDelivery")
+	res := ofType(msgs, "result", "")
+	if len(res) != 1 || !strings.Contains(js(res[0]["permission_denials"]), `"touch made"`) {
+		t.Errorf("results %s, want the touch call denied by the host's policy", js(res))
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, tl := range reqs[0].Tools {
+		if strings.Contains(string(tl), `"name":"Write"`) {
+			t.Error("Write is offered though disallowedTools removed it")
+		}
+	}
+	if got := reqs[2].ToolResults(); len(got) != 1 || got[0].ResultText() != "env=yes" {
+		t.Errorf("the env command gave %+v, want the settings' variable", got)
+	}
+}

@@ -78,6 +78,11 @@ type Options struct {
 	// ProjectConfigRoot is --project-config-root (the Agent SDK's
 	// projectConfigRoot), which reins refuses (see run).
 	ProjectConfigRoot string
+	// ManagedInInit is --managed-settings-in-initialize and InitFields
+	// --initialize-fields: the SDK sends managedSettings, settings or
+	// disallowedTools in its initialize request (see takeInitSettings).
+	ManagedInInit bool
+	InitFields    string
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -153,6 +158,8 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringArrayVar(&o.Betas, "betas", nil, "extra anthropic-beta values")
 	fs.IntVar(&o.TaskBudget, "task-budget", 0, "tokens the model is told it has for the whole task (an advisory API task budget)")
 	fs.StringVar(&o.ProjectConfigRoot, "project-config-root", "", "not supported: reins reads the project's configuration from the working folder")
+	fs.BoolVar(&o.ManagedInInit, "managed-settings-in-initialize", false, "with --await-initialize: the SDK's managedSettings come in its initialize request")
+	fs.StringVar(&o.InitFields, "initialize-fields", "", "with --await-initialize: options (settings, disallowedTools) the SDK sends in its initialize request")
 	fs.StringVarP(&o.Worktree, "worktree", "w", "", "start the session in a new git worktree .claude/worktrees/<name> on branch worktree-<name> (a name is made up when none is given)")
 	fs.Lookup("worktree").NoOptDefVal = " "
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")

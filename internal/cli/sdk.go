@@ -130,6 +130,11 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		req := srv.AwaitInitialize(ctx)
 		f.takeInitMCP(req, o)
 		f.takeInitPlugins(req, o)
+		if err := f.takeInitSettings(req, o); err != nil {
+			return err
+		}
+	} else if o.ManagedInInit || o.InitFields != "" {
+		return usageError{"--managed-settings-in-initialize and --initialize-fields need --await-initialize: the options they announce come in the initialize request"}
 	}
 	a, err := newAppFor(ctx, env, o, frontSDK, h)
 	if err != nil {
@@ -170,6 +175,9 @@ type sdkFront struct {
 	// at start-up (--await-initialize); initMCPErr when they could not be.
 	initMCP    bool
 	initMCPErr error
+	// initApplied says which of the initialize request's settings
+	// options were taken at start-up (takeInitSettings).
+	initApplied struct{ managed, settings, disallowed bool }
 	// initPlugins is set when the initialize request's plugins were
 	// loaded at start-up; initPluginsErr when they could not be read.
 	initPlugins    bool
@@ -426,6 +434,48 @@ func (f *sdkFront) takeInitPlugins(req *sdk.InitializeRequest, o *Options) {
 	f.initPlugins = len(dirs) > 0
 }
 
+// takeInitSettings takes the managedSettings, settings and
+// disallowedTools the initialize request carries, when the command line
+// says they come there, as if they had been given as --managed-settings,
+// --settings and --disallowedTools, and notes which it took for the
+// answer. A policy that cannot be read stops the session (policy fails
+// closed).
+func (f *sdkFront) takeInitSettings(req *sdk.InitializeRequest, o *Options) error {
+	if req == nil {
+		if o.ManagedInInit || o.InitFields != "" {
+			return errors.New("initialize: the options --managed-settings-in-initialize or --initialize-fields announce did not come: the first message was not a readable initialize request")
+		}
+		return nil
+	}
+	present := func(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+	if o.ManagedInInit && present(req.ManagedSettings) {
+		if req.ManagedSettings[0] != '{' {
+			return errors.New("initialize: managedSettings must be a JSON object of settings")
+		}
+		o.ManagedSettings = string(req.ManagedSettings)
+		f.initApplied.managed = true
+	}
+	for _, field := range strings.Split(o.InitFields, ",") {
+		switch strings.TrimSpace(field) {
+		case "":
+		case "settings":
+			if present(req.Settings) {
+				if req.Settings[0] != '{' {
+					return errors.New("initialize: settings must be a JSON object of settings")
+				}
+				o.Settings = string(req.Settings)
+				f.initApplied.settings = true
+			}
+		case "disallowedTools":
+			o.DisallowedTool = append(o.DisallowedTool, req.DisallowedTools...)
+			f.initApplied.disallowed = req.DisallowedTools != nil
+		default:
+			return usageError{fmt.Sprintf("--initialize-fields: %q is not a field reins reads from initialize (settings, disallowedTools)", field)}
+		}
+	}
+	return nil
+}
+
 // initialize applies the client's system prompt options (the session is
 // rebuilt before its first turn) and describes the session.
 func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeResponse, error) {
@@ -514,7 +564,7 @@ func (f *sdkFront) nameSession(title string) {
 // describe is the application's part of the initialize answer.
 func (f *sdkFront) describe(mcpApplied, pluginsApplied *bool) *sdk.InitializeResponse {
 	active, available := f.a.styleNames()
-	return &sdk.InitializeResponse{
+	resp := &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
 		MCPServersApplied:     mcpApplied,
@@ -525,6 +575,19 @@ func (f *sdkFront) describe(mcpApplied, pluginsApplied *bool) *sdk.InitializeRes
 		AvailableOutputStyles: available,
 		UserOutputStylesDir:   filepath.Join(f.a.claudeDir, "output-styles"),
 	}
+	resp.ManagedSettingsApplied = confirmed(f.initApplied.managed)
+	resp.SettingsApplied = confirmed(f.initApplied.settings)
+	resp.DisallowedToolsApplied = confirmed(f.initApplied.disallowed)
+	return resp
+}
+
+// confirmed is an initialize answer's *_applied member: true when the
+// option was taken, absent otherwise.
+func confirmed(taken bool) *bool {
+	if !taken {
+		return nil
+	}
+	return &taken
 }
 
 // setSystem rebuilds the session with the system prompt initialize gave

@@ -51,6 +51,14 @@ type InitializeRequest struct {
 	// PlanModeInstructions is the host's planning workflow, given to the
 	// model in the plan-mode note (the SDK's planModeInstructions).
 	PlanModeInstructions string `json:"planModeInstructions"`
+	// ManagedSettings, Settings and DisallowedTools are the SDK's
+	// managedSettings, settings and disallowedTools options sent here
+	// rather than on the command line (its *Delivery 'initialize',
+	// announced by --managed-settings-in-initialize and
+	// --initialize-fields); read at start-up, with --await-initialize.
+	ManagedSettings json.RawMessage `json:"managedSettings"`
+	Settings        json.RawMessage `json:"settings"`
+	DisallowedTools []string        `json:"disallowedTools"`
 }
 
 // PluginDirs reads the request's plugins (nil when it has none).
@@ -122,6 +130,13 @@ type InitializeResponse struct {
 	// PluginsApplied says whether the request's plugins were loaded at
 	// start-up; absent when it had none.
 	PluginsApplied *bool `json:"plugins_applied,omitempty"`
+	// ManagedSettingsApplied, SettingsApplied and
+	// DisallowedToolsApplied confirm that the request's managedSettings,
+	// settings and disallowedTools were taken at start-up (the SDK ends
+	// the session unless they were); absent when it sent none.
+	ManagedSettingsApplied *bool `json:"managed_settings_applied,omitempty"`
+	SettingsApplied        *bool `json:"settings_applied,omitempty"`
+	DisallowedToolsApplied *bool `json:"disallowed_tools_applied,omitempty"`
 	// HookOnFailureSupported says hook matchers' onFailure is honoured;
 	// the SDK refuses a session with a "block" matcher without it.
 	HookOnFailureSupported bool `json:"hook_on_failure_supported"`

@@ -13,7 +13,9 @@
 //   - initialize: registers the client's hook callbacks (hooks.Handler
 //     values that send hook_callback), lets the application apply agents,
 //     system prompt, title, skills and planModeInstructions options, and
-//     answers with commands, agents,
+//     answers with commands, agents, the *_applied confirmations of what
+//     it took at start-up (MCP servers, plugins, managedSettings,
+//     settings, disallowedTools),
 //     output styles, models and the account.
 //   - interrupt: stops the running turn and every message queued before
 //     the interrupt (each still gets its result line). A user message

@@ -101,6 +101,18 @@ const scenarios = {
   },
   // A turn that ends on an API error.
   apiError: () => run("Hi.", {}),
+  // managedSettings, settings and disallowedTools sent in the initialize
+  // request rather than on the command line.
+  initDelivery: () =>
+    run("Work.", {
+      allowedTools: ["Bash"],
+      managedSettingsDelivery: "initialize",
+      managedSettings: { permissions: { deny: ["Bash(touch:*)"] } },
+      settingsDelivery: "initialize",
+      settings: { env: { FROM_INIT_SETTINGS: "yes" } },
+      disallowedToolsDelivery: "initialize",
+      disallowedTools: ["Write"],
+    }),
 };
 
 try {
