@@ -428,7 +428,7 @@ func (c *agentConv) toolSet(context.Context) engine.ToolSet {
 				out = append(out, r)
 			}
 		}
-		if r := plan.Reminder(history, string(c.checker.Mode()), false); r != "" {
+		if r := plan.ReminderWith(history, string(c.checker.Mode()), false, c.a.planInstructions()); r != "" {
 			out = append(out, r)
 		}
 		return append(out, agent.TaskReminders(c.tasks)...)

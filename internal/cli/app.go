@@ -167,6 +167,13 @@ type app struct {
 	mcpDeadline time.Time
 	search      *toolsearch.Session
 
+	// skills is the Agent SDK's skills option: which skills the model
+	// sees and may load.
+	skills skillScope
+	// planWorkflow is the Agent SDK's planModeInstructions: the host's
+	// planning workflow, in the plan-mode note ("" for none).
+	planWorkflow atomic.Pointer[string]
+
 	commands  *command.Registry
 	expander  *command.Expander
 	agents    *agent.Catalog
@@ -448,6 +455,8 @@ func newAppFor(ctx context.Context, env *Env, o *Options, fe frontEnd, h appHook
 		a.asker.set(notifyingAsker{Asker: h.Asker, a: a})
 	case h.Asker != nil:
 		a.asker.set(h.Asker)
+	case o.PermissionPrompts == "none" && fe != frontTUI:
+		// --permission-prompts none: nobody answers, asks are denied.
 	case o.PromptTool != "" && o.PromptTool != "stdio" && fe == frontPrint:
 		// --permission-prompt-tool <mcp tool>: that tool answers.
 		a.asker.set(&sdk.ToolAsker{Name: o.PromptTool, Lookup: a.lookupTool})
@@ -672,7 +681,7 @@ func (a *app) loadSettings(ctx context.Context) error {
 // settingsOptions says where the session's settings come from.
 func (a *app) settingsOptions() (settings.Options, error) {
 	opts := settings.Options{Cwd: a.cwd, ProjectDir: a.projDir, Home: a.home, ConfigDir: a.configDir, ClaudeDir: a.claudeDir,
-		CLISettings: a.opts.Settings, Trusted: a.trusted, Getenv: a.env.Getenv}
+		CLISettings: a.opts.Settings, ParentManaged: a.opts.ManagedSettings, Trusted: a.trusted, Getenv: a.env.Getenv}
 	if a.opts.SourcesSet {
 		srcs, err := settings.ParseSources(a.opts.SettingSources)
 		if err != nil {
@@ -1060,7 +1069,41 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 			cfg.Extra = extra
 		}
 	}
+	if o.TaskBudget > 0 {
+		cfg.Extra, cfg.Betas = withTaskBudget(cfg.Extra, cfg.Betas, o.TaskBudget)
+	}
 	return cfg
+}
+
+// taskBudgetBeta is the anthropic-beta value that output_config's
+// task_budget needs.
+const taskBudgetBeta = "task-budgets-2026-03-13"
+
+// withTaskBudget adds --task-budget to the request body's extra fields
+// (into their output_config, whose own task_budget wins) and its beta.
+func withTaskBudget(extra map[string]json.RawMessage, betas []string, tokens int) (map[string]json.RawMessage, []string) {
+	out := maps.Clone(extra)
+	if out == nil {
+		out = map[string]json.RawMessage{}
+	}
+	oc := map[string]json.RawMessage{}
+	if raw, ok := out["output_config"]; ok {
+		if json.Unmarshal(raw, &oc) != nil || oc == nil {
+			return extra, betas // not an object: left as the user gave it
+		}
+	}
+	if _, ok := oc["task_budget"]; !ok {
+		oc["task_budget"] = json.RawMessage(fmt.Sprintf(`{"type":"tokens","total":%d}`, tokens))
+	}
+	b, err := json.Marshal(oc)
+	if err != nil {
+		return extra, betas
+	}
+	out["output_config"] = b
+	if !slices.Contains(betas, taskBudgetBeta) {
+		betas = append(slices.Clip(betas), taskBudgetBeta)
+	}
+	return out, betas
 }
 
 // firstPositive returns the first of ns above zero, or 0.

@@ -70,6 +70,21 @@ type Options struct {
 	ProjectRoot string
 	// DebugStderr is --debug-to-stderr (-d2e).
 	DebugStderr bool
+	// ManagedSettings is --managed-settings: policy settings (JSON) from
+	// the program that started reins (the Agent SDK's managedSettings).
+	ManagedSettings string
+	// PermissionPrompts is --permission-prompts: "host" (the default)
+	// asks the permission prompt tool or the SDK client; "none" asks
+	// nobody, so what would be asked is denied.
+	PermissionPrompts string
+	// TaskBudget is --task-budget: the tokens the model is told it has
+	// for the whole task (output_config.task_budget); 0 for none.
+	TaskBudget int
+	// ManagedInInit is --managed-settings-in-initialize and InitFields
+	// --initialize-fields: the SDK sends managedSettings, settings or
+	// disallowedTools in its initialize request (see takeInitSettings).
+	ManagedInInit bool
+	InitFields    string
 
 	// PluginDirs are --plugin-dir folders; PluginDirsNoMCP are
 	// --plugin-dir-no-mcp ones, whose MCP servers the SDK host runs.
@@ -119,6 +134,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.StrictMCP, "strict-mcp-config", false, "use only the servers from --mcp-config")
 	fs.StringVar(&o.Settings, "settings", "", "a settings file or JSON string")
 	fs.StringVar(&o.ProjectRoot, "project-config-root", "", "take the project's settings, hooks, .mcp.json, commands, skills, agents and output styles from this folder instead of the working folder (for a worktree of it)")
+	fs.StringVar(&o.ManagedSettings, "managed-settings", "", "policy settings (JSON) from the program that started reins; only what restricts applies, and not over an installed managed policy")
 	fs.StringVar(&o.SettingSources, "setting-sources", "", "which settings to load: user,project,local")
 	fs.StringVar(&o.SessionID, "session-id", "", "use this UUID as the session id")
 	fs.StringVarP(&o.Resume, "resume", "r", "", "resume a session by id or /rename name, or choose it from a list (filtered by the words given)")
@@ -134,6 +150,7 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.ReplayUser, "replay-user-messages", false, "stream-json: echo user messages back")
 	fs.BoolVar(&o.AwaitInit, "await-initialize", false, "SDK: read the initialize request (and the MCP servers it carries) before starting")
 	fs.StringVar(&o.PromptTool, "permission-prompt-tool", "", "answer permission questions with this MCP tool, or stdio (SDK)")
+	fs.StringVar(&o.PermissionPrompts, "permission-prompts", "host", "who answers permission questions: host (the prompt tool or SDK client) or none (they are denied)")
 	fs.StringVar(&o.JSONSchema, "json-schema", "", "JSON Schema the final answer must follow (structured_output)")
 	fs.StringVar(&o.Agents, "agents", "", "custom sub-agents as JSON")
 	fs.StringVar(&o.Agent, "agent", "", "run the main conversation as this agent (its prompt, tools and model)")
@@ -142,6 +159,9 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Effort, "effort", "", "effort level for supported models: low, medium, high, xhigh, max or auto")
 	fs.StringVar(&o.ThinkingDisp, "thinking-display", "", "how thinking comes back when it is on: summarized or omitted")
 	fs.Var(stringList{&o.Betas}, "betas", "extra anthropic-beta values")
+	fs.IntVar(&o.TaskBudget, "task-budget", 0, "tokens the model is told it has for the whole task (an advisory API task budget)")
+	fs.BoolVar(&o.ManagedInInit, "managed-settings-in-initialize", false, "with --await-initialize: the SDK's managedSettings come in its initialize request")
+	fs.StringVar(&o.InitFields, "initialize-fields", "", "with --await-initialize: options (settings, disallowedTools) the SDK sends in its initialize request")
 	fs.StringVarP(&o.Worktree, "worktree", "w", "", "start the session in a new git worktree .claude/worktrees/<name> on branch worktree-<name> (a name is made up when none is given)")
 	fs.Lookup("worktree").NoOptDefVal = " "
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")

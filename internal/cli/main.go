@@ -397,6 +397,14 @@ func run(ctx context.Context, env *Env, o *Options) error {
 	default:
 		return usageError{fmt.Sprintf("--input-format must be text or stream-json, not %q", o.InputFormat)}
 	}
+	if o.TaskBudget < 0 {
+		return usageError{fmt.Sprintf("--task-budget must be a positive number of tokens, not %d", o.TaskBudget)}
+	}
+	switch o.PermissionPrompts {
+	case "host", "none":
+	default:
+		return usageError{fmt.Sprintf("--permission-prompts must be host or none, not %q", o.PermissionPrompts)}
+	}
 	if o.SystemPrompt != "" && o.SystemFile != "" {
 		return usageError{"--system-prompt and --system-prompt-file both replace the system prompt; give only one"}
 	}

@@ -21,6 +21,7 @@ import (
 	"reins/internal/llm"
 	"reins/internal/mcp"
 	"reins/internal/permission"
+	"reins/internal/prompt"
 	"reins/internal/sdk"
 	"reins/internal/session"
 	"reins/internal/streamjson"
@@ -67,6 +68,12 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		SetPermissionMode: f.setMode,
 		MCPStatus:         f.mcpStatus,
 		MCPReconnect:      func(name string) bool { return f.a.mcpm() != nil && f.a.mcpm().Reconnect(name) },
+		MCPAwait: func(ctx context.Context, name string) (mcp.ServerStatus, bool) {
+			if f.a.mcpm() == nil {
+				return mcp.ServerStatus{}, false
+			}
+			return f.a.mcpm().WaitServer(ctx, name)
+		},
 		MCPToggle:         f.mcpToggle,
 		RewindFiles:       f.rewindFiles,
 		StopTask:          func(id string) error { return f.a.tasks.Stop(id) },
@@ -105,9 +112,12 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 			w.Line(transcriptMirror{Type: "transcript_mirror", FilePath: path, Entries: []json.RawMessage{bytes.Clone(line)}})
 		}
 	}
-	switch o.PromptTool {
-	case "":
-	case "stdio":
+	switch {
+	case o.PermissionPrompts == "none":
+		// Nobody answers: what would be asked is denied, and the
+		// client's canUseTool is never called.
+	case o.PromptTool == "":
+	case o.PromptTool == "stdio":
 		h.Asker = srv.Asker()
 	default:
 		h.Asker = &sdk.ToolAsker{Name: o.PromptTool, Lookup: f.lookup}
@@ -121,6 +131,11 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		req := srv.AwaitInitialize(ctx)
 		f.takeInitMCP(req, o)
 		f.takeInitPlugins(req, o)
+		if err := f.takeInitSettings(req, o); err != nil {
+			return err
+		}
+	} else if o.ManagedInInit || o.InitFields != "" {
+		return usageError{"--managed-settings-in-initialize and --initialize-fields need --await-initialize: the options they announce come in the initialize request"}
 	}
 	a, err := newAppFor(ctx, env, o, frontSDK, h)
 	if err != nil {
@@ -161,6 +176,9 @@ type sdkFront struct {
 	// at start-up (--await-initialize); initMCPErr when they could not be.
 	initMCP    bool
 	initMCPErr error
+	// initApplied says which of the initialize request's settings
+	// options were taken at start-up (takeInitSettings).
+	initApplied struct{ managed, settings, disallowed bool }
 	// initPlugins is set when the initialize request's plugins were
 	// loaded at start-up; initPluginsErr when they could not be read.
 	initPlugins    bool
@@ -417,6 +435,48 @@ func (f *sdkFront) takeInitPlugins(req *sdk.InitializeRequest, o *Options) {
 	f.initPlugins = len(dirs) > 0
 }
 
+// takeInitSettings takes the managedSettings, settings and
+// disallowedTools the initialize request carries, when the command line
+// says they come there, as if they had been given as --managed-settings,
+// --settings and --disallowedTools, and notes which it took for the
+// answer. A policy that cannot be read stops the session (policy fails
+// closed).
+func (f *sdkFront) takeInitSettings(req *sdk.InitializeRequest, o *Options) error {
+	if req == nil {
+		if o.ManagedInInit || o.InitFields != "" {
+			return errors.New("initialize: the options --managed-settings-in-initialize or --initialize-fields announce did not come: the first message was not a readable initialize request")
+		}
+		return nil
+	}
+	present := func(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+	if o.ManagedInInit && present(req.ManagedSettings) {
+		if req.ManagedSettings[0] != '{' {
+			return errors.New("initialize: managedSettings must be a JSON object of settings")
+		}
+		o.ManagedSettings = string(req.ManagedSettings)
+		f.initApplied.managed = true
+	}
+	for _, field := range strings.Split(o.InitFields, ",") {
+		switch strings.TrimSpace(field) {
+		case "":
+		case "settings":
+			if present(req.Settings) {
+				if req.Settings[0] != '{' {
+					return errors.New("initialize: settings must be a JSON object of settings")
+				}
+				o.Settings = string(req.Settings)
+				f.initApplied.settings = true
+			}
+		case "disallowedTools":
+			o.DisallowedTool = append(o.DisallowedTool, req.DisallowedTools...)
+			f.initApplied.disallowed = req.DisallowedTools != nil
+		default:
+			return usageError{fmt.Sprintf("--initialize-fields: %q is not a field reins reads from initialize (settings, disallowedTools)", field)}
+		}
+	}
+	return nil
+}
+
 // initialize applies the client's system prompt options (the session is
 // rebuilt before its first turn) and describes the session.
 func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeResponse, error) {
@@ -473,13 +533,39 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 			return nil, err
 		}
 	}
+	f.nameSession(req.Title)
+	f.a.scopeSkills(req.Skills)
+	if w := strings.TrimSpace(req.PlanModeInstructions); w != "" {
+		f.a.planWorkflow.Store(&w)
+	}
 	return f.describe(mcpApplied, pluginsApplied), nil
+}
+
+// nameSession records initialize's title as the session's name, as
+// /rename does, unless the session resumed is named already (its name
+// stays) or is not recorded.
+func (f *sdkFront) nameSession(title string) {
+	if strings.TrimSpace(title) == "" {
+		return
+	}
+	if t := f.a.resumed; t != nil && t.CustomTitle != "" {
+		return
+	}
+	f.mu.Lock()
+	s := f.sess
+	f.mu.Unlock()
+	if s.Config().Recorder == nil {
+		return // --no-session-persistence: nothing to name
+	}
+	if _, err := renameSession(s, title); err != nil {
+		f.a.warn("initialize title: " + err.Error())
+	}
 }
 
 // describe is the application's part of the initialize answer.
 func (f *sdkFront) describe(mcpApplied, pluginsApplied *bool) *sdk.InitializeResponse {
 	active, available := f.a.styleNames()
-	return &sdk.InitializeResponse{
+	resp := &sdk.InitializeResponse{
 		Account:               sdk.Account{APIKeySource: f.a.keySource},
 		CurrentPermissionMode: f.currentMode(),
 		MCPServersApplied:     mcpApplied,
@@ -490,6 +576,19 @@ func (f *sdkFront) describe(mcpApplied, pluginsApplied *bool) *sdk.InitializeRes
 		AvailableOutputStyles: available,
 		UserOutputStylesDir:   filepath.Join(f.a.claudeDir, "output-styles"),
 	}
+	resp.ManagedSettingsApplied = confirmed(f.initApplied.managed)
+	resp.SettingsApplied = confirmed(f.initApplied.settings)
+	resp.DisallowedToolsApplied = confirmed(f.initApplied.disallowed)
+	return resp
+}
+
+// confirmed is an initialize answer's *_applied member: true when the
+// option was taken, absent otherwise.
+func confirmed(taken bool) *bool {
+	if !taken {
+		return nil
+	}
+	return &taken
 }
 
 // setSystem rebuilds the session with the system prompt initialize gave
@@ -516,9 +615,7 @@ func (f *sdkFront) setSystem(text string, set bool, appendix *string, agentModel
 	}
 	var sys []llm.SystemBlock
 	if set {
-		if strings.TrimSpace(text) != "" {
-			sys = append(sys, llm.SystemBlock{Text: text, Cache: true})
-		}
+		sys = append(sys, prompt.CustomBlocks(text)...)
 	} else {
 		sys = append(sys, cfg.System...)
 	}

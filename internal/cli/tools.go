@@ -85,7 +85,7 @@ func (a *app) builtinTools() []tool.Tool {
 		websearch.New(a.provider, a.model, true),
 		taskoutput.NewOutput(a.tasks),
 		taskoutput.NewStop(a.tasks),
-		skill.New(a.commands, a.expander),
+		skill.New(scopedSkills{a}, a.expander),
 		a.agentTool(),
 	}
 	// Tools that need someone to answer them.
@@ -222,7 +222,7 @@ func (a *app) sentToolNames() []string {
 // less those a deny rule such as Skill(deploy) refuses, which would only
 // fail if it tried.
 func (a *app) listedSkills() []*command.Command {
-	all := a.commands.ModelInvocable()
+	all := a.modelSkills()
 	out := all[:0:0]
 	for _, c := range all {
 		input, err := json.Marshal(map[string]string{"skill": c.Name})
@@ -265,7 +265,7 @@ func (a *app) reminders(history []*llm.Message) []string {
 			out = append(out, r)
 		}
 	}
-	if r := plan.Reminder(history, string(a.checker.Mode()), a.hasTool(plan.ExitName)); r != "" {
+	if r := plan.ReminderWith(history, string(a.checker.Mode()), a.hasTool(plan.ExitName), a.planInstructions()); r != "" {
 		out = append(out, r)
 	}
 	out = append(out, a.mcpInstructionReminders(history)...)
@@ -651,4 +651,13 @@ func (a *app) browserOpener() func(string) error {
 		return nil
 	}
 	return mcp.BrowserOpener(a.getenv)
+}
+
+// planInstructions is the host's planning workflow for the plan-mode
+// note (initialize's planModeInstructions), "" when none was given.
+func (a *app) planInstructions() string {
+	if p := a.planWorkflow.Load(); p != nil {
+		return *p
+	}
+	return ""
 }

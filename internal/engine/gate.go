@@ -593,6 +593,12 @@ func (g *PermissionGate) StopFailure(ctx context.Context, err error, last *llm.M
 	g.cfg.Hooks.Run(ctx, in)
 }
 
+// FailureKind names the kind of error a turn ended on (rate_limit,
+// authentication_failed, billing_error, invalid_request, server_error,
+// max_output_tokens, unknown): what StopFailure matchers see, and the
+// Agent SDKs' assistant message error.
+func FailureKind(err error) string { return stopFailureKind(err) }
+
 // stopFailureKind names the kind of error a turn ended on, as
 // StopFailure matchers see it.
 func stopFailureKind(err error) string {

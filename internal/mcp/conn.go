@@ -39,6 +39,7 @@ type server struct {
 	info         sdk.Implementation
 	reconnects   int
 	retryNow     chan struct{} // a Reconnect during backoff
+	restart      bool          // Reconnect closed the session: connect again at once, not as a failure
 	refreshing   bool
 	refreshAgain bool               // a list changed while refreshing
 	stop         context.CancelFunc // ends the running connection loop; nil when none runs
@@ -109,6 +110,19 @@ func (s *server) run(ctx context.Context) {
 		if errors.Is(err, errUnsetVars) {
 			s.set(ctx, StateFailed, err.Error())
 			return
+		}
+		s.m.mu.Lock()
+		restart := s.restart
+		s.restart = false
+		if restart {
+			s.reconnects++
+		}
+		s.m.mu.Unlock()
+		if restart {
+			// Reconnect ended the session on purpose: no failure, no
+			// backoff.
+			failures = 0
+			continue
 		}
 		if time.Since(start) > time.Minute {
 			failures = 0 // it ran well for a while: a fresh crash

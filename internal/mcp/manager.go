@@ -302,6 +302,34 @@ func (m *Manager) Wait(ctx context.Context) bool {
 	}
 }
 
+// WaitServer waits until the server name is not connecting (it
+// connected, failed, needs authorization or was disabled), or ctx is
+// done, and returns its status then. ok is false when no server has that
+// name.
+func (m *Manager) WaitServer(ctx context.Context, name string) (st ServerStatus, ok bool) {
+	for {
+		ch := m.Changed() // before the status, so no change is missed
+		var found *ServerStatus
+		for _, x := range m.Status() {
+			if x.Name == name {
+				found = &x
+				break
+			}
+		}
+		if found == nil {
+			return ServerStatus{}, false
+		}
+		if found.State != StatePending {
+			return *found, true
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return *found, true
+		}
+	}
+}
+
 // Changed returns a channel closed at the next status or tool change (a
 // front end selects on it to redraw its /mcp view, then asks again).
 func (m *Manager) Changed() <-chan struct{} {
@@ -448,7 +476,10 @@ func (m *Manager) Reconnect(name string) bool {
 				m.runLocked(s)
 				m.notifyLocked()
 			} else if s.cs != nil {
-				cs = s.cs // run sees the session end and reconnects
+				cs = s.cs // run sees the session end and reconnects at once
+				s.restart = true
+				s.state, s.err = StatePending, ""
+				m.notifyLocked()
 			} else if s.retryNow != nil {
 				select {
 				case s.retryNow <- struct{}{}:

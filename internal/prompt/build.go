@@ -129,7 +129,7 @@ func Build(o Options) []llm.SystemBlock {
 	var blocks []llm.SystemBlock
 	var tail []string
 	if o.Simple {
-		text := o.Custom
+		text := withoutBoundary(o.Custom)
 		if text == "" {
 			text = simple(o)
 		}
@@ -139,7 +139,7 @@ func Build(o Options) []llm.SystemBlock {
 		return []llm.SystemBlock{{Text: text, Cache: true}}
 	}
 	if o.Custom != "" {
-		blocks = append(blocks, llm.SystemBlock{Text: o.Custom, Cache: true})
+		blocks = append(blocks, CustomBlocks(o.Custom)...)
 	} else {
 		static := join(staticSections, o.NoGitInstructions)
 		if o.Style != nil {

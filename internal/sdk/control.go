@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"reins/internal/hooks"
 	"reins/internal/jsonkind"
+	"reins/internal/mcp"
 	"reins/internal/streamjson"
 )
 
@@ -40,6 +42,23 @@ type InitializeRequest struct {
 	// option, sent here rather than as --plugin-dir (the SDK's
 	// pluginDelivery 'initialize', with --await-initialize).
 	Plugins json.RawMessage `json:"plugins"`
+	// Title names a new session (the SDK's title option), as /rename
+	// does; a resumed session keeps a title it has.
+	Title string `json:"title"`
+	// Skills are the only skills the model may see and load (the SDK's
+	// skills option as a list); nil when not given.
+	Skills []string `json:"skills"`
+	// PlanModeInstructions is the host's planning workflow, given to the
+	// model in the plan-mode note (the SDK's planModeInstructions).
+	PlanModeInstructions string `json:"planModeInstructions"`
+	// ManagedSettings, Settings and DisallowedTools are the SDK's
+	// managedSettings, settings and disallowedTools options sent here
+	// rather than on the command line (its *Delivery 'initialize',
+	// announced by --managed-settings-in-initialize and
+	// --initialize-fields); read at start-up, with --await-initialize.
+	ManagedSettings json.RawMessage `json:"managedSettings"`
+	Settings        json.RawMessage `json:"settings"`
+	DisallowedTools []string        `json:"disallowedTools"`
 }
 
 // PluginDirs reads the request's plugins (nil when it has none).
@@ -111,6 +130,13 @@ type InitializeResponse struct {
 	// PluginsApplied says whether the request's plugins were loaded at
 	// start-up; absent when it had none.
 	PluginsApplied *bool `json:"plugins_applied,omitempty"`
+	// ManagedSettingsApplied, SettingsApplied and
+	// DisallowedToolsApplied confirm that the request's managedSettings,
+	// settings and disallowedTools were taken at start-up (the SDK ends
+	// the session unless they were); absent when it sent none.
+	ManagedSettingsApplied *bool `json:"managed_settings_applied,omitempty"`
+	SettingsApplied        *bool `json:"settings_applied,omitempty"`
+	DisallowedToolsApplied *bool `json:"disallowed_tools_applied,omitempty"`
 	// HookOnFailureSupported says hook matchers' onFailure is honoured;
 	// the SDK refuses a session with a "block" matcher without it.
 	HookOnFailureSupported bool `json:"hook_on_failure_supported"`
@@ -232,8 +258,6 @@ func (s *Server) handle(m *Message) (any, error) {
 			list = []MCPServerStatus{}
 		}
 		return map[string]any{"mcpServers": list}, nil
-	case "mcp_reconnect":
-		return nil, s.mcpReconnect(m.Request)
 	case "mcp_toggle":
 		return nil, s.mcpToggle(m.Request)
 	case "rewind_files":
@@ -508,22 +532,47 @@ func (s *Server) setMaxThinking(raw json.RawMessage) error {
 	return nil
 }
 
-func (s *Server) mcpReconnect(raw json.RawMessage) error {
+// mcpReconnect starts reconnecting the server mcp_reconnect names and
+// returns a function that waits (bounded) for it to settle and says how
+// it went: the answer comes once the server is connected again, or
+// with the reason it is not.
+func (s *Server) mcpReconnect(raw json.RawMessage) (func() error, error) {
 	var req struct {
 		Name json.RawMessage `json:"serverName"`
 	}
 	json.Unmarshal(raw, &req)
 	name, ok := str(req.Name)
 	if !ok || name == "" {
-		return errors.New("mcp_reconnect: \"serverName\" must be a string")
+		return nil, errors.New("mcp_reconnect: \"serverName\" must be a string")
 	}
-	if d := s.dynServer(name); d != nil && d.mgr.Reconnect(name) {
-		return nil
+	var await func(ctx context.Context) (mcp.ServerStatus, bool)
+	switch d := s.dynServer(name); {
+	case d != nil && d.mgr.Reconnect(name):
+		await = func(ctx context.Context) (mcp.ServerStatus, bool) { return d.mgr.WaitServer(ctx, name) }
+	case s.cfg.MCPReconnect != nil && !s.released(name) && s.cfg.MCPReconnect(name):
+		if s.cfg.MCPAwait != nil {
+			await = func(ctx context.Context) (mcp.ServerStatus, bool) { return s.cfg.MCPAwait(ctx, name) }
+		}
+	default:
+		return nil, fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
 	}
-	if s.cfg.MCPReconnect != nil && !s.released(name) && s.cfg.MCPReconnect(name) {
-		return nil
-	}
-	return fmt.Errorf("mcp_reconnect: no MCP server named %q", name)
+	return func() error {
+		if await == nil {
+			return nil
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), sdkMCPWait)
+		defer cancel()
+		st, ok := await(ctx)
+		switch {
+		case !ok || st.State == mcp.StateConnected:
+			return nil
+		case st.State == mcp.StatePending:
+			return fmt.Errorf("mcp_reconnect: MCP server %q is still connecting after %s", name, sdkMCPWait)
+		case st.Err != "":
+			return fmt.Errorf("mcp_reconnect: MCP server %q did not reconnect (%s: %s)", name, st.State, st.Err)
+		}
+		return fmt.Errorf("mcp_reconnect: MCP server %q did not reconnect (%s)", name, st.State)
+	}, nil
 }
 
 // CheckpointingOff is rewind_files's answer in a session that keeps no

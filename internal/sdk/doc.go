@@ -11,8 +11,11 @@
 // control requests, matched by request_id:
 //
 //   - initialize: registers the client's hook callbacks (hooks.Handler
-//     values that send hook_callback), lets the application apply agents
-//     and system prompt options, and answers with commands, agents,
+//     values that send hook_callback), lets the application apply agents,
+//     system prompt, title, skills and planModeInstructions options, and
+//     answers with commands, agents, the *_applied confirmations of what
+//     it took at start-up (MCP servers, plugins, managedSettings,
+//     settings, disallowedTools),
 //     output styles, models and the account.
 //   - interrupt: stops the running turn and every message queued before
 //     the interrupt (each still gets its result line). A user message
@@ -33,6 +36,9 @@
 //   - reload_plugins finds the plugins again (add_plugins folders join
 //     them) and answers with them; the servers of plugins it adds start
 //     under managers of their own, which mcp_set_servers leaves alone.
+//   - mcp_reconnect: reconnects a server at once (not as a crash, with
+//     no backoff) and answers from a goroutine of its own once the
+//     server is connected again, or with why it is not.
 //   - mcp_set_servers: replaces the MCP servers the client gave at run
 //     time (its own, declared in initialize, and those of earlier sets),
 //     each under an MCP manager of its own, and answers once the new ones
@@ -45,6 +51,9 @@
 //   - a "/clear" prompt starts a new conversation under a new session id,
 //     announced by a conversation_reset line and then the turn's one init
 //     line, under the new id, before its result.
+//   - a turn that ends on an API error writes a synthetic assistant
+//     line (model "<synthetic>", error naming the kind) before its
+//     result.
 //   - an interrupted turn writes the message it leaves in the
 //     conversation ("[Request interrupted by user]") as a user line
 //     before its result.

@@ -69,7 +69,7 @@ type PluginDir struct {
 // asyncSubtypes are the control requests answered from a goroutine of
 // their own: they wait on MCP servers, which may be the client's own and
 // answer through the input this goroutine reads, or on a model.
-var asyncSubtypes = map[string]bool{"mcp_set_servers": true, "mcp_read_resource": true, "generate_session_title": true}
+var asyncSubtypes = map[string]bool{"mcp_set_servers": true, "mcp_read_resource": true, "generate_session_title": true, "mcp_reconnect": true}
 
 // controlAsync answers m from a goroutine of its own; Run waits for it.
 // The synchronous part of mcp_set_servers (which servers stop and start)
@@ -84,6 +84,13 @@ func (s *Server) controlAsync(m *Message) {
 			return
 		}
 		answer = func() (any, error) { return wait(), nil }
+	case "mcp_reconnect":
+		wait, err := s.mcpReconnect(m.Request)
+		if err != nil {
+			s.cfg.Out.Line(streamjson.NewControlError(m.RequestID, err.Error()))
+			return
+		}
+		answer = func() (any, error) { return nil, wait() }
 	case "mcp_read_resource":
 		answer = func() (any, error) { return s.mcpReadResource(m.Request) }
 	case "generate_session_title":

@@ -64,6 +64,10 @@ type Config struct {
 	MCPStatus func() []MCPServerStatus
 	// MCPReconnect reconnects a server; false means no such server.
 	MCPReconnect func(name string) bool
+	// MCPAwait waits until the configured server name is not
+	// connecting and returns its status (ok false: no such server);
+	// nil answers mcp_reconnect without waiting.
+	MCPAwait func(ctx context.Context, name string) (mcp.ServerStatus, bool)
 	// RewindFiles puts the files edit tools changed back as they were at
 	// a user message (rewind_files); nil means file checkpointing is off.
 	RewindFiles func(userMessageID string, dryRun bool) RewindResult

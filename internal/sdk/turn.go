@@ -90,6 +90,11 @@ func (s *Server) turn(ctx context.Context, it item) error {
 		res.Errors = []string{fmt.Sprintf("the model did not give structured output after %d reminders", s.cfg.MaxStructuredRetries)}
 	}
 	res.QueuedTurnCount = s.queued()
+	if end.Reason == engine.ReasonError {
+		if line := streamjson.APIErrorAssistant(w.SessionID(), end.Err); line != nil {
+			w.Line(line)
+		}
+	}
 	w.Line(res)
 	s.setState(streamjson.StateIdle)
 	return w.Err()

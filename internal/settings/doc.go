@@ -12,6 +12,9 @@
 //     merged over it in name order, hidden files left out); when none is
 //     installed, the folder $REINS_MANAGED_SETTINGS_DIR names
 //     (SourcePolicy);
+//   - when no managed policy is installed, the policy settings of the
+//     program that started reins (--managed-settings, the Agent SDK's
+//     managedSettings), their restrictive part only (SourcePolicy);
 //   - the --settings flag, a file or inline JSON (SourceFlag);
 //   - local project: .reins/settings.local.json and
 //     .claude/settings.local.json (SourceLocal);

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"reins/internal/fsutil"
 )
 
 // DefaultKeyHelperTimeout bounds one run of the apiKeyHelper command.
@@ -64,10 +66,10 @@ func (h *KeyHelper) Key(ctx context.Context) (string, error) {
 	return key, nil
 }
 
-// Shell is the shell that runs hook and helper commands: bash when it is on
-// PATH, else /bin/sh.
+// Shell is the shell that runs hook and helper commands: bash (on PATH or
+// where it is usually installed), else /bin/sh.
 func Shell() string {
-	if p, err := exec.LookPath("bash"); err == nil {
+	if p := fsutil.FindBash(); p != "" {
 		return p
 	}
 	if _, err := os.Stat("/bin/sh"); err == nil {

@@ -61,6 +61,13 @@ type Options struct {
 	// Trusted says the project folder is trusted; before that its files
 	// apply only their safe subset.
 	Trusted bool
+	// ParentManaged is policy settings, as inline JSON, from the program
+	// that started reins (--managed-settings, the Agent SDK's
+	// managedSettings option). It applies as the policy tier when no
+	// managed policy is installed (one that is wins, and this is dropped
+	// with a warning), and only its restrictive part: the rest is dropped
+	// with a warning naming the keys.
+	ParentManaged string
 	// ManagedPaths are the managed-policy files, highest first (nil means
 	// DefaultManagedPaths, or the folder ManagedDirEnv names when no
 	// policy is installed there). Each file's drop-in folder (the path
@@ -206,6 +213,9 @@ type candidate struct {
 	source Source
 	root   string
 	inline []byte // --settings given as JSON
+	// parent marks the policy settings of the program that started
+	// reins (Options.ParentManaged).
+	parent bool
 }
 
 // candidates lists the files of every selected source, highest first.
@@ -221,6 +231,9 @@ func (o Options) candidates(managed []string) ([]candidate, error) {
 			out = append(out, candidate{path: extra[i], source: SourcePolicy, root: o.Cwd})
 		}
 		out = append(out, candidate{path: p, source: SourcePolicy, root: o.Cwd})
+	}
+	if s := strings.TrimSpace(o.ParentManaged); s != "" {
+		out = append(out, candidate{path: parentManagedName, source: SourcePolicy, root: o.Cwd, inline: []byte(s), parent: true})
 	}
 	if strings.TrimSpace(o.CLISettings) == "" && len(o.FlagOverlay) > 0 {
 		out = append(out, candidate{path: "flag settings", source: SourceFlag, root: o.Cwd, inline: []byte("{}")})
@@ -315,11 +328,28 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 	if err != nil {
 		return nil, warns, err
 	}
+	installed := "" // the first managed policy file read
 	for _, c := range cands {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("load settings: %w", err)
 		}
 		data := c.inline
+		if c.parent {
+			if installed != "" {
+				warns = append(warns, Warning{Message: fmt.Sprintf(
+					"%s (the SDK's managedSettings) is ignored: a managed policy is installed at %s", parentManagedName, installed)})
+				continue
+			}
+			kept, dropped, err := restrictOnly(data)
+			if err != nil {
+				return nil, warns, err // policy fails closed
+			}
+			if len(dropped) > 0 {
+				warns = append(warns, Warning{Message: fmt.Sprintf(
+					"%s (the SDK's managedSettings) may only restrict; ignored: %s", parentManagedName, strings.Join(dropped, ", "))})
+			}
+			data = kept
+		}
 		if data == nil {
 			data, err = fsutil.ReadRegularFile(c.path) // a named pipe would block the start
 			if err != nil && c.source == SourceFlag {
@@ -359,6 +389,9 @@ func Load(ctx context.Context, opt Options) (*Settings, []Warning, error) {
 		}
 		if !o.Trusted && (c.source == SourceProject || c.source == SourceLocal) {
 			withheld = append(withheld, restrict(c.path, fd)...)
+		}
+		if c.source == SourcePolicy && !c.parent && installed == "" {
+			installed = c.path
 		}
 		files = append(files, loaded{candidate: c, data: fd})
 	}

@@ -466,3 +466,23 @@ func assistantMessage(m *llm.Message, b llm.ContentBlock) json.RawMessage {
 }
 
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// APIErrorAssistant is the assistant line that tells an Agent SDK client
+// a turn ended on an API error, as Claude Code's synthetic API-error
+// message does: a text block saying what failed, from the "<synthetic>"
+// model, with error naming the kind (authentication_failed, rate_limit,
+// …) for the client to act on. It is nil when err is not an API error.
+func APIErrorAssistant(sessionID string, err error) *Assistant {
+	var ae *llm.APIError
+	if !errors.As(err, &ae) {
+		return nil
+	}
+	msg, _ := json.Marshal(map[string]any{
+		"id": "msg_" + uuid.NewString(), "type": "message", "role": "assistant", "model": "<synthetic>",
+		"content":     []llm.ContentBlock{llm.TextBlock(err.Error())},
+		"stop_reason": "stop_sequence", "stop_sequence": "",
+		"usage": map[string]int{"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+	})
+	return &Assistant{Type: "assistant", Message: msg, SessionID: sessionID, UUID: uuid.NewString(),
+		Timestamp: timestamp(time.Now()), Error: engine.FailureKind(err)}
+}

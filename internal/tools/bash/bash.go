@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"reins/internal/fsutil"
 	"reins/internal/llm"
 	"reins/internal/shell"
 	"reins/internal/task"
@@ -171,10 +171,9 @@ func New(cfg Config) *Tool {
 	}
 	cfg.Env = setDefault(append([]string(nil), cfg.Env...), "GIT_EDITOR", "true")
 	if cfg.Shell == "" {
-		if p, err := exec.LookPath("bash"); err == nil {
-			cfg.Shell = p
-		} else {
-			cfg.Shell = "bash"
+		cfg.Shell = fsutil.FindBash()
+		if cfg.Shell == "" {
+			cfg.Shell = "bash" // the error names it
 		}
 	}
 	if cfg.DefaultTimeout <= 0 {

@@ -23,6 +23,14 @@ const (
 // history agrees with mode). canExit says whether the model has
 // ExitPlanMode to present its plan with.
 func Reminder(history []*llm.Message, mode string, canExit bool) string {
+	return ReminderWith(history, mode, canExit, "")
+}
+
+// ReminderWith is Reminder with the host's own planning workflow (the
+// Agent SDK's planModeInstructions): when set, it goes between the
+// read-only rule and the words on how to present the plan, which it does
+// not replace.
+func ReminderWith(history []*llm.Message, mode string, canExit bool, workflow string) string {
 	known := knownPlanMode(history)
 	switch {
 	case mode == ModePlan && !known:
@@ -30,8 +38,11 @@ func Reminder(history []*llm.Message, mode string, canExit bool) string {
 		if !canExit {
 			how = "When you know what should change and how to check it, give that plan in your answer."
 		}
-		return onHead + ": the user wants a plan before any change. Explore with read-only tools only: do not edit or create files, run commands that change anything, or commit. " +
-			how + "\n</system-reminder>"
+		text := onHead + ": the user wants a plan before any change. Explore with read-only tools only: do not edit or create files, run commands that change anything, or commit."
+		if w := strings.TrimSpace(workflow); w != "" {
+			return text + "\n\n" + w + "\n\n" + how + "\n</system-reminder>"
+		}
+		return text + " " + how + "\n</system-reminder>"
 	case mode != ModePlan && known:
 		return fmt.Sprintf("%s now (the permission mode is %s): you may make changes again, within what the user asked for.\n</system-reminder>", offHead, mode)
 	}
