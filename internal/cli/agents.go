@@ -262,7 +262,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		Extra:              base.Extra,
 		CacheTTL:           base.CacheTTL,
 		NoCache:            base.NoCache,
-		Compactor:          compact.New(compact.Config{Getenv: a.getenv, Files: c.files, Skill: a.restoresSkill, Logger: a.logger}),
+		Compactor:          compact.New(compact.Config{Getenv: a.getenv, AutoDisabled: a.autoCompactOff(), Files: c.files, Skill: a.restoresSkill, Logger: a.logger}),
 		AgentID:            spec.AgentID,
 		ParentToolUseID:    spec.ParentToolUseID,
 		IsSidechain:        true,

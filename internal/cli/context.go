@@ -247,15 +247,21 @@ func (a *app) gitInstructions() bool {
 	return include
 }
 
-// newCompactor builds the compaction pipeline of the session.
-func (a *app) newCompactor() *compact.Compactor {
-	var auto bool = true
+// autoCompactOff reports whether the settings turn autocompaction off
+// (autoCompactEnabled false), for the session and its sub-agents alike.
+func (a *app) autoCompactOff() bool {
+	auto := true
 	if raw, ok := a.settings.Raw["autoCompactEnabled"]; ok {
 		json.Unmarshal(raw, &auto)
 	}
+	return !auto
+}
+
+// newCompactor builds the compaction pipeline of the session.
+func (a *app) newCompactor() *compact.Compactor {
 	return compact.New(compact.Config{
 		Getenv:       a.getenv,
-		AutoDisabled: !auto,
+		AutoDisabled: a.autoCompactOff(),
 		Files:        a.files,
 		Todos:        a.todoText,
 		Plan:         a.planText,

@@ -1,0 +1,53 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// summaryMarker is in the request that asks the model for a compaction
+// summary.
+const summaryMarker = "about to be replaced by a summary"
+
+// summaryRequests counts the compaction summary requests the server got.
+func summaryRequests(srv *llmtest.Server) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.LastUserText(), summaryMarker) {
+			n++
+		}
+	}
+	return n
+}
+
+func TestSubagentDoesNotAutocompactWhenAutoCompactEnabledIsFalse(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	f := sb.Write(t, "notes.txt", "the launch code is tangerine\n")
+	srv.Add(
+		llmtest.Turn{Match: isMain("survey the notes"), Blocks: []llmtest.Block{
+			agentCall("toolu_agent", "read notes", "TASK-BIG: read notes.txt", "general-purpose", nil),
+		}},
+		llmtest.Turn{Match: isSubagent("TASK-BIG"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_r", "Read", map[string]any{"file_path": f}),
+		}, Usage: &llmtest.UsageSpec{InputTokens: 45000, OutputTokens: 100}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), summaryMarker) },
+			Side: true, Blocks: []llmtest.Block{llmtest.Text("<summary>sub-agent summary</summary>")}},
+		llmtest.Turn{Match: answers("TASK-BIG", "toolu_r"), Blocks: []llmtest.Block{llmtest.Text("the notes say tangerine")}},
+		llmtest.Turn{Match: isMain("tangerine"), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb.Write(t, ".claude/settings.json", `{"autoCompactEnabled":false,"models":{"claude-sonnet-4-5":{"contextWindow":60000,"maxOutputTokens":8000}}}`)
+	r := sb.Run(t, "", "-p", "survey the notes", "--model", "sonnet")
+	if r.Code != 0 {
+		for _, q := range srv.Requests() {
+			t.Logf("req sys-sub=%v last=%.120q", strings.Contains(q.SystemText(), subagentMarker), q.LastUserText())
+		}
+		t.Fatalf("code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if n := summaryRequests(srv); n != 0 {
+		t.Errorf("%d compaction summary requests with autoCompactEnabled false; the sub-agent compacted anyway", n)
+	}
+}
