@@ -51,3 +51,37 @@ func TestSubagentDoesNotAutocompactWhenAutoCompactEnabledIsFalse(t *testing.T) {
 		t.Errorf("%d compaction summary requests with autoCompactEnabled false; the sub-agent compacted anyway", n)
 	}
 }
+
+func TestSubagentCompactionBoundaryIsMarkedWithItsAgentCallInStreamJSON(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	f := sb.Write(t, "notes.txt", "the launch code is tangerine\n")
+	isSum := func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), summaryMarker) }
+	not := func(m func(*llmtest.Request) bool) func(*llmtest.Request) bool {
+		return func(r *llmtest.Request) bool { return !isSum(r) && m(r) }
+	}
+	srv.Add(
+		llmtest.Turn{Match: not(isMain("survey the notes")), Blocks: []llmtest.Block{
+			agentCall("toolu_agent", "read notes", "TASK-BIG: read notes.txt", "general-purpose", nil),
+		}},
+		llmtest.Turn{Match: not(isSubagent("TASK-BIG")), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_r", "Read", map[string]any{"file_path": f}),
+		}, Usage: &llmtest.UsageSpec{InputTokens: 45000, OutputTokens: 100}},
+		llmtest.Turn{Match: isSum, Side: true, Blocks: []llmtest.Block{llmtest.Text("<summary>sub-agent summary</summary>")}},
+		llmtest.Turn{Match: not(func(r *llmtest.Request) bool { return strings.Contains(r.SystemText(), subagentMarker) }),
+			ResetPrefix: true, Blocks: []llmtest.Block{llmtest.Text("the notes say tangerine")}},
+		llmtest.Turn{Match: not(isMain("tangerine")), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb.Write(t, ".claude/settings.json", `{"models":{"claude-sonnet-4-5":{"contextWindow":60000,"maxOutputTokens":8000}}}`)
+	r := sb.Run(t, "", "-p", "survey the notes", "--model", "sonnet", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	line, _ := compactBoundary(t, r.Lines())
+	if line == nil {
+		t.Fatalf("no compact_boundary line for the sub-agent's compaction:\n%s", r.Stdout)
+	}
+	if line["parent_tool_use_id"] != "toolu_agent" {
+		t.Errorf("compact_boundary parent_tool_use_id = %v, want toolu_agent (the sub-agent compacted, not the session): %v", line["parent_tool_use_id"], line)
+	}
+}
