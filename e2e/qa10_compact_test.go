@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -52,7 +55,10 @@ func TestSubagentDoesNotAutocompactWhenAutoCompactEnabledIsFalse(t *testing.T) {
 	}
 }
 
-func TestSubagentCompactionBoundaryIsMarkedWithItsAgentCallInStreamJSON(t *testing.T) {
+// subagentCompacts scripts a session whose sub-agent (Agent call
+// toolu_agent) crosses the autocompaction threshold of a 60,000-token
+// window after reading notes.txt, is summarised, and answers.
+func subagentCompacts(t *testing.T, settings string) (*llmtest.Server, *e2etest.Sandbox) {
 	srv := server(t)
 	sb := e2etest.NewSandbox(t, srv.URL)
 	f := sb.Write(t, "notes.txt", "the launch code is tangerine\n")
@@ -72,7 +78,12 @@ func TestSubagentCompactionBoundaryIsMarkedWithItsAgentCallInStreamJSON(t *testi
 			ResetPrefix: true, Blocks: []llmtest.Block{llmtest.Text("the notes say tangerine")}},
 		llmtest.Turn{Match: not(isMain("tangerine")), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
 	)
-	sb.Write(t, ".claude/settings.json", `{"models":{"claude-sonnet-4-5":{"contextWindow":60000,"maxOutputTokens":8000}}}`)
+	sb.Write(t, ".claude/settings.json", `{`+settings+`"models":{"claude-sonnet-4-5":{"contextWindow":60000,"maxOutputTokens":8000}}}`)
+	return srv, sb
+}
+
+func TestSubagentCompactionBoundaryIsMarkedWithItsAgentCallInStreamJSON(t *testing.T) {
+	_, sb := subagentCompacts(t, "")
 	r := sb.Run(t, "", "-p", "survey the notes", "--model", "sonnet", "--output-format", "stream-json", "--verbose")
 	if r.Code != 0 {
 		t.Fatalf("code %d err %q", r.Code, r.Stderr)
@@ -83,5 +94,33 @@ func TestSubagentCompactionBoundaryIsMarkedWithItsAgentCallInStreamJSON(t *testi
 	}
 	if line["parent_tool_use_id"] != "toolu_agent" {
 		t.Errorf("compact_boundary parent_tool_use_id = %v, want toolu_agent (the sub-agent compacted, not the session): %v", line["parent_tool_use_id"], line)
+	}
+}
+
+func TestSubagentCompactionRunsPreAndPostCompactHooksNamingTheAgent(t *testing.T) {
+	_, sb := subagentCompacts(t, `"hooks":{
+		"PreCompact":[{"matcher":"auto","hooks":[{"type":"command","command":"cat > \"$CLAUDE_PROJECT_DIR/pre.json\""}]}],
+		"PostCompact":[{"matcher":"auto","hooks":[{"type":"command","command":"cat > \"$CLAUDE_PROJECT_DIR/post.json\""}]}]},`)
+	r := sb.Run(t, "", "-p", "survey the notes", "--model", "sonnet")
+	if r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	for _, name := range []string{"pre.json", "post.json"} {
+		data, err := os.ReadFile(filepath.Join(sb.Dir, name))
+		if err != nil {
+			t.Errorf("the %s hook did not run for the sub-agent's compaction: %v", name, err)
+			continue
+		}
+		var in map[string]any
+		if err := json.Unmarshal(data, &in); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if in["trigger"] != "auto" || in["agent_type"] != "general-purpose" || in["agent_id"] == nil || in["agent_id"] == "" {
+			t.Errorf("%s hook input = %s; want trigger auto and the sub-agent's id and type", name, data)
+		}
+	}
+	post, _ := os.ReadFile(filepath.Join(sb.Dir, "post.json"))
+	if !strings.Contains(string(post), "sub-agent summary") {
+		t.Errorf("PostCompact compact_summary lacks the sub-agent's summary: %s", post)
 	}
 }
