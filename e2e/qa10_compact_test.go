@@ -124,3 +124,32 @@ func TestSubagentCompactionRunsPreAndPostCompactHooksNamingTheAgent(t *testing.T
 		t.Errorf("PostCompact compact_summary lacks the sub-agent's summary: %s", post)
 	}
 }
+
+func TestPromptTooLongAgainAfterReactiveCompactionEndsWithAdvice(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	isSum := func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), summaryMarker) }
+	not := func(r *llmtest.Request) bool { return !isSum(r) }
+	p1, p2 := llmtest.PromptTooLong(), llmtest.PromptTooLong()
+	p1.Match, p2.Match = not, not
+	srv.Add(
+		llmtest.Turn{Match: not, Blocks: []llmtest.Block{llmtest.Text("first answer")}},
+		p1,
+		llmtest.Turn{Match: isSum, Side: true, Blocks: []llmtest.Block{llmtest.Text("<summary>the first exchange</summary>")}},
+		p2,
+	)
+	if r := sb.Run(t, "", "-p", "one", "--model", "sonnet"); r.Code != 0 {
+		t.Fatalf("first run: code %d err %q", r.Code, r.Stderr)
+	}
+	r := sb.Run(t, "", "-p", "two", "-c", "--model", "sonnet")
+	if r.Code == 0 {
+		t.Fatalf("a prompt refused after the compaction succeeded: %q", r.Stdout)
+	}
+	if summaryRequests(srv) != 1 {
+		t.Errorf("%d summary requests, want one reactive compaction", summaryRequests(srv))
+	}
+	if !strings.Contains(r.Stderr, "prompt is too long") || !strings.Contains(r.Stderr, "still too long after the conversation was compacted") ||
+		!strings.Contains(r.Stderr, "/clear") {
+		t.Errorf("stderr %q: want the refusal and what to do about it", r.Stderr)
+	}
+}
