@@ -153,3 +153,46 @@ func TestPromptTooLongAgainAfterReactiveCompactionEndsWithAdvice(t *testing.T) {
 		t.Errorf("stderr %q: want the refusal and what to do about it", r.Stderr)
 	}
 }
+
+func TestSubagentTodoListIsGivenBackAfterItsCompaction(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	isSum := func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), summaryMarker) }
+	not := func(m func(*llmtest.Request) bool) func(*llmtest.Request) bool {
+		return func(r *llmtest.Request) bool { return !isSum(r) && m(r) }
+	}
+	inSub := func(r *llmtest.Request) bool { return strings.Contains(r.SystemText(), subagentMarker) }
+	todos := map[string]any{"todos": []map[string]any{
+		{"content": "Check the WALRUS module", "status": "in_progress", "activeForm": "Checking the WALRUS module"},
+	}}
+	srv.Add(
+		llmtest.Turn{Match: not(isMain("survey the modules")), Blocks: []llmtest.Block{
+			agentCall("toolu_agent", "survey", "TASK-TODO: survey the modules", "general-purpose", nil),
+		}},
+		llmtest.Turn{Match: not(isSubagent("TASK-TODO")), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_t", "TodoWrite", todos),
+		}, Usage: &llmtest.UsageSpec{InputTokens: 45000, OutputTokens: 100}},
+		llmtest.Turn{Match: isSum, Side: true, Blocks: []llmtest.Block{llmtest.Text("<summary>a plan was made</summary>")}},
+		llmtest.Turn{Match: not(inSub), ResetPrefix: true, Blocks: []llmtest.Block{llmtest.Text("surveyed")}},
+		llmtest.Turn{Match: not(isMain("surveyed")), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb.Write(t, ".claude/settings.json", `{"models":{"claude-sonnet-4-5":{"contextWindow":60000,"maxOutputTokens":8000}}}`)
+	r := sb.Run(t, "", "-p", "survey the modules", "--model", "sonnet")
+	if r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	var after *llmtest.Request
+	for _, q := range srv.Requests() {
+		if inSub(q) && !isSum(q) && strings.Contains(string(q.Body), "a plan was made") {
+			after = q
+		}
+	}
+	if after == nil {
+		t.Fatal("no sub-agent request after its compaction")
+	}
+	// The call that wrote the list may be kept verbatim; the list itself
+	// is given back as the list.
+	if !strings.Contains(string(after.Body), "The todo list so far:\\n- [in_progress] Check the WALRUS module") {
+		t.Error("the sub-agent's todo list is not given back after its compaction")
+	}
+}

@@ -263,6 +263,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		CacheTTL:           base.CacheTTL,
 		NoCache:            base.NoCache,
 		Compactor: compact.New(compact.Config{Getenv: a.getenv, AutoDisabled: a.autoCompactOff(), Files: c.files, Skill: a.restoresSkill,
+			Todos:      func() string { return todoListText(c.todos.Items(spec.AgentID)) },
 			PreCompact: c.preCompact, PostCompact: c.postCompact, Logger: a.logger}),
 		AgentID:         spec.AgentID,
 		ParentToolUseID: spec.ParentToolUseID,

@@ -19,6 +19,7 @@ import (
 	"reins/internal/prompt"
 	"reins/internal/settings"
 	"reins/internal/tools/plan"
+	"reins/internal/tools/todo"
 	"reins/internal/trust"
 )
 
@@ -331,8 +332,11 @@ func (a *app) planText(history []engine.HistoryItem) string {
 }
 
 // todoText renders the main thread's todo list for after a compaction.
-func (a *app) todoText() string {
-	items := a.todos.Items("")
+func (a *app) todoText() string { return todoListText(a.todos.Items("")) }
+
+// todoListText is a todo list as given back after a compaction ("" for
+// none).
+func todoListText(items []todo.Item) string {
 	if len(items) == 0 {
 		return ""
 	}
