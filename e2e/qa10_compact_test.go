@@ -196,3 +196,33 @@ func TestSubagentTodoListIsGivenBackAfterItsCompaction(t *testing.T) {
 		t.Error("the sub-agent's todo list is not given back after its compaction")
 	}
 }
+
+func TestPreCompactHookOutputJoinsTheSummaryInstructions(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	isSum := func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), summaryMarker) }
+	srv.Add(
+		llmtest.Reply("first answer"),
+		llmtest.Turn{Match: isSum, Side: true, Blocks: []llmtest.Block{llmtest.Text("<summary>short</summary>")}},
+	)
+	sb.Write(t, ".claude/settings.json", `{"hooks":{"PreCompact":[{"matcher":"manual","hooks":[{"type":"command","command":"echo 'Keep every OTTER note.'"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "one"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	r := sb.Run(t, "", "-p", "/compact keep the names", "-c")
+	if r.Code != 0 {
+		t.Fatalf("/compact: code %d err %q", r.Code, r.Stderr)
+	}
+	var sum *llmtest.Request
+	for _, q := range srv.Requests() {
+		if isSum(q) {
+			sum = q
+		}
+	}
+	if sum == nil {
+		t.Fatal("no summary request")
+	}
+	if text := sum.LastUserText(); !strings.Contains(text, "keep the names") || !strings.Contains(text, "Keep every OTTER note.") {
+		t.Errorf("summary request lacks the user's instructions or the PreCompact hook's output:\n%s", text)
+	}
+}

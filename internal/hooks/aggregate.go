@@ -185,7 +185,9 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 		return
 	}
 	if !strings.HasPrefix(out, "{") {
-		if r.Event == UserPromptSubmit || r.Event == SessionStart {
+		// PreCompact text joins the compaction's instructions, as in
+		// Claude Code.
+		if r.Event == UserPromptSubmit || r.Event == SessionStart || r.Event == PreCompact {
 			r.AdditionalContext = append(r.AdditionalContext, capText(out))
 		}
 		return

@@ -112,7 +112,7 @@ func TestEveryEventRunsRealScripts(t *testing.T) {
 					return len(r.AdditionalContext) == 1 && r.AdditionalContext[0] == "ctx"
 				}},
 				{"plain stdout", `echo plain words`, func(r Result) bool {
-					want := ev == UserPromptSubmit || ev == SessionStart
+					want := ev == UserPromptSubmit || ev == SessionStart || ev == PreCompact
 					return (len(r.AdditionalContext) == 1) == want
 				}},
 			}
