@@ -266,12 +266,14 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		Extra:              base.Extra,
 		CacheTTL:           base.CacheTTL,
 		NoCache:            base.NoCache,
-		Compactor:          compact.New(compact.Config{Getenv: a.getenv, Files: c.files, Skill: a.restoresSkill, Logger: a.logger}),
-		AgentID:            spec.AgentID,
-		ParentToolUseID:    spec.ParentToolUseID,
-		IsSidechain:        true,
-		RetryBaseDelay:     base.RetryBaseDelay,
-		Logger:             a.logger.With("agent", spec.AgentID),
+		Compactor: compact.New(compact.Config{Getenv: a.getenv, AutoDisabled: a.autoCompactOff(), Files: c.files, Skill: a.restoresSkill,
+			Todos:      func() string { return todoListText(c.todos.Items(spec.AgentID)) },
+			PreCompact: c.preCompact, PostCompact: c.postCompact, Logger: a.logger}),
+		AgentID:         spec.AgentID,
+		ParentToolUseID: spec.ParentToolUseID,
+		IsSidechain:     true,
+		RetryBaseDelay:  base.RetryBaseDelay,
+		Logger:          a.logger.With("agent", spec.AgentID),
 	}
 	if c.writer != nil {
 		cfg.Recorder = c.writer
@@ -742,6 +744,47 @@ func (c *agentConv) preloadSkills(ctx context.Context) []llm.ContentBlock {
 		out = append(out, llm.TextBlock(x.Header), llm.TextBlock(x.Prompt))
 	}
 	return out
+}
+
+// compactHookInput is the input of a PreCompact or PostCompact hook for a
+// compaction of the sub-agent's own context: the session's, with the
+// sub-agent named.
+func (c *agentConv) compactHookInput(ev hooks.Event, trigger string) hooks.Input {
+	a := c.a
+	return hooks.Input{Event: ev, SessionID: a.currentID(), TranscriptPath: a.store.TranscriptPath(a.cwd, a.currentID()),
+		Cwd: a.cwd, PermissionMode: string(a.checker.Mode()), AgentID: c.spec.AgentID, AgentType: c.spec.Definition.Name,
+		Trigger: trigger}
+}
+
+// preCompact runs the PreCompact hooks before the sub-agent's context is
+// compacted, as for the session's: they may block it or add to its
+// instructions.
+func (c *agentConv) preCompact(ctx context.Context, trigger, instructions string) (string, error) {
+	if c.hooks == nil || !c.hooks.Has(hooks.PreCompact) {
+		return instructions, nil
+	}
+	in := c.compactHookInput(hooks.PreCompact, trigger)
+	in.CustomInstructions = instructions
+	r := c.hooks.Run(ctx, in)
+	c.a.reportHooks(r)
+	if r.Block || r.Stop {
+		return "", errors.New(firstNonEmpty(r.Reason, r.StopReason, "blocked"))
+	}
+	for _, x := range r.AdditionalContext {
+		instructions = strings.TrimSpace(instructions + "\n\n" + x)
+	}
+	return instructions, nil
+}
+
+// postCompact runs the PostCompact hooks after the sub-agent's context
+// was compacted.
+func (c *agentConv) postCompact(ctx context.Context, trigger, summary string) {
+	if c.hooks == nil || !c.hooks.Has(hooks.PostCompact) {
+		return
+	}
+	in := c.compactHookInput(hooks.PostCompact, trigger)
+	in.CompactSummary = summary
+	c.a.reportHooks(c.hooks.Run(ctx, in))
 }
 
 // subagentStart fires the SubagentStart hooks and returns what they add

@@ -19,6 +19,7 @@ import (
 	"reins/internal/prompt"
 	"reins/internal/settings"
 	"reins/internal/tools/plan"
+	"reins/internal/tools/todo"
 	"reins/internal/trust"
 )
 
@@ -247,15 +248,21 @@ func (a *app) gitInstructions() bool {
 	return include
 }
 
-// newCompactor builds the compaction pipeline of the session.
-func (a *app) newCompactor() *compact.Compactor {
-	var auto bool = true
+// autoCompactOff reports whether the settings turn autocompaction off
+// (autoCompactEnabled false), for the session and its sub-agents alike.
+func (a *app) autoCompactOff() bool {
+	auto := true
 	if raw, ok := a.settings.Raw["autoCompactEnabled"]; ok {
 		json.Unmarshal(raw, &auto)
 	}
+	return !auto
+}
+
+// newCompactor builds the compaction pipeline of the session.
+func (a *app) newCompactor() *compact.Compactor {
 	return compact.New(compact.Config{
 		Getenv:       a.getenv,
-		AutoDisabled: !auto,
+		AutoDisabled: a.autoCompactOff(),
 		Files:        a.files,
 		Todos:        a.todoText,
 		Plan:         a.planText,
@@ -325,8 +332,11 @@ func (a *app) planText(history []engine.HistoryItem) string {
 }
 
 // todoText renders the main thread's todo list for after a compaction.
-func (a *app) todoText() string {
-	items := a.todos.Items("")
+func (a *app) todoText() string { return todoListText(a.todos.Items("")) }
+
+// todoListText is a todo list as given back after a compaction ("" for
+// none).
+func todoListText(items []todo.Item) string {
 	if len(items) == 0 {
 		return ""
 	}

@@ -297,6 +297,10 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 			if cerr != nil {
 				err = fmt.Errorf("%w (compaction failed: %v)", err, cerr)
 			}
+		case llm.IsPromptTooLong(err) && t.reactiveTried:
+			// Compacted once for this turn already and still refused: say
+			// what the user can do rather than end on the bare API error.
+			err = fmt.Errorf("%w (still too long after the conversation was compacted: run /compact with instructions to keep less, /clear to start over, or shorten the last message)", err)
 		case !hadTools && llm.IsOverloaded(err) && s.cfg.FallbackModel != "" && t.switchToFallback():
 			t.emit(&StreamReset{Reason: "fallback"})
 			t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("%s is overloaded; switched to %s.", s.cfg.Models.Resolve(s.cfg.Model), s.Model())})

@@ -49,9 +49,12 @@ var Events = []Event{
 }
 
 // plainContext reports whether plain stdout of a hook of the event (exit
-// 0, not JSON) is context for the model.
+// 0, not JSON) is context for the model (for PreCompact: instructions
+// for the summary).
 func (e Event) plainContext() bool {
-	return e == UserPromptSubmit || e == SessionStart || e == UserPromptExpansion
+	// PreCompact's text joins the compaction's instructions, as in
+	// Claude Code.
+	return e == UserPromptSubmit || e == SessionStart || e == UserPromptExpansion || e == PreCompact
 }
 
 // toolEvent reports whether the event is about one tool call.

@@ -153,7 +153,9 @@ func (w *Writer) Messages(ev engine.Event) []any {
 		msg, _ := json.Marshal(e.Message)
 		return []any{User{Type: "user", Message: msg, ParentToolUseID: parent(o), SessionID: sid, UUID: e.UUID, Timestamp: now, IsReplay: true}}
 	case *engine.CompactBoundary:
-		return []any{System{Type: "system", Subtype: "compact_boundary", SessionID: sid, UUID: e.UUID,
+		// A sub-agent's compaction is marked with its Agent call, as its
+		// other lines are: the session's own context was not compacted.
+		return []any{System{Type: "system", Subtype: "compact_boundary", SessionID: sid, UUID: e.UUID, ParentToolUseID: parent(o),
 			Fields: map[string]any{"compact_metadata": map[string]any{"trigger": e.Trigger, "pre_tokens": e.PreTokens}}}}
 	case *engine.Notice:
 		return []any{System{Type: "system", Subtype: "notice", SessionID: sid, UUID: uuid.NewString(), ParentToolUseID: parent(o),
