@@ -146,7 +146,10 @@ func TestQA4UndoAndYankInTheInput(t *testing.T) {
 func TestQA4EditDialogShowsTheFilesLineNumbers(t *testing.T) {
 	tt := newTerm(t)
 	path := tt.sb.Write(t, "notes.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n")
+	// The file is read first: an Edit of a file not read fails before
+	// anyone is asked.
 	tt.srv.Add(
+		llmtest.Calls(llmtest.ToolUse("r1", "Read", map[string]any{"file_path": path})),
 		llmtest.Calls(llmtest.ToolUse("e1", "Edit", map[string]any{"file_path": path, "old_string": "seven", "new_string": "SEVEN"})),
 		llmtest.Reply("edited"),
 	)

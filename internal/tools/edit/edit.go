@@ -83,22 +83,56 @@ func parseEdit(raw json.RawMessage) (Input, error) {
 	return in, nil
 }
 
-// Validate implements tool.Tool.
-func (*Tool) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
-	in, err := parseEdit(raw)
+// Validate implements tool.Tool. Besides the input's shape it checks,
+// against the file as it is now, that the edit can be made (the file was
+// read and is unchanged since, old_string is found once): an edit that
+// cannot apply fails before anyone is asked to approve it. Call checks
+// again, as the file may change while the question is open.
+func (t *Tool) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
+	in, err := checkEdit(c, raw)
 	if err != nil {
 		return err
 	}
+	_, _, _, err = t.plan(in)
+	return err
+}
+
+// checkEdit reads and checks the input itself, before the file is looked at.
+func checkEdit(c *tool.Call, raw json.RawMessage) (Input, error) {
+	in, err := parseEdit(raw)
+	if err != nil {
+		return in, err
+	}
 	if err := fsutil.RequireAbs("file_path", in.FilePath, cwdOf(c)); err != nil {
-		return err
+		return in, err
 	}
 	if err := refuseNotebook("file_path", in.FilePath); err != nil {
-		return err
+		return in, err
 	}
 	if in.OldString == in.NewString {
-		return fmt.Errorf("old_string and new_string are identical; there is nothing to change")
+		return in, fmt.Errorf("old_string and new_string are identical; there is nothing to change")
 	}
-	return nil
+	return in, nil
+}
+
+// plan works the edit out on the file as it is now, without writing it.
+func (t *Tool) plan(in Input) (*File, string, change, error) {
+	f, before, err := open(t.files, in.FilePath, in.OldString == "")
+	if err != nil {
+		return nil, "", change{}, err
+	}
+	var ch change
+	switch {
+	case in.OldString == "" && (!f.Exists || before == ""):
+		ch = change{text: in.NewString, first: 1, last: max(1, strings.Count(strings.TrimSuffix(in.NewString, "\n"), "\n")+1), count: 1}
+	case in.OldString == "":
+		return nil, "", change{}, fmt.Errorf("old_string is empty, but %s already has content; give the text to replace, or use Write to replace the whole file", in.FilePath)
+	default:
+		if ch, err = replace(before, in.OldString, in.NewString, in.ReplaceAll, "old_string", in.FilePath); err != nil {
+			return nil, "", change{}, err
+		}
+	}
+	return f, before, ch, nil
 }
 
 func cwdOf(c *tool.Call) string {
@@ -109,25 +143,14 @@ func cwdOf(c *tool.Call) string {
 }
 
 // Call implements tool.Tool.
-func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
-	if err := t.Validate(ctx, c, raw); err != nil {
-		return nil, err
-	}
-	in, _ := parseEdit(raw)
-	f, before, err := open(t.files, in.FilePath, in.OldString == "")
+func (t *Tool) Call(_ context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	in, err := checkEdit(c, raw)
 	if err != nil {
 		return nil, err
 	}
-	var ch change
-	switch {
-	case in.OldString == "" && (!f.Exists || before == ""):
-		ch = change{text: in.NewString, first: 1, last: max(1, strings.Count(strings.TrimSuffix(in.NewString, "\n"), "\n")+1), count: 1}
-	case in.OldString == "":
-		return nil, fmt.Errorf("old_string is empty, but %s already has content; give the text to replace, or use Write to replace the whole file", in.FilePath)
-	default:
-		if ch, err = replace(before, in.OldString, in.NewString, in.ReplaceAll, "old_string", in.FilePath); err != nil {
-			return nil, err
-		}
+	f, before, ch, err := t.plan(in)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := Write(t.files, f, ch.text); err != nil {
 		return nil, err

@@ -74,50 +74,59 @@ func parseMulti(raw json.RawMessage) (MultiInput, error) {
 	return in, nil
 }
 
-// Validate implements tool.Tool.
-func (*MultiEdit) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
-	in, err := parseMulti(raw)
+// Validate implements tool.Tool. As Edit's, it also checks that the edits
+// apply to the file as it is now, so one that cannot apply fails before
+// anyone is asked to approve it.
+func (t *MultiEdit) Validate(_ context.Context, c *tool.Call, raw json.RawMessage) error {
+	in, err := checkMulti(c, raw)
 	if err != nil {
 		return err
 	}
+	_, _, _, _, _, err = t.apply(in)
+	return err
+}
+
+// checkMulti reads and checks the input itself, before the file is looked
+// at.
+func checkMulti(c *tool.Call, raw json.RawMessage) (MultiInput, error) {
+	in, err := parseMulti(raw)
+	if err != nil {
+		return in, err
+	}
 	if err := fsutil.RequireAbs("file_path", in.FilePath, cwdOf(c)); err != nil {
-		return err
+		return in, err
 	}
 	if err := refuseNotebook("file_path", in.FilePath); err != nil {
-		return err
+		return in, err
 	}
 	if len(in.Edits) == 0 {
-		return fmt.Errorf("edits is empty; give at least one edit")
+		return in, fmt.Errorf("edits is empty; give at least one edit")
 	}
 	for i, e := range in.Edits {
 		if e.OldString == e.NewString {
-			return fmt.Errorf("edits[%d]: old_string and new_string are identical; there is nothing to change", i)
+			return in, fmt.Errorf("edits[%d]: old_string and new_string are identical; there is nothing to change", i)
 		}
 		if e.OldString == "" && i > 0 {
-			return fmt.Errorf("edits[%d].old_string is empty; only the first edit may have an empty old_string (to create the file)", i)
+			return in, fmt.Errorf("edits[%d].old_string is empty; only the first edit may have an empty old_string (to create the file)", i)
 		}
 	}
-	return nil
+	return in, nil
 }
 
-// Call implements tool.Tool.
-func (t *MultiEdit) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
-	if err := t.Validate(ctx, c, raw); err != nil {
-		return nil, err
-	}
-	in, _ := parseMulti(raw)
-	f, before, err := open(t.files, in.FilePath, in.Edits[0].OldString == "")
+// apply works the edits out on the file as it is now, without writing
+// it: the file, its text before and after, and the changed lines.
+func (t *MultiEdit) apply(in MultiInput) (f *File, before, text string, first, last int, err error) {
+	f, before, err = open(t.files, in.FilePath, in.Edits[0].OldString == "")
 	if err != nil {
-		return nil, err
+		return nil, "", "", 0, 0, err
 	}
-	text := before
-	first, last := 0, 0
+	text = before
 	var inserted []string
 	for i, e := range in.Edits {
 		field := fmt.Sprintf("edits[%d].old_string", i)
 		if e.OldString == "" {
 			if text != "" {
-				return nil, fmt.Errorf("%s is empty, but %s already has content; give the text to replace", field, in.FilePath)
+				return nil, "", "", 0, 0, fmt.Errorf("%s is empty, but %s already has content; give the text to replace", field, in.FilePath)
 			}
 			text, first, last = e.NewString, 1, strings.Count(e.NewString, "\n")+1
 			inserted = append(inserted, e.NewString)
@@ -125,12 +134,12 @@ func (t *MultiEdit) Call(ctx context.Context, c *tool.Call, raw json.RawMessage,
 		}
 		for j, ins := range inserted {
 			if strings.Contains(ins, e.OldString) {
-				return nil, fmt.Errorf("%s is found in the new_string of edits[%d]; an edit may not change text an earlier edit inserted. Combine the two edits into one", field, j)
+				return nil, "", "", 0, 0, fmt.Errorf("%s is found in the new_string of edits[%d]; an edit may not change text an earlier edit inserted. Combine the two edits into one", field, j)
 			}
 		}
 		ch, err := replace(text, e.OldString, e.NewString, e.ReplaceAll, field, in.FilePath)
 		if err != nil {
-			return nil, fmt.Errorf("%w. No edit was applied", err)
+			return nil, "", "", 0, 0, fmt.Errorf("%w. No edit was applied", err)
 		}
 		text = ch.text
 		if first == 0 || ch.first < first {
@@ -138,6 +147,19 @@ func (t *MultiEdit) Call(ctx context.Context, c *tool.Call, raw json.RawMessage,
 		}
 		last = max(last, ch.last)
 		inserted = append(inserted, e.NewString)
+	}
+	return f, before, text, first, last, nil
+}
+
+// Call implements tool.Tool.
+func (t *MultiEdit) Call(_ context.Context, c *tool.Call, raw json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+	in, err := checkMulti(c, raw)
+	if err != nil {
+		return nil, err
+	}
+	f, before, text, first, last, err := t.apply(in)
+	if err != nil {
+		return nil, err
 	}
 	if _, err := Write(t.files, f, text); err != nil {
 		return nil, err
