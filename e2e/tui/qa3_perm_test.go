@@ -95,4 +95,8 @@ func TestQAPermsClearAndResumeRunSessionHooks(t *testing.T) {
 	if h := messageTexts(tt.requests(3)[2]); !strings.Contains(h, "CONTEXT-AFTER-RESUME") || !strings.Contains(h, "first question") {
 		t.Fatalf("after /resume the request is:\n%s", h)
 	}
+	// Exit and wait, so that the last SessionEnd hook has written into
+	// the working folder before the test removes it.
+	tt.prompt("/exit")
+	tt.waitFor("[reins exited")
 }
