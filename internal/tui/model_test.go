@@ -296,9 +296,12 @@ func TestPasteInTheEditorIsCollapsedThenSentWhole(t *testing.T) {
 
 func TestCtrlRFindsAnEarlierPromptInTheUI(t *testing.T) {
 	h := newHarness(t, []llmtest.Turn{llmtest.Reply("one"), llmtest.Reply("two"), llmtest.Reply("three")}, harnessOpts{})
-	for _, p := range []string{"deploy the staging build", "check the logs"} {
+	for i, p := range []string{"deploy the staging build", "check the logs"} {
 		h.typeText(p)
 		h.key("enter")
+		// The request, then the turn's end: checking !running alone
+		// could pass before the turn began.
+		h.requests(i + 1)
 		h.check("turn over", func(m *Model) bool { return !m.running })
 	}
 	h.key("ctrl+r")
