@@ -51,4 +51,8 @@ func TestQA10ResumeRunsSessionEndWithReasonResume(t *testing.T) {
 	if !strings.Contains(string(data), `"reason":"clear"`) || !strings.Contains(string(data), `"reason":"resume"`) {
 		t.Errorf("SessionEnd hook inputs %q, want reasons clear and resume", data)
 	}
+	// Exit and wait, so that the last SessionEnd hook has written into
+	// the working folder before the test removes it.
+	tt.prompt("/exit")
+	tt.waitFor("[reins exited")
 }
