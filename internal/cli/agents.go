@@ -169,22 +169,23 @@ type agentConv struct {
 	first []llm.ContentBlock
 
 	// Set up by Spawn, read-only afterwards.
-	tools   []tool.Tool            // its fixed tools
-	files   *filestate.State       // its reads (for edits and compaction)
-	todos   *todo.Store            // its todo list
-	mcp     *mcp.Manager           // servers the definition brought; nil if none
-	search  *toolsearch.Session    // its deferred-tool state
-	tasks   *task.Registry         // its background shells and agents
-	writer  *session.Writer        // its transcript; nil with --no-session-persistence
-	tmp     string                 // its scratch folder (shell state, task output)
-	cwd     string                 // its working folder: the session's, or in its worktree
-	wt      *worktree.Worktree     // its git worktree (isolation "worktree"); nil if none
-	gate    *agent.Gate            // the narrowed gate
-	bg      *inBackground          // set when the user moves it to the background
-	stop    *engine.PermissionGate // its SubagentStop hooks
-	checker *permission.Checker    // its permissions (a narrowed clone)
-	hooks   *hooks.Runner          // the runner its gate uses
-	notes   []string               // problems found while spawning, for the user
+	tools    []tool.Tool            // its fixed tools
+	files    *filestate.State       // its reads (for edits and compaction)
+	todos    *todo.Store            // its todo list
+	mcp      *mcp.Manager           // servers the definition brought; nil if none
+	search   *toolsearch.Session    // its deferred-tool state
+	tasks    *task.Registry         // its background shells and agents
+	writer   *session.Writer        // its transcript; nil with --no-session-persistence
+	tmp      string                 // its scratch folder (shell state, task output)
+	cwd      string                 // its working folder: the session's, or in its worktree
+	wt       *worktree.Worktree     // its git worktree (isolation "worktree"); nil if none
+	wtByHook bool                   // a WorktreeCreate hook made wt, not git
+	gate     *agent.Gate            // the narrowed gate
+	bg       *inBackground          // set when the user moves it to the background
+	stop     *engine.PermissionGate // its SubagentStop hooks
+	checker  *permission.Checker    // its permissions (a narrowed clone)
+	hooks    *hooks.Runner          // the runner its gate uses
+	notes    []string               // problems found while spawning, for the user
 
 	ran    sync.Once // Run runs once
 	closed sync.Once // Close runs once

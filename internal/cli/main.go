@@ -409,7 +409,9 @@ func run(ctx context.Context, env *Env, o *Options) error {
 		return usageError{"--system-prompt and --system-prompt-file both replace the system prompt; give only one"}
 	}
 	if o.WorktreeSet {
-		wt, err := enterWorktree(ctx, o.Worktree)
+		tui := !(o.Print || o.OutputFormat != "text" || o.InputFormat == "stream-json" || !env.isTerminal(env.Stdin) || !env.isTerminal(env.Stdout))
+		cwd, _ := os.Getwd()
+		wt, err := enterWorktree(ctx, o.Worktree, sessionWorktreeHooks(ctx, env, o, cwd, tui))
 		if err != nil {
 			return err
 		}

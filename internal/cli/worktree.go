@@ -19,7 +19,9 @@ import (
 // origin/HEAD when the repository has it, else from HEAD, and
 // moves the process into the matching folder there, so that everything
 // the session does happens in the worktree.
-func enterWorktree(ctx context.Context, name string) (*worktree.Worktree, error) {
+// A WorktreeCreate hook, when the settings have one, makes the worktree
+// instead of git; the session then works in the folder it printed.
+func enterWorktree(ctx context.Context, name string, h worktreeHooks) (*sessionWorktree, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		var b [4]byte
@@ -32,6 +34,22 @@ func enterWorktree(ctx context.Context, name string) (*worktree.Worktree, error)
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("--worktree: working folder: %w", err)
+	}
+	if h.creates() {
+		// The hook decides where the worktree goes and how long making it
+		// takes (its own timeout bounds it).
+		root := cwd
+		if r, err := worktree.Root(ctx, cwd); err == nil {
+			root = r
+		}
+		wt, err := h.create(ctx, name, root, cwd)
+		if err != nil {
+			return nil, fmt.Errorf("--worktree: %w", err)
+		}
+		if err := os.Chdir(worktreeDir(wt, cwd)); err != nil {
+			return nil, fmt.Errorf("--worktree: %w", err)
+		}
+		return &sessionWorktree{wt: wt, byHook: true, hooks: h}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, worktreeTimeout)
 	defer cancel()
@@ -48,26 +66,39 @@ func enterWorktree(ctx context.Context, name string) (*worktree.Worktree, error)
 	if err != nil {
 		return nil, fmt.Errorf("--worktree: %w", err)
 	}
+	sw := &sessionWorktree{wt: wt, hooks: h}
 	if err := os.Chdir(worktreeDir(wt, cwd)); err != nil {
-		leaveWorktree(wt, io.Discard)
+		leaveWorktree(sw, io.Discard)
 		return nil, fmt.Errorf("--worktree: %w", err)
 	}
-	return wt, nil
+	return sw, nil
+}
+
+// sessionWorktree is the worktree of a --worktree session.
+type sessionWorktree struct {
+	wt *worktree.Worktree
+	// byHook is set when a WorktreeCreate hook made it.
+	byHook bool
+	hooks  worktreeHooks
 }
 
 // leaveWorktree ends a --worktree session: an unchanged worktree is
 // removed with its branch; one with changes or commits is kept, and w is
 // told where it is.
-func leaveWorktree(wt *worktree.Worktree, w io.Writer) {
+func leaveWorktree(sw *sessionWorktree, w io.Writer) {
+	wt := sw.wt
 	// Leave the folder first: it may be about to go.
 	_ = os.Chdir(wt.Root)
 	ctx, cancel := context.WithTimeout(context.Background(), worktreeTimeout)
 	defer cancel()
-	kept, err := wt.Finish(ctx)
+	kept, err := sw.hooks.finish(ctx, wt, sw.byHook)
 	if err != nil {
 		fmt.Fprintf(w, "reins: warning: %v\n", err)
 	}
-	if kept {
+	switch {
+	case kept && wt.Branch == "":
+		fmt.Fprintf(w, "reins: the session's work is kept in the worktree %s\n", wt.Path)
+	case kept:
 		fmt.Fprintf(w, "reins: the session's work is kept in the worktree %s (branch %s)\n", wt.Path, wt.Branch)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -99,6 +100,10 @@ type Result struct {
 	AdditionalContext []string
 	// SystemMessages are shown to the user.
 	SystemMessages []string
+	// WorktreePath is the folder the first WorktreeCreate hook that made
+	// one named: the last non-empty line of a command hook's stdout, or
+	// hookSpecificOutput.worktreePath; "" when none did.
+	WorktreePath string
 	// Retry is set when a PermissionDenied hook says the model may try
 	// the denied call again.
 	Retry bool
@@ -127,6 +132,7 @@ type hookJSON struct {
 		UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
 		AdditionalContext        string          `json:"additionalContext"`
 		Retry                    bool            `json:"retry"`
+		WorktreePath             string          `json:"worktreePath"`
 		Decision                 *struct {
 			Behavior           string          `json:"behavior"`
 			UpdatedInput       json.RawMessage `json:"updatedInput"`
@@ -199,6 +205,9 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 		return
 	}
 	if !strings.HasPrefix(out, "{") {
+		if r.Event == WorktreeCreate && r.WorktreePath == "" {
+			r.WorktreePath = lastLine(out)
+		}
 		if r.Event.plainContext() {
 			r.AdditionalContext = append(r.AdditionalContext, capText(out))
 		}
@@ -252,6 +261,23 @@ func (r *Result) applyStdout(o Output, blocks, decisionReasons *[]string) {
 	if h.Specific != nil {
 		r.applySpecific(o, &h, decisionReasons)
 	}
+}
+
+// ansiEscape matches the terminal escape sequences a shell's start-up
+// may print (colours, titles).
+var ansiEscape = regexp.MustCompile(`\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])`)
+
+// lastLine is the last non-empty line of out without terminal escapes:
+// the path a WorktreeCreate command hook prints after whatever else its
+// shell or tools printed.
+func lastLine(out string) string {
+	lines := strings.Split(ansiEscape.ReplaceAllString(out, ""), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // validHookJSON reports whether stdout is one JSON object that reads as
@@ -336,6 +362,10 @@ func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string)
 		}
 	case PermissionDenied:
 		r.Retry = r.Retry || s.Retry
+	case WorktreeCreate:
+		if p := strings.TrimSpace(s.WorktreePath); p != "" && r.WorktreePath == "" {
+			r.WorktreePath = p
+		}
 	case PermissionRequest:
 		if d := s.Decision; d != nil && (d.Behavior == "allow" || d.Behavior == "deny") {
 			if r.Permission == nil || r.Permission.Behavior != "deny" {

@@ -39,6 +39,16 @@ const (
 	// PostToolBatch fires once every call of a batch of tool calls has
 	// its result, before the next request; it may stop the loop.
 	PostToolBatch Event = "PostToolBatch"
+	// WorktreeCreate fires when a worktree is to be made (--worktree, a
+	// sub-agent's isolation "worktree"); its hooks make it in place of
+	// git and print its path.
+	WorktreeCreate Event = "WorktreeCreate"
+	// WorktreeRemove fires when such a worktree is about to be removed;
+	// it cannot block.
+	WorktreeRemove Event = "WorktreeRemove"
+	// Setup fires at start with --init, --init-only ("init") or
+	// --maintenance ("maintenance").
+	Setup Event = "Setup"
 )
 
 // Events lists every event, in the order of the documentation.
@@ -46,6 +56,7 @@ var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
 	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded, PostToolBatch,
+	WorktreeCreate, WorktreeRemove, Setup,
 }
 
 // plainContext reports whether plain stdout of a hook of the event (exit
@@ -115,7 +126,7 @@ type Input struct {
 	AgentTranscriptPath string
 
 	// Trigger is "manual" or "auto" and CustomInstructions the /compact
-	// argument (PreCompact).
+	// argument (PreCompact); for Setup it is "init" or "maintenance".
 	Trigger            string
 	CustomInstructions string
 	// CompactSummary is the summary a compaction made (PostCompact, which
@@ -152,6 +163,11 @@ type Input struct {
 	// text the model sees).
 	ToolCalls any
 
+	// Name is the name of the worktree to make (WorktreeCreate), and
+	// WorktreePath the folder of the one about to be removed
+	// (WorktreeRemove).
+	Name, WorktreePath string
+
 	// Env are NAME=value pairs added to the environment of this run's
 	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
 	Env []string
@@ -167,7 +183,7 @@ func (in *Input) MatchValue() string {
 		return in.ToolName
 	case SessionStart:
 		return in.Source
-	case PreCompact, PostCompact:
+	case PreCompact, PostCompact, Setup:
 		return in.Trigger
 	case Notification:
 		return in.NotificationType
@@ -188,7 +204,7 @@ func (in *Input) MatchValue() string {
 // usesMatcher reports whether the event's matchers select hooks.
 func (e Event) usesMatcher() bool {
 	switch e {
-	case UserPromptSubmit, Stop, CwdChanged, PostToolBatch:
+	case UserPromptSubmit, Stop, CwdChanged, PostToolBatch, WorktreeCreate, WorktreeRemove:
 		return false
 	}
 	return true
@@ -281,6 +297,12 @@ func (in *Input) JSON() []byte {
 		m["old_cwd"], m["new_cwd"] = in.OldCwd, in.NewCwd
 	case PostToolBatch:
 		m["tool_calls"] = in.ToolCalls
+	case WorktreeCreate:
+		m["name"] = in.Name
+	case WorktreeRemove:
+		m["worktree_path"] = in.WorktreePath
+	case Setup:
+		m["trigger"] = in.Trigger
 	case InstructionsLoaded:
 		m["file_path"], m["memory_type"], m["load_reason"] = in.FilePath, in.MemoryType, in.LoadReason
 		if len(in.Globs) > 0 {

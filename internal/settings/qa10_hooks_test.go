@@ -17,7 +17,7 @@ func TestUnfiredClaudeCodeHookEventIsNotTakenForATypo(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, ".claude", "settings.json"),
-		[]byte(`{"hooks": {"Setup": [{"hooks": [{"type": "command", "command": "npm ci"}]}]}}`), 0o644); err != nil {
+		[]byte(`{"hooks": {"ConfigChange": [{"hooks": [{"type": "command", "command": "npm ci"}]}]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
@@ -31,7 +31,7 @@ func TestUnfiredClaudeCodeHookEventIsNotTakenForATypo(t *testing.T) {
 		msgs = append(msgs, w.Message)
 	}
 	got := strings.Join(msgs, "\n")
-	if !strings.Contains(got, `hook event "Setup" is a Claude Code event reins does not fire`) || strings.Contains(got, "did you mean") {
-		t.Errorf("warnings %q, want Setup named as an event reins does not fire, with no typo suggestion", got)
+	if !strings.Contains(got, `hook event "ConfigChange" is a Claude Code event reins does not fire`) || strings.Contains(got, "did you mean") {
+		t.Errorf("warnings %q, want ConfigChange named as an event reins does not fire, with no typo suggestion", got)
 	}
 }

@@ -376,6 +376,10 @@ func report(spec agentdef.Spec, res *agentdef.Result, d time.Duration) *tool.Res
 
 // worktreeNote tells the caller where an isolated agent's changes are.
 func worktreeNote(res *agentdef.Result) string {
+	if res.WorktreeBranch == "" {
+		// A WorktreeCreate hook made it: no git branch to name.
+		return fmt.Sprintf("(The agent worked in its own worktree; its changes are kept there, not in your checkout: %s. Review them there, then copy what you want.)", res.WorktreePath)
+	}
 	return fmt.Sprintf("(The agent worked in its own git worktree; its changes are kept there, not in your checkout: worktree %s, branch %s. Review them there, then merge the branch or copy what you want.)",
 		res.WorktreePath, res.WorktreeBranch)
 }

@@ -1,0 +1,195 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// worktreeHookScripts writes a WorktreeCreate hook that makes a plain
+// folder (no git) named after the worktree under <sandbox>/copies, printing
+// noise and a colour code before the path, and a WorktreeRemove hook that
+// deletes the folder it is given; both keep their input in
+// <sandbox>/create.json and <sandbox>/remove.json. It returns the user
+// settings hooks object for them (withRemove false leaves the remove hook
+// out).
+func worktreeHookScripts(t *testing.T, sb *e2etest.Sandbox, withRemove bool) string {
+	t.Helper()
+	root := filepath.Dir(sb.Dir)
+	create := filepath.Join(sb.Home, "wt-create.sh")
+	writeFile(t, create, `#!/bin/bash
+in=$(cat)
+printf '%s' "$in" > "`+root+`/create.json"
+name=$(printf '%s' "$in" | sed -n 's/.*"name":"\([^"]*\)".*/\1/p')
+dir="`+root+`/copies/$name"
+mkdir -p "$dir" && cp -R "$CLAUDE_PROJECT_DIR/." "$dir/"
+echo "making the copy"
+printf '\033[32m%s\033[0m\n' "$dir"
+`)
+	remove := filepath.Join(sb.Home, "wt-remove.sh")
+	writeFile(t, remove, `#!/bin/bash
+in=$(cat)
+printf '%s' "$in" > "`+root+`/remove.json"
+dir=$(printf '%s' "$in" | sed -n 's/.*"worktree_path":"\([^"]*\)".*/\1/p')
+[ -d "$dir" ] && echo present >> "`+root+`/remove.json.seen"
+rm -rf "$dir"
+`)
+	hooks := `"WorktreeCreate":[{"hooks":[{"type":"command","command":"bash ` + create + `"}]}]`
+	if withRemove {
+		hooks += `,"WorktreeRemove":[{"hooks":[{"type":"command","command":"bash ` + remove + `"}]}]`
+	}
+	return hooks
+}
+
+func readHookInput(t *testing.T, path string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the hook did not run: %v", err)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(data, &in); err != nil {
+		t.Fatalf("hook input %q: %v", data, err)
+	}
+	return in
+}
+
+func TestWorktreeCreateHookMakesTheWorktreeFlagsFolderOutsideGitAndWorktreeRemoveCleansUp(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "pwd && cat a.txt"})),
+		llmtest.Reply("Looked."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	// No git repository: the hook stands for another version control.
+	sb.Env = append(sb.Env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(sb.Dir))
+	sb.Write(t, "a.txt", "original\n")
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{`+worktreeHookScripts(t, sb, true)+`}}`)
+	r := sb.Run(t, "", "-w", "feat-x", "-p", "look", "--dangerously-skip-permissions")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Looked." {
+		t.Fatalf("code %d, stdout %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	root := filepath.Dir(sb.Dir)
+	copyDir := filepath.Join(root, "copies", "feat-x")
+	in := readHookInput(t, filepath.Join(root, "create.json"))
+	if in["hook_event_name"] != "WorktreeCreate" || in["name"] != "feat-x" || in["cwd"] != sb.Dir {
+		t.Errorf("WorktreeCreate input %v; want hook_event_name, name feat-x and cwd", in)
+	}
+	sh := srv.Requests()[1].ToolResults()[0].ResultText()
+	if !strings.Contains(sh, copyDir) || !strings.Contains(sh, "original") {
+		t.Errorf("the session's shell did not run in the folder the hook printed: %q", sh)
+	}
+	rm := readHookInput(t, filepath.Join(root, "remove.json"))
+	if rm["hook_event_name"] != "WorktreeRemove" || rm["worktree_path"] != copyDir {
+		t.Errorf("WorktreeRemove input %v; want worktree_path %s", rm, copyDir)
+	}
+	if _, err := os.Stat(copyDir); !os.IsNotExist(err) {
+		t.Errorf("the WorktreeRemove hook's cleanup did not happen: %v", err)
+	}
+}
+
+func TestFailingWorktreeCreateHookStopsTheWorktreeSessionWithoutGit(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"),
+		`{"hooks":{"WorktreeCreate":[{"hooks":[{"type":"command","command":"echo 'no VCS server' >&2; exit 1"}]}]}}`)
+	r := sb.Run(t, "", "-w", "feat", "-p", "hi")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "WorktreeCreate hook failed") || !strings.Contains(r.Stderr, "no VCS server") {
+		t.Fatalf("code %d, stderr %q; want exit 1 naming the hook's failure", r.Code, r.Stderr)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Error("the session went on after the hook failed")
+	}
+	if left, _ := filepath.Glob(filepath.Join(sb.Dir, ".claude", "worktrees", "*")); len(left) != 0 {
+		t.Errorf("git made a worktree although the hook replaces it: %v", left)
+	}
+}
+
+func TestWorktreeCreateHookThatPrintsNothingFailsTheWorktree(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"),
+		`{"hooks":{"WorktreeCreate":[{"hooks":[{"type":"command","command":"cat >/dev/null"}]}]}}`)
+	r := sb.Run(t, "", "-w", "feat", "-p", "hi")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "no output") {
+		t.Fatalf("code %d, stderr %q", r.Code, r.Stderr)
+	}
+}
+
+func TestIsolatedSubagentWorksInTheFolderAWorktreeCreateHookMakes(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Match: isMain("change it aside"), Blocks: []llmtest.Block{
+			agentCall("toolu_iso", "edit in isolation", "TASK-HOOKWT: change a.txt", "", map[string]any{"isolation": "worktree"})}},
+		llmtest.Turn{Match: isSubagent("TASK-HOOKWT"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "pwd && echo changed > a.txt"})}},
+		llmtest.Turn{Match: answers("TASK-HOOKWT", "toolu_sh"), Blocks: []llmtest.Block{llmtest.Text("Changed a.txt.")}},
+		llmtest.Turn{Match: isMain("Changed a.txt"), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{`+worktreeHookScripts(t, sb, false)+`}}`)
+	r := sb.Run(t, "", "-p", "change it aside", "--dangerously-skip-permissions", "--output-format", "stream-json", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	root := filepath.Dir(sb.Dir)
+	in := readHookInput(t, filepath.Join(root, "create.json"))
+	name, _ := in["name"].(string)
+	if !strings.HasPrefix(name, "agent-") {
+		t.Fatalf("WorktreeCreate input %v; want the agent's worktree name", in)
+	}
+	copyDir := filepath.Join(root, "copies", name)
+	sh := requestsMatching(srv, answers("TASK-HOOKWT", "toolu_sh"))[0].ToolResults()[0].ResultText()
+	if !strings.Contains(sh, copyDir) {
+		t.Errorf("the sub-agent's shell ran in %q, not the hook's folder %s", sh, copyDir)
+	}
+	if data, _ := os.ReadFile(filepath.Join(sb.Dir, "a.txt")); string(data) != "original\n" {
+		t.Errorf("the user's a.txt changed: %q", data)
+	}
+	if data, _ := os.ReadFile(filepath.Join(copyDir, "a.txt")); string(data) != "changed\n" {
+		t.Errorf("the hook's copy a.txt = %q", data)
+	}
+	// Without a WorktreeRemove hook the folder stays, and the parent is
+	// told where.
+	tur, text := agentResult(t, r.Stdout, "toolu_iso")
+	if tur["worktreePath"] != copyDir || !strings.Contains(text, copyDir) {
+		t.Errorf("tool_use_result %v, text %q; want the kept folder %s", tur, text, copyDir)
+	}
+	if left, _ := filepath.Glob(filepath.Join(sb.Dir, ".claude", "worktrees", "*")); len(left) != 0 {
+		t.Errorf("git made a worktree although the hook replaces it: %v", left)
+	}
+}
+
+func TestWorktreeRemoveHookHearsOfAnUnchangedGitWorktreeBeforeItGoes(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "pwd"})),
+		llmtest.Reply("Looked."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "a.txt", "original\n")
+	gitInit(t, sb.Dir)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"WorktreeRemove":[{"hooks":[{"type":"command","command":"cat > `+root+`/remove.json; test -f \"$(sed -n 's/.*\"worktree_path\":\"\\([^\"]*\\)\".*/\\1/p' `+root+`/remove.json)/a.txt\" && touch `+root+`/was-there"}]}]}}`)
+	r := sb.Run(t, "", "-w", "look", "-p", "look", "--dangerously-skip-permissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	wt := filepath.Join(sb.Dir, ".claude", "worktrees", "look")
+	rm := readHookInput(t, filepath.Join(root, "remove.json"))
+	if rm["worktree_path"] != wt {
+		t.Errorf("WorktreeRemove input %v; want worktree_path %s", rm, wt)
+	}
+	if _, err := os.Stat(filepath.Join(root, "was-there")); err != nil {
+		t.Error("the WorktreeRemove hook ran after the worktree was gone; it runs before the removal")
+	}
+	if _, err := os.Stat(wt); !os.IsNotExist(err) {
+		t.Errorf("the unchanged worktree was not removed: %v", err)
+	}
+}

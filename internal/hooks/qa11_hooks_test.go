@@ -1,0 +1,39 @@
+package hooks
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWorktreeCreatePathIsTheLastNonEmptyLineWithoutColourCodes(t *testing.T) {
+	r := Aggregate(WorktreeCreate, []Output{{Name: "mk", Stdout: "Preparing…\n\x1b[1;32m/tmp/copies/feat\x1b[0m\n\n"}})
+	if r.WorktreePath != "/tmp/copies/feat" || len(r.Errors) != 0 {
+		t.Errorf("WorktreePath %q, errors %v", r.WorktreePath, r.Errors)
+	}
+}
+
+func TestWorktreeCreatePathFromHookSpecificOutputAndFirstHookWins(t *testing.T) {
+	r := Aggregate(WorktreeCreate, []Output{
+		{Name: "http", Stdout: `{"hookSpecificOutput":{"hookEventName":"WorktreeCreate","worktreePath":"/srv/a"}}`},
+		{Name: "cmd", Stdout: "/srv/b\n"},
+	})
+	if r.WorktreePath != "/srv/a" {
+		t.Errorf("WorktreePath %q; want the first hook's /srv/a", r.WorktreePath)
+	}
+}
+
+func TestWorktreeEventsSendTheirFieldsAndTakeNoMatcher(t *testing.T) {
+	in := Input{Event: WorktreeCreate, Name: "feat"}
+	if s := string(in.JSON()); !strings.Contains(s, `"name":"feat"`) {
+		t.Errorf("WorktreeCreate input %s", s)
+	}
+	in = Input{Event: WorktreeRemove, WorktreePath: "/w/feat"}
+	if s := string(in.JSON()); !strings.Contains(s, `"worktree_path":"/w/feat"`) {
+		t.Errorf("WorktreeRemove input %s", s)
+	}
+	r := New(Config{Hooks: nil})
+	r.Add(Hook{Event: WorktreeCreate, Matcher: "something-else", Handler: nil})
+	if got := r.Matching(&Input{Event: WorktreeCreate, Name: "feat"}); len(got) != 1 {
+		t.Errorf("a WorktreeCreate hook with a matcher did not run (Claude Code ignores matchers there): %d", len(got))
+	}
+}
