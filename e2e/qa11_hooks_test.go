@@ -193,3 +193,78 @@ func TestWorktreeRemoveHookHearsOfAnUnchangedGitWorktreeBeforeItGoes(t *testing.
 		t.Errorf("the unchanged worktree was not removed: %v", err)
 	}
 }
+
+func TestInitOnlyRunsSetupAndSessionStartHooksThenExitsWithoutAConversation(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{
+		"Setup":[{"matcher":"init","hooks":[{"type":"command","command":"cat > `+root+`/setup.json"}]},
+		         {"matcher":"maintenance","hooks":[{"type":"command","command":"touch `+root+`/maintenance-ran"}]}],
+		"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"cat > `+root+`/start.json"}]}]}}`)
+	sb.Env = append(sb.Env, "ANTHROPIC_API_KEY=") // no key needed
+	r := sb.Run(t, "", "--init-only")
+	if r.Code != 0 || r.Stdout != "" {
+		t.Fatalf("code %d, stdout %q, stderr %q; want a silent exit 0", r.Code, r.Stdout, r.Stderr)
+	}
+	in := readHookInput(t, filepath.Join(root, "setup.json"))
+	if in["hook_event_name"] != "Setup" || in["trigger"] != "init" || in["cwd"] != sb.Dir {
+		t.Errorf("Setup input %v; want trigger init", in)
+	}
+	if st := readHookInput(t, filepath.Join(root, "start.json")); st["source"] != "startup" {
+		t.Errorf("SessionStart input %v", st)
+	}
+	if _, err := os.Stat(filepath.Join(root, "maintenance-ran")); err == nil {
+		t.Error("a Setup hook for maintenance ran on --init-only")
+	}
+	if len(srv.Requests()) != 0 {
+		t.Error("--init-only asked the model")
+	}
+}
+
+func TestMaintenanceInPrintModeRunsSetupHooksWhoseContextAndEnvReachTheSession(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_sh", "Bash", map[string]any{"command": "echo \"cache=$CACHE_DIR\""})),
+		llmtest.Reply("Done."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	script := filepath.Join(sb.Home, "setup.sh")
+	writeFile(t, script, `#!/bin/bash
+cat > "`+root+`/setup.json"
+echo 'export CACHE_DIR=/var/cache/proj' >> "$CLAUDE_ENV_FILE"
+echo '{"hookSpecificOutput":{"hookEventName":"Setup","additionalContext":"Caches were pruned (SETUP-NOTE)."}}'
+`)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{
+		"Setup":[{"matcher":"maintenance","hooks":[{"type":"command","command":"bash `+script+`"}]}]}}`)
+	r := sb.Run(t, "", "-p", "--maintenance", "check the cache", "--dangerously-skip-permissions")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Done." {
+		t.Fatalf("code %d, stdout %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	if in := readHookInput(t, filepath.Join(root, "setup.json")); in["trigger"] != "maintenance" {
+		t.Errorf("Setup input %v; want trigger maintenance", in)
+	}
+	if first := srv.Requests()[0]; !strings.Contains(string(first.Body), "SETUP-NOTE") {
+		t.Error("the Setup hook's additionalContext did not reach the model")
+	}
+	if sh := srv.Requests()[1].ToolResults()[0].ResultText(); !strings.Contains(sh, "cache=/var/cache/proj") {
+		t.Errorf("the Setup hook's CLAUDE_ENV_FILE did not reach Bash: %q", sh)
+	}
+}
+
+func TestSetupHooksDoNotRunOnAnOrdinaryStart(t *testing.T) {
+	srv := server(t, llmtest.Reply("Hi."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{
+		"Setup":[{"hooks":[{"type":"command","command":"touch `+root+`/setup-ran"}]}]}}`)
+	r := sb.Run(t, "", "-p", "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(root, "setup-ran")); err == nil {
+		t.Error("a Setup hook ran without --init, --init-only or --maintenance")
+	}
+	if strings.Contains(r.Stderr, "does not fire") {
+		t.Errorf("Setup hooks are still warned about: %q", r.Stderr)
+	}
+}

@@ -100,6 +100,11 @@ type Options struct {
 	Worktree    string
 	WorktreeSet bool
 
+	// Init and Maintenance (with -p) run the Setup hooks ("init",
+	// "maintenance") before the session starts; InitOnly runs the Setup
+	// hooks ("init") and the SessionStart hooks, then exits.
+	Init, InitOnly, Maintenance bool
+
 	// Args are the positional arguments (the prompt).
 	Args []string
 }
@@ -164,6 +169,9 @@ func (o *Options) flagSet(fs *pflag.FlagSet) {
 	fs.StringVar(&o.InitFields, "initialize-fields", "", "with --await-initialize: options (settings, disallowedTools) the SDK sends in its initialize request")
 	fs.StringVarP(&o.Worktree, "worktree", "w", "", "start the session in a new git worktree .claude/worktrees/<name> on branch worktree-<name> (a name is made up when none is given)")
 	fs.Lookup("worktree").NoOptDefVal = " "
+	fs.BoolVar(&o.Init, "init", false, "with -p: run the Setup hooks (matcher \"init\") before the session")
+	fs.BoolVar(&o.InitOnly, "init-only", false, "run the Setup hooks (matcher \"init\") and the SessionStart hooks, then exit")
+	fs.BoolVar(&o.Maintenance, "maintenance", false, "with -p: run the Setup hooks (matcher \"maintenance\") before the session")
 	fs.BoolVarP(&o.Debug, "debug", "d", false, "write a debug log under the user config folder (a category filter such as api,hooks is accepted; the log has every category)")
 	fs.StringVar(&o.DebugFile, "debug-file", "", "write the debug log to this file")
 	fs.BoolVar(&o.DebugStderr, "debug-to-stderr", false, "write the debug log to stderr (also -d2e)")

@@ -417,6 +417,9 @@ func run(ctx context.Context, env *Env, o *Options) error {
 		}
 		defer leaveWorktree(wt, env.Stderr)
 	}
+	if o.InitOnly {
+		return runInitOnly(ctx, env, o)
+	}
 	if o.InputFormat == "stream-json" {
 		return runSDK(ctx, env, o)
 	}

@@ -131,6 +131,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if err := a.checkPromptTool(); err != nil {
 		return err
 	}
+	a.setupHooks(ctx)
 	a.sessionStart(ctx)
 	defer a.sessionEnd("other")
 	prep, err := a.prepare(ctx, prompt, command.Print)
