@@ -268,3 +268,113 @@ func TestSetupHooksDoNotRunOnAnOrdinaryStart(t *testing.T) {
 		t.Errorf("Setup hooks are still warned about: %q", r.Stderr)
 	}
 }
+
+func transcriptText(t *testing.T, sb *e2etest.Sandbox) string {
+	t.Helper()
+	var all strings.Builder
+	for _, p := range sb.Transcripts(t) {
+		data, _ := os.ReadFile(p)
+		all.Write(data)
+	}
+	return all.String()
+}
+
+func TestSessionStartHookSessionTitleNamesTheSessionForResume(t *testing.T) {
+	srv := server(t, llmtest.Reply("First."), llmtest.Reply("Second."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"SessionStart":[{"hooks":[{"type":"command",
+		"command":"cat >> `+root+`/start.jsonl; echo >> `+root+`/start.jsonl; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"sessionTitle\":\"nightly-audit\"}}'"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "one"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(transcriptText(t, sb), `"customTitle":"nightly-audit"`) {
+		t.Fatal("the hook's sessionTitle was not recorded as the session's title")
+	}
+	// The title finds the session, and the next SessionStart hook is told it.
+	r := sb.Run(t, "", "-p", "--resume", "nightly-audit", "two")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Second." {
+		t.Fatalf("resume by the hook's title: code %d, stdout %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(string(must(os.ReadFile(filepath.Join(root, "start.jsonl"))))), "\n")
+	var second map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &second); err != nil {
+		t.Fatal(err)
+	}
+	if second["source"] != "resume" || second["session_title"] != "nightly-audit" {
+		t.Errorf("SessionStart input on resume %v; want session_title nightly-audit", second)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func TestUserPromptSubmitHookSessionTitleNamesTheSession(t *testing.T) {
+	srv := server(t, llmtest.Reply("Ok."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command",
+		"command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"UserPromptSubmit\",\"sessionTitle\":\"fix the login bug\"}}'"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "the login form fails"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if !strings.Contains(transcriptText(t, sb), `"customTitle":"fix the login bug"`) {
+		t.Error("the UserPromptSubmit hook's sessionTitle was not recorded")
+	}
+}
+
+func TestSessionStartInputNamesTheMainAgent(t *testing.T) {
+	srv := server(t, llmtest.Reply("Ok."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	sb.Write(t, ".claude/agents/reviewer.md", "---\nname: reviewer\ndescription: Reviews code\n---\nYou review code.\n")
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"cat > `+root+`/start.json"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "--agent", "reviewer", "--name", "review run", "look"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	in := readHookInput(t, filepath.Join(root, "start.json"))
+	if in["agent_type"] != "reviewer" || in["session_title"] != "review run" {
+		t.Errorf("SessionStart input %v; want agent_type reviewer and session_title from --name", in)
+	}
+}
+
+func TestSessionStartInitialUserMessageIsThePrintRunsFirstTurn(t *testing.T) {
+	hook := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command",
+		"command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"initialUserMessage\":\"Run the INITIAL-CHECK first.\"}}'"}]}]}}`
+	t.Run("without a prompt", func(t *testing.T) {
+		srv := server(t, llmtest.Reply("Checked."))
+		sb := e2etest.NewSandbox(t, srv.URL)
+		writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), hook)
+		r := sb.Run(t, "", "-p")
+		if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Checked." {
+			t.Fatalf("code %d, stdout %q: %s", r.Code, r.Stdout, r.Stderr)
+		}
+		if reqs := srv.Requests(); len(reqs) != 1 || !strings.Contains(reqs[0].LastUserText(), "INITIAL-CHECK") {
+			t.Errorf("the initialUserMessage was not the turn's prompt")
+		}
+	})
+	t.Run("with a prompt", func(t *testing.T) {
+		srv := server(t, llmtest.Reply("Checked."), llmtest.Reply("Answered."))
+		sb := e2etest.NewSandbox(t, srv.URL)
+		writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), hook)
+		r := sb.Run(t, "", "-p", "then the USER-PROMPT")
+		if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Answered." {
+			t.Fatalf("code %d, stdout %q: %s", r.Code, r.Stdout, r.Stderr)
+		}
+		reqs := srv.Requests()
+		if len(reqs) != 2 || !strings.Contains(reqs[0].LastUserText(), "INITIAL-CHECK") || !strings.Contains(reqs[1].LastUserText(), "USER-PROMPT") {
+			t.Errorf("want the hook's message, then the prompt, as two turns (%d requests)", len(reqs))
+		}
+	})
+	t.Run("no prompt and no hook is still a usage error", func(t *testing.T) {
+		srv := server(t)
+		sb := e2etest.NewSandbox(t, srv.URL)
+		r := sb.Run(t, "", "-p")
+		if r.Code != 2 || !strings.Contains(r.Stderr, "no prompt") {
+			t.Errorf("code %d, stderr %q", r.Code, r.Stderr)
+		}
+	})
+}

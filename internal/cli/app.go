@@ -212,6 +212,9 @@ type app struct {
 	// pendingAgent is an --agent of an SDK session not defined at start:
 	// the initialize request's agents may define it.
 	pendingAgent string
+	// initialMessage is the initialUserMessage a SessionStart hook gave
+	// at start: the first turn of a print-mode run.
+	initialMessage string
 
 	// effort is the session's starting effort level and its source;
 	// thinkDisplay is --thinking-display. Set at start, read-only after.

@@ -101,13 +101,20 @@ type errReader struct{ err error }
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 // runPrint runs one prompt non-interactively and prints the result.
+// errNoPrompt is the usage error of a print-mode run with nothing to do.
+var errNoPrompt = usageError{"no prompt: give one as an argument or on stdin (reins -p \"...\")"}
+
 func runPrint(ctx context.Context, env *Env, o *Options) error {
 	prompt, err := readPrompt(env, o)
 	if err != nil {
 		return err
 	}
-	if strings.TrimSpace(prompt) == "" {
-		return usageError{"no prompt: give one as an argument or on stdin (reins -p \"...\")"}
+	// With no prompt, a SessionStart hook's initialUserMessage may give
+	// the first turn: the check waits for those hooks when there may be
+	// some.
+	noPrompt := strings.TrimSpace(prompt) == ""
+	if noPrompt && o.Bare {
+		return errNoPrompt
 	}
 	w := streamjson.NewWriter(env.Stdout, streamjson.Options{Partial: o.Partial, Replay: o.ReplayUser})
 	var h appHooks
@@ -134,6 +141,18 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	a.setupHooks(ctx)
 	a.sessionStart(ctx)
 	defer a.sessionEnd("other")
+	if noPrompt && a.initialMessage == "" {
+		return errNoPrompt
+	}
+	// A SessionStart hook's initialUserMessage is the first turn; the
+	// prompt, when there is one, the next.
+	then := ""
+	if a.initialMessage != "" {
+		if !noPrompt {
+			then = prompt
+		}
+		prompt = a.initialMessage
+	}
 	prep, err := a.prepare(ctx, prompt, command.Print)
 	if err != nil {
 		return err
@@ -179,6 +198,16 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		return end
 	}
 	end := run(prep.Input)
+	if then != "" && end.Reason == engine.ReasonCompleted {
+		next, err := a.prepare(ctx, then, command.Print)
+		if err != nil {
+			return err
+		}
+		if !next.Run {
+			return a.printLocal(o, next)
+		}
+		end = run(next.Input)
+	}
 	if structured != nil {
 		end = structured.Complete(end, run)
 	}

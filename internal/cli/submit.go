@@ -15,6 +15,7 @@ import (
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/prompt"
+	"reins/internal/session"
 )
 
 // prepared is what a line of user input turned into.
@@ -91,6 +92,7 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 		for _, c := range r.AdditionalContext {
 			in.Content = append(in.Content, llm.TextBlock("<system-reminder>\n"+strings.TrimSpace(c)+"\n</system-reminder>"))
 		}
+		a.hookTitle(r.SessionTitle)
 	}
 	in.Content = append(in.Content, expansionContext...)
 	if r := a.styleReminder(); r != "" {
@@ -251,12 +253,22 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 	envFile, cleanup := a.hookEnvFile(hooks.SessionStart)
 	defer cleanup()
 	r := a.hookRun.Run(ctx, a.hookInput(hooks.SessionStart, func(h *hooks.Input) {
-		h.Source, h.Model = source, a.model
+		h.Source, h.Model, h.SessionTitle = source, a.model, a.currentTitle()
+		if a.mainAgent != nil && h.AgentType == "" {
+			h.AgentType = a.mainAgent.Name // --agent (or the agent setting)
+		}
 		if envFile != "" {
 			h.Env = []string{"CLAUDE_ENV_FILE=" + envFile}
 		}
 	}))
 	a.reportObserved(r)
+	if source == "startup" || source == "resume" {
+		// Claude Code takes a SessionStart title on these two only.
+		a.hookTitle(r.SessionTitle)
+	}
+	if source == "startup" || source == "resume" || source == "fork" {
+		a.initialMessage = r.InitialUserMessage
+	}
 	if envFile != "" {
 		a.applyHookEnv(ctx, hooks.SessionStart, envFile)
 	}
@@ -310,4 +322,33 @@ func (l *eventLog) take() []engine.Event {
 	evs := l.events
 	l.events = nil
 	return evs
+}
+
+// currentTitle is the session's title ("" when it has none): the last
+// one recorded (/rename, --name, a hook's), else the resumed session's.
+func (a *app) currentTitle() string {
+	if a.writer != nil {
+		if info, ok := session.Stat(a.writer.Path()); ok && info.CustomTitle != "" {
+			return info.CustomTitle
+		}
+	}
+	if n := strings.Join(strings.Fields(a.opts.Name), " "); n != "" {
+		return n
+	}
+	if a.resumed != nil {
+		return a.resumed.CustomTitle
+	}
+	return ""
+}
+
+// hookTitle names the session with the sessionTitle a SessionStart or
+// UserPromptSubmit hook gave, as /rename does; an unrecorded session
+// (--no-session-persistence) has no name to take.
+func (a *app) hookTitle(title string) {
+	if title == "" || a.sess.Config().Recorder == nil || title == a.currentTitle() {
+		return
+	}
+	if _, err := renameSession(a.sess, title); err != nil {
+		a.notify("warning", "a hook's sessionTitle: "+err.Error())
+	}
 }

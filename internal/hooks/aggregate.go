@@ -104,6 +104,12 @@ type Result struct {
 	// one named: the last non-empty line of a command hook's stdout, or
 	// hookSpecificOutput.worktreePath; "" when none did.
 	WorktreePath string
+	// SessionTitle names the session (SessionStart's and
+	// UserPromptSubmit's sessionTitle; the last hook that gives one wins).
+	SessionTitle string
+	// InitialUserMessage is the first user message of a print-mode
+	// session (SessionStart's initialUserMessage; the first hook's).
+	InitialUserMessage string
 	// Retry is set when a PermissionDenied hook says the model may try
 	// the denied call again.
 	Retry bool
@@ -133,6 +139,8 @@ type hookJSON struct {
 		AdditionalContext        string          `json:"additionalContext"`
 		Retry                    bool            `json:"retry"`
 		WorktreePath             string          `json:"worktreePath"`
+		SessionTitle             string          `json:"sessionTitle"`
+		InitialUserMessage       string          `json:"initialUserMessage"`
 		Decision                 *struct {
 			Behavior           string          `json:"behavior"`
 			UpdatedInput       json.RawMessage `json:"updatedInput"`
@@ -362,6 +370,13 @@ func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string)
 		}
 	case PermissionDenied:
 		r.Retry = r.Retry || s.Retry
+	case SessionStart, UserPromptSubmit:
+		if t := strings.TrimSpace(s.SessionTitle); t != "" {
+			r.SessionTitle = t
+		}
+		if m := strings.TrimSpace(s.InitialUserMessage); m != "" && r.Event == SessionStart && r.InitialUserMessage == "" {
+			r.InitialUserMessage = m
+		}
 	case WorktreeCreate:
 		if p := strings.TrimSpace(s.WorktreePath); p != "" && r.WorktreePath == "" {
 			r.WorktreePath = p

@@ -133,10 +133,12 @@ type Input struct {
 	// has Trigger too).
 	CompactSummary string
 
-	// Source is "startup", "resume", "fork", "clear" or "compact" and Model the
-	// session's model (SessionStart).
-	Source string
-	Model  string
+	// Source is "startup", "resume", "fork", "clear" or "compact", Model
+	// the session's model and SessionTitle its title when it has one
+	// (SessionStart).
+	Source       string
+	Model        string
+	SessionTitle string
 
 	// Reason says why the session ended (SessionEnd): "clear", "resume", "logout",
 	// "prompt_input_exit", "other"; or why a call was denied
@@ -290,6 +292,9 @@ func (in *Input) JSON() []byte {
 		m["source"] = in.Source
 		if in.Model != "" {
 			m["model"] = in.Model
+		}
+		if in.SessionTitle != "" {
+			m["session_title"] = in.SessionTitle
 		}
 	case SessionEnd, PermissionDenied:
 		m["reason"] = in.Reason
