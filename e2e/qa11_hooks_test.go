@@ -378,3 +378,55 @@ func TestSessionStartInitialUserMessageIsThePrintRunsFirstTurn(t *testing.T) {
 		}
 	})
 }
+
+func TestFileChangedHookRunsWhenTheModelWritesAWatchedFileAndItsEnvReachesBash(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_w", "Bash", map[string]any{"command": "echo '{}' > package.json"})),
+		llmtest.Calls(llmtest.ToolUse("toolu_r", "Bash", map[string]any{"command": "echo \"val=$DIRENV_VAL\""})),
+		llmtest.Reply("Done."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	script := filepath.Join(sb.Home, "deps.sh")
+	writeFile(t, script, `#!/bin/bash
+cat > "`+root+`/changed.json"
+echo 'export DIRENV_VAL=loaded' >> "$CLAUDE_ENV_FILE"
+`)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"FileChanged":[
+		{"matcher":".npmrc|package.json","hooks":[{"type":"command","command":"bash `+script+`"}]},
+		{"matcher":"package.js","hooks":[{"type":"command","command":"touch `+root+`/prefix-ran"}]}]}}`)
+	r := sb.Run(t, "", "-p", "set up the package", "--dangerously-skip-permissions")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Done." {
+		t.Fatalf("code %d, stdout %q: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	in := readHookInput(t, filepath.Join(root, "changed.json"))
+	if in["hook_event_name"] != "FileChanged" || in["file_path"] != filepath.Join(sb.Dir, "package.json") || in["event"] != "add" {
+		t.Errorf("FileChanged input %v; want file_path of package.json and event add", in)
+	}
+	if sh := srv.Requests()[2].ToolResults()[0].ResultText(); !strings.Contains(sh, "val=loaded") {
+		t.Errorf("the FileChanged hook's CLAUDE_ENV_FILE did not reach the next Bash command: %q", sh)
+	}
+	if _, err := os.Stat(filepath.Join(root, "prefix-ran")); err == nil {
+		t.Error(`a FileChanged hook with matcher "package.js" ran for package.json (matchers are literal file names)`)
+	}
+}
+
+func TestSessionStartWatchPathsAddFilesForFileChangedHooks(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_w", "Bash", map[string]any{"command": "echo 'a,b' >> data/rows.csv"})),
+		llmtest.Reply("Appended."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "data/rows.csv", "h1,h2\n")
+	root := filepath.Dir(sb.Dir)
+	rows := filepath.Join(sb.Dir, "data", "rows.csv")
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{
+		"SessionStart":[{"hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"watchPaths\":[\"`+rows+`\"]}}'"}]}],
+		"FileChanged":[{"hooks":[{"type":"command","command":"cat > `+root+`/changed.json"}]}]}}`)
+	r := sb.Run(t, "", "-p", "append a row", "--dangerously-skip-permissions")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	in := readHookInput(t, filepath.Join(root, "changed.json"))
+	if in["file_path"] != rows || in["event"] != "change" {
+		t.Errorf("FileChanged input %v; want the watched path and event change", in)
+	}
+}

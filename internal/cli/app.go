@@ -212,6 +212,8 @@ type app struct {
 	// pendingAgent is an --agent of an SDK session not defined at start:
 	// the initialize request's agents may define it.
 	pendingAgent string
+	// fileWatch watches the files of FileChanged hooks (nil: none).
+	fileWatch atomic.Pointer[fileWatch]
 	// initialMessage is the initialUserMessage a SessionStart hook gave
 	// at start: the first turn of a print-mode run.
 	initialMessage string
@@ -1038,7 +1040,7 @@ func (a *app) engineConfig(ctx context.Context) engine.Config {
 		UserContext:        a.userContext(),
 		Tools:              a.toolSet,
 		Gate:               a.checkpointGate(),
-		StopHooks:          a.gate,
+		StopHooks:          fileWatchingHooks{a.gate, a},
 		Compactor:          a.compactor,
 		Store:              a.results,
 		MaxToolConcurrency: atoi(a.getenv("REINS_MAX_TOOL_CONCURRENCY")),

@@ -235,6 +235,7 @@ func (a *app) cwdChanged(ctx context.Context, dir string) {
 	if envFile != "" {
 		a.applyHookEnv(ctx, hooks.CwdChanged, envFile)
 	}
+	a.watchPaths(r.WatchPaths)
 }
 
 // hookCwd is the cwd hook inputs give: the folder the main conversation's

@@ -199,6 +199,7 @@ func (a *app) sessionStart(ctx context.Context) {
 	}
 	a.instructionsLoaded(ctx)
 	a.sessionStartAs(ctx, source)
+	a.startFileWatch()
 }
 
 // instructionsLoaded runs InstructionsLoaded hooks for each memory file
@@ -262,6 +263,7 @@ func (a *app) sessionStartContext(ctx context.Context, source string) string {
 		}
 	}))
 	a.reportObserved(r)
+	a.watchPaths(r.WatchPaths)
 	if source == "startup" || source == "resume" {
 		// Claude Code takes a SessionStart title on these two only.
 		a.hookTitle(r.SessionTitle)

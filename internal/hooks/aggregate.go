@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -104,6 +106,9 @@ type Result struct {
 	// one named: the last non-empty line of a command hook's stdout, or
 	// hookSpecificOutput.worktreePath; "" when none did.
 	WorktreePath string
+	// WatchPaths are absolute paths to watch for FileChanged (the
+	// watchPaths of SessionStart, CwdChanged and FileChanged hooks).
+	WatchPaths []string
 	// SessionTitle names the session (SessionStart's and
 	// UserPromptSubmit's sessionTitle; the last hook that gives one wins).
 	SessionTitle string
@@ -140,6 +145,7 @@ type hookJSON struct {
 		Retry                    bool            `json:"retry"`
 		WorktreePath             string          `json:"worktreePath"`
 		SessionTitle             string          `json:"sessionTitle"`
+		WatchPaths               []string        `json:"watchPaths"`
 		InitialUserMessage       string          `json:"initialUserMessage"`
 		Decision                 *struct {
 			Behavior           string          `json:"behavior"`
@@ -348,6 +354,14 @@ func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string)
 	}
 	if s.AdditionalContext != "" {
 		r.AdditionalContext = append(r.AdditionalContext, capText(s.AdditionalContext))
+	}
+	switch r.Event {
+	case SessionStart, CwdChanged, FileChanged:
+		for _, p := range s.WatchPaths {
+			if p = strings.TrimSpace(p); filepath.IsAbs(p) && !slices.Contains(r.WatchPaths, p) {
+				r.WatchPaths = append(r.WatchPaths, p)
+			}
+		}
 	}
 	switch r.Event {
 	case PreToolUse:

@@ -128,6 +128,27 @@
 // "block" or continue false end the turn, additionalContext goes to the
 // model).
 //
+// WorktreeCreate fires where a worktree is to be made (--worktree, a
+// sub-agent's isolation "worktree") with name; its hooks make it in place
+// of git, and the folder is the last non-empty line of a command hook's
+// stdout (terminal escapes stripped) or hookSpecificOutput.worktreePath
+// (Result.WorktreePath); a hook that fails or names no folder fails the
+// creation. WorktreeRemove fires before such a worktree goes, with
+// worktree_path; it cannot block. Neither event takes a matcher.
+//
+// Setup fires with -p --init or --init-only (trigger and matcher "init")
+// and -p --maintenance ("maintenance"), with CLAUDE_ENV_FILE; its
+// additionalContext reaches the model. FileChanged fires for each watched
+// file added, changed or removed (file_path, event "add", "change" or
+// "unlink"; CLAUDE_ENV_FILE); its matcher lists literal file names
+// ("|" between them; Runner.WatchedFiles), which are watched in the
+// project folder, and SessionStart, CwdChanged and FileChanged hooks add
+// absolute paths with hookSpecificOutput.watchPaths (Result.WatchPaths).
+// SessionStart (startup, resume) and UserPromptSubmit hooks may name the
+// session with sessionTitle, and a SessionStart hook's initialUserMessage
+// is the first turn of a print-mode run (Result.SessionTitle,
+// Result.InitialUserMessage); SessionStart hooks are told session_title.
+//
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the
 // engine's gate, the front ends).

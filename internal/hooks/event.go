@@ -2,7 +2,38 @@ package hooks
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strings"
 )
+
+// fileNames splits a FileChanged matcher into the file names it lists
+// ("|" between them), which are taken literally (no patterns).
+func fileNames(matcher string) []string {
+	var out []string
+	for _, n := range strings.Split(matcher, "|") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// matchesFile reports whether a FileChanged hook's matcher names the
+// file called base: an empty matcher names every watched file, and
+// otherwise one of its names must be base exactly ("*" is a file named
+// "*", as in Claude Code).
+func matchesFile(matcher, base string) bool {
+	names := fileNames(matcher)
+	if len(names) == 0 {
+		return true
+	}
+	for _, n := range names {
+		if n == base || filepath.Base(n) == base {
+			return true
+		}
+	}
+	return false
+}
 
 // Event names a hook event.
 type Event string
@@ -49,6 +80,10 @@ const (
 	// Setup fires at start with --init, --init-only ("init") or
 	// --maintenance ("maintenance").
 	Setup Event = "Setup"
+	// FileChanged fires when a watched file (one its matchers name, or
+	// one a hook's watchPaths added) was added, changed or removed; it
+	// cannot block.
+	FileChanged Event = "FileChanged"
 )
 
 // Events lists every event, in the order of the documentation.
@@ -56,7 +91,7 @@ var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
 	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded, PostToolBatch,
-	WorktreeCreate, WorktreeRemove, Setup,
+	WorktreeCreate, WorktreeRemove, Setup, FileChanged,
 }
 
 // plainContext reports whether plain stdout of a hook of the event (exit
@@ -165,6 +200,10 @@ type Input struct {
 	// text the model sees).
 	ToolCalls any
 
+	// FileEvent says what happened to FilePath (FileChanged): "add",
+	// "change" or "unlink".
+	FileEvent string
+
 	// Name is the name of the worktree to make (WorktreeCreate), and
 	// WorktreePath the folder of the one about to be removed
 	// (WorktreeRemove).
@@ -199,6 +238,8 @@ func (in *Input) MatchValue() string {
 		return in.CommandName
 	case InstructionsLoaded:
 		return in.LoadReason
+	case FileChanged:
+		return filepath.Base(in.FilePath)
 	}
 	return ""
 }
@@ -308,6 +349,8 @@ func (in *Input) JSON() []byte {
 		m["worktree_path"] = in.WorktreePath
 	case Setup:
 		m["trigger"] = in.Trigger
+	case FileChanged:
+		m["file_path"], m["event"] = in.FilePath, in.FileEvent
 	case InstructionsLoaded:
 		m["file_path"], m["memory_type"], m["load_reason"] = in.FilePath, in.MemoryType, in.LoadReason
 		if len(in.Globs) > 0 {

@@ -37,3 +37,32 @@ func TestWorktreeEventsSendTheirFieldsAndTakeNoMatcher(t *testing.T) {
 		t.Errorf("a WorktreeCreate hook with a matcher did not run (Claude Code ignores matchers there): %d", len(got))
 	}
 }
+
+func TestFileChangedMatchersAreLiteralFileNames(t *testing.T) {
+	for _, c := range []struct {
+		matcher, base string
+		want          bool
+	}{
+		{".envrc|.env", ".env", true},
+		{".envrc|.env", ".envrc", true},
+		{".env", ".envrc", false},
+		{"package.js", "package.json", false},
+		{"", "anything", true},
+		{"*", "x.txt", false}, // a file named "*"
+		{"*", "*", true},
+	} {
+		if got := matchesFile(c.matcher, c.base); got != c.want {
+			t.Errorf("matchesFile(%q, %q) = %v, want %v", c.matcher, c.base, got, c.want)
+		}
+	}
+}
+
+func TestWatchPathsKeepAbsolutePathsOnce(t *testing.T) {
+	r := Aggregate(SessionStart, []Output{
+		{Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","watchPaths":["/p/.env","relative.txt"]}}`},
+		{Stdout: `{"hookSpecificOutput":{"hookEventName":"SessionStart","watchPaths":["/p/.env","/p/b"]}}`},
+	})
+	if strings.Join(r.WatchPaths, ",") != "/p/.env,/p/b" {
+		t.Errorf("WatchPaths %v", r.WatchPaths)
+	}
+}

@@ -389,6 +389,29 @@ func (r *Runner) SetPluginHooks(sets []PluginHooks) {
 	r.hooks = append(r.hooks, added...)
 }
 
+// WatchedFiles are the files the FileChanged hooks' matchers name, in
+// registration order and once each: names as written, which the caller
+// places in the project folder.
+func (r *Runner) WatchedFiles() []string {
+	if r == nil || r.cfg.Disabled {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, h := range r.hooks {
+		if h.Event != FileChanged {
+			continue
+		}
+		for _, n := range fileNames(h.Matcher) {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
 // Has reports whether any hook is registered for ev.
 func (r *Runner) Has(ev Event) bool {
 	if r == nil || r.cfg.Disabled {
@@ -416,7 +439,14 @@ func (r *Runner) Matching(in *Input) []Hook {
 	seen := map[string]bool{}
 	value := in.MatchValue()
 	for _, h := range r.hooks {
-		if h.Event != in.Event || (in.Event.usesMatcher() && !Matches(h.Matcher, value) && !matchesOldAgentName(in, h.Matcher)) {
+		if h.Event != in.Event {
+			continue
+		}
+		if in.Event == FileChanged {
+			if !matchesFile(h.Matcher, value) {
+				continue
+			}
+		} else if in.Event.usesMatcher() && !Matches(h.Matcher, value) && !matchesOldAgentName(in, h.Matcher) {
 			continue
 		}
 		if h.Key != "" {

@@ -433,7 +433,7 @@ func nearHookEvent(name string) string {
 // have nothing to say.
 func badMatcher(event, matcher string) string {
 	m := strings.TrimSpace(matcher)
-	if m == "" || m == "*" || event == "UserPromptSubmit" || event == "Stop" {
+	if m == "" || m == "*" || event == "UserPromptSubmit" || event == "Stop" || event == "FileChanged" {
 		return ""
 	}
 	plain := true

@@ -106,14 +106,14 @@ var KnownHookEvents = []string{
 	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
 	"PreCompact", "PostCompact", "SessionStart", "SessionEnd", "PermissionDenied",
 	"CwdChanged", "UserPromptExpansion", "InstructionsLoaded", "PostToolBatch",
-	"WorktreeCreate", "WorktreeRemove", "Setup",
+	"WorktreeCreate", "WorktreeRemove", "Setup", "FileChanged",
 }
 
 // unfiredHookEvents are Claude Code's hook events that reins does not
 // fire (what they watch has no counterpart in reins, or is not built
 // yet); a hook for one is warned about without a typo suggestion.
 var unfiredHookEvents = []string{
-	"ConfigChange", "FileChanged", "TaskCreated", "TaskCompleted",
+	"ConfigChange", "TaskCreated", "TaskCompleted",
 	"TeammateIdle", "Elicitation", "ElicitationResult", "PreModelSwitch", "PostModelSwitch", "MessageDisplay",
 	"DirectoryAdded",
 }
