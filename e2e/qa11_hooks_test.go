@@ -430,3 +430,31 @@ func TestSessionStartWatchPathsAddFilesForFileChangedHooks(t *testing.T) {
 		t.Errorf("FileChanged input %v; want the watched path and event change", in)
 	}
 }
+
+func TestSDKSessionRunsSessionStartBeforeItsFirstTurnAndSessionEndAtExit(t *testing.T) {
+	srv := server(t, llmtest.Reply("One."), llmtest.Reply("Two."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{
+		"SessionStart":[{"hooks":[{"type":"command","command":"cat >> `+root+`/start.jsonl; echo >> `+root+`/start.jsonl; echo 'The SDK-START-NOTE applies.'"}]}],
+		"SessionEnd":[{"hooks":[{"type":"command","command":"cat > `+root+`/end.json"}]}]}}`)
+	p := startSDK(t, sb)
+	p.send(sdkUserLine("first"))
+	p.next("result")
+	p.send(sdkUserLine("second"))
+	p.next("result")
+	p.finish()
+	data, err := os.ReadFile(filepath.Join(root, "start.jsonl"))
+	if err != nil {
+		t.Fatal("SessionStart hooks did not run in an SDK session")
+	}
+	if n := strings.Count(strings.TrimSpace(string(data)), "\n") + 1; n != 1 || !strings.Contains(string(data), `"source":"startup"`) {
+		t.Errorf("SessionStart ran %d times with %s; want once, source startup", n, data)
+	}
+	if !strings.Contains(string(srv.Requests()[0].Body), "SDK-START-NOTE") {
+		t.Error("the SessionStart hook's context did not reach the first request")
+	}
+	if end := readHookInput(t, filepath.Join(root, "end.json")); end["reason"] != "other" {
+		t.Errorf("SessionEnd input %v", end)
+	}
+}

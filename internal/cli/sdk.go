@@ -269,10 +269,19 @@ func (f *sdkFront) setMode(mode string) error {
 
 // beforeTurn waits (bounded) for MCP servers still connecting, so their
 // tools are in the turn.
+//
+// Before the first turn the SessionStart hooks run ("startup", "resume"
+// or "fork"), as in the other modes: only then, so that the hook
+// callbacks the client registers with initialize hear it too.
 func (f *sdkFront) beforeTurn(ctx context.Context) {
 	f.mu.Lock()
+	first := !f.started
 	f.started = true
 	f.mu.Unlock()
+	if first {
+		f.a.sessionStart(ctx)
+		f.a.onClose(func() { f.a.sessionEnd("other") })
+	}
 	if f.a.mcpm() == nil {
 		return
 	}
