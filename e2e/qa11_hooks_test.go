@@ -458,3 +458,71 @@ func TestSDKSessionRunsSessionStartBeforeItsFirstTurnAndSessionEndAtExit(t *test
 		t.Errorf("SessionEnd input %v", end)
 	}
 }
+
+func TestPreCompactHookExit2BlocksTheCompaction(t *testing.T) {
+	for _, c := range []struct{ name, hook string }{
+		{"exit 2", `echo 'a release is being cut; compact later' >&2; exit 2`},
+		{"decision block", `echo '{\"decision\":\"block\",\"reason\":\"a release is being cut; compact later\"}'`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := server(t, llmtest.Reply("first answer"))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			sb.Write(t, ".claude/settings.json", `{"hooks":{"PreCompact":[{"matcher":"manual","hooks":[{"type":"command","command":"`+c.hook+`"}]}]}}`)
+			if r := sb.Run(t, "", "-p", "one"); r.Code != 0 {
+				t.Fatalf("code %d err %q", r.Code, r.Stderr)
+			}
+			r := sb.Run(t, "", "-p", "/compact", "-c")
+			if !strings.Contains(r.Stdout+r.Stderr, "a release is being cut; compact later") {
+				t.Errorf("the hook's reason is not shown: stdout %q stderr %q", r.Stdout, r.Stderr)
+			}
+			for _, q := range srv.Requests() {
+				if strings.Contains(q.LastUserText(), summaryMarker) {
+					t.Fatal("the conversation was summarised although the PreCompact hook blocked it")
+				}
+			}
+		})
+	}
+}
+
+func TestPreToolUseDeferInPrintModeStopsBeforeTheCallRuns(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_d", "Bash", map[string]any{"command": "touch deployed"})),
+		llmtest.Reply("should not be asked"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command",
+		"command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"defer\",\"permissionDecisionReason\":\"needs a human\"}}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "deploy", "--dangerously-skip-permissions")
+	if _, err := os.Stat(filepath.Join(sb.Dir, "deployed")); err == nil {
+		t.Fatal("the deferred call ran")
+	}
+	if n := len(srv.Requests()); n != 1 {
+		t.Errorf("%d requests; the session should stop at the deferred call", n)
+	}
+	if !strings.Contains(r.Stderr, "deferred the Bash call: needs a human") {
+		t.Errorf("stderr %q does not say the call was deferred", r.Stderr)
+	}
+}
+
+func TestPreToolUseDeferIsIgnoredForASubagentsCalls(t *testing.T) {
+	// A sub-agent's calls are not the print-mode session's own: defer does
+	// not apply there, so the call runs, as in an interactive session.
+	srv := server(t,
+		llmtest.Turn{Match: isMain("go"), Blocks: []llmtest.Block{agentCall("toolu_a", "run it", "TASK-DEFER: touch", "", nil)}},
+		llmtest.Turn{Match: isSubagent("TASK-DEFER"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_d", "Bash", map[string]any{"command": "touch ran"})}},
+		llmtest.Turn{Match: answers("TASK-DEFER", "toolu_d"), Blocks: []llmtest.Block{llmtest.Text("Touched.")}},
+		llmtest.Turn{Match: isMain("Touched"), Blocks: []llmtest.Block{llmtest.Text("Done.")}},
+	)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, ".claude/settings.json", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command",
+		"command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"defer\"}}'"}]}]}}`)
+	r := sb.Run(t, "", "-p", "go", "--dangerously-skip-permissions", "--verbose")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "ran")); err != nil {
+		t.Error("the sub-agent's call did not run although defer does not apply there")
+	}
+	if !strings.Contains(r.Stderr, `permissionDecision "defer"`) {
+		t.Errorf("no warning that defer was ignored: %q", r.Stderr)
+	}
+}

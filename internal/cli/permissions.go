@@ -107,6 +107,8 @@ func (a *app) permissions() error {
 			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.hookCwd(), PromptID: a.currentPromptID()}
 		},
 		Notify: a.notify,
+		// "defer" is for the programs that run reins non-interactively.
+		CanDefer: a.front == frontPrint || a.front == frontSDK,
 	})
 	return nil
 }

@@ -52,6 +52,10 @@ type GateConfig struct {
 	// AutoGuard pauses auto mode after too many blocks; share one among a
 	// session's gates. Nil: the gate keeps its own.
 	AutoGuard *automode.Guard
+	// CanDefer lets a PreToolUse hook's permissionDecision "defer" pause
+	// the session (print mode): the call does not run and the turn ends.
+	// Elsewhere "defer" is ignored with a warning, as in Claude Code.
+	CanDefer bool
 	// Notify hears what hooks and permission updates have to tell the
 	// user (systemMessage, hook errors, a rule that could not be saved).
 	// It must be safe for concurrent use.
@@ -174,6 +178,19 @@ func (g *PermissionGate) Before(ctx context.Context, c *tool.Call, t tool.Tool, 
 			return withDecision(denied(fmt.Sprintf("A PreToolUse hook blocked this %s call: %s", name, pre.Reason)), byHook(false))
 		case pre.Decision == hooks.DecisionDeny:
 			return withDecision(denied(hookDenyReason(name, pre.DecisionReason)), byHook(false))
+		case pre.Decision == hooks.DecisionDefer && g.cfg.CanDefer:
+			// reins cannot hand the pending call to its caller to resume
+			// (Claude Code's deferred_tool_use): it keeps what matters,
+			// that the call does not run and the session stops here.
+			reason := "a PreToolUse hook deferred the " + name + " call"
+			if pre.DecisionReason != "" {
+				reason += ": " + pre.DecisionReason
+			}
+			return tool.Verdict{Reason: fmt.Sprintf("This %s call did not run: %s.", name, strings.TrimSuffix(reason, ".")), StopTurn: true,
+				StopReason: reason, Permission: byHook(false)}
+		case pre.Decision == hooks.DecisionDefer:
+			g.notify("warning", fmt.Sprintf("a PreToolUse hook returned permissionDecision \"defer\" for %s, which only print mode (-p) honours; ignored", name))
+			pre.Decision = hooks.DecisionNone
 		}
 		if pre.UpdatedInput != nil {
 			input, changed = hooks.MergeInput(input, pre.UpdatedInput), true

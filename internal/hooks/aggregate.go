@@ -38,6 +38,9 @@ const (
 	DecisionNone  Decision = ""
 	DecisionAllow Decision = "allow"
 	DecisionAsk   Decision = "ask"
+	// DecisionDefer pauses the call for the program that runs a print-mode
+	// session; between ask and deny, as in Claude Code.
+	DecisionDefer Decision = "defer"
 	DecisionDeny  Decision = "deny"
 )
 
@@ -47,8 +50,10 @@ func (d Decision) rank() int {
 		return 1
 	case DecisionAsk:
 		return 2
-	case DecisionDeny:
+	case DecisionDefer:
 		return 3
+	case DecisionDeny:
+		return 4
 	}
 	return 0
 }
@@ -81,8 +86,8 @@ type Result struct {
 	// event.
 	Block  bool
 	Reason string
-	// Decision is the PreToolUse permission decision (deny beats ask
-	// beats allow) and DecisionReason its explanation.
+	// Decision is the PreToolUse permission decision (deny beats defer
+	// beats ask beats allow) and DecisionReason its explanation.
 	Decision       Decision
 	DecisionReason string
 	// UpdatedToolOutput replaces the output of the tool the model sees
@@ -367,7 +372,7 @@ func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string)
 	case PreToolUse:
 		switch d := Decision(s.PermissionDecision); d {
 		case DecisionNone:
-		case DecisionAllow, DecisionAsk, DecisionDeny:
+		case DecisionAllow, DecisionAsk, DecisionDefer, DecisionDeny:
 			r.decide(d, s.PermissionDecisionReason, decisionReasons)
 		default:
 			r.Errors = append(r.Errors, fmt.Sprintf("PreToolUse hook %q gave an unknown permissionDecision %q; ignored", o.Name, s.PermissionDecision))

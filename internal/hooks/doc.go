@@ -28,7 +28,10 @@
 //
 // JSON output fields: continue and stopReason (Result.Stop), suppressOutput,
 // systemMessage, decision and reason, and hookSpecificOutput with
-// permissionDecision, permissionDecisionReason, updatedInput,
+// permissionDecision (allow, ask, defer, deny; deny beats defer beats ask
+// beats allow; the engine's gate honours defer in print and SDK modes
+// only, by not running the call and ending the turn, since reins cannot
+// hand the call to its caller to resume), permissionDecisionReason, updatedInput,
 // additionalContext, for PermissionRequest a decision object, and for
 // PostToolUse updatedToolOutput (replaces any tool's output) and
 // updatedMCPToolOutput (an MCP tool's).

@@ -66,3 +66,15 @@ func TestWatchPathsKeepAbsolutePathsOnce(t *testing.T) {
 		t.Errorf("WatchPaths %v", r.WatchPaths)
 	}
 }
+
+func TestDeferRanksBetweenAskAndDeny(t *testing.T) {
+	out := func(d string) Output {
+		return Output{Stdout: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"` + d + `"}}`}
+	}
+	if r := Aggregate(PreToolUse, []Output{out("allow"), out("defer"), out("ask")}); r.Decision != DecisionDefer || len(r.Errors) != 0 {
+		t.Errorf("allow+defer+ask = %q %v; want defer", r.Decision, r.Errors)
+	}
+	if r := Aggregate(PreToolUse, []Output{out("defer"), out("deny")}); r.Decision != DecisionDeny {
+		t.Errorf("defer+deny = %q; want deny", r.Decision)
+	}
+}
