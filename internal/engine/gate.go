@@ -610,14 +610,26 @@ func (g *PermissionGate) StopFailure(ctx context.Context, err error, last *llm.M
 	g.cfg.Hooks.Run(ctx, in)
 }
 
-// FailureKind names the kind of error a turn ended on (rate_limit,
-// authentication_failed, billing_error, invalid_request, server_error,
-// max_output_tokens, unknown): what StopFailure matchers see, and the
-// Agent SDKs' assistant message error.
-func FailureKind(err error) string { return stopFailureKind(err) }
+// FailureKind names the kind of error a turn ended on for the Agent
+// SDKs' assistant message error (rate_limit, authentication_failed,
+// billing_error, invalid_request, server_error, max_output_tokens,
+// unknown): StopFailure's kinds, with overloaded counted as server_error
+// and model_not_found as invalid_request, the SDKs' older names.
+func FailureKind(err error) string {
+	switch k := stopFailureKind(err); k {
+	case "overloaded":
+		return "server_error"
+	case "model_not_found":
+		return "invalid_request"
+	default:
+		return k
+	}
+}
 
 // stopFailureKind names the kind of error a turn ended on, as
-// StopFailure matchers see it.
+// StopFailure matchers see it: Claude Code's rate_limit, overloaded,
+// authentication_failed, billing_error, invalid_request, model_not_found,
+// server_error, max_output_tokens or unknown.
 func stopFailureKind(err error) string {
 	if errors.Is(err, ErrMaxOutputTokens) {
 		return "max_output_tokens"
@@ -633,6 +645,11 @@ func stopFailureKind(err error) string {
 		return "authentication_failed"
 	case ae.Status == 402 || ae.Type == "billing_error":
 		return "billing_error"
+	case ae.Status == 529 || ae.Type == "overloaded_error":
+		return "overloaded"
+	case ae.Status == 404 || ae.Type == "not_found_error":
+		// The messages endpoint answers 404 for a model it does not know.
+		return "model_not_found"
 	case ae.Status >= 500 || ae.Type == "overloaded_error" || ae.Type == "api_error":
 		return "server_error"
 	case ae.Status >= 400 || ae.Type == "invalid_request_error":

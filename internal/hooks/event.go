@@ -136,7 +136,8 @@ type Input struct {
 	ToolResponse any
 	// Error and IsInterrupt describe a failed call (PostToolUseFailure);
 	// for StopFailure Error is the kind of API error (rate_limit,
-	// authentication_failed, billing_error, invalid_request, server_error,
+	// overloaded, authentication_failed, billing_error, invalid_request,
+	// model_not_found, server_error,
 	// max_output_tokens, unknown) and ErrorDetails its message.
 	Error        string
 	ErrorDetails string
