@@ -326,6 +326,20 @@ func TestUserPromptSubmitHookSessionTitleNamesTheSession(t *testing.T) {
 	}
 }
 
+func TestUserPromptSubmitInputCarriesSourceAndSessionTitle(t *testing.T) {
+	srv := server(t, llmtest.Reply("Ok."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"cat > `+root+`/prompt.json"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "--name", "triage", "look at the logs"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	in := readHookInput(t, filepath.Join(root, "prompt.json"))
+	if in["prompt"] != "look at the logs" || in["source"] != "user" || in["session_title"] != "triage" {
+		t.Errorf("UserPromptSubmit input %v; want prompt, source user and session_title triage", in)
+	}
+}
+
 func TestSessionStartInputNamesTheMainAgent(t *testing.T) {
 	srv := server(t, llmtest.Reply("Ok."))
 	sb := e2etest.NewSandbox(t, srv.URL)

@@ -81,7 +81,12 @@ func (a *app) prepare(ctx context.Context, text string, mode command.Mode) (prep
 	in.Content = append(in.Content, a.mentioned(ctx, text, expanded)...)
 	a.promptID.Store(uuid.NewString())
 	if a.hookRun.Has(hooks.UserPromptSubmit) {
-		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) { h.Prompt = text }))
+		r := a.hookRun.Run(ctx, a.hookInput(hooks.UserPromptSubmit, func(h *hooks.Input) {
+			h.Prompt, h.SessionTitle, h.Source = text, a.currentTitle(), "user"
+			if mode == command.SDK {
+				h.Source = "sdk"
+			}
+		}))
 		a.reportHooks(r)
 		if r.Stop {
 			return prepared{Output: firstNonEmpty(r.StopReason, "A UserPromptSubmit hook stopped the prompt."), IsError: true}, nil

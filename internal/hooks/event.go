@@ -171,7 +171,8 @@ type Input struct {
 
 	// Source is "startup", "resume", "fork", "clear" or "compact", Model
 	// the session's model and SessionTitle its title when it has one
-	// (SessionStart).
+	// (SessionStart); for UserPromptSubmit Source says where the prompt
+	// came from ("user", "sdk") and SessionTitle is the title too.
 	Source       string
 	Model        string
 	SessionTitle string
@@ -300,6 +301,12 @@ func (in *Input) JSON() []byte {
 		}
 	case UserPromptSubmit:
 		m["prompt"] = in.Prompt
+		if in.Source != "" {
+			m["source"] = in.Source
+		}
+		if in.SessionTitle != "" {
+			m["session_title"] = in.SessionTitle
+		}
 	case Notification:
 		m["message"] = in.Message
 		if in.Title != "" {
