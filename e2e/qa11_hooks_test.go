@@ -540,3 +540,47 @@ func TestPreToolUseDeferIsIgnoredForASubagentsCalls(t *testing.T) {
 		t.Errorf("no warning that defer was ignored: %q", r.Stderr)
 	}
 }
+
+func TestInstructionsLoadedFiresForNestedMemoryAndPathRulesAReadLoads(t *testing.T) {
+	// The model reads files of the sandbox, whose paths are known once it
+	// exists: the server is made after it.
+	sb := e2etest.NewSandbox(t, "")
+	root := filepath.Dir(sb.Dir)
+	sub := sb.Write(t, "sub/notes.txt", "notes\n")
+	sb.Write(t, "sub/CLAUDE.md", "Sub-folder rules.\n")
+	goFile := sb.Write(t, "main.go", "package main\n")
+	sb.Write(t, ".claude/rules/go.md", "---\npaths:\n  - \"**/*.go\"\n---\nGo rules.\n")
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Read", map[string]any{"file_path": sub})),
+		llmtest.Calls(llmtest.ToolUse("toolu_2", "Read", map[string]any{"file_path": goFile})),
+		llmtest.Reply("Read both."))
+	sb.BaseURL = srv.URL
+	sb.Env = append(sb.Env, "ANTHROPIC_BASE_URL="+srv.URL)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"InstructionsLoaded":[{"hooks":[{"type":"command","command":"cat >> `+root+`/loaded.jsonl; echo >> `+root+`/loaded.jsonl"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "read them", "--dangerously-skip-permissions"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "loaded.jsonl"))
+	if err != nil {
+		t.Fatal("InstructionsLoaded hooks did not run")
+	}
+	var nested, glob map[string]any
+	for _, line := range strings.Split(string(data), "\n") {
+		var in map[string]any
+		if json.Unmarshal([]byte(line), &in) != nil {
+			continue
+		}
+		switch in["load_reason"] {
+		case "nested_traversal":
+			nested = in
+		case "path_glob_match":
+			glob = in
+		}
+	}
+	if nested == nil || nested["file_path"] != filepath.Join(sb.Dir, "sub", "CLAUDE.md") || nested["trigger_file_path"] != sub {
+		t.Errorf("nested_traversal input %v; want sub/CLAUDE.md triggered by %s", nested, sub)
+	}
+	if glob == nil || glob["file_path"] != filepath.Join(sb.Dir, ".claude", "rules", "go.md") || glob["trigger_file_path"] != goFile {
+		t.Errorf("path_glob_match input %v; want the go rule triggered by %s", glob, goFile)
+	}
+}

@@ -318,7 +318,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			if a.memory != nil {
 				mem = a.memory.Fork()
 			}
-			t = &memoryRead{Tool: read.New(files), memory: func() *prompt.Memory { return mem }}
+			t = &memoryRead{Tool: read.New(files), memory: func() *prompt.Memory { return mem }, loaded: c.a.instructionsTouched}
 		case "Write":
 			t = write.New(files)
 		case "Edit":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -220,6 +221,33 @@ func (a *app) instructionsLoaded(ctx context.Context) {
 			h.FilePath, h.MemoryType, h.LoadReason = f.Path, memoryType(f.Kind), "session_start"
 			if f.ImportedBy != "" {
 				h.LoadReason, h.ParentFilePath = "include", f.ImportedBy
+			}
+			h.Globs = f.Paths
+		}))
+		a.reportHooks(hooks.Result{SystemMessages: r.SystemMessages, Errors: r.Errors})
+	}
+}
+
+// instructionsTouched runs InstructionsLoaded hooks for the memory files
+// reading trigger loaded: a folder's CLAUDE.md on the way to it
+// ("nested_traversal"), a rule whose paths match it ("path_glob_match"),
+// or a file one of those imports ("include"); each hook is told
+// trigger_file_path. As at start, they only observe.
+func (a *app) instructionsTouched(ctx context.Context, trigger string, files []prompt.File) {
+	if !a.hookRun.Has(hooks.InstructionsLoaded) {
+		return
+	}
+	if !filepath.IsAbs(trigger) {
+		trigger = filepath.Join(a.cwd, trigger)
+	}
+	for _, f := range files {
+		r := a.hookRun.Run(ctx, a.hookInput(hooks.InstructionsLoaded, func(h *hooks.Input) {
+			h.FilePath, h.MemoryType, h.LoadReason, h.TriggerFilePath = f.Path, memoryType(f.Kind), "nested_traversal", trigger
+			switch {
+			case f.ImportedBy != "":
+				h.LoadReason, h.ParentFilePath = "include", f.ImportedBy
+			case f.Paths != nil:
+				h.LoadReason = "path_glob_match"
 			}
 			h.Globs = f.Paths
 		}))

@@ -73,7 +73,7 @@ func (a *app) builtinTools() []tool.Tool {
 	a.shellMu.Unlock()
 	all := []tool.Tool{
 		sh,
-		&memoryRead{Tool: read.New(a.files), memory: func() *prompt.Memory { return a.memory }},
+		&memoryRead{Tool: read.New(a.files), memory: func() *prompt.Memory { return a.memory }, loaded: a.instructionsTouched},
 		write.New(a.files),
 		edit.New(a.files),
 		edit.NewMulti(a.files),
@@ -599,6 +599,9 @@ func (a *app) denyCommandRead(path string) bool {
 type memoryRead struct {
 	tool.Tool
 	memory func() *prompt.Memory // nil result: no memory files
+	// loaded, when set, hears the memory files a read loaded (for
+	// InstructionsLoaded hooks).
+	loaded func(ctx context.Context, trigger string, files []prompt.File)
 }
 
 // Call reads, then adds newly relevant memory for the file read.
@@ -612,8 +615,11 @@ func (m *memoryRead) Call(ctx context.Context, c *tool.Call, input json.RawMessa
 		FilePath string `json:"file_path"`
 	}
 	if json.Unmarshal(input, &in) == nil && in.FilePath != "" {
-		if text := mem.Touch(in.FilePath); text != "" {
+		if text, files := mem.TouchFiles(in.FilePath); text != "" {
 			res.Messages = append(res.Messages, llm.TextBlock(text))
+			if m.loaded != nil {
+				m.loaded(ctx, in.FilePath, files)
+			}
 		}
 	}
 	return res, nil

@@ -192,10 +192,15 @@ type Input struct {
 	ExpansionType, CommandName, CommandArgs, CommandSource string
 
 	// FilePath, MemoryType ("User", "Project", "Local", "Managed"),
-	// LoadReason ("session_start", "include"), Globs and ParentFilePath
+	// LoadReason ("session_start", "nested_traversal", "path_glob_match",
+	// "include"), Globs and ParentFilePath
 	// describe a memory file (InstructionsLoaded).
 	FilePath, MemoryType, LoadReason, ParentFilePath string
 	Globs                                            []string
+	// TriggerFilePath is the file whose reading loaded the memory file
+	// (load_reason "nested_traversal", "path_glob_match", or "include"
+	// below one of those).
+	TriggerFilePath string
 
 	// ToolCalls are the calls of a batch (PostToolBatch), each with
 	// tool_name, tool_input, tool_use_id and tool_response (the result
@@ -366,6 +371,9 @@ func (in *Input) JSON() []byte {
 		}
 		if in.ParentFilePath != "" {
 			m["parent_file_path"] = in.ParentFilePath
+		}
+		if in.TriggerFilePath != "" {
+			m["trigger_file_path"] = in.TriggerFilePath
 		}
 	case UserPromptExpansion:
 		m["expansion_type"] = in.ExpansionType

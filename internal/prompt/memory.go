@@ -637,6 +637,13 @@ func pathBase(rel string) string {
 // returns them as a <system-reminder> text for the model, or "" when
 // nothing is new. Each file is returned once per session.
 func (m *Memory) Touch(path string) string {
+	text, _ := m.TouchFiles(path)
+	return text
+}
+
+// TouchFiles is Touch, also returning the files it loaded (imports after
+// the file that imports them), for InstructionsLoaded hooks.
+func (m *Memory) TouchFiles(path string) (string, []File) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(m.opts.Cwd, path)
 	}
@@ -677,7 +684,7 @@ func (m *Memory) Touch(path string) string {
 	m.pending = still
 	out = slices.DeleteFunc(out, func(f File) bool { return f.Content == "" })
 	if len(out) == 0 {
-		return ""
+		return "", nil
 	}
-	return nestedReminder(path, out)
+	return nestedReminder(path, out), out
 }
