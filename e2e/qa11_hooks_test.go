@@ -584,3 +584,19 @@ func TestInstructionsLoadedFiresForNestedMemoryAndPathRulesAReadLoads(t *testing
 		t.Errorf("path_glob_match input %v; want the go rule triggered by %s", glob, goFile)
 	}
 }
+
+func TestPostToolUseInputCarriesDurationMs(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "sleep 0.05; echo ok"})),
+		llmtest.Reply("Done."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"cat > `+root+`/post.json"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "wait", "--dangerously-skip-permissions"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	in := readHookInput(t, filepath.Join(root, "post.json"))
+	if d, ok := in["duration_ms"].(float64); !ok || d <= 0 {
+		t.Errorf("PostToolUse input %v; want a positive duration_ms", in)
+	}
+}

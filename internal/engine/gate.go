@@ -499,6 +499,7 @@ func (g *PermissionGate) After(ctx context.Context, c *tool.Call, t tool.Tool, i
 	}
 	in := g.hookInput(ev, c)
 	in.ToolName, in.ToolInput, in.ToolUseID = t.Name(), input, c.ID
+	in.Duration = res.Elapsed
 	if res.IsError {
 		in.Error = resultText(res.Content)
 		in.IsInterrupt = ctx.Err() != nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // fileNames splits a FileChanged matcher into the file names it lists
@@ -142,6 +143,9 @@ type Input struct {
 	Error        string
 	ErrorDetails string
 	IsInterrupt  bool
+	// Duration is how long the call ran (PostToolUse, PostToolUseFailure;
+	// duration_ms, left out when zero).
+	Duration time.Duration
 	// PermissionSuggestions are the "always allow" updates offered
 	// (PermissionRequest).
 	PermissionSuggestions any
@@ -300,6 +304,11 @@ func (in *Input) JSON() []byte {
 		if in.IsInterrupt {
 			m["is_interrupt"] = true
 		}
+	}
+	if (in.Event == PostToolUse || in.Event == PostToolUseFailure) && in.Duration > 0 {
+		m["duration_ms"] = in.Duration.Milliseconds()
+	}
+	switch in.Event {
 	case PermissionRequest:
 		if in.PermissionSuggestions != nil {
 			m["permission_suggestions"] = in.PermissionSuggestions

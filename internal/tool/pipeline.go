@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"reins/internal/llm"
 )
@@ -129,6 +130,7 @@ func (p *Pipeline) gated(ctx context.Context, c *Call, t Tool, input json.RawMes
 	out.Input = input
 	out.StopTurn, out.StopReason = v.StopTurn, v.StopReason
 	p.emit(Output{Kind: OutStarted, ID: c.ID, Name: c.Name, Input: input})
+	started := time.Now()
 	res, err := t.Call(ctx, c, input, func(pr Progress) {
 		p.emit(Output{Kind: OutProgress, ID: c.ID, Name: c.Name, Progress: pr})
 	})
@@ -146,6 +148,7 @@ func (p *Pipeline) gated(ctx context.Context, c *Call, t Tool, input json.RawMes
 		res = &Result{}
 	}
 	empty := emptyContent(res.Content)
+	res.Elapsed = time.Since(started)
 	gate.After(ctx, c, t, input, res)
 	if res.StopTurn && !out.StopTurn {
 		out.StopTurn, out.StopReason = true, res.StopReason

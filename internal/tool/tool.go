@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"reins/internal/llm"
 )
@@ -144,6 +145,9 @@ type Result struct {
 	// why.
 	StopTurn   bool
 	StopReason string
+	// Elapsed is how long the call ran, set by the pipeline before the
+	// Gate's After (PostToolUse hooks' duration_ms).
+	Elapsed time.Duration
 }
 
 // Text returns a result holding one text block.
