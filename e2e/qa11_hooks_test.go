@@ -600,3 +600,26 @@ func TestPostToolUseInputCarriesDurationMs(t *testing.T) {
 		t.Errorf("PostToolUse input %v; want a positive duration_ms", in)
 	}
 }
+
+func TestHooksCommandListsEventsInLifecycleOrder(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{
+		"Stop":[{"hooks":[{"type":"command","command":"true"}]}],
+		"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}],
+		"SessionStart":[{"hooks":[{"type":"command","command":"true"}]}],
+		"WorktreeCreate":[{"hooks":[{"type":"command","command":"true"}]}]}}`)
+	r := sb.Run(t, "", "-p", "/hooks")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	order := []string{"SessionStart\n", "PreToolUse\n", "Stop\n", "WorktreeCreate\n"}
+	last := -1
+	for _, ev := range order {
+		i := strings.Index(r.Stdout, ev)
+		if i < 0 || i < last {
+			t.Fatalf("/hooks output does not list %v in this order:\n%s", order, r.Stdout)
+		}
+		last = i
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"reins/internal/command"
 	"reins/internal/engine"
+	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/permission"
 	"reins/internal/session"
@@ -473,7 +475,20 @@ func (a *app) viewHooks(context.Context, string) (string, error) {
 	for ev := range hs {
 		events = append(events, ev)
 	}
-	sort.Strings(events)
+	// In the order of the session's life (as Claude Code's /hooks lists
+	// them), then any other names alphabetically.
+	rank := func(ev string) int {
+		if i := slices.Index(hooks.Events, hooks.Event(ev)); i >= 0 {
+			return i
+		}
+		return len(hooks.Events)
+	}
+	sort.SliceStable(events, func(i, j int) bool {
+		if ri, rj := rank(events[i]), rank(events[j]); ri != rj {
+			return ri < rj
+		}
+		return events[i] < events[j]
+	})
 	var b strings.Builder
 	for _, ev := range events {
 		b.WriteString(ev + "\n")

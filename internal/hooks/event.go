@@ -87,12 +87,13 @@ const (
 	FileChanged Event = "FileChanged"
 )
 
-// Events lists every event, in the order of the documentation.
+// Events lists every event reins fires, in the order of a session's
+// life, as Claude Code's documentation and /hooks list them.
 var Events = []Event{
-	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
-	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
-	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded, PostToolBatch,
-	WorktreeCreate, WorktreeRemove, Setup, FileChanged,
+	SessionStart, Setup, InstructionsLoaded, UserPromptSubmit, UserPromptExpansion,
+	PreToolUse, PermissionRequest, PermissionDenied, PostToolUse, PostToolUseFailure, PostToolBatch,
+	Notification, SubagentStart, SubagentStop, Stop, StopFailure, PreCompact, PostCompact,
+	CwdChanged, FileChanged, WorktreeCreate, WorktreeRemove, SessionEnd,
 }
 
 // plainContext reports whether plain stdout of a hook of the event (exit
