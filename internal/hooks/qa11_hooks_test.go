@@ -78,3 +78,20 @@ func TestDeferRanksBetweenAskAndDeny(t *testing.T) {
 		t.Errorf("defer+deny = %q; want deny", r.Decision)
 	}
 }
+
+// FuzzLastLine: the path read from a WorktreeCreate hook's stdout is one
+// line, trimmed, with no escape character left of a colour code.
+func FuzzLastLine(f *testing.F) {
+	for _, s := range []string{"", "/a\n", "x\n\x1b[1;32m/p\x1b[0m\n\n", "\x1b]0;title\x07/t", "\x1b", "a\r\nb\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, out string) {
+		l := lastLine(out)
+		if strings.ContainsAny(l, "\n") || l != strings.TrimSpace(l) {
+			t.Errorf("lastLine(%q) = %q", out, l)
+		}
+		if !strings.Contains(out, "\x1b") && l != "" && !strings.Contains(out, l) {
+			t.Errorf("lastLine(%q) = %q, not a line of it", out, l)
+		}
+	})
+}

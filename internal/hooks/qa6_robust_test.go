@@ -37,12 +37,15 @@ func FuzzAggregate(f *testing.F) {
 		`{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "r", "updatedInput": {"a": 1}}}`,
 		`{"hookSpecificOutput": {"decision": {"behavior": "allow", "updatedInput": [1]}}}`,
 		`{"a":1} trailing`, "{\"decision\":\"approve\"}\n{}",
+		`{"hookSpecificOutput": {"worktreePath": "/w", "watchPaths": ["/a", 3], "sessionTitle": "t", "initialUserMessage": "m"}}`,
+		"noise\n\x1b[32m/tmp/wt\x1b[0m\n", `{"hookSpecificOutput": {"permissionDecision": "defer"}}`,
 	} {
 		for _, code := range []int{0, 1, 2} {
 			f.Add(s, "stderr text", code, uint8(0))
 		}
 	}
-	events := []Event{PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SubagentStop, PermissionRequest, Notification}
+	events := []Event{PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SubagentStop, PermissionRequest, Notification,
+		WorktreeCreate, WorktreeRemove, Setup, FileChanged, CwdChanged}
 	f.Fuzz(func(t *testing.T, stdout, stderr string, code int, ev uint8) {
 		event := events[int(ev)%len(events)]
 		r := Aggregate(event, []Output{{Name: "h", Stdout: stdout, Stderr: stderr, ExitCode: code}})
