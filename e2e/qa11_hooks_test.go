@@ -623,3 +623,33 @@ func TestHooksCommandListsEventsInLifecycleOrder(t *testing.T) {
 		last = i
 	}
 }
+
+func TestStopHookInputListsRunningBackgroundTasks(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_bg", "Bash", map[string]any{"command": "sleep 3", "run_in_background": true, "description": "wait a while"})),
+		llmtest.Reply("Started."),
+		llmtest.Reply("Finished."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"cat >> `+root+`/stop.jsonl; echo >> `+root+`/stop.jsonl"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "start it", "--dangerously-skip-permissions"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "stop.jsonl"))
+	if err != nil {
+		t.Fatal("the Stop hook did not run")
+	}
+	var first struct {
+		BackgroundTasks []map[string]any `json:"background_tasks"`
+	}
+	if err := json.Unmarshal([]byte(strings.SplitN(string(data), "\n", 2)[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if len(first.BackgroundTasks) != 1 {
+		t.Fatalf("first Stop input background_tasks %v; want the running command", first.BackgroundTasks)
+	}
+	bt := first.BackgroundTasks[0]
+	if bt["type"] != "local_bash" || bt["status"] != "running" || bt["command"] != "sleep 3" || bt["description"] != "wait a while" || bt["id"] == "" {
+		t.Errorf("background task %v", bt)
+	}
+}

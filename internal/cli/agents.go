@@ -493,6 +493,7 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		AgentID:             c.spec.AgentID,
 		AgentType:           def.Name,
 		AgentTranscriptPath: transcript,
+		BackgroundTasks:     a.runningTasks, // the session's, as in Claude Code
 		Notify:              a.notify,
 		Classifier:          a.classifier,
 		AutoGuard:           a.autoGuard,

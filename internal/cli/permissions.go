@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"reins/internal/hooks"
 	"reins/internal/llm"
 	"reins/internal/permission"
+	"reins/internal/task"
 )
 
 // readDirs are the folders the model may read without asking: the
@@ -106,7 +108,8 @@ func (a *app) permissions() error {
 			id := a.currentID()
 			return hooks.Input{SessionID: id, TranscriptPath: a.store.TranscriptPath(a.cwd, id), Cwd: a.hookCwd(), PromptID: a.currentPromptID()}
 		},
-		Notify: a.notify,
+		Notify:          a.notify,
+		BackgroundTasks: a.runningTasks,
 		// "defer" is for the programs that run reins non-interactively.
 		CanDefer: a.front == frontPrint || a.front == frontSDK,
 	})
@@ -204,6 +207,26 @@ func (a *app) skillDirs() []string {
 	var out []string
 	for _, root := range []string{filepath.Join(a.home, ".claude"), a.configDir, filepath.Join(a.projDir, ".claude"), filepath.Join(a.projDir, ".reins")} {
 		out = append(out, filepath.Join(root, "skills"))
+	}
+	return out
+}
+
+// runningTasks are the session's background tasks still running, as Stop
+// and SubagentStop hooks are told them.
+func (a *app) runningTasks() []hooks.BackgroundTask {
+	if a.tasks == nil {
+		return nil
+	}
+	var out []hooks.BackgroundTask
+	for _, t := range a.tasks.List() {
+		if t.Status != task.Running {
+			continue
+		}
+		bt := hooks.BackgroundTask{ID: t.ID, Type: "local_bash", Status: string(t.Status), Description: cmp.Or(t.Description, t.Command), Command: t.Command}
+		if t.Kind == task.KindAgent {
+			bt.Type, bt.Command, bt.AgentType = "local_agent", "", t.AgentType
+		}
+		out = append(out, bt)
 	}
 	return out
 }

@@ -52,6 +52,9 @@ type GateConfig struct {
 	// AutoGuard pauses auto mode after too many blocks; share one among a
 	// session's gates. Nil: the gate keeps its own.
 	AutoGuard *automode.Guard
+	// BackgroundTasks, when set, lists the session's background tasks
+	// still running, for Stop and SubagentStop hooks (background_tasks).
+	BackgroundTasks func() []hooks.BackgroundTask
 	// CanDefer lets a PreToolUse hook's permissionDecision "defer" pause
 	// the session (print mode): the call does not run and the turn ends.
 	// Elsewhere "defer" is ignored with a warning, as in Claude Code.
@@ -707,6 +710,12 @@ func (g *PermissionGate) Stop(ctx context.Context, in StopInput) StopDecision {
 		hi.LastAssistantMessage = in.LastAssistant.Text()
 	}
 	hi.AgentTranscriptPath = g.cfg.AgentTranscriptPath
+	if g.cfg.BackgroundTasks != nil {
+		hi.BackgroundTasks = g.cfg.BackgroundTasks()
+		if hi.BackgroundTasks == nil {
+			hi.BackgroundTasks = []hooks.BackgroundTask{}
+		}
+	}
 	r := g.cfg.Hooks.Run(ctx, hi)
 	d := StopDecision{Messages: append(append([]string{}, r.SystemMessages...), r.Errors...)}
 	switch {

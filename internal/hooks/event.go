@@ -163,6 +163,9 @@ type Input struct {
 	// of a stop hook (Stop, SubagentStop).
 	StopHookActive       bool
 	LastAssistantMessage string
+	// BackgroundTasks are the session's background tasks still running
+	// (Stop, SubagentStop; background_tasks, sent when not nil).
+	BackgroundTasks []BackgroundTask
 	// AgentTranscriptPath is the sub-agent's transcript (SubagentStop).
 	AgentTranscriptPath string
 
@@ -224,6 +227,19 @@ type Input struct {
 	// Env are NAME=value pairs added to the environment of this run's
 	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
 	Env []string
+}
+
+// BackgroundTask describes a background task still running when a Stop
+// or SubagentStop hook fires, with Claude Code's field names.
+type BackgroundTask struct {
+	ID string `json:"id"`
+	// Type is "local_bash" or "local_agent".
+	Type        string `json:"type"`
+	Status      string `json:"status"`
+	Description string `json:"description"`
+	// Command is a command's; AgentType an agent's.
+	Command   string `json:"command,omitempty"`
+	AgentType string `json:"agent_type,omitempty"`
 }
 
 // MatchValue is what an event's matchers are matched against: the tool
@@ -345,6 +361,9 @@ func (in *Input) JSON() []byte {
 		}
 		if in.Event == SubagentStop && in.AgentTranscriptPath != "" {
 			m["agent_transcript_path"] = in.AgentTranscriptPath
+		}
+		if in.BackgroundTasks != nil {
+			m["background_tasks"] = in.BackgroundTasks
 		}
 	case PreCompact:
 		m["trigger"] = in.Trigger
