@@ -106,6 +106,11 @@
 // tool_name, tool_input, tool_use_id and reason; hookSpecificOutput.retry
 // true tells the model it may try the call again.
 //
+// Input fields beyond the common ones include duration_ms (PostToolUse,
+// PostToolUseFailure), background_tasks (Stop, SubagentStop: the
+// session's tasks still running), and source ("user" or "sdk") and
+// session_title (UserPromptSubmit).
+//
 // Where events fire (outside this package): SessionStart at start
 // ("startup" or "resume"), after /clear ("clear") and after a compaction
 // ("compact", its context following the summary); StopFailure instead of
@@ -124,7 +129,10 @@
 // InstructionsLoaded at start for each memory file loaded then
 // (file_path, memory_type, load_reason "session_start" or "include" with
 // parent_file_path, globs; its matcher is load_reason; only messages and
-// errors are shown, nothing is decided); PostToolBatch (the engine's
+// errors are shown, nothing is decided), and for each one reading a file
+// loads later (load_reason "nested_traversal" for a folder's CLAUDE.md,
+// "path_glob_match" for a rule whose paths match, with
+// trigger_file_path); PostToolBatch (the engine's
 // gate) once every call of a batch has its result, before the next
 // request (tool_calls, each with tool_name, tool_input, tool_use_id and
 // the tool_response text the model sees; no matcher; exit 2, decision
