@@ -653,3 +653,18 @@ func TestStopHookInputListsRunningBackgroundTasks(t *testing.T) {
 		t.Errorf("background task %v", bt)
 	}
 }
+
+func TestSDKSessionWithMaintenanceRunsSetupHooksBeforeItsFirstTurn(t *testing.T) {
+	srv := server(t, llmtest.Reply("One."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{
+		"Setup":[{"matcher":"maintenance","hooks":[{"type":"command","command":"cat > `+root+`/setup.json"}]}]}}`)
+	p := startSDK(t, sb, "--maintenance")
+	p.send(sdkUserLine("first"))
+	p.next("result")
+	p.finish()
+	if in := readHookInput(t, filepath.Join(root, "setup.json")); in["trigger"] != "maintenance" {
+		t.Errorf("Setup input %v", in)
+	}
+}

@@ -270,8 +270,9 @@ func (f *sdkFront) setMode(mode string) error {
 // beforeTurn waits (bounded) for MCP servers still connecting, so their
 // tools are in the turn.
 //
-// Before the first turn the SessionStart hooks run ("startup", "resume"
-// or "fork"), as in the other modes: only then, so that the hook
+// Before the first turn the Setup hooks (with --init or --maintenance)
+// and the SessionStart hooks run ("startup", "resume" or "fork"), as in
+// the other modes: only then, so that the hook
 // callbacks the client registers with initialize hear it too.
 func (f *sdkFront) beforeTurn(ctx context.Context) {
 	f.mu.Lock()
@@ -279,6 +280,7 @@ func (f *sdkFront) beforeTurn(ctx context.Context) {
 	f.started = true
 	f.mu.Unlock()
 	if first {
+		f.a.setupHooks(ctx) // --init, --maintenance: an SDK session is print mode
 		f.a.sessionStart(ctx)
 		f.a.onClose(func() { f.a.sessionEnd("other") })
 	}
