@@ -668,3 +668,19 @@ func TestSDKSessionWithMaintenanceRunsSetupHooksBeforeItsFirstTurn(t *testing.T)
 		t.Errorf("Setup input %v", in)
 	}
 }
+
+func TestToolHookInputCarriesTheEffortLevel(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "true"})),
+		llmtest.Reply("Done."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"cat > `+root+`/pre.json"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "go", "--effort", "high", "--model", "claude-opus-4-5", "--dangerously-skip-permissions"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	in := readHookInput(t, filepath.Join(root, "pre.json"))
+	if e, _ := in["effort"].(map[string]any); e == nil || e["level"] != "high" {
+		t.Errorf("PreToolUse input %v; want effort {level: high}", in)
+	}
+}

@@ -110,6 +110,8 @@ func (g *PermissionGate) hookInput(ev hooks.Event, c *tool.Call) hooks.Input {
 		if in.Cwd == "" {
 			in.Cwd = c.Cwd
 		}
+		// Hooks about a call are told the effort level it was made at.
+		in.Effort = c.Effort
 	}
 	in.Event = ev
 	in.PermissionMode = string(g.cfg.Permissions.Mode())

@@ -125,6 +125,10 @@ type Input struct {
 	TranscriptPath string
 	Cwd            string
 	PermissionMode string
+	// Effort is the effort level of the request that made the call
+	// (tool events; effort {"level": ...}, left out when "": the model's
+	// default).
+	Effort string
 	// AgentID and AgentType are set inside a sub-agent and for the
 	// SubagentStart and SubagentStop events.
 	AgentID   string
@@ -301,6 +305,9 @@ func (in *Input) JSON() []byte {
 	}
 	if in.AgentType != "" {
 		m["agent_type"] = in.AgentType
+	}
+	if in.Effort != "" && in.Event.toolEvent() {
+		m["effort"] = map[string]string{"level": in.Effort}
 	}
 	if in.Event.toolEvent() {
 		m["tool_name"] = in.ToolName
