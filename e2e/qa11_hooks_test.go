@@ -684,3 +684,21 @@ func TestToolHookInputCarriesTheEffortLevel(t *testing.T) {
 		t.Errorf("PreToolUse input %v; want effort {level: high}", in)
 	}
 }
+
+func TestFileChangedHookHearsAWatchedFileRemoved(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_rm", "Bash", map[string]any{"command": "rm package-lock.json"})),
+		llmtest.Reply("Removed."))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "package-lock.json", "{}\n")
+	root := filepath.Dir(sb.Dir)
+	writeFile(t, filepath.Join(sb.Home, ".claude", "settings.json"), `{"hooks":{"FileChanged":[
+		{"matcher":"package-lock.json","hooks":[{"type":"command","command":"cat > `+root+`/changed.json"}]}]}}`)
+	if r := sb.Run(t, "", "-p", "drop the lock file", "--dangerously-skip-permissions"); r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	in := readHookInput(t, filepath.Join(root, "changed.json"))
+	if in["file_path"] != filepath.Join(sb.Dir, "package-lock.json") || in["event"] != "unlink" {
+		t.Errorf("FileChanged input %v; want event unlink", in)
+	}
+}
