@@ -185,6 +185,8 @@ type agentConv struct {
 	checker *permission.Checker    // its permissions (a narrowed clone)
 	hooks   *hooks.Runner          // the runner its gate uses
 	notes   []string               // problems found while spawning, for the user
+	memory  string                 // its memory section of the system prompt; "" if none
+	memDir  string                 // its persistent memory folder; "" if none
 
 	ran    sync.Once // Run runs once
 	closed sync.Once // Close runs once
@@ -221,6 +223,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 	if err := c.startMCP(ctx); err != nil {
 		return nil, err
 	}
+	c.prepareMemory(s.pool())
 	c.tools = s.tools(c)
 	c.search = toolsearch.NewSession(a.subagentSearchOptions(spec.Model))
 	transcript := filepath.Join(sessDir, "subagents", "agent-"+spec.AgentID+".jsonl")
@@ -464,6 +467,14 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		if err := checker.Apply([]permission.Update{{Type: permission.UpdateAddDirectories,
 			Directories: []string{c.wt.Path}, Destination: permission.DestSession}}); err != nil {
 			return fmt.Errorf("agent %s: worktree: %w", def.Name, err)
+		}
+	}
+	if c.memDir != "" {
+		// Its memory folder is its own to read and keep.
+		root := "/" + filepath.ToSlash(c.memDir) + "/**"
+		if err := checker.Apply([]permission.Update{{Type: permission.UpdateAddRules, Rules: []string{"Read(" + root + ")", "Edit(" + root + ")"},
+			Behavior: permission.Allow, Destination: permission.DestSession}}); err != nil {
+			c.notes = append(c.notes, fmt.Sprintf("agent %s: memory folder: %v", def.Name, err))
 		}
 	}
 	if _, deny := def.Rules(); len(deny) > 0 {
@@ -710,10 +721,44 @@ func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.System
 	if at := prompt.Attribution(a.settings.Attribution.Commit, a.settings.Attribution.PR); at != "" {
 		env += "\n\n" + at // a sub-agent's commits carry them too
 	}
+	own := c.spec.Definition.SystemPrompt()
+	if c.memory != "" {
+		own += "\n\n" + c.memory
+	}
 	return []llm.SystemBlock{
-		{Text: c.spec.Definition.SystemPrompt(), Cache: true},
+		{Text: own, Cache: true},
 		{Text: env, Cache: true},
 	}
+}
+
+// prepareMemory sets up the definition's persistent memory folder, if it
+// asks for one: the folder, the prompt section loading its index, and the
+// file tools to keep it (Read, Write and Edit, as far as the parent
+// conversation has them). A folder that cannot be made is a note for the
+// user, and the agent runs without memory.
+func (c *agentConv) prepareMemory(pool []tool.Tool) {
+	a := c.a
+	def := c.spec.Definition
+	dir := def.MemoryDir(a.claudeDir, a.projDir)
+	if dir == "" {
+		return
+	}
+	text, err := agent.MemoryPrompt(def, dir)
+	if err != nil {
+		c.notes = append(c.notes, err.Error()+"; it runs without its memory")
+		return
+	}
+	c.memory, c.memDir = text, dir
+	tools := slices.Clone(c.spec.Tools)
+	for _, name := range []string{"Read", "Write", "Edit"} {
+		if slices.Contains(tools, name) {
+			continue
+		}
+		if slices.ContainsFunc(pool, func(t tool.Tool) bool { return t.Name() == name }) {
+			tools = append(tools, name)
+		}
+	}
+	c.spec.Tools = tools
 }
 
 // gitBranch is the branch the sub-agent's transcript records: its

@@ -103,7 +103,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Resources:     a.mentionableResources,
 		MemoryChanged: u.memoryChanged,
 		Notices:       a.startupWarnings(),
-		Prompt:        strings.Join(o.Args, " "),
+		Prompt:        a.withInitialPrompt(strings.Join(o.Args, " ")),
 		Cwd:           a.cwd,
 		Version:       Version,
 		KeySource:     a.keySource,

@@ -106,8 +106,9 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if err != nil {
 		return err
 	}
-	if strings.TrimSpace(prompt) == "" {
-		return usageError{"no prompt: give one as an argument or on stdin (reins -p \"...\")"}
+	noPrompt := usageError{"no prompt: give one as an argument or on stdin (reins -p \"...\")"}
+	if strings.TrimSpace(prompt) == "" && o.Agent == "" {
+		return noPrompt
 	}
 	w := streamjson.NewWriter(env.Stdout, streamjson.Options{Partial: o.Partial, Replay: o.ReplayUser})
 	var h appHooks
@@ -126,6 +127,10 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		return err
 	}
 	defer a.close()
+	// An --agent's initialPrompt is the first turn, ahead of the prompt.
+	if prompt = a.withInitialPrompt(prompt); strings.TrimSpace(prompt) == "" {
+		return noPrompt
+	}
 	w.SetSessionID(a.sessionID)
 	a.waitMCP(ctx)
 	if err := a.checkPromptTool(); err != nil {

@@ -290,6 +290,10 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, prog
 	if err != nil {
 		return nil, err
 	}
+	if def.Background && t.cfg.Tasks != nil {
+		// The definition asks to run in the background every time.
+		in.RunInBackground = true
+	}
 	spec := t.spec(c, in, def)
 	if in.RunInBackground {
 		return t.background(ctx, spec)
