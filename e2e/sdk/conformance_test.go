@@ -442,6 +442,8 @@ func TestEndOfInputFinishesTheTurnAndExits(t *testing.T) {
 
 func TestJSONSchemaGivesStructuredOutput(t *testing.T) {
 	schema := `{"type":"object","properties":{"answer":{"type":"integer"}},"required":["answer"]}`
+	// As in Claude Code, the call ends the turn (the model is not asked
+	// again) and the result text is the output as JSON.
 	t.Run("the model calls StructuredOutput", func(t *testing.T) {
 		srv := server(t, call("toolu_1", "StructuredOutput", `{"answer":42}`, 100, 10), reply("Done.", 120, 5))
 		sb := e2etest.NewSandbox(t, srv.URL)
@@ -450,14 +452,16 @@ func TestJSONSchemaGivesStructuredOutput(t *testing.T) {
 		c.expect(stateLine("running"))
 		c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: "StructuredOutput"}))
 		c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", "StructuredOutput", `{"answer":42}`), 100))
-		c.expect(toolResultLine("toolu_1", "<string>", false, `{"answer":42}`))
-		c.expect(assistantLine("msg_002", opus, textBlock("Done."), 120))
-		c.expect(resultLine(resultSpec{result: "Done.", stop: "end_turn", turns: 2, in: 220, out: 15, terminal: "completed",
+		c.expect(toolResultLine("toolu_1", "<string>", false, `"<string>"`))
+		c.expect(resultLine(resultSpec{result: `{"answer":42}`, stop: "tool_use", turns: 2, in: 100, out: 10, terminal: "completed",
 			structured: `{"answer":42}`}))
 		c.expect(stateLine("idle"))
 		c.closeInput()
 		if code := c.wait(); code != 0 {
 			t.Fatalf("exit code %d", code)
+		}
+		if n := len(srv.Requests()); n != 1 {
+			t.Errorf("%d requests, want 1: the StructuredOutput call ends the turn", n)
 		}
 		var sent bool
 		for _, name := range srv.Requests()[0].ToolNames() {
