@@ -1,6 +1,8 @@
 package sdk_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"reins/internal/e2etest"
@@ -24,5 +26,58 @@ func TestQA11OutputFormatStructuredOutputEndsTheTurn(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests, want 1: the call ends the turn", n)
+	}
+}
+
+// An initialize sent while a can_use_tool question waits (a client that
+// reconnects to the session) is answered with the questions still
+// waiting, as they were sent, so that it can answer them; reins's
+// answers had no pending_permission_requests, which the SDK reads as a
+// CLI too old to say.
+func TestQA11InitializeListsThePermissionQuestionsStillWaiting(t *testing.T) {
+	srv := server(t, call("toolu_1", echoTool, `{"text":"hi"}`, 100, 10), reply("Done.", 120, 5))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	mcp := &fakeMCP{name: "sdk-tools"}
+	c := start(t, sb, mcp, append(sdkMCPArgs, "--permission-prompt-tool", "stdio")...)
+	c.request("init-1", `{"subtype":"initialize","hooks":null}`)
+	c.expect(initOK("init-1", initResponse("default")))
+
+	c.user("Echo something.")
+	c.expect(stateLine("running"))
+	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: echoTool, mcp: echoServers}))
+	c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", echoTool, `{"text":"hi"}`), 100))
+	c.expect(stateLine("requires_action"))
+	ask := canUseTool("ask1", echoTool, "toolu_1", `{"text":"hi"}`)
+	c.expect(ask)
+	asked := c.get("ask1")
+
+	c.request("init-2", `{"subtype":"initialize","hooks":null}`)
+	line := c.next()
+	var v struct {
+		Response struct {
+			RequestID string            `json:"request_id"`
+			Pending   []json.RawMessage `json:"pending_permission_requests"`
+			Dialogs   []json.RawMessage `json:"pending_user_dialog_requests"`
+		} `json:"response"`
+	}
+	if err := json.Unmarshal([]byte(line), &v); err != nil || v.Response.RequestID != "init-2" {
+		t.Fatalf("want the answer to init-2, got %s", line)
+	}
+	if len(v.Response.Pending) != 1 || v.Response.Dialogs == nil || len(v.Response.Dialogs) != 0 {
+		t.Fatalf("pending %s, dialogs %s; want the one question and no dialogs", v.Response.Pending, v.Response.Dialogs)
+	}
+	if err := newMatcher(c.m.vars["session"].(string)).match(strings.Replace(ask, `"<$ask1>"`, q(asked), 1), string(v.Response.Pending[0])); err != nil {
+		t.Errorf("the pending question is not the one sent: %v", err)
+	}
+
+	c.answer(asked, `{"behavior":"allow","updatedInput":{"text":"hi"}}`)
+	c.expect(stateLine("running"))
+	c.expect(toolResultLine("toolu_1", "echo: hi", false, `[{"type":"text","text":"echo: hi"}]`))
+	c.expect(assistantLine("msg_002", opus, textBlock("Done."), 120))
+	c.expect(resultLine(resultSpec{result: "Done.", stop: "end_turn", turns: 2, in: 220, out: 15, terminal: "completed"}))
+	c.expect(stateLine("idle"))
+	c.closeInput()
+	if code := c.wait(); code != 0 {
+		t.Fatalf("exit code %d", code)
 	}
 }
