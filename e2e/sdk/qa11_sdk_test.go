@@ -2,6 +2,7 @@ package sdk_test
 
 import (
 	"encoding/json"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -79,5 +80,42 @@ func TestQA11InitializeListsThePermissionQuestionsStillWaiting(t *testing.T) {
 	c.closeInput()
 	if code := c.wait(); code != 0 {
 		t.Fatalf("exit code %d", code)
+	}
+}
+
+// excludeDynamicSections (with the preset prompt) keeps the per-user
+// parts (the working folder and the git snapshot) out of the system
+// prompt, so that it is the same for every user and its cache can be
+// shared; they reach the model at the front of the conversation instead.
+// reins ignored the option and the working folder stayed in the system
+// prompt.
+func TestQA11ExcludeDynamicSectionsMovesTheWorkingFolderOutOfTheSystemPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		scenario string
+		inSystem bool
+	}{{"preset", true}, {"exclude", false}} {
+		t.Run(tc.scenario, func(t *testing.T) {
+			srv := server(t, reply("Hello.", 100, 5))
+			sb := e2etest.NewSandbox(t, srv.URL)
+			if err := exec.Command("git", "-C", sb.Dir, "init", "-q").Run(); err != nil {
+				t.Fatalf("git init: %v", err)
+			}
+			runScript(t, sb, "qa11.mjs", tc.scenario)
+			reqs := srv.Requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			system := strings.Join(systemTexts(t, reqs[0].System), "\n")
+			msgs, _ := json.Marshal(reqs[0].Messages)
+			if got := strings.Contains(system, sb.Dir); got != tc.inSystem {
+				t.Errorf("working folder in the system prompt: %v, want %v:\n%s", got, tc.inSystem, system)
+			}
+			if got := strings.Contains(system, "gitStatus"); got != tc.inSystem {
+				t.Errorf("git snapshot in the system prompt: %v, want %v", got, tc.inSystem)
+			}
+			if !tc.inSystem && (!strings.Contains(string(msgs), "Working folder: "+sb.Dir) || !strings.Contains(string(msgs), "gitStatus")) {
+				t.Errorf("the conversation does not carry the working folder and git snapshot: %s", msgs)
+			}
+		})
 	}
 }

@@ -51,6 +51,11 @@ type InitializeRequest struct {
 	// PlanModeInstructions is the host's planning workflow, given to the
 	// model in the plan-mode note (the SDK's planModeInstructions).
 	PlanModeInstructions string `json:"planModeInstructions"`
+	// ExcludeDynamicSections moves the per-user environment (working
+	// folders, date, git snapshot) out of the default system prompt into
+	// the conversation, so that the prompt can be cached across users
+	// (the SDK's preset excludeDynamicSections).
+	ExcludeDynamicSections bool `json:"excludeDynamicSections"`
 	// ManagedSettings, Settings and DisallowedTools are the SDK's
 	// managedSettings, settings and disallowedTools options sent here
 	// rather than on the command line (its *Delivery 'initialize',

@@ -24,6 +24,11 @@ const scenarios = {
     run("How many?", {
       outputFormat: { type: "json_schema", schema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] } },
     }),
+  // The preset prompt with excludeDynamicSections: the per-user parts
+  // go with the conversation, not in the system prompt.
+  exclude: () => run("Hi.", { systemPrompt: { type: "preset", preset: "claude_code", excludeDynamicSections: true } }),
+  // The preset prompt as it is.
+  preset: () => run("Hi.", { systemPrompt: { type: "preset", preset: "claude_code" } }),
 };
 
 try {
