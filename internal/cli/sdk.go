@@ -528,6 +528,11 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		agentSet = true
 	}
 	text, set, _ := req.SystemPromptText()
+	if req.ExcludeDynamicSections && !(set && strings.TrimSpace(text) != "") {
+		if err := f.excludeDynamic(); err != nil {
+			return nil, err
+		}
+	}
 	if set || req.AppendSystemPrompt != nil || agentSet {
 		if err := f.setSystem(text, set || agentSet, req.AppendSystemPrompt, agentSet); err != nil {
 			return nil, err
@@ -589,6 +594,30 @@ func confirmed(taken bool) *bool {
 		return nil
 	}
 	return &taken
+}
+
+// excludeDynamic rebuilds the session, before its first turn, with the
+// per-user environment out of the system prompt and at the front of the
+// conversation instead (initialize's excludeDynamicSections).
+func (f *sdkFront) excludeDynamic() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.started {
+		return errors.New("excludeDynamicSections must come before the first user message")
+	}
+	f.a.excludeDynamic.Store(true)
+	old := f.sess
+	cfg := old.Config()
+	cfg.System = f.a.systemPrompt(context.Background())
+	cfg.UserContext = f.a.userContext()
+	s := engine.New(cfg)
+	s.SetHistory(old.History())
+	s.SetLastUUID(old.LastUUID())
+	f.a.mu.Lock()
+	f.a.sess = s
+	f.a.mu.Unlock()
+	f.sess = s
+	return nil
 }
 
 // setSystem rebuilds the session with the system prompt initialize gave

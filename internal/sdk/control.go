@@ -51,6 +51,11 @@ type InitializeRequest struct {
 	// PlanModeInstructions is the host's planning workflow, given to the
 	// model in the plan-mode note (the SDK's planModeInstructions).
 	PlanModeInstructions string `json:"planModeInstructions"`
+	// ExcludeDynamicSections moves the per-user environment (working
+	// folders, date, git snapshot) out of the default system prompt into
+	// the conversation, so that the prompt can be cached across users
+	// (the SDK's preset excludeDynamicSections).
+	ExcludeDynamicSections bool `json:"excludeDynamicSections"`
 	// ManagedSettings, Settings and DisallowedTools are the SDK's
 	// managedSettings, settings and disallowedTools options sent here
 	// rather than on the command line (its *Delivery 'initialize',
@@ -149,6 +154,7 @@ type InitializeResponse struct {
 	RemoteControlAutoConnectDefault bool `json:"remote_control_auto_connect_default"`
 	RemoteControlAvailable          bool `json:"remote_control_available"`
 	RemoteControlAutoOnByDefault    bool `json:"remote_control_auto_on_by_default"`
+	IDERemoteControlAutoEnableGate  bool `json:"ide_rc_auto_enable_gate"`
 	streamjson.FastMode
 	// Capabilities are the protocol capabilities reins implements (as
 	// in the init line: none).
@@ -238,7 +244,14 @@ func (s *Server) control(m *Message) {
 		s.cfg.Out.Line(streamjson.NewControlError(m.RequestID, err.Error()))
 		return
 	}
-	s.cfg.Out.Line(streamjson.NewControlSuccess(m.RequestID, resp))
+	ok := streamjson.NewControlSuccess(m.RequestID, resp)
+	if m.Subtype == "initialize" {
+		// What the client was asked and has not answered, for a client
+		// that joins (or rejoins) the session; reins asks no dialogs.
+		perms, dialogs := s.peer.unanswered("can_use_tool"), []streamjson.ControlRequest{}
+		ok.Response.PendingPermissionRequests, ok.Response.PendingUserDialogRequests = &perms, &dialogs
+	}
+	s.cfg.Out.Line(ok)
 }
 
 // handle serves a control request and returns the response body.

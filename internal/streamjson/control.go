@@ -37,6 +37,13 @@ type ControlResult struct {
 	Response any `json:"response,omitempty"`
 	// Error is set on error.
 	Error string `json:"error,omitempty"`
+	// PendingPermissionRequests and PendingUserDialogRequests answer an
+	// initialize: the can_use_tool (and user dialog) requests sent and
+	// not yet answered, as they were sent, so that a client joining the
+	// session can answer them. Set (possibly empty) on initialize
+	// answers only.
+	PendingPermissionRequests *[]ControlRequest `json:"pending_permission_requests,omitempty"`
+	PendingUserDialogRequests *[]ControlRequest `json:"pending_user_dialog_requests,omitempty"`
 }
 
 // NewControlSuccess answers request id with resp; a nil resp is sent as {}.
