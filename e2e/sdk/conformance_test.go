@@ -295,7 +295,8 @@ func TestSetPermissionModeAndSetModelApplyFromTheNextTurn(t *testing.T) {
 	c.request("m-1", `{"subtype":"set_model","model":"sonnet"}`)
 	c.expect(controlOK("m-1", `{}`))
 	c.request("p-1", `{"subtype":"set_permission_mode","mode":"dontAsk"}`)
-	c.expect(controlOK("p-1", `{}`))
+	c.expect(controlOK("p-1", `{"mode":"dontAsk"}`))
+	c.expect(modeStatusLine("dontAsk"))
 	c.request("p-2", `{"subtype":"set_permission_mode","mode":"sideways"}`)
 	c.expect(controlErr("p-2", `set_permission_mode: unknown permission mode "sideways" (want default, acceptEdits, plan, auto, bypassPermissions or dontAsk; manual means default)`))
 

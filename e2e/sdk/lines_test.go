@@ -22,6 +22,13 @@ func stateLine(state string) string {
 		`,"sdk_host_only":true,"session_id":"<session>","uuid":"<uuid>"}`
 }
 
+// modeStatusLine is the status line that follows a set_permission_mode
+// answer (and announces other switches of mode).
+func modeStatusLine(mode string) string {
+	return `{"type":"system","subtype":"status","status":null,"permissionMode":` + q(mode) +
+		`,"session_id":"<session>","uuid":"<uuid>"}`
+}
+
 // initSpec says what an init line holds.
 type initSpec struct {
 	cwd, model, mode string
@@ -51,8 +58,8 @@ func initLine(s initSpec) string {
 func assistantLine(msgID, model, block string, inputTokens int) string {
 	return `{"type":"assistant","message":{"id":` + q(msgID) + `,"type":"message","role":"assistant","model":` + q(model) +
 		`,"content":[` + block + `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":` + fmt.Sprint(inputTokens) +
-		`,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}},` +
-		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>"}`
+		`,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0},"context_management":null},` +
+		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>","request_id":"<any>"}`
 }
 
 func textBlock(text string) string { return `{"type":"text","text":` + q(text) + `}` }

@@ -214,8 +214,7 @@ func (f *sdkFront) modeChanged(_, to permission.Mode) {
 	if asked {
 		return
 	}
-	f.out.Line(streamjson.System{Type: "system", Subtype: "status", SessionID: f.sessionID(), UUID: uuid.NewString(),
-		Fields: map[string]any{"status": nil, "permissionMode": string(to)}})
+	f.out.Line(streamjson.NewPermissionStatus(f.sessionID(), string(to)))
 }
 
 // sessionID is the session's id, "" while the app is being built.
@@ -248,13 +247,13 @@ func (f *sdkFront) setSession(s *engine.Session) {
 
 func (f *sdkFront) currentMode() string { return string(f.a.checker.Mode()) }
 
-func (f *sdkFront) setMode(mode string) error {
+func (f *sdkFront) setMode(mode string) (string, error) {
 	m, err := permission.ParseMode(mode)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if m == permission.ModeBypass && !f.a.opts.AllowSkipPerms && !f.a.opts.SkipPerms {
-		return fmt.Errorf("bypassPermissions needs --allow-dangerously-skip-permissions or --dangerously-skip-permissions")
+		return "", fmt.Errorf("bypassPermissions needs --allow-dangerously-skip-permissions or --dangerously-skip-permissions")
 	}
 	f.mu.Lock()
 	f.modeAsked = m
@@ -264,7 +263,10 @@ func (f *sdkFront) setMode(mode string) error {
 		f.modeAsked = ""
 		f.mu.Unlock()
 	}()
-	return f.a.checker.SetMode(m)
+	if err := f.a.checker.SetMode(m); err != nil {
+		return "", err
+	}
+	return string(f.a.checker.Mode()), nil
 }
 
 // beforeTurn waits (bounded) for MCP servers still connecting, so their

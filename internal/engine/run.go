@@ -788,7 +788,7 @@ func (s *Session) forModel(msg *llm.Message, model string) *llm.Message {
 	if m, ok := s.unthought[msg]; ok {
 		return m
 	}
-	cp := &llm.Message{Role: msg.Role, ID: msg.ID, Model: msg.Model, StopReason: msg.StopReason,
+	cp := &llm.Message{Role: msg.Role, ID: msg.ID, Model: msg.Model, RequestID: msg.RequestID, StopReason: msg.StopReason,
 		StopSequence: msg.StopSequence, Usage: msg.Usage}
 	for _, b := range msg.Content {
 		if b.Type != llm.BlockThinking && b.Type != llm.BlockRedactedThinking {

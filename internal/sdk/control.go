@@ -252,6 +252,16 @@ func (s *Server) control(m *Message) {
 		ok.Response.PendingPermissionRequests, ok.Response.PendingUserDialogRequests = &perms, &dialogs
 	}
 	s.cfg.Out.Line(ok)
+	if r, isMode := resp.(modeSet); isMode {
+		// As Claude Code does, the switch is also announced as a status
+		// line, after its answer.
+		s.cfg.Out.Line(streamjson.NewPermissionStatus(s.cfg.Out.SessionID(), r.Mode))
+	}
+}
+
+// modeSet is the answer to set_permission_mode: the mode now in force.
+type modeSet struct {
+	Mode string `json:"mode"`
 }
 
 // handle serves a control request and returns the response body.
@@ -260,7 +270,7 @@ func (s *Server) handle(m *Message) (any, error) {
 	case "initialize":
 		return s.initialize(m.Request)
 	case "set_permission_mode":
-		return nil, s.setPermissionMode(m.Request)
+		return s.setPermissionMode(m.Request)
 	case "set_model":
 		return nil, s.setModel(m.Request)
 	case "set_max_thinking_tokens":
@@ -469,22 +479,23 @@ func (s *Server) registerHooks(m map[string][]HookMatcher, replace bool) error {
 	return nil
 }
 
-func (s *Server) setPermissionMode(raw json.RawMessage) error {
+func (s *Server) setPermissionMode(raw json.RawMessage) (any, error) {
 	var req struct {
 		Mode json.RawMessage `json:"mode"`
 	}
 	json.Unmarshal(raw, &req)
 	mode, ok := str(req.Mode)
 	if !ok || mode == "" {
-		return errors.New("set_permission_mode: \"mode\" must be a string (default, acceptEdits, plan, auto, bypassPermissions, dontAsk)")
+		return nil, errors.New("set_permission_mode: \"mode\" must be a string (default, acceptEdits, plan, auto, bypassPermissions, dontAsk)")
 	}
 	if s.cfg.SetPermissionMode == nil {
-		return errors.New("set_permission_mode: permission modes cannot be changed in this session")
+		return nil, errors.New("set_permission_mode: permission modes cannot be changed in this session")
 	}
-	if err := s.cfg.SetPermissionMode(mode); err != nil {
-		return fmt.Errorf("set_permission_mode: %v", err)
+	now, err := s.cfg.SetPermissionMode(mode)
+	if err != nil {
+		return nil, fmt.Errorf("set_permission_mode: %v", err)
 	}
-	return nil
+	return modeSet{Mode: now}, nil
 }
 
 func (s *Server) setModel(raw json.RawMessage) error {

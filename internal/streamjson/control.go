@@ -86,6 +86,13 @@ func NewSessionState(sessionID, state string) System {
 		Fields: map[string]any{"state": state, "sdk_host_only": true}}
 }
 
+// NewPermissionStatus is the system status line that tells the client
+// the session's permission mode is now mode.
+func NewPermissionStatus(sessionID, mode string) System {
+	return System{Type: "system", Subtype: "status", SessionID: sessionID, UUID: uuid.NewString(),
+		Fields: map[string]any{"status": nil, "permissionMode": mode}}
+}
+
 // HookResult is what a finished hook reports in a hook_response line.
 type HookResult struct {
 	Output   string

@@ -161,6 +161,8 @@ type Assistant struct {
 	UUID            string          `json:"uuid"`
 	Timestamp       string          `json:"timestamp,omitempty"`
 	Error           string          `json:"error,omitempty"`
+	// RequestID is the API request's id (its request-id header).
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // User is a user line (tool results, replayed prompts).
@@ -473,6 +475,7 @@ func assistantMessage(m *llm.Message, b llm.ContentBlock) json.RawMessage {
 	json.Unmarshal(raw, &obj)
 	obj["stop_reason"] = json.RawMessage("null")
 	obj["stop_sequence"] = json.RawMessage("null")
+	obj["context_management"] = json.RawMessage("null")
 	out, _ := json.Marshal(obj)
 	return out
 }
