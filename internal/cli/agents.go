@@ -351,7 +351,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		for i, t := range out {
 			switch t.Name() {
 			case "Glob":
-				out[i] = &glob.Tool{ShellDir: dir}
+				out[i] = &glob.Tool{ShellDir: dir, Options: glob.EnvOptions(a.getenv)}
 			case "Grep":
 				out[i] = &grep.Tool{ShellDir: dir}
 			}

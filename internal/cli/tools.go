@@ -78,7 +78,7 @@ func (a *app) builtinTools() []tool.Tool {
 		edit.New(a.files),
 		edit.NewMulti(a.files),
 		notebook.New(a.files),
-		&glob.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}}, // Glob and Grep search from where cd left the shell
+		&glob.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}, Options: glob.EnvOptions(a.getenv)}, // Glob and Grep search from where cd left the shell
 		&grep.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}},
 		todo.New(a.todos),
 		webfetch.New(a.provider, a.smallModel(), &http.Client{Timeout: 60 * time.Second}, time.Now),

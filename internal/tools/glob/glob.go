@@ -50,6 +50,46 @@ type Tool struct {
 	// ShellDir is where a search starts when its input names no folder:
 	// the Bash tool's current folder, which follows cd, as in Claude Code.
 	tool.ShellDir
+	// Options are what the search leaves out; the zero value lists every
+	// matching file, as Claude Code's Glob does by default.
+	Options
+}
+
+// Options say which files a search leaves out besides version-control
+// folders and paths the read-deny rules hide.
+type Options struct {
+	// RespectIgnore leaves out what .gitignore, .ignore and .rgignore
+	// files ignore (CLAUDE_CODE_GLOB_NO_IGNORE=false).
+	RespectIgnore bool
+	// NoHidden leaves out files and folders whose names start with "."
+	// (CLAUDE_CODE_GLOB_HIDDEN=false).
+	NoHidden bool
+}
+
+// Environment variables that set Options, as in Claude Code.
+const (
+	NoIgnoreEnv = "CLAUDE_CODE_GLOB_NO_IGNORE"
+	HiddenEnv   = "CLAUDE_CODE_GLOB_HIDDEN"
+)
+
+// EnvOptions reads Options from the environment. Each variable is on
+// unless set to something other than 1, true, yes or on (in any case):
+// CLAUDE_CODE_GLOB_NO_IGNORE=false makes Glob honour ignore files, and
+// CLAUDE_CODE_GLOB_HIDDEN=false leaves dotfiles out. An empty value
+// counts as unset.
+func EnvOptions(getenv func(string) string) Options {
+	off := func(name string) bool {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			return false
+		}
+		switch strings.ToLower(v) {
+		case "1", "true", "yes", "on":
+			return false
+		}
+		return true
+	}
+	return Options{RespectIgnore: off(NoIgnoreEnv), NoHidden: off(HiddenEnv)}
 }
 
 // New returns the Glob tool.
@@ -58,8 +98,22 @@ func New() *Tool { return &Tool{} }
 // Name returns "Glob".
 func (*Tool) Name() string { return Name }
 
-// Description returns the tool description.
-func (*Tool) Description() string { return description }
+// Description returns the tool description, which says what the
+// search leaves out under the tool's Options.
+func (t *Tool) Description() string {
+	var line string
+	switch {
+	case t.RespectIgnore && t.NoHidden:
+		line = `Files listed in .gitignore (unless the pattern names their folder, as in "dist/**/*.js"), hidden files and version-control folders are left out.`
+	case t.RespectIgnore:
+		line = `Files listed in .gitignore and version-control folders are left out, unless the pattern names their folder ("dist/**/*.js", "node_modules/react/*.json"); other hidden files are included.`
+	case t.NoHidden:
+		line = "Hidden files and version-control folders are left out; files listed in .gitignore are included."
+	default:
+		line = "Only version-control folders (.git and the like) are left out: files listed in .gitignore and hidden files are included."
+	}
+	return strings.Replace(description, "{{ignored}}", line, 1)
+}
 
 // InputSchema returns the JSON Schema of Input.
 func (*Tool) InputSchema() json.RawMessage { return schema }
@@ -168,7 +222,7 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	if err != nil {
 		return nil, err
 	}
-	walk := search.WalkOptions{Hidden: true}
+	walk := search.WalkOptions{Hidden: !t.NoHidden, NoIgnore: !t.RespectIgnore}
 	if c != nil {
 		walk.Skip = c.ReadDenied
 	}
