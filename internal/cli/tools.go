@@ -81,7 +81,8 @@ func (a *app) builtinTools() []tool.Tool {
 		&glob.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}, Options: glob.EnvOptions(a.getenv)}, // Glob and Grep search from where cd left the shell
 		&grep.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}},
 		todo.New(a.todos),
-		webfetch.New(a.provider, a.smallModel(), &http.Client{Timeout: 60 * time.Second}, time.Now),
+		webfetch.New(a.provider, a.smallModel(), &http.Client{Timeout: 60 * time.Second}, time.Now).
+			SavingTo(filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "webfetch")), // PDFs and other binary content, for Read
 		websearch.New(a.provider, a.model, true),
 		taskoutput.NewOutput(a.tasks),
 		taskoutput.NewStop(a.tasks),

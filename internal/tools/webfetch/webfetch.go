@@ -1,19 +1,24 @@
 package webfetch
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"reins/internal/llm"
 	"reins/internal/tool"
@@ -78,6 +83,9 @@ type page struct {
 	code      int
 	codeText  string
 	fetchedAt time.Time
+	// saved is where content that is not text (a PDF, an image, an
+	// archive) was written, of type media; "" for text.
+	saved, media string
 }
 
 // Tool is the WebFetch tool. It is safe for concurrent use.
@@ -88,6 +96,11 @@ type Tool struct {
 	client   *http.Client
 	now      func() time.Time
 	prompt   *template.Template
+
+	// SaveDir is where content that is not text is saved for the model
+	// to Read; "" is a "reins-webfetch" folder in the system's
+	// temporary folder.
+	SaveDir string
 
 	mu    sync.Mutex
 	cache map[string]*page // by requested URL; guarded by mu
@@ -105,6 +118,12 @@ func New(provider llm.Provider, model string, client *http.Client, now func() ti
 	}
 	prompt := template.Must(template.New("prompt").Parse(promptText))
 	return &Tool{provider: provider, model: model, client: client, now: now, prompt: prompt, cache: map[string]*page{}}
+}
+
+// SavingTo sets SaveDir and returns t.
+func (t *Tool) SavingTo(dir string) *Tool {
+	t.SaveDir = dir
+	return t
 }
 
 // Name returns "WebFetch".
@@ -179,6 +198,14 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// permittedRedirect reports whether a redirect is followed without
+// asking: it keeps the scheme (no silent move from https to http) and the
+// host (sameHost) and carries no user name or password, as in Claude Code.
+// Any other redirect is reported to the model.
+func permittedRedirect(from, to *url.URL) bool {
+	return from.Scheme == to.Scheme && to.User == nil && sameHost(from, to)
+}
+
 // sameHost reports whether a redirect stays on the same host; adding or
 // dropping a leading "www.", or moving from http to https, does not count
 // as leaving it, but a different port does.
@@ -235,8 +262,11 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, raw json.RawMessage, _ fu
 	if err != nil {
 		return nil, err
 	}
-	answer, err := t.answer(ctx, p, in.Prompt)
-	if err != nil {
+	var answer string
+	if p.saved != "" {
+		answer = fmt.Sprintf("%s returned %s content (%s), which is not text, so it was not read. It was saved to %s: read it with the Read tool (which shows PDFs and images) or look at it with Bash.",
+			p.url, p.media, sizeText(p.bytes), p.saved)
+	} else if answer, err = t.answer(ctx, p, in.Prompt); err != nil {
 		return nil, err
 	}
 	out := &Output{Bytes: p.bytes, Code: p.code, CodeText: p.codeText, Result: answer,
@@ -260,7 +290,7 @@ func (t *Tool) page(ctx context.Context, u *url.URL) (*page, error) {
 	key := u.String()
 	now := t.now()
 	t.mu.Lock()
-	if p, ok := t.cache[key]; ok && now.Sub(p.fetchedAt) < CacheTTL {
+	if p, ok := t.cache[key]; ok && now.Sub(p.fetchedAt) < CacheTTL && (p.saved == "" || exists(p.saved)) {
 		t.mu.Unlock()
 		return p, nil
 	}
@@ -323,7 +353,7 @@ func (t *Tool) fetch(ctx context.Context, u *url.URL) (*page, error) {
 			if err != nil {
 				return nil, fmt.Errorf("fetch %s: redirect to an invalid URL %q", cur, loc)
 			}
-			if !sameHost(cur, next) {
+			if !permittedRedirect(cur, next) {
 				return nil, &redirectError{from: u.String(), to: next.String(), code: resp.StatusCode, status: statusText(resp)}
 			}
 			if hops >= maxRedirects {
@@ -372,11 +402,109 @@ func (t *Tool) read(ctx context.Context, u *url.URL, resp *http.Response) (*page
 		return nil, fmt.Errorf("fetch %s: the page is over the %d MB limit", u, MaxBytes>>20)
 	}
 	ctype := resp.Header.Get("Content-Type")
+	p := &page{url: u.String(), bytes: len(body), code: resp.StatusCode, codeText: statusText(resp)}
+	if media, binary := notText(ctype, body); binary {
+		saved, err := t.save(media, body)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s: the content is %s, which is not text, and it could not be saved: %w", u, media, err)
+		}
+		p.saved, p.media = saved, media
+		return p, nil
+	}
 	md, err := toMarkdown(ctx, u, ctype, body)
 	if err != nil {
 		return nil, err
 	}
-	return &page{url: u.String(), markdown: md, bytes: len(body), code: resp.StatusCode, codeText: statusText(resp)}, nil
+	p.markdown = md
+	return p, nil
+}
+
+// notText reports whether a body is content to save rather than read (a
+// PDF, an image, an archive), with its media type. Text types, HTML and a
+// body without a type or typed application/octet-stream that is valid
+// UTF-8 without NUL bytes are text.
+func notText(ctype string, body []byte) (media string, binary bool) {
+	media = strings.ToLower(strings.TrimSpace(strings.SplitN(ctype, ";", 2)[0]))
+	switch {
+	case media == "text/html", media == "application/xhtml+xml", strings.HasPrefix(media, "text/"),
+		strings.HasSuffix(media, "json"), strings.HasSuffix(media, "xml"), media == "application/javascript":
+		return media, false
+	case media == "" || media == "application/octet-stream":
+		if utf8.Valid(body) && bytes.IndexByte(body, 0) < 0 {
+			return media, false
+		}
+		if media == "" {
+			media = http.DetectContentType(body)
+			media = strings.TrimSpace(strings.SplitN(media, ";", 2)[0])
+		}
+	}
+	return media, true
+}
+
+// save writes content that is not text to a new file in SaveDir, named
+// for its media type, and returns the file's path.
+func (t *Tool) save(media string, body []byte) (string, error) {
+	dir := t.SaveDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "reins-webfetch")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, "webfetch-*"+extensionFor(media))
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(body)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return "", werr
+	}
+	return f.Name(), nil
+}
+
+// extensionFor returns a file extension for a media type, so that Read
+// knows a saved PDF or image by its name.
+func extensionFor(media string) string {
+	switch media {
+	case "application/pdf":
+		return ".pdf"
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "image/gif":
+		return ".gif"
+	case "image/webp":
+		return ".webp"
+	case "application/zip":
+		return ".zip"
+	case "application/gzip", "application/x-gzip":
+		return ".gz"
+	}
+	if exts, err := mime.ExtensionsByType(media); err == nil && len(exts) > 0 {
+		return exts[0]
+	}
+	return ".bin"
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// sizeText gives a byte count as people read it.
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // toMarkdown converts a body to Markdown by its content type: HTML is
@@ -388,7 +516,8 @@ func toMarkdown(ctx context.Context, u *url.URL, ctype string, body []byte) (str
 	if !isHTML {
 		switch {
 		case strings.HasPrefix(mediaType, "text/"), mediaType == "", strings.HasSuffix(mediaType, "json"),
-			strings.HasSuffix(mediaType, "xml"), mediaType == "application/javascript":
+			strings.HasSuffix(mediaType, "xml"), mediaType == "application/javascript",
+			mediaType == "application/octet-stream": // text, as notText found
 			return toUTF8(body, ctype, false), nil
 		}
 		return "", fmt.Errorf("fetch %s: the content is %s, which WebFetch cannot read as text", u, mediaType)
