@@ -80,6 +80,10 @@ type Config struct {
 	// StateDir holds the small per-call state files; "" means the
 	// system's temporary folder.
 	StateDir string
+	// OutputDir is where the whole output of a command that printed more
+	// than CaptureBytes and a quarter of it is saved; "" means an
+	// "output" folder in StateDir.
+	OutputDir string
 	// OnCwd, when set, is called after a command changed the working
 	// folder, with the call's context and the new folder, before the
 	// call returns.
@@ -457,10 +461,9 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 
 	out := newCapture(t.cfg.CaptureBytes)
 	movable := t.cfg.Tasks != nil && c != nil && c.ID != ""
-	if movable {
-		// A move hands all of the output so far to the task.
-		out.spillTo(t.cfg.StateDir)
-	}
+	// Output past the capture's head goes to a file too: a move hands all
+	// of the output so far to the task, and a long output is saved whole.
+	out.spillTo(t.cfg.StateDir)
 	defer out.close()
 	began := time.Now()
 	stopProgress := t.progressLoop(out, began, progress)
@@ -537,11 +540,60 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 		}
 		text += strings.Join(tail, "\n")
 	}
+	if saved := t.saveWhole(out, c, text, code, isErr && !timedOut, tail); saved != "" {
+		text = saved
+	}
 	res := &tool.Result{IsError: isErr, Data: data}
 	if text != "" {
 		res.Content = []llm.ContentBlock{llm.TextBlock(text)}
 	}
 	return res, nil
+}
+
+// saveWhole handles output longer than the capture keeps in memory,
+// whose middle the result leaves out: it saves all of the output to a
+// file in OutputDir and returns the result text that points there. A
+// result that fits MaxResultChars keeps its head and tail, the note on
+// what was left out naming the file; a longer one, which would be saved
+// to a file anyway (without its middle), becomes the notice of a
+// persisted result for the whole file, with a preview of its start, the
+// exit code first and the notes after, as the short form puts them. It
+// returns "" when the output was kept whole or could not be saved.
+func (t *Tool) saveWhole(out *capture, c *tool.Call, text string, code int, exitFirst bool, notes []string) string {
+	dir := t.cfg.OutputDir
+	if dir == "" {
+		dir = filepath.Join(t.cfg.StateDir, "output")
+		if t.cfg.StateDir == "" {
+			dir = filepath.Join(os.TempDir(), "reins-bash-output")
+		}
+	}
+	name := "bash"
+	if c != nil && c.ID != "" {
+		name = c.ID
+	}
+	path, size, err := out.saveAll(dir, name)
+	if err != nil || path == "" {
+		return ""
+	}
+	if len(text) <= t.cfg.MaxResultChars {
+		return strings.Replace(text, " bytes of output omitted] …",
+			fmt.Sprintf(" bytes of output omitted here; all %d bytes are saved in %s] …", size, path), 1)
+	}
+	var preview string
+	if f, err := os.Open(path); err == nil {
+		head := make([]byte, 2*tool.PreviewBytes)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		preview = tool.Preview(strings.ToValidUTF8(string(head[:n]), "\uFFFD"), tool.PreviewBytes)
+	}
+	msg := tool.PersistedMessage(path, int(size), preview)
+	if exitFirst {
+		msg = fmt.Sprintf("Exit code %d\n", code) + msg
+	}
+	if len(notes) > 0 {
+		msg += "\n" + strings.Join(notes, "\n")
+	}
+	return msg
 }
 
 // progressLoop emits progress from ProgressAfter on, every second, until

@@ -3,6 +3,7 @@ package bash
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,65 @@ func TestUserExitTrapRunsAndStateIsStillKept(t *testing.T) {
 		if got != s.want {
 			t.Errorf("%s: output %q, want %q", s.cmd, got, s.want)
 		}
+	}
+}
+
+// A command that prints more than the capture keeps in memory has all of
+// its output saved to a file; before, the middle of the output was lost,
+// even from the file a long result is saved to. A result too long for the
+// model becomes the notice of that file, with a preview of its start and
+// the exit code first; one that fits keeps its head and tail, the note on
+// the left-out middle naming the file. Output that fits the capture is
+// returned as it is and saves nothing.
+func TestLongOutputIsSavedWhole(t *testing.T) {
+	var want strings.Builder
+	for i := 1; i <= 3000; i++ {
+		want.WriteString(strconv.Itoa(i) + "\n")
+	}
+	saved := func(t *testing.T, dir, result string) {
+		t.Helper()
+		files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+		if len(files) != 1 || !strings.Contains(result, files[0]) {
+			t.Fatalf("saved files %v, result %.300q", files, result)
+		}
+		if b, _ := os.ReadFile(files[0]); string(b) != want.String() {
+			t.Errorf("saved file has %d bytes, want all %d bytes of output; starts %.100q", len(b), want.Len(), b)
+		}
+	}
+
+	outDir := t.TempDir()
+	b := newTool(t, Config{CaptureBytes: 1000, MaxResultChars: 500, OutputDir: outDir})
+	res, err := run(t, b, "seq 1 3000; exit 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := text(res)
+	if !strings.HasPrefix(got, "Exit code 3\n<persisted-output>\nOutput too large") || !res.IsError {
+		t.Fatalf("result = %.300q, want the exit code, then the saved-output notice", got)
+	}
+	saved(t, outDir, got)
+	if !strings.Contains(got, "Preview (first") || !strings.Contains(got, "\n1\n2\n3\n") || strings.Contains(got, "omitted") {
+		t.Errorf("result has no preview of the start of the output: %.300q", got)
+	}
+
+	outDir = t.TempDir()
+	b = newTool(t, Config{CaptureBytes: 1000, OutputDir: outDir})
+	if res, err = run(t, b, "seq 1 3000"); err != nil {
+		t.Fatal(err)
+	}
+	got = text(res)
+	if !strings.HasPrefix(got, "1\n2\n") || !strings.HasSuffix(got, "\n3000") || !strings.Contains(got, "bytes of output omitted here; all 13893 bytes are saved in "+outDir) {
+		t.Errorf("result = %q, want head and tail and a note naming the saved file", got)
+	}
+	saved(t, outDir, got)
+
+	if res, err = run(t, b, "seq 1 100"); err != nil {
+		t.Fatal(err)
+	}
+	if got := text(res); !strings.HasPrefix(got, "1\n2\n") || strings.Contains(got, "saved") {
+		t.Errorf("short output = %.100q, want it as it is", got)
+	}
+	if files, _ := filepath.Glob(filepath.Join(outDir, "*.txt")); len(files) != 1 {
+		t.Errorf("saved files after a short output: %v", files)
 	}
 }
