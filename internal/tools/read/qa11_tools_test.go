@@ -88,3 +88,23 @@ func TestQA11NotebookImageOutputsAreCheckedBeforeTheyAreSent(t *testing.T) {
 		t.Errorf("text = %q, want the damaged output named and the stream output kept", text.String())
 	}
 }
+
+// checkImage takes any bytes without panicking, and an image it passes
+// decodes.
+func FuzzCheckImage(f *testing.F) {
+	var jb bytes.Buffer
+	if err := jpeg.Encode(&jb, image.NewGray(image.Rect(0, 0, 3, 3)), nil); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(jb.Bytes(), "image/jpeg")
+	f.Add([]byte("GIF89a\x01\x00\x01\x00"), "image/gif")
+	f.Add([]byte("RIFF\x10\x00\x00\x00WEBPVP8 "), "image/webp")
+	f.Fuzz(func(t *testing.T, b []byte, media string) {
+		err := checkImage(b, media)
+		if err == nil && media != "image/webp" {
+			if _, _, derr := image.Decode(bytes.NewReader(b)); derr != nil {
+				t.Errorf("checkImage passed bytes that do not decode: %v", derr)
+			}
+		}
+	})
+}
