@@ -308,7 +308,8 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			defTimeout, maxTimeout, _ := bash.EnvTimeouts(a.getenv)
 			maxOutput, _ := bash.EnvMaxOutput(a.getenv)
 			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs,
-				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
+				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
+				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv)})
 			a.onClose(func() { sh.Close() })
 			t = sh
 			shell = sh

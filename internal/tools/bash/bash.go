@@ -94,6 +94,24 @@ type Config struct {
 	// put back in Cwd, and its result ends "Shell cwd was reset to
 	// Cwd", as in Claude Code. Nil lets the shell go anywhere.
 	WorkDirs func() []string
+	// MaintainProjectDir sends the shell back to Cwd after every command,
+	// without a note, as CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR does in
+	// Claude Code (EnvMaintainProjectDir reads it).
+	MaintainProjectDir bool
+}
+
+// MaintainProjectDirEnv is Claude Code's variable that keeps the shell in
+// the project folder.
+const MaintainProjectDirEnv = "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR"
+
+// EnvMaintainProjectDir reports whether CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR
+// is set to 1, true, yes or on (in any case).
+func EnvMaintainProjectDir(getenv func(string) string) bool {
+	switch strings.ToLower(strings.TrimSpace(getenv(MaintainProjectDirEnv))) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
 }
 
 // Tool is the Bash tool. Construct it with New; it is safe for concurrent
@@ -209,7 +227,12 @@ func (*Tool) Name() string { return Name }
 // Description implements tool.Tool. It gives the timeouts this tool
 // applies.
 func (t *Tool) Description() string {
+	state := "Each call starts a fresh bash in the working folder and with the exported environment that the previous call ended with: `cd` and `export` carry over to later calls; unexported variables, functions, aliases and shell options do not. Even so, prefer absolute paths to changing folders."
+	if t.cfg.MaintainProjectDir {
+		state = "Each call starts a fresh bash in the project folder, " + t.cfg.Cwd + ", and with the exported environment that the previous call ended with: `export` carries over to later calls, but `cd` does not (the shell goes back to the project folder after every command); unexported variables, functions, aliases and shell options do not carry over either. Use absolute paths, or `cd` within the same command."
+	}
 	return strings.NewReplacer(
+		"{state}", state,
 		"{default_timeout}", describeTimeout(t.cfg.DefaultTimeout),
 		"{max_timeout}", describeTimeout(t.cfg.MaxTimeout),
 		"{max_result}", strconv.Itoa(t.cfg.MaxResultChars),
@@ -657,7 +680,10 @@ func (t *Tool) applyState(ctx context.Context, statePath string) (note string) {
 	if fi, err := os.Stat(st.cwd); err != nil || !fi.IsDir() {
 		return ""
 	}
-	if t.cfg.WorkDirs != nil && !within(st.cwd, t.cfg.WorkDirs()) {
+	switch {
+	case t.cfg.MaintainProjectDir:
+		st.cwd = t.cfg.Cwd // asked for: no note
+	case t.cfg.WorkDirs != nil && !within(st.cwd, t.cfg.WorkDirs()):
 		note = "Shell cwd was reset to " + t.cfg.Cwd
 		st.cwd = t.cfg.Cwd
 	}

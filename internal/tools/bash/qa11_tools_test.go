@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -111,5 +112,46 @@ func TestLongOutputIsSavedWhole(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(outDir, "*.txt")); len(files) != 1 {
 		t.Errorf("saved files after a short output: %v", files)
+	}
+}
+
+// With CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR set, the shell goes back
+// to the project folder after every command, without a note, while
+// exported variables still carry over; the description says so.
+func TestMaintainProjectDirSendsTheShellBackAfterEachCommand(t *testing.T) {
+	if !EnvMaintainProjectDir(envMap{MaintainProjectDirEnv: "1"}.get) || !EnvMaintainProjectDir(envMap{MaintainProjectDirEnv: "True"}.get) ||
+		EnvMaintainProjectDir(envMap{MaintainProjectDirEnv: "0"}.get) || EnvMaintainProjectDir(envMap{}.get) {
+		t.Fatal("EnvMaintainProjectDir does not read 1/true as on and 0/unset as off")
+	}
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	moved := 0
+	b := newTool(t, Config{Cwd: root, MaintainProjectDir: true, WorkDirs: func() []string { return []string{root} },
+		OnCwd: func(context.Context, string) { moved++ }})
+	for _, s := range []struct{ cmd, want string }{
+		{"cd sub && export KEPT=yes && pwd", sub},
+		{`pwd; echo "$KEPT"`, root + "\nyes"},
+		{"cd / && pwd", "/"},
+		{"pwd", root},
+	} {
+		res, err := run(t, b, s.cmd)
+		if err != nil {
+			t.Fatalf("%s: %v", s.cmd, err)
+		}
+		if got := text(res); got != s.want {
+			t.Errorf("%s: output %q, want %q", s.cmd, got, s.want)
+		}
+	}
+	if moved != 0 || b.Cwd() != root {
+		t.Errorf("OnCwd called %d times, Cwd() = %q; want the shell kept in %s", moved, b.Cwd(), root)
+	}
+	if d := b.Description(); !strings.Contains(d, "`cd` does not") || !strings.Contains(d, root) || strings.Contains(d, "{state}") {
+		t.Errorf("description does not say cd is undone:\n%s", d)
+	}
+	if d := newTool(t, Config{}).Description(); !strings.Contains(d, "`cd` and `export` carry over") {
+		t.Errorf("default description lost the state line:\n%s", d)
 	}
 }
