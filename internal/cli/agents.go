@@ -309,7 +309,8 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			maxOutput, _ := bash.EnvMaxOutput(a.getenv)
 			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs,
 				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
-				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv)})
+				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv),
+				ShellPrefix:        a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
 			a.onClose(func() { sh.Close() })
 			t = sh
 			shell = sh

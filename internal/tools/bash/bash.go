@@ -94,15 +94,49 @@ type Config struct {
 	// put back in Cwd, and its result ends "Shell cwd was reset to
 	// Cwd", as in Claude Code. Nil lets the shell go anywhere.
 	WorkDirs func() []string
+	// ShellPrefix, when set, wraps every command, as
+	// CLAUDE_CODE_SHELL_PREFIX does in Claude Code: bash runs
+	// `<ShellPrefix> '<script>'`, the script (the command with what reins
+	// adds around it) quoted as one word in $1, for a logging or auditing
+	// wrapper that runs it with `exec bash -c "$1"`.
+	ShellPrefix string
+	// EnvFile, when set, is a shell script sourced in the command's own
+	// shell before every command, as the user's CLAUDE_ENV_FILE is in
+	// Claude Code (to keep a virtualenv active, say); what it prints is
+	// discarded, and a missing file is skipped.
+	EnvFile string
 	// MaintainProjectDir sends the shell back to Cwd after every command,
 	// without a note, as CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR does in
 	// Claude Code (EnvMaintainProjectDir reads it).
 	MaintainProjectDir bool
 }
 
-// MaintainProjectDirEnv is Claude Code's variable that keeps the shell in
-// the project folder.
-const MaintainProjectDirEnv = "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR"
+// Claude Code's variables for the shell: MaintainProjectDirEnv keeps it
+// in the project folder, ShellPrefixEnv names a wrapper for every command
+// and EnvFileEnv a script sourced before every command.
+const (
+	MaintainProjectDirEnv = "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR"
+	ShellPrefixEnv        = "CLAUDE_CODE_SHELL_PREFIX"
+	EnvFileEnv            = "CLAUDE_ENV_FILE"
+)
+
+// assemble returns what bash runs for a command: the EnvFile sourced
+// first, on the command's first line so that bash's line numbers still
+// match the command, and wrap (wrapScript, or nothing) applied to both;
+// then all of it handed to ShellPrefix as one quoted word.
+func (t *Tool) assemble(command string, wrap func(string) string) string {
+	if t.cfg.EnvFile != "" {
+		f := shellQuote(t.cfg.EnvFile)
+		command = "if [ -r " + f + " ]; then . " + f + " >/dev/null 2>&1; fi; " + command
+	}
+	if wrap != nil {
+		command = wrap(command)
+	}
+	if p := strings.TrimSpace(t.cfg.ShellPrefix); p != "" {
+		command = p + " " + shellQuote(command)
+	}
+	return command
+}
 
 // EnvMaintainProjectDir reports whether CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR
 // is set to 1, true, yes or on (in any case).
@@ -462,7 +496,8 @@ func (t *Tool) start() (dir string, env []string, note string) {
 }
 
 func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *shell.Script, dir string, env []string, note string, timeout time.Duration, progress func(tool.Progress)) (*tool.Result, error) {
-	shellScript, statePath := in.Command, ""
+	statePath := ""
+	var wrap func(string) string
 	if needsState(script) {
 		if t.cfg.StateDir != "" {
 			if err := os.MkdirAll(t.cfg.StateDir, 0o700); err != nil {
@@ -475,8 +510,9 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 		}
 		statePath = stateFile.Name()
 		stateFile.Close()
-		shellScript = wrapScript(in.Command, statePath)
+		wrap = func(cmd string) string { return wrapScript(cmd, statePath) }
 	}
+	shellScript := t.assemble(in.Command, wrap)
 
 	errTimeout := fmt.Errorf("command timed out after %s", timeout)
 	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
@@ -731,13 +767,14 @@ func within(dir string, roots []string) bool {
 // background starts the command as a task and returns its id.
 func (t *Tool) background(in Input, toolUseID, dir string, env []string, note string) (*tool.Result, error) {
 	cmdText := in.Command
+	script := t.assemble(cmdText, nil)
 	tk, err := t.cfg.Tasks.Start(task.Spec{
 		Kind:        task.KindShell,
 		Description: in.Description,
 		Command:     cmdText,
 		ToolUseID:   toolUseID,
 		Run: func(ctx context.Context, out io.Writer) (int, error) {
-			return runShell(ctx, runSpec{shell: t.cfg.Shell, script: cmdText, dir: dir, env: env,
+			return runShell(ctx, runSpec{shell: t.cfg.Shell, script: script, dir: dir, env: env,
 				stdout: out, stderr: out, grace: t.cfg.Grace})
 		},
 	})

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"reins/internal/task"
 )
 
 // A command that sets its own EXIT trap still has its folder and
@@ -153,5 +156,91 @@ func TestMaintainProjectDirSendsTheShellBackAfterEachCommand(t *testing.T) {
 	}
 	if d := newTool(t, Config{}).Description(); !strings.Contains(d, "`cd` and `export` carry over") {
 		t.Errorf("default description lost the state line:\n%s", d)
+	}
+}
+
+// CLAUDE_CODE_SHELL_PREFIX wraps every command, foreground and
+// background: the wrapper gets the whole script as $1 and runs it with
+// bash -c, and cd and export still carry over through it.
+func TestShellPrefixWrapsEveryCommand(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logf := filepath.Join(t.TempDir(), "audit.log")
+	wrapper := filepath.Join(t.TempDir(), "audit.sh")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/bash\nprintf '%s\\n---\\n' \"$1\" >> "+shellQuote(logf)+"\nexec bash -c \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	reg := &task.Registry{Dir: t.TempDir()}
+	defer closeTasks(t, reg)
+	b := newTool(t, Config{Cwd: root, ShellPrefix: wrapper, Tasks: reg})
+	for _, s := range []struct{ cmd, want string }{
+		{"cd sub && export VIA=wrapper", ""},
+		{`pwd; echo "$VIA"; echo 'quoted $HOME'`, sub + "\nwrapper\nquoted $HOME"},
+		{"exit 5", "Exit code 5"},
+	} {
+		res, err := run(t, b, s.cmd)
+		if err != nil {
+			t.Fatalf("%s: %v", s.cmd, err)
+		}
+		if got := text(res); got != s.want {
+			t.Errorf("%s: output %q, want %q", s.cmd, got, s.want)
+		}
+	}
+	res, err := run(t, b, "echo from-background", "run_in_background", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk, _ := reg.Get(res.Data.(*Data).BackgroundTaskID)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := tk.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(logf)
+	for _, want := range []string{"cd sub && export VIA=wrapper", "echo 'quoted $HOME'", "exit 5", "echo from-background"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("the wrapper did not see %q; its log:\n%s", want, log)
+		}
+	}
+}
+
+// CLAUDE_ENV_FILE, a script of the user's, is sourced before every
+// command, its output discarded: its exports reach each command, a folder
+// it prepends to PATH each time does not pile up however many commands
+// carry the environment over, and bash's line numbers still match the
+// command. A missing file is skipped.
+func TestEnvFileIsSourcedBeforeEveryCommand(t *testing.T) {
+	envFile := filepath.Join(t.TempDir(), "env.sh")
+	if err := os.WriteFile(envFile, []byte("export VENV_ON=1\nexport PATH=/opt/venv/bin:$PATH\necho noisy\necho noisier >&2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := newTool(t, Config{EnvFile: envFile})
+	for _, s := range []struct{ cmd, want string }{
+		{`echo "$VENV_ON"`, "1"},
+		{"export A=1", ""},
+		{"export B=2", ""},
+		// Once in the PATH carried over, once more from this command's
+		// sourcing: not once per command that carried PATH over.
+		{`echo "$PATH" | tr : '\n' | grep -c '^/opt/venv/bin$'; echo "$A$B"`, "2\n12"},
+		{"echo $LINENO; fi", "…line 1: syntax error near unexpected token `fi'"},
+	} {
+		res, err := run(t, b, s.cmd)
+		if err != nil {
+			t.Fatalf("%s: %v", s.cmd, err)
+		}
+		got := text(res)
+		if part, ok := strings.CutPrefix(s.want, "…"); ok && strings.Contains(got, part) {
+			continue
+		}
+		if got != s.want {
+			t.Errorf("%s: output %q, want %q", s.cmd, got, s.want)
+		}
+	}
+	res, err := run(t, newTool(t, Config{EnvFile: filepath.Join(t.TempDir(), "missing.sh")}), "echo ok")
+	if err != nil || text(res) != "ok" {
+		t.Errorf("with a missing env file: %v, %q", err, text(res))
 	}
 }

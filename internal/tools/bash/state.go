@@ -138,8 +138,8 @@ const (
 )
 
 // nextEnv builds the environment for the next call from the captured one:
-// bash's own bookkeeping (_ and an incremented SHLVL) is dropped, and the
-// previous SHLVL kept. Variables too long to pass to a program are left
+// bash's own bookkeeping (_ and an incremented SHLVL) is dropped, the
+// previous SHLVL kept, and folders repeated in PATH kept once. Variables too long to pass to a program are left
 // out (the longest first, until the rest fit) and named in dropped.
 func nextEnv(captured, prev []string) (env, dropped []string) {
 	out := make([]string, 0, len(captured))
@@ -152,6 +152,13 @@ func nextEnv(captured, prev []string) (env, dropped []string) {
 		if len(kv) > maxEnvEntry {
 			dropped = append(dropped, name)
 			continue
+		}
+		if name == "PATH" {
+			// A script sourced before every command (CLAUDE_ENV_FILE, a
+			// virtualenv's activate) prepends its folder each time: keep
+			// each folder once, where it first appears, which changes no
+			// lookup.
+			kv = "PATH=" + dedupeList(kv[len("PATH="):])
 		}
 		out = append(out, kv)
 		total += len(kv) + 1
@@ -195,4 +202,20 @@ func setDefault(env []string, name, value string) []string {
 		}
 	}
 	return append(env, name+"="+value)
+}
+
+// dedupeList drops the repeats from a colon-separated list, keeping each
+// entry where it first appears.
+func dedupeList(list string) string {
+	parts := strings.Split(list, ":")
+	seen := make(map[string]bool, len(parts))
+	out := parts[:0]
+	for _, p := range parts {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return strings.Join(out, ":")
 }
