@@ -11,7 +11,9 @@
 // (EnvOptions) leave ignored and hidden files out. With ignore files
 // honoured, a pattern whose leading folders are literal ("dist/**/*.js")
 // searches from the folder it names, which is searched even when ignored,
-// as ripgrep searches a path it is given.
+// as ripgrep searches a path it is given. A search stops after 20
+// seconds (CLAUDE_CODE_GLOB_TIMEOUT_SECONDS) and answers with the files
+// found by then, saying so.
 //
 // With Tool.Dir set (reins sets the Bash tool's current folder), a search
 // without a path starts where cd left the shell, and relative paths start

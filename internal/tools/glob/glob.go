@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -64,19 +65,28 @@ type Options struct {
 	// NoHidden leaves out files and folders whose names start with "."
 	// (CLAUDE_CODE_GLOB_HIDDEN=false).
 	NoHidden bool
+	// Timeout bounds one search (CLAUDE_CODE_GLOB_TIMEOUT_SECONDS); zero
+	// means DefaultTimeout. A search cut short answers with the files
+	// found by then, and says so.
+	Timeout time.Duration
 }
+
+// DefaultTimeout bounds a search, as in Claude Code.
+const DefaultTimeout = 20 * time.Second
 
 // Environment variables that set Options, as in Claude Code.
 const (
 	NoIgnoreEnv = "CLAUDE_CODE_GLOB_NO_IGNORE"
 	HiddenEnv   = "CLAUDE_CODE_GLOB_HIDDEN"
+	TimeoutEnv  = "CLAUDE_CODE_GLOB_TIMEOUT_SECONDS"
 )
 
 // EnvOptions reads Options from the environment. Each variable is on
 // unless set to something other than 1, true, yes or on (in any case):
 // CLAUDE_CODE_GLOB_NO_IGNORE=false makes Glob honour ignore files, and
 // CLAUDE_CODE_GLOB_HIDDEN=false leaves dotfiles out. An empty value
-// counts as unset.
+// counts as unset. CLAUDE_CODE_GLOB_TIMEOUT_SECONDS, a whole number of
+// seconds above zero, sets Timeout; another value is ignored.
 func EnvOptions(getenv func(string) string) Options {
 	off := func(name string) bool {
 		v := strings.TrimSpace(getenv(name))
@@ -89,7 +99,11 @@ func EnvOptions(getenv func(string) string) Options {
 		}
 		return true
 	}
-	return Options{RespectIgnore: off(NoIgnoreEnv), NoHidden: off(HiddenEnv)}
+	o := Options{RespectIgnore: off(NoIgnoreEnv), NoHidden: off(HiddenEnv)}
+	if n, err := strconv.Atoi(strings.TrimSpace(getenv(TimeoutEnv))); err == nil && n > 0 && n <= 86400 {
+		o.Timeout = time.Duration(n) * time.Second
+	}
+	return o
 }
 
 // New returns the Glob tool.
@@ -226,8 +240,16 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	if c != nil {
 		walk.Skip = c.ReadDenied
 	}
-	files, _, err := search.Glob(ctx, root, pattern, walk)
-	if err != nil {
+	limit := t.Timeout
+	if limit <= 0 {
+		limit = DefaultTimeout
+	}
+	errTimeout := fmt.Errorf("the search took longer than %s", limit)
+	sctx, cancel := context.WithTimeoutCause(ctx, limit, errTimeout)
+	defer cancel()
+	files, _, err := search.Glob(sctx, root, pattern, walk)
+	cut := err != nil && ctx.Err() == nil && errors.Is(context.Cause(sctx), errTimeout)
+	if err != nil && !cut {
 		return nil, fmt.Errorf("glob %s: %w", pattern, err)
 	}
 	slices.SortFunc(files, func(a, b search.FileInfo) int {
@@ -256,6 +278,10 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	if out.Truncated {
 		text += fmt.Sprintf("\n(Only the %d newest matches are shown; narrow the pattern or the path to see others.)", MaxResults)
 	}
+	if cut {
+		out.Truncated = true
+		text += fmt.Sprintf("\n(The search stopped after %s, before it had looked through every folder: these are the files found by then. Search a narrower path or pattern.)", describe(limit))
+	}
 	r := tool.Text(text)
 	r.Data = out
 	return r, nil
@@ -272,4 +298,14 @@ func displayPath(cwd, p string) string {
 		return p
 	}
 	return rel
+}
+
+// describe gives a duration in whole seconds, as people read it.
+func describe(d time.Duration) string {
+	if n := int(d / time.Second); n == 1 {
+		return "1 second"
+	} else if n > 1 {
+		return fmt.Sprintf("%d seconds", n)
+	}
+	return d.String()
 }

@@ -1,8 +1,13 @@
 package glob
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"reins/internal/tool"
 )
 
 // By default Glob lists gitignored files and dotfiles, as Claude Code's
@@ -33,5 +38,34 @@ func TestGlobListsIgnoredAndHiddenFilesUnlessTheEnvironmentSaysNot(t *testing.T)
 		if d := (&Tool{Options: opts}).Description(); !strings.Contains(d, tt.says) || strings.Contains(d, "{{") {
 			t.Errorf("%v: description does not say %q:\n%s", tt.env, tt.says, d)
 		}
+	}
+}
+
+// A search that runs past its time limit (20 seconds, or
+// CLAUDE_CODE_GLOB_TIMEOUT_SECONDS) answers with the files found by then
+// and says it stopped early, instead of running on; one the user
+// cancels still fails.
+func TestGlobPastItsTimeLimitSaysItStoppedEarly(t *testing.T) {
+	if o := EnvOptions(func(k string) string { return map[string]string{TimeoutEnv: "45"}[k] }); o.Timeout != 45*time.Second {
+		t.Errorf("CLAUDE_CODE_GLOB_TIMEOUT_SECONDS=45 gives %v", o.Timeout)
+	}
+	for _, bad := range []string{"0", "-3", "1.5", "soon"} {
+		if o := EnvOptions(func(k string) string { return map[string]string{TimeoutEnv: bad}[k] }); o.Timeout != 0 {
+			t.Errorf("CLAUDE_CODE_GLOB_TIMEOUT_SECONDS=%s gives %v, want the default", bad, o.Timeout)
+		}
+	}
+	dir := fixture(t, "a.go", "src/b.go")
+	r, err := runWith(t, Options{Timeout: time.Nanosecond}, dir, `{"pattern":"**/*.go"}`)
+	if err != nil {
+		t.Fatalf("a search past its limit failed: %v", err)
+	}
+	if got := r.Content[0].Text; !strings.Contains(got, "The search stopped after") || !r.Data.(*Output).Truncated {
+		t.Errorf("result = %q, truncated %v; want the note that it stopped early", got, r.Data.(*Output).Truncated)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	raw := json.RawMessage(`{"pattern":"**/*.go"}`)
+	if _, err := (&Tool{}).Call(ctx, &tool.Call{ID: "toolu_1", Name: Name, Cwd: dir}, raw, nil); err == nil {
+		t.Error("a cancelled search did not fail")
 	}
 }
