@@ -307,10 +307,11 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			// The session's Bash warned of bad values.
 			defTimeout, maxTimeout, _ := bash.EnvTimeouts(a.getenv)
 			maxOutput, _ := bash.EnvMaxOutput(a.getenv)
+			shellPath, _ := bash.EnvShell(a.getenv)
 			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs,
 				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
-				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv),
-				ShellPrefix:        a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
+				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath,
+				ShellPrefix: a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
 			a.onClose(func() { sh.Close() })
 			t = sh
 			shell = sh

@@ -59,14 +59,15 @@ func (a *app) builtinTools() []tool.Tool {
 	mode := modeHolder{c: a.checker}
 	defTimeout, maxTimeout, warns := bash.EnvTimeouts(a.getenv)
 	maxOutput, outWarns := bash.EnvMaxOutput(a.getenv)
-	for _, w := range append(warns, outWarns...) {
+	shellPath, shellWarns := bash.EnvShell(a.getenv)
+	for _, w := range slices.Concat(warns, outWarns, shellWarns) {
 		a.notify("warning", w)
 	}
 	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.withPluginBins(a.environ()), Tasks: a.tasks,
 		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs, OnCwd: a.cwdChanged,
 		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
-		MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv),
-		ShellPrefix:        a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
+		MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath,
+		ShellPrefix: a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	a.shellMu.Lock()
 	a.shell = sh

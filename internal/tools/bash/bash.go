@@ -138,6 +138,28 @@ func (t *Tool) assemble(command string, wrap func(string) string) string {
 	return command
 }
 
+// ShellEnv is Claude Code's variable naming the shell for Bash commands.
+const ShellEnv = "CLAUDE_CODE_SHELL"
+
+// EnvShell reads CLAUDE_CODE_SHELL: the path of a bash to run commands
+// with, or "" to find bash as usual. Claude Code also takes a zsh there;
+// reins runs bash only, so a zsh, or a path that is no executable file,
+// is ignored with a warning.
+func EnvShell(getenv func(string) string) (path string, warnings []string) {
+	v := strings.TrimSpace(getenv(ShellEnv))
+	if v == "" {
+		return "", nil
+	}
+	fi, err := os.Stat(v)
+	switch {
+	case err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0:
+		return "", []string{fmt.Sprintf("%s=%s is not an executable file; Bash commands run with the bash found on PATH", ShellEnv, v)}
+	case !strings.HasPrefix(filepath.Base(v), "bash"):
+		return "", []string{fmt.Sprintf("%s=%s: reins runs Bash commands with bash only; using the bash found on PATH", ShellEnv, v)}
+	}
+	return v, nil
+}
+
 // EnvMaintainProjectDir reports whether CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR
 // is set to 1, true, yes or on (in any case).
 func EnvMaintainProjectDir(getenv func(string) string) bool {

@@ -244,3 +244,34 @@ func TestEnvFileIsSourcedBeforeEveryCommand(t *testing.T) {
 		t.Errorf("with a missing env file: %v, %q", err, text(res))
 	}
 }
+
+// CLAUDE_CODE_SHELL names the bash to run commands with; a zsh (which
+// Claude Code also takes) or a path that is no executable is ignored with
+// a warning, and commands run with the usual bash.
+func TestEnvShellTakesABashPath(t *testing.T) {
+	dir := t.TempDir()
+	myBash := filepath.Join(dir, "bash-5")
+	if err := os.WriteFile(myBash, []byte("#!/bin/sh\necho custom-shell\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	zsh := filepath.Join(dir, "zsh")
+	if err := os.WriteFile(zsh, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if p, w := EnvShell(envMap{}.get); p != "" || len(w) != 0 {
+		t.Errorf("unset: %q, %v", p, w)
+	}
+	if p, w := EnvShell(envMap{ShellEnv: myBash}.get); p != myBash || len(w) != 0 {
+		t.Errorf("a bash path: %q, %v", p, w)
+	}
+	for _, bad := range []string{zsh, filepath.Join(dir, "missing"), dir} {
+		if p, w := EnvShell(envMap{ShellEnv: bad}.get); p != "" || len(w) != 1 || !strings.Contains(w[0], bad) {
+			t.Errorf("%s: %q, %v; want it ignored with a warning naming it", bad, p, w)
+		}
+	}
+	p, _ := EnvShell(envMap{ShellEnv: myBash}.get)
+	res, err := run(t, newTool(t, Config{Shell: p}), "echo ignored")
+	if err != nil || text(res) != "custom-shell" {
+		t.Errorf("command run with the named shell: %v, %q", err, text(res))
+	}
+}
