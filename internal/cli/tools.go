@@ -74,6 +74,11 @@ func (a *app) builtinTools() []tool.Tool {
 	a.shellCwd = "" // a new shell starts in the session's folder
 	sh.Setenv(a.shellEnv...)
 	a.shellMu.Unlock()
+	// The tool bounds each fetch itself (webfetch.Limits); PDFs and other
+	// binary content are saved in the session folder, for Read.
+	fetcher := webfetch.New(a.provider, a.smallModel(), &http.Client{}, time.Now).
+		SavingTo(filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "webfetch")).
+		Limited(webfetch.EnvLimits(a.getenv))
 	all := []tool.Tool{
 		sh,
 		&memoryRead{Tool: read.New(a.files), memory: func() *prompt.Memory { return a.memory }},
@@ -84,8 +89,7 @@ func (a *app) builtinTools() []tool.Tool {
 		&glob.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}, Options: glob.EnvOptions(a.getenv)}, // Glob and Grep search from where cd left the shell
 		&grep.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}},
 		todo.New(a.todos),
-		webfetch.New(a.provider, a.smallModel(), &http.Client{Timeout: 60 * time.Second}, time.Now).
-			SavingTo(filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "webfetch")), // PDFs and other binary content, for Read
+		fetcher,
 		websearch.New(a.provider, a.model, true),
 		taskoutput.NewOutput(a.tasks),
 		taskoutput.NewStop(a.tasks),

@@ -9,7 +9,9 @@
 // instead of followed; responses over MaxBytes are refused; content that
 // is not text (a PDF, an image) is saved to a file in Tool.SaveDir and
 // its path returned for Read; each fetch has a time limit; and converted
-// pages are cached for CacheTTL. With no model configured the tool
+// pages are cached for CacheTTL. CLAUDE_CODE_WEBFETCH_DEADLINE_MS and
+// CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS (EnvLimits) change the last two, as
+// in Claude Code. With no model configured the tool
 // returns the Markdown itself, cut to fit the result limit.
 //
 // The structured result has Claude Code's fields: bytes, code, codeText,

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A PDF, an image or any other content that is not text is saved to a
@@ -107,5 +108,55 @@ func TestQA11RedirectsThatChangeSchemeOrAddCredentialsAreReported(t *testing.T) 
 	}
 	if r, err := fetch(t, wf, srv.URL+"/same", "x"); err != nil || r.Content[0].Text != "the page" {
 		t.Errorf("same-host redirect: %v, %q", err, r.Content[0].Text)
+	}
+}
+
+// CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS sets how long a page is reused and
+// CLAUDE_CODE_WEBFETCH_DEADLINE_MS how long one fetch may take (0: no
+// limit); values that are not plain digits keep the defaults.
+func TestQA11WebFetchLimitsFromTheEnvironment(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		m := map[string]string{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return func(k string) string { return m[k] }
+	}
+	for _, tt := range []struct {
+		get      func(string) string
+		deadline time.Duration
+		ttl      time.Duration
+	}{
+		{env(), Timeout, CacheTTL},
+		{env(DeadlineEnv, "300000", CacheTTLEnv, "60000"), 5 * time.Minute, time.Minute},
+		{env(DeadlineEnv, "0", CacheTTLEnv, "0"), 0, CacheTTL},
+		{env(DeadlineEnv, "1.5", CacheTTLEnv, "-5"), Timeout, CacheTTL},
+		{env(DeadlineEnv, "5s", CacheTTLEnv, "99999999999999999999999"), Timeout, CacheTTL},
+	} {
+		wf := New(nil, "", nil, nil).Limited(EnvLimits(tt.get))
+		if d, ttl := wf.limits(); d != tt.deadline || ttl != tt.ttl {
+			t.Errorf("%+v: deadline %v, cache %v; want %v, %v", wf.Limits, d, ttl, tt.deadline, tt.ttl)
+		}
+	}
+
+	s := newSite(t)
+	clk := &clock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	wf := New(nil, "", s.srv.Client(), clk.now).Limited(EnvLimits(env(CacheTTLEnv, "60000")))
+	for i, step := range []struct {
+		advance time.Duration
+		want    int64
+	}{{0, 1}, {30 * time.Second, 1}, {31 * time.Second, 2}} {
+		clk.add(step.advance)
+		if _, err := fetch(t, wf, s.srv.URL+"/page", fmt.Sprint("prompt ", i)); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.count("/page"); got != step.want {
+			t.Errorf("step %d: server hit %d times, want %d", i, got, step.want)
+		}
+	}
+
+	wf = New(nil, "", s.srv.Client(), nil).Limited(Limits{Deadline: 50 * time.Millisecond})
+	if _, err := fetch(t, wf, s.srv.URL+"/slow", "x"); err == nil || !strings.Contains(err.Error(), "no complete answer within 50ms") {
+		t.Errorf("a fetch past its deadline: %v", err)
 	}
 }

@@ -8,12 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"mime"
 	"net"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
@@ -97,6 +99,10 @@ type Tool struct {
 	now      func() time.Time
 	prompt   *template.Template
 
+	// Limits set from the environment (EnvLimits); zero fields mean
+	// Timeout and CacheTTL.
+	Limits
+
 	// SaveDir is where content that is not text is saved for the model
 	// to Read; "" is a "reins-webfetch" folder in the system's
 	// temporary folder.
@@ -118,6 +124,72 @@ func New(provider llm.Provider, model string, client *http.Client, now func() ti
 	}
 	prompt := template.Must(template.New("prompt").Parse(promptText))
 	return &Tool{provider: provider, model: model, client: client, now: now, prompt: prompt, cache: map[string]*page{}}
+}
+
+// Limits are the time limits of a WebFetch.
+type Limits struct {
+	// Deadline bounds one fetch, redirects included; zero means Timeout,
+	// below zero means no limit.
+	Deadline time.Duration
+	// CacheTTL is how long a fetched page is reused; zero means CacheTTL.
+	CacheTTL time.Duration
+}
+
+// Claude Code's variables for the limits, in milliseconds.
+const (
+	DeadlineEnv = "CLAUDE_CODE_WEBFETCH_DEADLINE_MS"
+	CacheTTLEnv = "CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS"
+)
+
+// EnvLimits reads the limits from the environment as Claude Code does:
+// only plain digits count. CLAUDE_CODE_WEBFETCH_DEADLINE_MS=0 removes the
+// time limit of a fetch; CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS=0 keeps the
+// default, as does any other value that is not plain digits.
+func EnvLimits(getenv func(string) string) Limits {
+	ms := func(name string) (time.Duration, bool) {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" || strings.Trim(v, "0123456789") != "" {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n > int64(math.MaxInt64/time.Millisecond) {
+			return 0, false
+		}
+		return time.Duration(n) * time.Millisecond, true
+	}
+	var l Limits
+	if d, ok := ms(DeadlineEnv); ok {
+		l.Deadline = d
+		if d == 0 {
+			l.Deadline = -1
+		}
+	}
+	if d, ok := ms(CacheTTLEnv); ok && d > 0 {
+		l.CacheTTL = d
+	}
+	return l
+}
+
+// limits returns the deadline (0 for none) and the cache lifetime in
+// force.
+func (t *Tool) limits() (deadline, ttl time.Duration) {
+	deadline, ttl = t.Deadline, t.Limits.CacheTTL
+	switch {
+	case deadline == 0:
+		deadline = Timeout
+	case deadline < 0:
+		deadline = 0
+	}
+	if ttl <= 0 {
+		ttl = CacheTTL
+	}
+	return deadline, ttl
+}
+
+// Limited sets Limits and returns t.
+func (t *Tool) Limited(l Limits) *Tool {
+	t.Limits = l
+	return t
 }
 
 // SavingTo sets SaveDir and returns t.
@@ -290,7 +362,8 @@ func (t *Tool) page(ctx context.Context, u *url.URL) (*page, error) {
 	key := u.String()
 	now := t.now()
 	t.mu.Lock()
-	if p, ok := t.cache[key]; ok && now.Sub(p.fetchedAt) < CacheTTL && (p.saved == "" || exists(p.saved)) {
+	_, ttl := t.limits()
+	if p, ok := t.cache[key]; ok && now.Sub(p.fetchedAt) < ttl && (p.saved == "" || exists(p.saved)) {
 		t.mu.Unlock()
 		return p, nil
 	}
@@ -304,7 +377,7 @@ func (t *Tool) page(ctx context.Context, u *url.URL) (*page, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for k, old := range t.cache {
-		if now.Sub(old.fetchedAt) >= CacheTTL {
+		if now.Sub(old.fetchedAt) >= ttl {
 			delete(t.cache, k)
 		}
 	}
@@ -324,7 +397,11 @@ func (t *Tool) page(ctx context.Context, u *url.URL) (*page, error) {
 
 // fetch downloads a page, following same-host redirects, and converts it.
 func (t *Tool) fetch(ctx context.Context, u *url.URL) (*page, error) {
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	deadline, _ := t.limits()
+	cancel := context.CancelFunc(func() {})
+	if deadline > 0 {
+		ctx, cancel = context.WithTimeout(ctx, deadline)
+	}
 	defer cancel()
 	client := *t.client
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -339,7 +416,7 @@ func (t *Tool) fetch(ctx context.Context, u *url.URL) (*page, error) {
 		resp, err := client.Do(req)
 		if err != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("fetch %s: no complete answer within %s", cur, Timeout)
+				return nil, fmt.Errorf("fetch %s: no complete answer within %s", cur, deadline)
 			}
 			return nil, fmt.Errorf("fetch %s: %w", cur, err)
 		}
@@ -394,7 +471,8 @@ func (t *Tool) read(ctx context.Context, u *url.URL, resp *http.Response) (*page
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBytes+1))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("fetch %s: no complete answer within %s", u, Timeout)
+			deadline, _ := t.limits()
+			return nil, fmt.Errorf("fetch %s: no complete answer within %s", u, deadline)
 		}
 		return nil, fmt.Errorf("fetch %s: %w", u, err)
 	}
