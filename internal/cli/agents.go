@@ -310,7 +310,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			shellPath, _ := bash.EnvShell(a.getenv)
 			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs,
 				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
-				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath,
+				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath, NoBackground: bash.EnvNoBackground(a.getenv),
 				ShellPrefix: a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
 			a.onClose(func() { sh.Close() })
 			t = sh

@@ -66,7 +66,7 @@ func (a *app) builtinTools() []tool.Tool {
 	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.withPluginBins(a.environ()), Tasks: a.tasks,
 		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs, OnCwd: a.cwdChanged,
 		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
-		MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath,
+		MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath, NoBackground: bash.EnvNoBackground(a.getenv),
 		ShellPrefix: a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	a.shellMu.Lock()

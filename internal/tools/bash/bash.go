@@ -105,6 +105,11 @@ type Config struct {
 	// Claude Code (to keep a virtualenv active, say); what it prints is
 	// discarded, and a missing file is skipped.
 	EnvFile string
+	// NoBackground turns background tasks off, as
+	// CLAUDE_CODE_DISABLE_BACKGROUND_TASKS does in Claude Code: the schema
+	// has no run_in_background and a running command cannot be moved to
+	// the background (EnvNoBackground reads it).
+	NoBackground bool
 	// MaintainProjectDir sends the shell back to Cwd after every command,
 	// without a note, as CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR does in
 	// Claude Code (EnvMaintainProjectDir reads it).
@@ -136,6 +141,36 @@ func (t *Tool) assemble(command string, wrap func(string) string) string {
 		command = p + " " + shellQuote(command)
 	}
 	return command
+}
+
+// NoBackgroundEnv is Claude Code's variable that turns background tasks
+// off.
+const NoBackgroundEnv = "CLAUDE_CODE_DISABLE_BACKGROUND_TASKS"
+
+// EnvNoBackground reports whether CLAUDE_CODE_DISABLE_BACKGROUND_TASKS is
+// set to 1, true, yes or on (in any case).
+func EnvNoBackground(getenv func(string) string) bool {
+	switch strings.ToLower(strings.TrimSpace(getenv(NoBackgroundEnv))) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// foregroundSchema is schema without run_in_background.
+func foregroundSchema() json.RawMessage {
+	var m map[string]any
+	if err := json.Unmarshal(schema, &m); err != nil {
+		return schema
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		delete(props, "run_in_background")
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return schema
+	}
+	return b
 }
 
 // ShellEnv is Claude Code's variable naming the shell for Bash commands.
@@ -173,7 +208,8 @@ func EnvMaintainProjectDir(getenv func(string) string) bool {
 // Tool is the Bash tool. Construct it with New; it is safe for concurrent
 // use.
 type Tool struct {
-	cfg Config
+	cfg    Config
+	schema json.RawMessage // the input schema: without run_in_background under NoBackground
 
 	mu  sync.Mutex // guards cwd, env and groups
 	cwd string
@@ -274,7 +310,11 @@ func New(cfg Config) *Tool {
 	if cfg.Grace <= 0 {
 		cfg.Grace = defaultGrace
 	}
-	return &Tool{cfg: cfg, cwd: cfg.Cwd, env: cfg.Env}
+	t := &Tool{cfg: cfg, cwd: cfg.Cwd, env: cfg.Env, schema: schema}
+	if cfg.NoBackground {
+		t.schema = foregroundSchema()
+	}
+	return t
 }
 
 // Name implements tool.Tool.
@@ -287,8 +327,13 @@ func (t *Tool) Description() string {
 	if t.cfg.MaintainProjectDir {
 		state = "Each call starts a fresh bash in the project folder, " + t.cfg.Cwd + ", and with the exported environment that the previous call ended with: `export` carries over to later calls, but `cd` does not (the shell goes back to the project folder after every command); unexported variables, functions, aliases and shell options do not carry over either. Use absolute paths, or `cd` within the same command."
 	}
+	background := "- For long-running work (dev servers, watchers, long builds) set run_in_background. The call returns a task id at once; TaskOutput reads new output and TaskStop ends it. You are told when it finishes, so do not poll it in a loop, and do not add & yourself."
+	if t.cfg.NoBackground {
+		background = "- Background tasks are turned off in this session: every command runs in the foreground until it ends or times out, so do not start servers or watchers that never finish."
+	}
 	return strings.NewReplacer(
 		"{state}", state,
+		"{background}", background,
 		"{default_timeout}", describeTimeout(t.cfg.DefaultTimeout),
 		"{max_timeout}", describeTimeout(t.cfg.MaxTimeout),
 		"{max_result}", strconv.Itoa(t.cfg.MaxResultChars),
@@ -360,7 +405,7 @@ func EnvTimeouts(getenv func(string) string) (def, max time.Duration, warnings [
 }
 
 // InputSchema implements tool.Tool.
-func (*Tool) InputSchema() json.RawMessage { return schema }
+func (t *Tool) InputSchema() json.RawMessage { return t.schema }
 
 // InterruptBehavior implements tool.Tool: a user message sent mid-turn
 // stops the command.
@@ -472,6 +517,9 @@ func (t *Tool) Validate(_ context.Context, _ *tool.Call, raw json.RawMessage) er
 	if _, err := t.timeout(in); err != nil {
 		return err
 	}
+	if in.RunInBackground && t.cfg.NoBackground {
+		return errors.New("background tasks are turned off in this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS); run the command in the foreground")
+	}
 	if in.RunInBackground && t.cfg.Tasks == nil {
 		return errors.New("run_in_background is not available in this session; run the command in the foreground")
 	}
@@ -541,7 +589,7 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 	defer cancel()
 
 	out := newCapture(t.cfg.CaptureBytes)
-	movable := t.cfg.Tasks != nil && c != nil && c.ID != ""
+	movable := t.cfg.Tasks != nil && !t.cfg.NoBackground && c != nil && c.ID != ""
 	// Output past the capture's head goes to a file too: a move hands all
 	// of the output so far to the task, and a long output is saved whole.
 	out.spillTo(t.cfg.StateDir)

@@ -40,8 +40,10 @@
 // Claude Code too, CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR
 // (Config.MaintainProjectDir) sends the shell back to the project folder
 // after every command, CLAUDE_CODE_SHELL_PREFIX (Config.ShellPrefix)
-// wraps every command, and the user's CLAUDE_ENV_FILE (Config.EnvFile)
-// is sourced before every command.
+// wraps every command, the user's CLAUDE_ENV_FILE (Config.EnvFile) is
+// sourced before every command, CLAUDE_CODE_SHELL (EnvShell) names the
+// bash to use, and CLAUDE_CODE_DISABLE_BACKGROUND_TASKS
+// (Config.NoBackground) turns run_in_background and moving off.
 //
 // A command may set its own EXIT trap: a trap function stands in for the
 // builtin in a wrapped script, so the state is still saved and the

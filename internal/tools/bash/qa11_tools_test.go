@@ -275,3 +275,43 @@ func TestEnvShellTakesABashPath(t *testing.T) {
 		t.Errorf("command run with the named shell: %v, %q", err, text(res))
 	}
 }
+
+// CLAUDE_CODE_DISABLE_BACKGROUND_TASKS turns background tasks off: the
+// schema has no run_in_background, a call that asks for it is refused,
+// the description says commands run in the foreground, and a running
+// command cannot be moved to the background.
+func TestNoBackgroundTurnsBackgroundTasksOff(t *testing.T) {
+	if !EnvNoBackground(envMap{NoBackgroundEnv: "1"}.get) || EnvNoBackground(envMap{NoBackgroundEnv: "0"}.get) || EnvNoBackground(envMap{}.get) {
+		t.Fatal("EnvNoBackground does not read 1 as on and 0/unset as off")
+	}
+	reg := &task.Registry{Dir: t.TempDir()}
+	defer closeTasks(t, reg)
+	b := newTool(t, Config{Tasks: reg, NoBackground: true})
+	if strings.Contains(string(b.InputSchema()), "run_in_background") || !strings.Contains(string(b.InputSchema()), `"command"`) {
+		t.Errorf("schema = %s", b.InputSchema())
+	}
+	if strings.Contains(b.Description(), "set run_in_background") || !strings.Contains(b.Description(), "Background tasks are turned off") {
+		t.Errorf("description still offers run_in_background:\n%s", b.Description())
+	}
+	if _, err := run(t, b, "echo x", "run_in_background", true); err == nil || !strings.Contains(err.Error(), "turned off") {
+		t.Errorf("run_in_background: %v, want it refused", err)
+	}
+	dir := b.Cwd()
+	done := startCall(t, b, "toolu_fg", "touch started; while [ ! -e go ]; do sleep 0.02; done; echo finished")
+	waitFor(t, "the command to start", exists(filepath.Join(dir, "started")))
+	if reg.CanBackground("toolu_fg") || reg.Background("toolu_fg") {
+		t.Error("a running command could be moved to the background")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d := <-done; d.err != nil || text(d.res) != "finished" {
+		t.Errorf("foreground command: %v, %q", d.err, text(d.res))
+	}
+	if n := len(reg.List()); n != 0 {
+		t.Errorf("%d tasks with background tasks turned off", n)
+	}
+	if s := string(newTool(t, Config{}).InputSchema()); !strings.Contains(s, "run_in_background") {
+		t.Errorf("default schema lost run_in_background: %s", s)
+	}
+}
