@@ -310,8 +310,11 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			// The session's Bash warned of bad values.
 			defTimeout, maxTimeout, _ := bash.EnvTimeouts(a.getenv)
 			maxOutput, _ := bash.EnvMaxOutput(a.getenv)
+			shellPath, _ := bash.EnvShell(a.getenv)
 			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs,
-				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
+				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
+				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath, NoBackground: bash.EnvNoBackground(a.getenv),
+				ShellPrefix: a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
 			a.onClose(func() { sh.Close() })
 			t = sh
 			shell = sh
@@ -354,7 +357,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		for i, t := range out {
 			switch t.Name() {
 			case "Glob":
-				out[i] = &glob.Tool{ShellDir: dir}
+				out[i] = &glob.Tool{ShellDir: dir, Options: glob.EnvOptions(a.getenv)}
 			case "Grep":
 				out[i] = &grep.Tool{ShellDir: dir}
 			}
