@@ -31,9 +31,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Input != nil {
 		opts = append(opts, tea.WithInput(o.Input))
 	}
-	if o.Output != nil {
-		opts = append(opts, tea.WithOutput(o.Output))
-	}
+	opts = append(opts, tea.WithOutput(programOutput(o.Output)))
 	if o.Width > 0 && o.Height > 0 {
 		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
 	}
