@@ -126,7 +126,7 @@ func (c *conversation) apply(ev engine.Event) {
 		it.tool.running, it.tool.started = true, c.now()
 	case *engine.ToolProgress:
 		if it := c.tools[e.ID]; it != nil {
-			it.tool.progress = lastLine(screenText(e.Progress.Message))
+			it.tool.progress = lastLine(plainText(e.Progress.Message))
 		}
 	case *engine.ToolResult:
 		it := c.toolItem(e.ID, e.Name, e.Input)
@@ -152,7 +152,7 @@ func (c *conversation) apply(ev engine.Event) {
 			k = kError
 		}
 		// A stop hook's message is a script's output.
-		c.add(&item{kind: k, level: e.Level, text: screenText(e.Text), done: true})
+		c.add(&item{kind: k, level: e.Level, text: plainText(e.Text), done: true})
 	case *engine.CompactBoundary:
 		c.add(&item{kind: kCompact, text: "Conversation compacted", done: true})
 	case *engine.TodoUpdate:

@@ -568,8 +568,10 @@ func (e *editor) expanded() string {
 // line keeps what a terminal would have left on it after its carriage
 // returns (the last piece a progress bar drew, taken whole), and escape
 // sequences and other control characters are removed, so output that
-// moves the cursor, clears the screen or leaves a colour open cannot
-// garble the conversation printed around it.
+// moves the cursor, clears the screen or sets the title cannot garble the
+// conversation printed around it. Colours and text attributes (SGR) stay,
+// as Claude Code shows a command's colours; each line closes the ones it
+// leaves open (see keepColours).
 func screenText(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	if strings.IndexByte(s, '\r') >= 0 {
@@ -590,7 +592,7 @@ func screenText(s string) string {
 		}
 		s = strings.Join(lines, "\n")
 	}
-	return sanitize(s)
+	return keepColours(s)
 }
 
 // sanitize removes escape sequences and control characters other than

@@ -15,6 +15,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	xansi "github.com/charmbracelet/x/ansi"
 
 	"reins/internal/llm"
 )
@@ -54,7 +55,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 				out += "\n" + m.st.dim.Render(fmt.Sprintf("exit status %d", code))
 			}
 			m.conv.add(&item{kind: kShell, input: "! " + command, text: "! " + command + "\n" + out, done: true})
-			m.keepShell(command, stdout, stderr)
+			m.keepShell(command, xansi.Strip(stdout), xansi.Strip(stderr)) // colours are for the screen
 			return nil
 		}}
 	})

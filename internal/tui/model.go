@@ -200,7 +200,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case asyncMsg:
 		cmd = tea.Batch(msg.apply(m), m.drainQueue())
 	case noticeMsg:
-		m.notice(msg.level, screenText(msg.text)) // a hook's systemMessage
+		m.notice(msg.level, plainText(msg.text)) // a hook's systemMessage
 	case movedMsg:
 		if msg.moved {
 			m.setHint("Moved to the background; the model will be told when it finishes", 3*time.Second)

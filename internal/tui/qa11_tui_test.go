@@ -3,8 +3,10 @@ package tui
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
+	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 )
 
@@ -44,4 +46,70 @@ func TestQA11TerminalOutputKeepsItsDescriptor(t *testing.T) {
 	if tf.Fd() != f.Fd() {
 		t.Fatalf("Fd = %d, want %d", tf.Fd(), f.Fd())
 	}
+}
+
+// A command's colours stay in what the screen shows, each line closing
+// what it leaves open and the next line opening it again; cursor moves,
+// clears, titles, blinking and private sequences go.
+func TestQA11ScreenTextKeepsColours(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"\x1b[31mred\x1b[0m plain", "\x1b[31mred\x1b[0m plain"},
+		{"\x1b[1;32mok\x1b[m", "\x1b[1;32mok\x1b[m"},
+		{"\x1b[38;5;196mx\x1b[0m \x1b[48;2;1;2;3my\x1b[0m", "\x1b[38;5;196mx\x1b[0m \x1b[48;2;1;2;3my\x1b[0m"},
+		{"\x1b[32mone\ntwo\x1b[0m", "\x1b[32mone\x1b[0m\n\x1b[32mtwo\x1b[0m"},
+		{"\x1b[31mopen at the end", "\x1b[31mopen at the end\x1b[0m"},
+		{"a\x1b[2Jb\x1b[Hc\x1b[1Ad", "abcd"},
+		{"\x1b]0;title\x07t\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "tlink"},
+		{"\x1b[5;31mblink\x1b[0m", "\x1b[31mblink\x1b[0m"},
+		{"\x1b[8mhidden\x1b[0m", "hidden\x1b[0m"},
+		{"\x1b[?25lcursor\x1b[?25h", "cursor"},
+		{"\x1b[4:3mcurly\x1b[0m", "\x1b[4:3mcurly\x1b[0m"},
+		{"progress 10%\rprogress 100%\n", "progress 100%\n"},
+		{"bell\a tab\t\x1b", "bell tab\t"},
+		{"\x1b[0;33mwarn\x1b[0m\nnext", "\x1b[0;33mwarn\x1b[0m\nnext"},
+	} {
+		if got := screenText(c.in); got != c.want {
+			t.Errorf("screenText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// FuzzScreenText checks that what screenText keeps of any output is
+// text, newlines, tabs and SGR sequences only, and that no line leaves
+// attributes on for the next.
+func FuzzScreenText(f *testing.F) {
+	f.Add("\x1b[31mred\x1b[0m plain\r\nbar 10%\rbar 90%")
+	f.Add("\x1b[38;5;1;2mx\ny\x1b]0;t\x07\x1b[2J\x1bP+q\x1b\\")
+	f.Add("\x1b[\x1b[1m\x9b31m")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := screenText(s)
+		for _, line := range strings.Split(out, "\n") {
+			rest := line
+			for {
+				i := strings.IndexByte(rest, 0x1b)
+				if i < 0 {
+					break
+				}
+				rest = rest[i:]
+				end := strings.IndexByte(rest, 'm')
+				if end < 0 || !strings.HasPrefix(rest, "\x1b[") || strings.Trim(rest[2:end], "0123456789;:") != "" {
+					t.Fatalf("non-SGR sequence kept in %q (from %q)", line, s)
+				}
+				rest = rest[end+1:]
+			}
+			for _, r := range xansi.Strip(line) {
+				if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 {
+					t.Fatalf("control character %U kept in %q", r, line)
+				}
+			}
+			if i := strings.LastIndex(line, "\x1b["); i >= 0 {
+				if last := line[i:][:strings.IndexByte(line[i:], 'm')+1]; strings.Trim(last[2:len(last)-1], "0;") != "" {
+					t.Fatalf("line %q leaves attributes on (its last SGR is %q; from %q)", line, last, s)
+				}
+			}
+		}
+		if plain := plainText(s); strings.ContainsRune(plain, 0x1b) {
+			t.Fatalf("plainText kept an escape: %q", plain)
+		}
+	})
 }
