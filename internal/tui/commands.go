@@ -257,8 +257,7 @@ const keysHelp = `Keys
   up/down          input history · up with messages queued: edit them
 Prefixes
   /command  run a command   @file  mention a file
-  !cmd      run a shell command and keep its output
-  #note     add a line to the memory file`
+  !cmd      run a shell command and keep its output`
 
 func (m *Model) cmdHelp(string) tea.Cmd {
 	var b strings.Builder

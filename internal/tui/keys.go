@@ -314,19 +314,21 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 // what the editor held, given back to it when a queued message is
 // taken back for editing (nil: the text itself).
 func (m *Model) submitInput(text string, raw *draft, images ...llm.ContentBlock) tea.Cmd {
-	// The "!", "#" and "/" modes are for what was typed: a paste that
-	// starts the input (a Markdown text's "# Title", a log line) is a
-	// prompt. Its placeholder is what the editor held.
+	// The "!" and "/" modes are for what was typed: text pasted at the
+	// start of the input (a log line, a path), short or collapsed to a
+	// placeholder, is a prompt. "#" starts a prompt too, as in Claude Code
+	// since 2.0.70, which dropped its "#" memory shortcut (the model edits
+	// CLAUDE.md when asked; /memory opens it).
 	typed := text
 	if raw != nil {
 		typed = strings.TrimSpace(raw.text)
+		if raw.pastedHead {
+			typed = ""
+		}
 	}
 	switch {
 	case strings.HasPrefix(typed, "!"):
 		return m.runShell(strings.TrimSpace(text[1:]))
-	case strings.HasPrefix(typed, "#") && !strings.HasPrefix(typed, "##"):
-		m.remember(strings.TrimSpace(text[1:]))
-		return nil
 	case isCommand(typed):
 		return m.runCommand(text)
 	case m.running:

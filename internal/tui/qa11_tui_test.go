@@ -3,11 +3,15 @@ package tui
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
+
+	"reins/internal/llm/llmtest"
 )
 
 // The renderer's erase below is sent as a delete of the lines below, so
@@ -111,5 +115,46 @@ func FuzzScreenText(f *testing.F) {
 		if plain := plainText(s); strings.ContainsRune(plain, 0x1b) {
 			t.Fatalf("plainText kept an escape: %q", plain)
 		}
+	})
+}
+
+// A short paste that starts the input is a prompt whatever its first
+// character: a pasted "!rm -rf build" is not run in the shell, a pasted
+// "/usr/bin/env" is not a command, and the footer does not announce bash
+// mode for it. Only a collapsed paste was a prompt; a short one was
+// taken as typed. A "!" typed before a paste keeps its meaning.
+func TestQA11ShortPasteAtTheStartIsAPrompt(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("one"), llmtest.Reply("two")}, harnessOpts{})
+	var cwd string
+	h.do(func(m *Model) { cwd = m.o.Cwd })
+	for i, paste := range []string{"!touch pasted-ran.txt", "/tmp/build.log: permission denied"} {
+		h.tm.Send(tea.PasteMsg{Content: paste})
+		h.check("the paste in the input", func(m *Model) bool { return m.ed.value() == paste })
+		var footer string
+		h.do(func(m *Model) { footer = stripANSI(m.footer(100)) })
+		if strings.Contains(footer, "bash mode") {
+			t.Fatalf("footer for a pasted %q: %q", paste, footer)
+		}
+		h.key("enter")
+		if got := strings.TrimSpace(h.requests(i + 1)[i].LastUserText()); got != paste {
+			t.Fatalf("prompt %d = %q, want the paste", i+1, got)
+		}
+		h.check("turn over", func(m *Model) bool { return !m.running })
+	}
+	if _, err := os.Stat(filepath.Join(cwd, "pasted-ran.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the pasted command ran (err %v)", err)
+	}
+	h.typeText("!")
+	h.tm.Send(tea.PasteMsg{Content: "echo typed-bang"})
+	h.check("the input", func(m *Model) bool { return m.ed.value() == "!echo typed-bang" })
+	h.key("enter")
+	h.waitFor("typed-bang")
+	h.check("a shell run", func(m *Model) bool {
+		for _, it := range m.conv.items {
+			if it.kind == kShell {
+				return true
+			}
+		}
+		return false
 	})
 }

@@ -278,18 +278,14 @@ func (m *Model) footer(w int) string {
 }
 
 // inputModeLabel says what enter will do with an input that starts with
-// "!" or "#", as Claude Code marks its bash mode: the text goes to the
-// shell or the memory file, not to the model.
+// a typed "!", as Claude Code marks its bash mode: the text goes to the
+// shell, not to the model.
 func (m *Model) inputModeLabel() string {
-	if m.dialog != nil || m.ed.search != nil {
+	if m.dialog != nil || m.ed.search != nil || m.ed.pastedHead {
 		return ""
 	}
-	typed := strings.TrimSpace(m.ed.value())
-	switch {
-	case strings.HasPrefix(typed, "!"):
+	if strings.HasPrefix(strings.TrimSpace(m.ed.value()), "!") {
 		return m.st.accent.Render("! bash mode") + m.st.dim.Render(" (the output joins the conversation)")
-	case strings.HasPrefix(typed, "#") && !strings.HasPrefix(typed, "##"):
-		return m.st.accent.Render("# memory") + m.st.dim.Render(" (enter adds the line to "+m.r.rel(m.memoryFile())+")")
 	}
 	return ""
 }
