@@ -26,8 +26,8 @@ type editor struct {
 	pastes map[int]string // collapsed pastes by number
 	pasteN int
 	// pastedHead: the text starts with pasted text (nothing but blanks
-	// was before it), so a "!" or "/" it begins with was not typed: enter
-	// sends it to the model as a prompt.
+	// was before it), so a "!" it begins with was not typed: enter sends
+	// it to the model as a prompt, not to the shell.
 	pastedHead bool
 
 	cwd    string              // where pasted relative paths are

@@ -315,19 +315,18 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 // taken back for editing (nil: the text itself).
 func (m *Model) submitInput(text string, raw *draft, images ...llm.ContentBlock) tea.Cmd {
 	// The "!" and "/" modes are for what was typed: text pasted at the
-	// start of the input (a log line, a path), short or collapsed to a
-	// placeholder, is a prompt. "#" starts a prompt too, as in Claude Code
-	// since 2.0.70, which dropped its "#" memory shortcut (the model edits
-	// CLAUDE.md when asked; /memory opens it).
+	// start of the input (a log line, a Markdown text) is a prompt. A
+	// collapsed paste is its placeholder here; a short one starting with
+	// "!" is not run (a short "/name" is a command, as the menu offered).
+	// "#" starts a prompt too, as in Claude Code since 2.0.70, which
+	// dropped its "#" memory shortcut (the model edits CLAUDE.md when
+	// asked; /memory opens it).
 	typed := text
 	if raw != nil {
 		typed = strings.TrimSpace(raw.text)
-		if raw.pastedHead {
-			typed = ""
-		}
 	}
 	switch {
-	case strings.HasPrefix(typed, "!"):
+	case strings.HasPrefix(typed, "!") && (raw == nil || !raw.pastedHead):
 		return m.runShell(strings.TrimSpace(text[1:]))
 	case isCommand(typed):
 		return m.runCommand(text)

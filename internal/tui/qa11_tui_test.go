@@ -118,16 +118,16 @@ func FuzzScreenText(f *testing.F) {
 	})
 }
 
-// A short paste that starts the input is a prompt whatever its first
-// character: a pasted "!rm -rf build" is not run in the shell, a pasted
-// "/usr/bin/env" is not a command, and the footer does not announce bash
-// mode for it. Only a collapsed paste was a prompt; a short one was
-// taken as typed. A "!" typed before a paste keeps its meaning.
+// A short paste that starts the input is a prompt even when it starts
+// with "!": a pasted "!touch file" (a line copied from a chat or a
+// shell history) is not run in the shell, and the footer does not
+// announce bash mode for it. Only a collapsed paste was a prompt; a short
+// one was taken as typed. A "!" typed before a paste keeps its meaning.
 func TestQA11ShortPasteAtTheStartIsAPrompt(t *testing.T) {
 	h := newHarness(t, []llmtest.Turn{llmtest.Reply("one"), llmtest.Reply("two")}, harnessOpts{})
 	var cwd string
 	h.do(func(m *Model) { cwd = m.o.Cwd })
-	for i, paste := range []string{"!touch pasted-ran.txt", "/tmp/build.log: permission denied"} {
+	for i, paste := range []string{"!touch pasted-ran.txt", "!!! touch pasted-ran.txt !!!"} {
 		h.tm.Send(tea.PasteMsg{Content: paste})
 		h.check("the paste in the input", func(m *Model) bool { return m.ed.value() == paste })
 		var footer string
