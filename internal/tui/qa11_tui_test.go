@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
+	"reins/internal/engine"
 	"reins/internal/llm/llmtest"
 )
 
@@ -157,4 +159,40 @@ func TestQA11ShortPasteAtTheStartIsAPrompt(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// The permission dialog of an edit asks about the file, as Claude Code
+// does: "Do you want to make this edit to main.go?" for an edit or an
+// existing file written over, "Do you want to create notes.md?" (under a
+// "Create file" title) for a new one. Every call asked "Do you want to
+// proceed?".
+func TestQA11EditDialogsAskAboutTheFile(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(existing, []byte("package main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tool  string
+		input string
+		want  string
+	}{
+		{"Edit", `{"file_path":"` + existing + `","old_string":"a","new_string":"b"}`, "Do you want to make this edit to main.go?"},
+		{"Write", `{"file_path":"` + existing + `","content":"x"}`, "Do you want to make this edit to main.go?"},
+		{"Write", `{"file_path":"` + filepath.Join(dir, "notes.md") + `","content":"x"}`, "Do you want to create notes.md?"},
+		{"Bash", `{"command":"make"}`, "Do you want to proceed?"},
+	} {
+		q := engine.Question{ToolName: c.tool, Input: json.RawMessage(c.input)}
+		if got := permissionQuestion(q); got != c.want {
+			t.Errorf("%s %s: question %q, want %q", c.tool, c.input, got, c.want)
+		}
+	}
+	h := newHarness(t, nil, harnessOpts{})
+	var title string
+	h.do(func(m *Model) {
+		title, _ = permissionPreview(m, engine.Question{ToolName: "Write", Input: json.RawMessage(`{"file_path":"` + filepath.Join(dir, "new.txt") + `","content":"x"}`)}, 10)
+	})
+	if title != "Create file" {
+		t.Fatalf("title for a new file = %q, want Create file", title)
+	}
 }
