@@ -196,3 +196,25 @@ func TestQA11EditDialogsAskAboutTheFile(t *testing.T) {
 		t.Fatalf("title for a new file = %q, want Create file", title)
 	}
 }
+
+// A statusLine command's colours are shown, as Claude Code documents
+// ("ANSI color codes are supported"), and its other escape sequences
+// are not; with NO_COLOR the line is plain. Every escape was removed.
+func TestQA11StatusLineKeepsItsColours(t *testing.T) {
+	line, err := runStatusLine(t.Context(), `printf '\033[2J\033[32mmain\033[0m \033]0;t\007| \033[1;34mopus\033[0m\nsecond line\n'`, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\x1b[32mmain\x1b[0m | \x1b[1;34mopus\x1b[0m"; line != want {
+		t.Fatalf("status line %q, want %q", line, want)
+	}
+	h := newHarness(t, nil, harnessOpts{}) // NoColor
+	var footer string
+	h.do(func(m *Model) {
+		m.statusText = line
+		footer = m.footer(80)
+	})
+	if footer != "  main | opus" {
+		t.Fatalf("footer without colours = %q", footer)
+	}
+}

@@ -263,18 +263,20 @@ func (m *Model) footer(w int) string {
 	if l := m.inputModeLabel(); l != "" {
 		left = l
 	}
-	right := m.statusText
+	// The statusLine command's line is shown in its own colours; the
+	// default one is dim.
+	right := m.r.output(m.statusText)
 	if right == "" {
-		right = m.defaultStatus()
+		right = m.st.dim.Render(m.defaultStatus())
 	}
 	if left == "" {
-		return m.st.dim.Render(cut("  "+right, w))
+		return cut("  "+right, w)
 	}
 	gap := w - xansi.StringWidth(left) - xansi.StringWidth(right) - 4
 	if gap < 1 {
 		return cut("  "+left, w)
 	}
-	return "  " + left + strings.Repeat(" ", gap) + m.st.dim.Render(right)
+	return "  " + left + strings.Repeat(" ", gap) + right
 }
 
 // inputModeLabel says what enter will do with an input that starts with
