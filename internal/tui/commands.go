@@ -252,6 +252,7 @@ const keysHelp = `Keys
   ctrl+r           search input history (again: older; enter sends the match,
                    tab or esc takes it to edit, ctrl+c leaves the search)
   ctrl+g           edit the input in $EDITOR
+  ctrl+v           paste an image from the clipboard (alt+v on Windows)
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut
   ctrl+_           undo the last change to the input
   up/down          input history · up with messages queued: edit them

@@ -63,6 +63,8 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.ClearScreen
 	case "ctrl+g":
 		return m.editInEditor()
+	case "ctrl+v", "alt+v": // an image from the clipboard, as in Claude Code
+		return m.readClipboardImage()
 	case "ctrl+t":
 		m.toggleTodos()
 		return nil

@@ -210,6 +210,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.announceBackground()
 	case tea.ColorProfileMsg:
 		m.profile = msg.Profile
+	case clipboardImageMsg:
+		m.onClipboardImage(msg)
 	}
 	if m.quitting {
 		if m.printing {

@@ -218,3 +218,50 @@ func TestQA11StatusLineKeepsItsColours(t *testing.T) {
 		t.Fatalf("footer without colours = %q", footer)
 	}
 }
+
+// fakeClipboard puts an xclip on PATH that prints data (nothing when
+// data is nil), for clipboardImage.
+func fakeClipboard(t *testing.T, data []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	img := filepath.Join(dir, "clip.bin")
+	if err := os.WriteFile(img, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\ncat " + img + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xclip"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// Ctrl+V pastes the clipboard's image as an "[Image #N]" placeholder,
+// as in Claude Code, and the image goes with the prompt; with no image
+// in the clipboard a hint says so. reins had no such key.
+func TestQA11CtrlVPastesTheClipboardImage(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x02\x00\x00\x00\x90wS\xde\x00\x00\x00\x0cIDATx\x9cc\xf8\xcf\xc0\x00\x00\x03\x01\x01\x00\xc9\xfe\x92\xef\x00\x00\x00\x00IEND\xaeB`\x82")
+	fakeClipboard(t, png)
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("a tiny image")}, harnessOpts{opts: func(o *Options) {
+		o.Getenv = func(string) string { return "" } // no Wayland: xclip
+	}})
+	h.typeText("what is in")
+	h.key("ctrl+v")
+	h.check("the placeholder", func(m *Model) bool { return m.ed.value() == "what is in [Image #1] " })
+	h.key("enter")
+	r := h.requests(1)[0]
+	last := r.Messages[len(r.Messages)-1]
+	var images int
+	for _, c := range last.Content {
+		if c.Type == "image" {
+			images++
+		}
+	}
+	if images != 1 {
+		t.Fatalf("the prompt carries %d images, want 1: %+v", images, last.Content)
+	}
+	h.waitFor("a tiny image")
+
+	fakeClipboard(t, []byte("just some text"))
+	h.key("ctrl+v")
+	h.check("the hint", func(m *Model) bool { return strings.Contains(m.hint, "No image found in the clipboard") && m.ed.value() == "" })
+}
