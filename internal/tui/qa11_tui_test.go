@@ -263,5 +263,7 @@ func TestQA11CtrlVPastesTheClipboardImage(t *testing.T) {
 
 	fakeClipboard(t, []byte("just some text"))
 	h.key("ctrl+v")
-	h.check("the hint", func(m *Model) bool { return strings.Contains(m.hint, "No image found in the clipboard") && m.ed.value() == "" })
+	h.check("the hint", func(m *Model) bool {
+		return strings.Contains(m.hint, "No image found in the clipboard") && m.ed.value() == ""
+	})
 }
