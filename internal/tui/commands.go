@@ -245,6 +245,7 @@ const keysHelp = `Keys
   ctrl+c           clear the input · twice: exit
   ctrl+d           twice on an empty input: exit
   ctrl+z           suspend (fg in the shell resumes)
+  ctrl+l           clear the input (up brings it back) and redraw the screen
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+t           show or hide the todo list while reins works

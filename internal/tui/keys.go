@@ -60,6 +60,16 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.openTranscript()
 		return nil
 	case "ctrl+l":
+		// As in Claude Code: the typed text goes (into the history, so
+		// up brings it back) and the live area is drawn afresh, to
+		// recover a garbled display.
+		if !m.ed.empty() {
+			if err := m.ed.hist.add(strings.TrimSpace(m.ed.expanded()), m.o.Now()); err != nil {
+				m.o.Logger.Warn("input history not saved", "err", err)
+			}
+			m.ed.reset()
+			m.comp = nil
+		}
 		return tea.ClearScreen
 	case "ctrl+g":
 		return m.editInEditor()

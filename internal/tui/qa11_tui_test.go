@@ -267,3 +267,16 @@ func TestQA11CtrlVPastesTheClipboardImage(t *testing.T) {
 		return strings.Contains(m.hint, "No image found in the clipboard") && m.ed.value() == ""
 	})
 }
+
+// Ctrl+L clears the input and redraws, as in Claude Code ("Clear prompt
+// input and redraw screen"); the text goes into the history, so up
+// brings it back. It only redrew.
+func TestQA11CtrlLClearsTheInput(t *testing.T) {
+	h := newHarness(t, nil, harnessOpts{})
+	h.typeText("a draft to drop")
+	h.check("typed", func(m *Model) bool { return m.ed.value() == "a draft to drop" })
+	h.key("ctrl+l")
+	h.check("the input cleared", func(m *Model) bool { return m.ed.value() == "" })
+	h.key("up")
+	h.check("the draft back from the history", func(m *Model) bool { return m.ed.value() == "a draft to drop" })
+}
