@@ -41,13 +41,20 @@ func replaceErase(p []byte) []byte {
 	return bytes.ReplaceAll(p, eraseBelow, deleteBelow)
 }
 
-// eraseWriter is the program's output with erases replaced.
-type eraseWriter struct{ w io.Writer }
+// eraseWriter is the program's output with erases replaced. It marks
+// each write in frames (see frameLog), when set.
+type eraseWriter struct {
+	w      io.Writer
+	frames *frameLog
+}
 
 // Write writes p with its erases replaced, reporting p's length.
 func (e *eraseWriter) Write(p []byte) (int, error) {
 	if _, err := e.w.Write(replaceErase(p)); err != nil {
 		return 0, err
+	}
+	if e.frames != nil {
+		e.frames.written()
 	}
 	return len(p), nil
 }
@@ -69,13 +76,14 @@ func (e *eraseTerminal) Close() error { return e.f.Close() }
 func (e *eraseTerminal) Fd() uintptr { return e.f.Fd() }
 
 // programOutput wraps out (nil: standard output) so that the renderer's
-// erases do not clear the screen.
-func programOutput(out io.Writer) io.Writer {
+// erases do not clear the screen, marking its writes in frames (nil: not
+// marked).
+func programOutput(out io.Writer, frames *frameLog) io.Writer {
 	if out == nil {
 		out = os.Stdout
 	}
 	if f, ok := out.(term.File); ok {
-		return &eraseTerminal{eraseWriter: eraseWriter{w: f}, f: f}
+		return &eraseTerminal{eraseWriter: eraseWriter{w: f, frames: frames}, f: f}
 	}
-	return &eraseWriter{w: out}
+	return &eraseWriter{w: out, frames: frames}
 }

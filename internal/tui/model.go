@@ -64,6 +64,7 @@ type Model struct {
 	pending  []string             // printed lines not yet sent to the terminal
 	frames   frameHeights         // heights of recent views (print.go)
 	drawn    drawnFrame           // the last view's rows and cursor (reflow.go)
+	frameLog *frameLog            // which view is on screen; nil when the output does not say
 	rewrap   *rewrap              // a narrowing being handed on (reflow.go)
 	sized    bool                 // a window size arrived (width is the terminal's)
 	profile  colorprofile.Profile // the terminal's colours, for prints

@@ -21,7 +21,7 @@ import (
 // corner for a clear screen and push the screen into the scrollback.
 func TestQA11EraseBelowIsSentAsDeleteLines(t *testing.T) {
 	var b bytes.Buffer
-	w := programOutput(&b)
+	w := programOutput(&b, nil)
 	in := "\r\x1b[2A\x1b[Jframe\r\n\x1b[J"
 	n, err := w.Write([]byte(in))
 	if err != nil || n != len(in) {
@@ -45,7 +45,7 @@ func TestQA11TerminalOutputKeepsItsDescriptor(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	tf, ok := programOutput(f).(term.File)
+	tf, ok := programOutput(f, nil).(term.File)
 	if !ok {
 		t.Fatal("a file output is no longer a term.File")
 	}
@@ -279,4 +279,33 @@ func TestQA11CtrlLClearsTheInput(t *testing.T) {
 	h.check("the input cleared", func(m *Model) bool { return m.ed.value() == "" })
 	h.key("up")
 	h.check("the draft back from the history", func(m *Model) bool { return m.ed.value() == "a draft to drop" })
+}
+
+// A narrowing is measured on the frame the terminal shows, not on the
+// view last handed to Bubble Tea, which draws on a timer: while text
+// streams in, the view handed over was often a row longer than the one
+// on screen, and the cursor moved up by the rows of a frame never drawn.
+// The output marks the view handed over as shown when it writes.
+func TestQA11NarrowingIsMeasuredOnTheFrameOnScreen(t *testing.T) {
+	m := &Model{width: 100, height: 40, sized: true, frameLog: &frameLog{}}
+	var b bytes.Buffer
+	out := programOutput(&b, m.frameLog)
+	full := strings.Repeat("x", 100)
+	cur := tea.NewCursor(2, 2)
+	m.noteFrame(full+"\n"+full+"\n> input\nstatus", cur, false)
+	out.Write([]byte("frame one"))
+	rowsAt50 := func() int { f := m.onScreen(); return f.rewrapRows(50) }
+	if n := rowsAt50(); n != 2 {
+		t.Fatalf("rows added above the cursor on screen = %d, want 2", n)
+	}
+	// A view with a third full row is handed over, not yet drawn.
+	cur = tea.NewCursor(2, 3)
+	m.noteFrame(full+"\n"+full+"\n"+full+"\n> input\nstatus", cur, false)
+	if n := rowsAt50(); n != 2 {
+		t.Fatalf("before it is drawn: %d rows, want the 2 of the frame on screen", n)
+	}
+	out.Write([]byte("frame two"))
+	if n := rowsAt50(); n != 3 {
+		t.Fatalf("once drawn: %d rows, want 3", n)
+	}
 }
