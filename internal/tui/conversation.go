@@ -401,8 +401,9 @@ func shellOutputText(m *llm.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-// interruptedNotice is shown where the user stopped a turn.
-const interruptedNotice = "Interrupted · tell reins what to do instead"
+// interruptedNotice is shown where the user stopped a turn, worded as
+// Claude Code words it ("Interrupted · What should Claude do instead?").
+const interruptedNotice = "Interrupted · What should reins do instead?"
 
 // historyItems turns a loaded history into printed items (resume).
 func historyItems(h []engine.HistoryItem) []*item {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -308,4 +309,15 @@ func TestQA11NarrowingIsMeasuredOnTheFrameOnScreen(t *testing.T) {
 	if n := rowsAt50(); n != 3 {
 		t.Fatalf("once drawn: %d rows, want 3", n)
 	}
+}
+
+// A turn stopped with esc says "Interrupted · What should reins do
+// instead?", as Claude Code asks "What should Claude do instead?".
+func TestQA11InterruptedTurnAsksWhatToDoInstead(t *testing.T) {
+	h := newHarness(t, []llmtest.Turn{{Blocks: []llmtest.Block{llmtest.Text(strings.Repeat("slow words ", 200))}, Delay: llmtest.Duration(50 * time.Millisecond)}}, harnessOpts{})
+	h.typeText("talk slowly")
+	h.key("enter")
+	h.check("the turn running", func(m *Model) bool { return m.running })
+	h.key("esc")
+	h.waitFor("Interrupted · What should reins do instead?")
 }
