@@ -50,12 +50,13 @@ import (
 func (a *app) agentTool() tool.Tool {
 	sp := &agentSpawner{a: a, canAsk: true, pool: a.pool}
 	return agenttool.New(agenttool.Config{
-		Catalog:     a.agentCatalog,
-		Spawner:     sp,
-		Tasks:       a.tasks,
-		ParentTools: func() []string { return toolNames(a.pool()) },
-		MaxDepth:    a.maxAgentDepth(),
-		Resolve:     a.models.Resolve,
+		Catalog:      a.agentCatalog,
+		Spawner:      sp,
+		Tasks:        a.tasks,
+		NoBackground: bash.EnvNoBackground(a.getenv),
+		ParentTools:  func() []string { return toolNames(a.pool()) },
+		MaxDepth:     a.maxAgentDepth(),
+		Resolve:      a.models.Resolve,
 	})
 }
 
@@ -375,6 +376,7 @@ func (c *agentConv) nestedAgentTool(parent *agentSpawner) tool.Tool {
 		Catalog:      a.agentCatalog,
 		Spawner:      sp,
 		Tasks:        c.tasks,
+		NoBackground: bash.EnvNoBackground(a.getenv),
 		ParentTools:  func() []string { return toolNames(c.currentTools()) },
 		Depth:        c.spec.Depth,
 		MaxDepth:     a.maxAgentDepth(),
