@@ -294,13 +294,19 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 			if ok {
 				return true, false
 			}
-			if cerr != nil {
+			switch {
+			case cerr != nil && llm.IsPromptTooLong(cerr):
+				err = fmt.Errorf("%w (compaction could not make room: the conversation is too long even to summarise)", err)
+			case cerr != nil:
 				err = fmt.Errorf("%w (compaction failed: %v)", err, cerr)
 			}
+			err = t.withdrawPrompt(err)
 		case llm.IsPromptTooLong(err) && t.reactiveTried:
 			// Compacted once for this turn already and still refused: say
 			// what the user can do rather than end on the bare API error.
-			err = fmt.Errorf("%w (still too long after the conversation was compacted: run /compact with instructions to keep less, /clear to start over, or shorten the last message)", err)
+			err = t.withdrawPrompt(fmt.Errorf("%w (still too long after the conversation was compacted)", err))
+		case llm.IsPromptTooLong(err):
+			err = t.withdrawPrompt(err)
 		case !hadTools && llm.IsOverloaded(err) && s.cfg.FallbackModel != "" && t.switchToFallback():
 			t.emit(&StreamReset{Reason: "fallback"})
 			t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("%s is overloaded; switched to %s.", s.cfg.Models.Resolve(s.cfg.Model), s.Model())})
@@ -380,6 +386,46 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 	}
 	t.addAssistant(msg)
 	return false, false
+}
+
+// withdrawPrompt takes the prompt the API refused as too long out of the
+// conversation, with the reminders and hook context that followed it, once
+// nothing could make it fit: left in, every later request would carry it
+// and be refused as well, and the session could not go on. The prompt
+// stays in the transcript; the notice recorded after it continues the
+// chain from what came before the prompt, so a resumed session leaves it
+// out too. It returns err with what the user can do; a turn with no
+// prompt of its own left (the refusal came after tool calls) keeps its
+// history and gets the same advice.
+func (t *turn) withdrawPrompt(err error) error {
+	s := t.s
+	items := s.History()
+	p := pendingPrompt(items)
+	if p < 0 {
+		return fmt.Errorf("%w; run /compact with instructions to keep less, or /clear to start over", err)
+	}
+	err = fmt.Errorf("%w; the prompt was left out of the conversation so that the session can go on: shorten it (or save long content to a file and ask for the file to be read), run /compact with instructions to keep less, or /clear to start over", err)
+	s.SetHistory(items[:p])
+	s.record(&session.Entry{Type: session.TypeSystem, Subtype: session.SubtypeNotice, UUID: uuid.NewString(),
+		Level: "error", Content: err.Error()})
+	return err
+}
+
+// pendingPrompt returns the index of the newest user prompt no response
+// has followed yet, or -1; the meta messages after it (reminders, hook
+// context) belong to it.
+func pendingPrompt(items []HistoryItem) int {
+	for i := len(items) - 1; i >= 0; i-- {
+		m := items[i].Message
+		if m.Role == llm.RoleAssistant {
+			return -1
+		}
+		if items[i].Meta || items[i].Summary || slices.ContainsFunc(m.Content, func(b llm.ContentBlock) bool { return b.Type == llm.BlockToolResult }) {
+			continue
+		}
+		return i
+	}
+	return -1
 }
 
 // postToolBatch runs PostToolBatch hooks on a batch whose calls all have
