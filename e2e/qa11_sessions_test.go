@@ -1,12 +1,16 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm"
 	"reins/internal/llm/llmtest"
+	"reins/internal/session"
 )
 
 // messageTexts is the text of every message a request sent, one entry
@@ -132,5 +136,91 @@ func TestFirstPromptRefusedAsTooLongDoesNotBlockTheNextOne(t *testing.T) {
 	reqs := srv.Requests()
 	if texts := messageTexts(reqs[len(reqs)-1]); slicesContain(texts, "two") {
 		t.Errorf("the refused prompt is sent again with the next one: %q", texts)
+	}
+}
+
+// todoCall is a TodoWrite call setting one item in progress.
+func todoCall(id, item string) llmtest.Block {
+	return llmtest.ToolUse(id, "TodoWrite", map[string]any{"todos": []map[string]any{
+		{"content": item, "status": "in_progress", "activeForm": item}}})
+}
+
+// compactsAndGoesOn runs "/compact" then "go on" in the sandbox's latest
+// session and returns the request of "go on".
+func compactsAndGoesOn(t *testing.T, srv *llmtest.Server, sb *e2etest.Sandbox) *llmtest.Request {
+	t.Helper()
+	isSum := func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), summaryMarker) }
+	srv.Add(
+		llmtest.Turn{Match: isSum, Side: true, Blocks: []llmtest.Block{llmtest.Text("<summary>we planned</summary>")}},
+		llmtest.Turn{Match: isMain("go on"), ResetPrefix: true, Blocks: []llmtest.Block{llmtest.Text("going on")}},
+	)
+	if r := sb.Run(t, "", "-p", "/compact", "-c", "--model", "sonnet"); r.Code != 0 {
+		t.Fatalf("/compact: code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if r := sb.Run(t, "", "-p", "go on", "-c", "--model", "sonnet"); r.Code != 0 {
+		t.Fatalf("go on: code %d out %q err %q", r.Code, r.Stdout, r.Stderr)
+	}
+	reqs := srv.Requests()
+	return reqs[len(reqs)-1]
+}
+
+func TestTodoListOfAContinuedSessionIsGivenBackAfterCompaction(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	srv.Add(
+		llmtest.Turn{Match: isMain("plan the port"), Blocks: []llmtest.Block{todoCall("toolu_todo", "Port the PELICAN parser")}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) == 1 }, Blocks: []llmtest.Block{llmtest.Text("planned")}},
+	)
+	if r := sb.Run(t, "", "-p", "plan the port", "--model", "sonnet"); r.Code != 0 {
+		t.Fatalf("first run: code %d err %q", r.Code, r.Stderr)
+	}
+	last := compactsAndGoesOn(t, srv, sb)
+	if !strings.Contains(string(last.Body), "[in_progress] Port the PELICAN parser") {
+		t.Errorf("the todo list set before the session was continued is not given back after /compact: %q", messageTexts(last))
+	}
+}
+
+func TestTodoListOfAClaudeCodeSessionIsGivenBackAfterCompaction(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	id := "7a1d9a2e-3b4c-4d5e-8f60-718293a4b5c6"
+	dir := filepath.Join(sb.Home, ".claude", "projects", session.Slug(sb.Dir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	common := map[string]any{"isSidechain": false, "sessionId": id, "cwd": sb.Dir, "version": "2.1.328", "userType": "external", "entrypoint": "cli"}
+	line := func(fields map[string]any) string {
+		m := map[string]any{}
+		for k, v := range common {
+			m[k] = v
+		}
+		for k, v := range fields {
+			m[k] = v
+		}
+		b, _ := json.Marshal(m)
+		return string(b) + "\n"
+	}
+	todos := map[string]any{"todos": []map[string]any{
+		{"content": "Port the PELICAN parser", "status": "in_progress", "activeForm": "Porting the PELICAN parser"}}}
+	data := line(map[string]any{"parentUuid": nil, "type": "user", "uuid": "cc-u1", "timestamp": "2026-11-29T21:20:26.857Z",
+		"message": map[string]any{"role": "user", "content": "plan the port"}}) +
+		line(map[string]any{"parentUuid": "cc-u1", "type": "assistant", "uuid": "cc-a1", "timestamp": "2026-11-29T21:20:27.059Z",
+			"message": map[string]any{"id": "msg_cc1", "type": "message", "role": "assistant", "model": "claude-opus-5-5",
+				"content":     []any{map[string]any{"type": "tool_use", "id": "toolu_cc", "name": "TodoWrite", "input": todos}},
+				"stop_reason": "tool_use", "usage": map[string]any{"input_tokens": 10, "output_tokens": 3}}}) +
+		line(map[string]any{"parentUuid": "cc-a1", "type": "user", "uuid": "cc-u2", "timestamp": "2026-11-29T21:20:27.100Z",
+			"message": map[string]any{"role": "user", "content": []any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_cc",
+				"content": "Todos have been modified successfully."}}},
+			"toolUseResult": map[string]any{"oldTodos": []any{}, "newTodos": todos["todos"]}}) +
+		line(map[string]any{"parentUuid": "cc-u2", "type": "assistant", "uuid": "cc-a2", "timestamp": "2026-11-29T21:20:28.000Z",
+			"message": map[string]any{"id": "msg_cc2", "type": "message", "role": "assistant", "model": "claude-opus-5-5",
+				"content": []any{map[string]any{"type": "text", "text": "planned"}}, "stop_reason": "end_turn",
+				"usage": map[string]any{"input_tokens": 10, "output_tokens": 3}}})
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	last := compactsAndGoesOn(t, srv, sb)
+	if !strings.Contains(string(last.Body), "[in_progress] Port the PELICAN parser") {
+		t.Errorf("the todo list of Claude Code's session is not given back after /compact: %q", messageTexts(last))
 	}
 }

@@ -152,12 +152,7 @@ func (a *app) resume() error {
 	if a.compactor != nil {
 		a.compactor.SetLastActivity(t.LastActivity)
 	}
-	if len(t.Todos) > 0 {
-		var items []todo.Item
-		if json.Unmarshal(t.Todos, &items) == nil {
-			a.todos.Replace("", items)
-		}
-	}
+	a.restoreTodos(t)
 	// Files read before stay known when they have not changed since.
 	for _, f := range t.ReadFiles {
 		info, err := os.Stat(f.Path)
@@ -171,6 +166,17 @@ func (a *app) resume() error {
 		a.files.Record(filestate.EntryFor(f.Path, data, info))
 	}
 	return nil
+}
+
+// restoreTodos makes the todo list of a resumed session the current one
+// (an empty one when it had none: the list of the conversation left does
+// not carry over).
+func (a *app) restoreTodos(t *session.Transcript) {
+	var items []todo.Item
+	if len(t.Todos) > 0 && json.Unmarshal(t.Todos, &items) != nil {
+		items = nil
+	}
+	a.todos.Replace("", items)
 }
 
 // keepTitleInView records the session's /rename title again when the

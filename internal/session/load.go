@@ -67,7 +67,7 @@ type Transcript struct {
 	Boundary *Boundary
 
 	// Recorded state.
-	Todos        json.RawMessage // the last recorded todo list, nil if none
+	Todos        json.RawMessage // the todo list to go on with, nil if none (see lastTodoList)
 	Replacements []Replacement   // tool-result budget decisions, in order
 	ReadFiles    []FileRead      // files read or written, oldest first, one per path
 	LastUsage    *llm.Usage      // usage of the last assistant message in Items
@@ -407,6 +407,12 @@ func (ld *loader) finish() {
 	}
 	t.Leaf = ld.nodes[leaf].uuid
 	t.Cwd, t.GitBranch = ld.nodes[leaf].cwd, ld.nodes[leaf].branch
+	if t.Todos == nil {
+		// No list recorded as its own entry (Claude Code's transcripts
+		// and reins's hold none): the conversation's last TodoWrite call
+		// says what it is.
+		t.Todos = ld.lastTodoList(leaf)
+	}
 
 	items := make([]stamped, 0, len(chain))
 	for _, i := range chain {
