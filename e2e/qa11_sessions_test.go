@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm"
@@ -222,5 +225,75 @@ func TestTodoListOfAClaudeCodeSessionIsGivenBackAfterCompaction(t *testing.T) {
 	last := compactsAndGoesOn(t, srv, sb)
 	if !strings.Contains(string(last.Body), "[in_progress] Port the PELICAN parser") {
 		t.Errorf("the todo list of Claude Code's session is not given back after /compact: %q", messageTexts(last))
+	}
+}
+
+// After the SDK's /clear, a file read in the conversation left counts as
+// not read: Edit refuses it until it is read again, as in a new session
+// (reins let the edit through on the old read).
+func TestSDKClearForgetsTheFilesReadBefore(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	notes := sb.Write(t, "notes.txt", "colour: red\n")
+	srv.Add(
+		llmtest.Turn{Match: isMain("read the notes"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_read", "Read", map[string]any{"file_path": notes})}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) == 1 && r.ToolResults()[0].ToolUseID == "toolu_read" },
+			Blocks: []llmtest.Block{llmtest.Text("read them")}},
+		llmtest.Turn{Match: isMain("make it blue"), ResetPrefix: true, Blocks: []llmtest.Block{llmtest.ToolUse("toolu_edit", "Edit",
+			map[string]any{"file_path": notes, "old_string": "red", "new_string": "blue"})}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) == 1 && r.ToolResults()[0].ToolUseID == "toolu_edit" },
+			Blocks: []llmtest.Block{llmtest.Text("edit answered")}},
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+		"--permission-mode", "acceptEdits")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer in.Close()
+	lines := bufio.NewScanner(out)
+	lines.Buffer(nil, 1<<20)
+	send := func(text string) {
+		t.Helper()
+		msg, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+		in.Write(append(msg, '\n'))
+		for lines.Scan() {
+			var v struct{ Type string }
+			json.Unmarshal(lines.Bytes(), &v)
+			if v.Type == "result" {
+				return
+			}
+		}
+		t.Fatalf("no result for %q", text)
+	}
+	send("read the notes")
+	send("/clear")
+	send("make it blue")
+	var res *llm.ContentBlock
+	for _, r := range srv.Requests() {
+		for _, b := range r.ToolResults() {
+			if b.ToolUseID == "toolu_edit" {
+				res = &b
+			}
+		}
+	}
+	if res == nil {
+		t.Fatal("the Edit call was not answered")
+	}
+	if !res.IsError {
+		t.Errorf("Edit of a file read only before /clear went through: %q", res.ResultText())
+	}
+	if data, _ := os.ReadFile(notes); string(data) != "colour: red\n" {
+		t.Errorf("notes.txt = %q; the edit should have been refused until the file is read again", data)
 	}
 }
