@@ -237,11 +237,15 @@ func TestSDKClearForgetsTheFilesReadBefore(t *testing.T) {
 	notes := sb.Write(t, "notes.txt", "colour: red\n")
 	srv.Add(
 		llmtest.Turn{Match: isMain("read the notes"), Blocks: []llmtest.Block{llmtest.ToolUse("toolu_read", "Read", map[string]any{"file_path": notes})}},
-		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) == 1 && r.ToolResults()[0].ToolUseID == "toolu_read" },
+		llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			return len(r.ToolResults()) == 1 && r.ToolResults()[0].ToolUseID == "toolu_read"
+		},
 			Blocks: []llmtest.Block{llmtest.Text("read them")}},
 		llmtest.Turn{Match: isMain("make it blue"), ResetPrefix: true, Blocks: []llmtest.Block{llmtest.ToolUse("toolu_edit", "Edit",
 			map[string]any{"file_path": notes, "old_string": "red", "new_string": "blue"})}},
-		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) == 1 && r.ToolResults()[0].ToolUseID == "toolu_edit" },
+		llmtest.Turn{Match: func(r *llmtest.Request) bool {
+			return len(r.ToolResults()) == 1 && r.ToolResults()[0].ToolUseID == "toolu_edit"
+		},
 			Blocks: []llmtest.Block{llmtest.Text("edit answered")}},
 	)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
