@@ -29,8 +29,10 @@
 // decisions, files read, last usage, title.
 //
 // Claude Code's own transcripts load too: responses it split into one
-// entry per content block are joined again, and its extra fields are
-// ignored.
+// entry per content block are joined again, the failed requests it
+// recorded as assistant messages (isApiErrorMessage) are left out of the
+// history, as Claude Code leaves them out of its requests, and its extra
+// fields are ignored.
 //
 // # Sessions on disk
 //

@@ -119,6 +119,7 @@ type loadEntry struct {
 	GitBranch        string           `json:"gitBranch"`
 	IsMeta           bool             `json:"isMeta"`
 	IsCompactSummary bool             `json:"isCompactSummary"`
+	IsAPIError       bool             `json:"isApiErrorMessage"`
 	Message          *llm.Message     `json:"message"`
 	Subtype          string           `json:"subtype"`
 	CompactMetadata  *CompactMetadata `json:"compactMetadata"`
@@ -333,6 +334,10 @@ func (ld *loader) link(e *loadEntry, n int) {
 		// stays a link of the chain, so what follows it finds its way
 		// back through it.
 		switch want := llm.Role(e.Type); {
+		case e.IsAPIError && e.Type == TypeAssistant:
+			// Claude Code records a failed request as an assistant
+			// message of its own making ("API Error: ...", model
+			// "<synthetic>") and never sends it to the model.
 		case e.Message == nil:
 			ld.warn(n, "%s entry without a message skipped", e.Type)
 		case e.Message.Role != want:

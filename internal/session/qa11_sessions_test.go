@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -103,5 +104,54 @@ func TestResumeSessionAtTakesTheTodoListOfThatPoint(t *testing.T) {
 	}
 	if got := todoContents(t, tr.Todos); len(got) != 1 || got[0] != "first:in_progress" {
 		t.Errorf("todos at %s = %q, want the list as it was then", at, got)
+	}
+}
+
+func TestClaudeCodeAPIErrorMessagesAreNotResumedAsAnswers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	r := newRecorder(t, path, "s")
+	r.msg(user("first"))
+	r.msg(assistant("m1", llm.TextBlock("first answer")))
+	r.msg(user("second"))
+	// What Claude Code records when a request fails: an assistant message
+	// of its own making, flagged as an API error.
+	errLine, _ := json.Marshal(map[string]any{"parentUuid": r.last, "isSidechain": false, "type": "assistant",
+		"uuid": "0c9e3b7a-0000-4000-8000-000000000001", "timestamp": "2026-03-01T10:00:30.000Z", "sessionId": "s",
+		"isApiErrorMessage": true, "message": map[string]any{"id": "0c9e3b7a", "model": "<synthetic>", "role": "assistant",
+			"type": "message", "stop_reason": "stop_sequence", "stop_sequence": "",
+			"content": []any{map[string]any{"type": "text", "text": "API Error: 529 Overloaded"}}}})
+	appendLine(t, path, errLine)
+	r.last = "0c9e3b7a-0000-4000-8000-000000000001"
+	r.msg(user("second, again"))
+	r.msg(assistant("m2", llm.TextBlock("second answer")))
+	tr := mustLoad(t, path)
+	var texts []string
+	for _, it := range tr.Items {
+		texts = append(texts, it.Message.Text())
+	}
+	want := []string{"first", "first answer", "second", "second, again", "second answer"}
+	if len(texts) != len(want) {
+		t.Fatalf("items %q, want %q", texts, want)
+	}
+	for i := range want {
+		if texts[i] != want[i] {
+			t.Fatalf("items %q, want %q", texts, want)
+		}
+	}
+	if len(tr.Warnings) != 0 {
+		t.Errorf("warnings %v; an API error message is expected in Claude Code's transcripts", tr.Warnings)
+	}
+}
+
+// appendLine appends a raw line to the transcript at path.
+func appendLine(t *testing.T, path string, line []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		t.Fatal(err)
 	}
 }
