@@ -301,3 +301,61 @@ func TestSDKClearForgetsTheFilesReadBefore(t *testing.T) {
 		t.Errorf("notes.txt = %q; the edit should have been refused until the file is read again", data)
 	}
 }
+
+// writeCompactedSession writes a reins transcript of this sandbox's folder
+// in which a plan was approved (ExitPlanMode) and the conversation was then
+// compacted, so that the approval is only before the boundary.
+func writeCompactedSession(t *testing.T, sb *e2etest.Sandbox, id, plan string) {
+	t.Helper()
+	dir := filepath.Join(sb.ConfigDir, "projects", session.Slug(sb.Dir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	parent := any(nil)
+	var data []byte
+	add := func(fields map[string]any) string {
+		n++
+		u := "00000000-0000-4000-8000-0000000000" + string(rune('a'+n/10)) + string(rune('0'+n%10))
+		m := map[string]any{"parentUuid": parent, "isSidechain": false, "uuid": u, "sessionId": id, "cwd": sb.Dir,
+			"timestamp": "2026-11-29T21:20:2" + string(rune('0'+n%10)) + ".000Z", "version": "0.1.0", "userType": "external"}
+		for k, v := range fields {
+			m[k] = v
+		}
+		b, _ := json.Marshal(m)
+		data = append(append(data, b...), '\n')
+		parent = u
+		return u
+	}
+	asst := func(id string, content ...any) map[string]any {
+		return map[string]any{"type": "assistant", "message": map[string]any{"id": id, "type": "message", "role": "assistant",
+			"model": "claude-sonnet-4-5", "content": content, "stop_reason": "end_turn", "usage": map[string]any{"input_tokens": 10, "output_tokens": 3}}}
+	}
+	usr := func(content any) map[string]any {
+		return map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": content}}
+	}
+	add(usr("plan the port"))
+	add(asst("msg_1", map[string]any{"type": "tool_use", "id": "toolu_plan", "name": "ExitPlanMode", "input": map[string]any{"plan": plan}}))
+	add(usr([]any{map[string]any{"type": "tool_result", "tool_use_id": "toolu_plan", "content": "The user approved the plan."}}))
+	last := add(asst("msg_2", map[string]any{"type": "text", "text": "porting now"}))
+	parent = nil
+	add(map[string]any{"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted", "level": "info",
+		"logicalParentUuid": last, "compactMetadata": map[string]any{"trigger": "auto", "preTokens": 1000}})
+	s := usr("This session continues an earlier conversation. <summary>the port is under way</summary>")
+	s["isCompactSummary"], s["isMeta"] = true, true
+	add(s)
+	add(asst("msg_3", map[string]any{"type": "text", "text": "continuing"}))
+	if err := os.WriteFile(filepath.Join(dir, id+".jsonl"), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPlanApprovedBeforeAnEarlierCompactionIsGivenBackAfterTheNextOne(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	writeCompactedSession(t, sb, "3c2b1a09-8f7e-4d6c-9b5a-493827161504", "1. Port the PELICAN parser\n2. Test it")
+	last := compactsAndGoesOn(t, srv, sb)
+	if !strings.Contains(string(last.Body), "Port the PELICAN parser") {
+		t.Errorf("the plan approved before the earlier compaction is not given back after /compact: %q", messageTexts(last))
+	}
+}

@@ -155,11 +155,16 @@ func (a *app) resume() error {
 
 // restoreState gives a resumed session the state its transcript recorded,
 // in place of the state of the conversation left (/resume): its todo list,
-// the files it read that have not changed since, and how long its prompt
-// cache has been idle.
+// its approved plan, the files it read that have not changed since, and
+// how long its prompt cache has been idle.
 func (a *app) restoreState(t *session.Transcript) {
 	if a.compactor != nil {
 		a.compactor.SetLastActivity(t.LastActivity)
+	}
+	if p := t.Plan; p != "" {
+		a.lastPlan.Store(&p) // for a compaction, when the approval was summarised before
+	} else {
+		a.lastPlan.Store(nil)
 	}
 	var items []todo.Item
 	if len(t.Todos) > 0 && json.Unmarshal(t.Todos, &items) != nil {

@@ -24,8 +24,9 @@
 // compaction boundary with nothing after it (the session stopped before
 // the summary was recorded) is set aside: the history it was compacting is
 // resumed instead.
-// Load also returns the recorded state: the todo list (set by the last
-// TodoWrite call, found past compaction boundaries too), tool-result budget
+// Load also returns the recorded state: the todo list and the approved
+// plan (set by the last TodoWrite and ExitPlanMode calls that went
+// through, found past compaction boundaries too), tool-result budget
 // decisions, files read, last usage, title.
 //
 // Claude Code's own transcripts load too: responses it split into one

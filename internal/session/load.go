@@ -68,6 +68,7 @@ type Transcript struct {
 
 	// Recorded state.
 	Todos        json.RawMessage // the todo list to go on with, nil if none (see lastTodoList)
+	Plan         string          // the plan approved last (ExitPlanMode), "" if none
 	Replacements []Replacement   // tool-result budget decisions, in order
 	ReadFiles    []FileRead      // files read or written, oldest first, one per path
 	LastUsage    *llm.Usage      // usage of the last assistant message in Items
@@ -418,6 +419,7 @@ func (ld *loader) finish() {
 		// says what it is.
 		t.Todos = ld.lastTodoList(leaf)
 	}
+	t.Plan = ld.lastPlan(leaf)
 
 	items := make([]stamped, 0, len(chain))
 	for _, i := range chain {

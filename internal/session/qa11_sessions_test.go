@@ -155,3 +155,24 @@ func appendLine(t *testing.T, path string, line []byte) {
 		t.Fatal(err)
 	}
 }
+
+func TestResumeFindsThePlanApprovedBeforeACompactionBoundary(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	r := newRecorder(t, path, "s")
+	r.msg(user("plan the port"))
+	r.msg(assistant("m1", toolUse("p1", "ExitPlanMode", `{"plan":"1. first draft"}`)))
+	r.msg(result("p1", "The user did not approve the plan", true))
+	r.msg(assistant("m2", toolUse("p2", "ExitPlanMode", `{"plan":"1. Port the PELICAN parser\n2. Test it"}`)))
+	r.msg(result("p2", "The user approved the plan", false))
+	last := r.msg(assistant("m3", llm.TextBlock("porting")))
+	b := &Entry{Type: TypeSystem, Subtype: SubtypeCompactBoundary, UUID: r.uuid(), LogicalParentUUID: last,
+		CompactMetadata: &CompactMetadata{Trigger: "auto", PreTokens: 1000}}
+	r.meta(b)
+	r.last = b.UUID
+	r.msg(user("summary"), func(e *Entry) { e.IsCompactSummary, e.IsMeta = true, true })
+	r.msg(assistant("m4", llm.TextBlock("going on")))
+	tr := mustLoad(t, path)
+	if tr.Plan != "1. Port the PELICAN parser\n2. Test it" {
+		t.Errorf("plan = %q, want the plan approved (the refused one is not)", tr.Plan)
+	}
+}

@@ -1,0 +1,117 @@
+package session
+
+import (
+	"encoding/json"
+	"strings"
+
+	"reins/internal/llm"
+)
+
+// The tools whose last call a resumed session's state is taken from, by
+// their names in reins and in Claude Code.
+const (
+	todoWriteTool = "TodoWrite"    // sets the todo list
+	exitPlanTool  = "ExitPlanMode" // presents a plan for approval
+)
+
+// lastTodoList is the todo list the conversation ending at leaf set last
+// (see lastCall). A list whose items are all completed is empty, as
+// TodoWrite clears a finished list. It returns nil when the conversation
+// never set one.
+func (ld *loader) lastTodoList(leaf int) json.RawMessage {
+	var list json.RawMessage
+	ld.lastCall(leaf, todoWriteTool, func(input json.RawMessage) bool {
+		var valid bool
+		list, valid = todoListOf(input)
+		return valid
+	})
+	return list
+}
+
+// lastCall finds the newest call to the tool named name, in the
+// conversation ending at leaf, whose result is in the file and not an
+// error, and whose input accept takes. It walks back from leaf through
+// parentUuid and, past a compaction boundary, into the conversation the
+// boundary summarised, where such a call usually is. It reports whether
+// one was found.
+func (ld *loader) lastCall(leaf int, name string, accept func(input json.RawMessage) bool) bool {
+	ok := map[string]bool{} // tool_use id → answered without error
+	for i := range ld.nodes {
+		nd := &ld.nodes[i]
+		if nd.sidechain || nd.msg == nil || nd.msg.Role != llm.RoleUser {
+			continue
+		}
+		for _, b := range nd.msg.Content {
+			if b.Type == llm.BlockToolResult && !b.IsError {
+				ok[b.ToolUseID] = true
+			}
+		}
+	}
+	if len(ok) == 0 {
+		return false
+	}
+	seen := map[int]bool{}
+	for cur := leaf; cur >= 0 && !seen[cur]; {
+		seen[cur] = true
+		nd := &ld.nodes[cur]
+		if m := nd.msg; m != nil && m.Role == llm.RoleAssistant {
+			for k := len(m.Content) - 1; k >= 0; k-- {
+				b := &m.Content[k]
+				if b.Type == llm.BlockToolUse && b.Name == name && ok[b.ID] && accept(b.Input) {
+					return true
+				}
+			}
+		}
+		up := nd.parent
+		if nd.boundary != nil && nd.logical != "" {
+			up = nd.logical
+		}
+		next, found := ld.index[up]
+		if up == "" {
+			next = -1
+		} else if !found {
+			next = nd.prevFile // a missing link is bridged, as chain does
+		}
+		cur = next
+	}
+	return false
+}
+
+// lastPlan is the plan of the conversation ending at leaf's last
+// ExitPlanMode call that went through, "" if none.
+func (ld *loader) lastPlan(leaf int) string {
+	plan := ""
+	ld.lastCall(leaf, exitPlanTool, func(input json.RawMessage) bool {
+		var in struct {
+			Plan string `json:"plan"`
+		}
+		if json.Unmarshal(input, &in) != nil || strings.TrimSpace(in.Plan) == "" {
+			return false
+		}
+		plan = in.Plan
+		return true
+	})
+	return plan
+}
+
+// todoListOf is the todos of a TodoWrite input, "[]" when every item is
+// completed; valid is false when the input holds no list.
+func todoListOf(input json.RawMessage) (list json.RawMessage, valid bool) {
+	var in struct {
+		Todos []struct {
+			Status string `json:"status"`
+		} `json:"todos"`
+	}
+	var raw struct {
+		Todos json.RawMessage `json:"todos"`
+	}
+	if json.Unmarshal(input, &in) != nil || json.Unmarshal(input, &raw) != nil || in.Todos == nil {
+		return nil, false
+	}
+	for _, it := range in.Todos {
+		if it.Status != "completed" {
+			return raw.Todos, true
+		}
+	}
+	return json.RawMessage("[]"), true
+}
