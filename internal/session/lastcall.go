@@ -35,21 +35,6 @@ func (ld *loader) lastTodoList(leaf int) json.RawMessage {
 // boundary summarised, where such a call usually is. It reports whether
 // one was found.
 func (ld *loader) lastCall(leaf int, name string, accept func(input json.RawMessage) bool) bool {
-	ok := map[string]bool{} // tool_use id → answered without error
-	for i := range ld.nodes {
-		nd := &ld.nodes[i]
-		if nd.sidechain || nd.msg == nil || nd.msg.Role != llm.RoleUser {
-			continue
-		}
-		for _, b := range nd.msg.Content {
-			if b.Type == llm.BlockToolResult && !b.IsError {
-				ok[b.ToolUseID] = true
-			}
-		}
-	}
-	if len(ok) == 0 {
-		return false
-	}
 	seen := map[int]bool{}
 	for cur := leaf; cur >= 0 && !seen[cur]; {
 		seen[cur] = true
@@ -57,7 +42,7 @@ func (ld *loader) lastCall(leaf int, name string, accept func(input json.RawMess
 		if m := nd.msg; m != nil && m.Role == llm.RoleAssistant {
 			for k := len(m.Content) - 1; k >= 0; k-- {
 				b := &m.Content[k]
-				if b.Type == llm.BlockToolUse && b.Name == name && ok[b.ID] && accept(b.Input) {
+				if b.Type == llm.BlockToolUse && b.Name == name && ld.answeredOK(b.ID) && accept(b.Input) {
 					return true
 				}
 			}
@@ -75,6 +60,26 @@ func (ld *loader) lastCall(leaf int, name string, accept func(input json.RawMess
 		cur = next
 	}
 	return false
+}
+
+// answeredOK reports whether the tool call id has a result in the file
+// (off the chain too) that is not an error.
+func (ld *loader) answeredOK(id string) bool {
+	if ld.answered == nil {
+		ld.answered = map[string]bool{}
+		for i := range ld.nodes {
+			nd := &ld.nodes[i]
+			if nd.sidechain || nd.msg == nil || nd.msg.Role != llm.RoleUser {
+				continue
+			}
+			for _, b := range nd.msg.Content {
+				if b.Type == llm.BlockToolResult && !b.IsError {
+					ld.answered[b.ToolUseID] = true
+				}
+			}
+		}
+	}
+	return ld.answered[id]
 }
 
 // lastPlan is the plan of the conversation ending at leaf's last

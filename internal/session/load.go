@@ -231,9 +231,10 @@ type loader struct {
 	lastMain int            // last node not on a sidechain
 	lastAny  int
 	replSeen map[string]int
-	at       string     // the leaf's uuid when chosen (LoadAt)
-	todos    []lineTodo // every todo list recorded, when at is set
-	settled  bool       // end at the last finished turn (LoadSettled)
+	at       string          // the leaf's uuid when chosen (LoadAt)
+	todos    []lineTodo      // every todo list recorded, when at is set
+	settled  bool            // end at the last finished turn (LoadSettled)
+	answered map[string]bool // tool_use ids answered without error (lastCall; nil until needed)
 }
 
 // lineTodo is a todo list and the line that recorded it.
