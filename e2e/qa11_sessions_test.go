@@ -248,38 +248,7 @@ func TestSDKClearForgetsTheFilesReadBefore(t *testing.T) {
 		},
 			Blocks: []llmtest.Block{llmtest.Text("edit answered")}},
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := sb.Command(t, ctx, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
-		"--permission-mode", "acceptEdits")
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer in.Close()
-	lines := bufio.NewScanner(out)
-	lines.Buffer(nil, 1<<20)
-	send := func(text string) {
-		t.Helper()
-		msg, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
-		in.Write(append(msg, '\n'))
-		for lines.Scan() {
-			var v struct{ Type string }
-			json.Unmarshal(lines.Bytes(), &v)
-			if v.Type == "result" {
-				return
-			}
-		}
-		t.Fatalf("no result for %q", text)
-	}
+	send := sdkSession(t, sb, "--permission-mode", "acceptEdits")
 	send("read the notes")
 	send("/clear")
 	send("make it blue")
@@ -357,5 +326,70 @@ func TestPlanApprovedBeforeAnEarlierCompactionIsGivenBackAfterTheNextOne(t *test
 	last := compactsAndGoesOn(t, srv, sb)
 	if !strings.Contains(string(last.Body), "Port the PELICAN parser") {
 		t.Errorf("the plan approved before the earlier compaction is not given back after /compact: %q", messageTexts(last))
+	}
+}
+
+// sdkSession starts reins in stream-json mode and returns a function that
+// sends a prompt and waits for its result line.
+func sdkSession(t *testing.T, sb *e2etest.Sandbox, args ...string) func(text string) map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	cmd := sb.Command(t, ctx, append([]string{"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"}, args...)...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		in.Close()
+		cmd.Wait()
+	})
+	lines := bufio.NewScanner(out)
+	lines.Buffer(nil, 1<<20)
+	return func(text string) map[string]any {
+		t.Helper()
+		msg, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+		in.Write(append(msg, '\n'))
+		for lines.Scan() {
+			var v map[string]any
+			json.Unmarshal(lines.Bytes(), &v)
+			if v["type"] == "result" {
+				return v
+			}
+		}
+		t.Fatalf("no result for %q", text)
+		return nil
+	}
+}
+
+func TestSDKSessionGoesOnAfterAPromptRefusedAsTooLong(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	isSum := func(r *llmtest.Request) bool { return strings.Contains(r.LastUserText(), summaryMarker) }
+	srv.Add(
+		llmtest.Turn{Match: isMain("one"), Blocks: []llmtest.Block{llmtest.Text("first answer")}},
+		refuseTurn(func(r *llmtest.Request) bool { return !isSum(r) && strings.Contains(r.LastUserText(), "two") }),
+		refuseTurn(isSum), refuseTurn(isSum),
+		llmtest.Turn{Match: isMain("three"), Blocks: []llmtest.Block{llmtest.Text("third answer")}},
+	)
+	send := sdkSession(t, sb, "--model", "sonnet")
+	send("one")
+	if res := send("two"); res["is_error"] != true {
+		t.Fatalf("the refused prompt's result: %v", res)
+	}
+	if res := send("three"); res["result"] != "third answer" {
+		t.Fatalf("the session did not go on after the refused prompt: %v", res)
+	}
+	reqs := srv.Requests()
+	texts := messageTexts(reqs[len(reqs)-1])
+	if slicesContain(texts, "two") || !slicesContain(texts, "first answer") {
+		t.Errorf("the request after the refusal: %q; want the conversation before it, without the refused prompt", texts)
 	}
 }
