@@ -393,3 +393,152 @@ func TestSDKSessionGoesOnAfterAPromptRefusedAsTooLong(t *testing.T) {
 		t.Errorf("the request after the refusal: %q; want the conversation before it, without the refused prompt", texts)
 	}
 }
+
+// resultOf is the text of the result of call id in r, "" if none.
+func resultOf(r *llmtest.Request, id string) (string, bool) {
+	for _, m := range r.Messages {
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolResult && b.ToolUseID == id {
+				return b.ResultText(), true
+			}
+		}
+	}
+	return "", false
+}
+
+// A process killed while one call of a batch still runs keeps the result
+// of a call that had finished, even one after the running call: continued,
+// the session sends it as it was, and only the unfinished call is answered
+// as unknown. reins recorded a batch's results together once all were in,
+// so the finished call's result was lost and reported as unknown too.
+func TestKilledDuringABatchKeepsTheResultsAlreadyIn(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "kiwi-notes.txt", "x\n")
+	srv.Add(
+		llmtest.Turn{Match: isMain("look around"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_slow", "Bash", map[string]any{"command": "sleep 60", "description": "wait"}),
+			llmtest.ToolUse("toolu_glob", "Glob", map[string]any{"pattern": "kiwi-*"}),
+		}},
+		llmtest.Turn{Match: isMain("go on"), Blocks: []llmtest.Block{llmtest.Text("went on")}},
+	)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "-p", "look around", "--model", "sonnet", "--allowedTools", "Bash(sleep:*)")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the Glob call's result is recorded, while the slow call
+	// still runs.
+	for {
+		if paths := sb.Transcripts(t); len(paths) == 1 {
+			if data, _ := os.ReadFile(paths[0]); strings.Contains(string(data), `"tool_use_id":"toolu_glob"`) {
+				break
+			}
+		}
+		if ctx.Err() != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the finished Glob call's result was not recorded while the other call ran")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+
+	r := sb.Run(t, "", "-p", "go on", "-c", "--model", "sonnet")
+	if r.Code != 0 {
+		t.Fatalf("continue: code %d err %q", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
+	glob, ok := resultOf(last, "toolu_glob")
+	if !ok || !strings.Contains(glob, "kiwi-notes.txt") {
+		t.Errorf("the finished Glob call's result is %q, want what it found", glob)
+	}
+	if slow, ok := resultOf(last, "toolu_slow"); !ok || !strings.Contains(slow, "No result was recorded") {
+		t.Errorf("the unfinished call's result is %q, want it answered as unknown", slow)
+	}
+}
+
+// Calls that finish out of call order are recorded as they finish; a
+// continued session still sends their results in call order, as the
+// session that ran them did, so its requests continue the same prefix.
+func TestResultsRecordedAsTheyFinishResumeInCallOrder(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Write(t, "kiwi-notes.txt", "x\n")
+	srv.Add(
+		llmtest.Turn{Match: isMain("look around"), Blocks: []llmtest.Block{
+			llmtest.ToolUse("toolu_slow", "Bash", map[string]any{"command": "sleep 0.5; echo slow-done", "description": "wait"}),
+			llmtest.ToolUse("toolu_glob", "Glob", map[string]any{"pattern": "kiwi-*"}),
+		}},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) == 2 }, Blocks: []llmtest.Block{llmtest.Text("looked")}},
+		llmtest.Turn{Match: isMain("go on"), Blocks: []llmtest.Block{llmtest.Text("went on")}},
+	)
+	if r := sb.Run(t, "", "-p", "look around", "--model", "sonnet", "--allowedTools", "Bash(sleep:*)", "--dangerously-skip-permissions"); r.Code != 0 {
+		t.Fatalf("first run: code %d err %q", r.Code, r.Stderr)
+	}
+	if r := sb.Run(t, "", "-p", "go on", "-c", "--model", "sonnet"); r.Code != 0 {
+		t.Fatalf("continue: code %d err %q", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	var ids []string
+	for _, m := range reqs[len(reqs)-1].Messages {
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolResult {
+				ids = append(ids, b.ToolUseID)
+			}
+		}
+	}
+	if len(ids) != 2 || ids[0] != "toolu_slow" || ids[1] != "toolu_glob" {
+		t.Errorf("results after resuming: %q; want both, in call order", ids)
+	}
+	// The transcript holds them in the order they finished.
+	data, err := os.ReadFile(sb.Transcripts(t)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, s := strings.Index(string(data), `"tool_use_id":"toolu_glob"`), strings.Index(string(data), `"tool_use_id":"toolu_slow"`); g < 0 || s < 0 || g > s {
+		t.Errorf("the Glob result (finished first) is not recorded before the slow one")
+	}
+	// The server's own check (the resumed request continues the prefix
+	// of the one before) runs at cleanup.
+}
+
+// A batch of results over the per-message budget, recorded as each came
+// in: the budget's replacements are recorded after them, and a continued
+// session sends the replaced text, as the session that ran them did (the
+// server checks that the resumed request continues the same prefix).
+func TestBudgetReplacementsOfResultsRecordedEarlyAreResumed(t *testing.T) {
+	srv := server(t)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	var calls []llmtest.Block
+	for i := range 8 {
+		calls = append(calls, llmtest.ToolUse("toolu_big"+string(rune('a'+i)), "Bash",
+			map[string]any{"command": "head -c 29000 /dev/zero | tr '\\0' " + string(rune('a'+i)), "description": "big"}))
+	}
+	srv.Add(
+		llmtest.Turn{Match: isMain("make output"), Blocks: calls},
+		llmtest.Turn{Match: func(r *llmtest.Request) bool { return len(r.ToolResults()) == 8 }, Blocks: []llmtest.Block{llmtest.Text("made")}},
+		llmtest.Turn{Match: isMain("go on"), Blocks: []llmtest.Block{llmtest.Text("went on")}},
+	)
+	if r := sb.Run(t, "", "-p", "make output", "--model", "sonnet", "--dangerously-skip-permissions"); r.Code != 0 {
+		t.Fatalf("first run: code %d err %q", r.Code, r.Stderr)
+	}
+	if r := sb.Run(t, "", "-p", "go on", "-c", "--model", "sonnet"); r.Code != 0 {
+		t.Fatalf("continue: code %d err %q", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	persisted := 0
+	for _, m := range reqs[len(reqs)-1].Messages {
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolResult && strings.Contains(b.ResultText(), "<persisted-output>") {
+				persisted++
+			}
+		}
+	}
+	if persisted == 0 {
+		t.Errorf("no result of the 232,000-character batch was replaced in the continued session's request")
+	}
+}

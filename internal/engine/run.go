@@ -141,9 +141,10 @@ type turn struct {
 
 	lastStop      string
 	lastText      string
-	assistantUUID string       // of the last assistant message recorded
-	streamUUID    string       // of the assistant message being streamed; it is recorded under it
-	sentCtx       *llm.Message // the UserContext message of the request being sent
+	early         map[string]string // tool_use id → uuid its result was recorded under as it came in
+	assistantUUID string            // of the last assistant message recorded
+	streamUUID    string            // of the assistant message being streamed; it is recorded under it
+	sentCtx       *llm.Message      // the UserContext message of the request being sent
 
 	undos []func() // undo the turn's scoped model and allowed tools
 }
@@ -565,6 +566,9 @@ func (t *turn) collect(ctx context.Context, ex *tool.Executor) []*tool.Outcome {
 	ex.Close()
 	var outs []*tool.Outcome
 	for {
+		for _, o := range ex.Finished() {
+			t.recordEarly(o)
+		}
 		outs = append(outs, t.forward(ex.Take())...)
 		if ex.Done() {
 			break
@@ -627,12 +631,37 @@ func (t *turn) forward(outs []tool.Output) []*tool.Outcome {
 	return res
 }
 
+// recordEarly records a call's result in the transcript as soon as it is
+// in, as it came, so that a process killed while other calls of the batch
+// still run keeps it: resumed, the session knows the call finished and
+// what it returned. addResults puts it in the history under the same uuid
+// once the batch is complete, and records the budget's replacement of its
+// text if the batch needs one (session.TypeReplacement).
+func (t *turn) recordEarly(o *tool.Outcome) {
+	s := t.s
+	if s.cfg.Recorder == nil || o == nil || o.Block.Type != llm.BlockToolResult {
+		return
+	}
+	if t.early == nil {
+		t.early = map[string]string{}
+	}
+	id := uuid.NewString()
+	src := t.assistantUUID
+	s.record(&session.Entry{Type: session.TypeUser, UUID: id,
+		Message:       &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{o.Block}},
+		ToolUseResult: o.Data, SourceToolAssistantUUID: src})
+	t.early[o.ID] = id
+}
+
 // addResults records the answers to msg's calls, in call order, each as
 // its own user message (the API sees them as one), applying the
-// per-message budget. It reports whether a result asked to interrupt or
-// stop the turn.
+// per-message budget. Results recorded as they came in (recordEarly) join
+// the history under the uuids they were recorded with. It reports whether
+// a result asked to interrupt or stop the turn.
 func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, stop bool, stopReason string) {
 	s := t.s
+	early := t.early
+	t.early = nil
 	byID := map[string]*tool.Outcome{}
 	for _, o := range outs {
 		byID[o.ID] = o
@@ -650,17 +679,33 @@ func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, 
 		blocks = append(blocks, o.Block)
 	}
 	budget := tool.Budget{Store: s.cfg.Store}
-	applied, _ := budget.Apply(&llm.Message{Role: llm.RoleUser, Content: blocks})
+	applied, decided := budget.Apply(&llm.Message{Role: llm.RoleUser, Content: blocks})
+	var replaced []session.Replacement
+	for _, r := range decided {
+		if early[r.ToolUseID] != "" {
+			replaced = append(replaced, session.Replacement{ToolUseID: r.ToolUseID, Text: r.Text})
+		}
+	}
+	if len(replaced) > 0 {
+		// Recorded as they came, before the budget: a resume applies the
+		// replacements, as this history has them.
+		s.record(&session.Entry{Type: session.TypeReplacement, Replacements: replaced})
+	}
 	var extra []llm.ContentBlock
 	for i, o := range ordered {
 		blk := applied.Content[i]
 		m := &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{blk}}
 		n := node{uuid: uuid.NewString(), msg: m}
-		src := t.assistantUUID
-		s.append(n, func(e *session.Entry) {
-			e.ToolUseResult = o.Data
-			e.SourceToolAssistantUUID = src
-		})
+		if id := early[o.ID]; id != "" {
+			n.uuid = id
+			s.history = append(s.history, n) // recorded already
+		} else {
+			src := t.assistantUUID
+			s.append(n, func(e *session.Entry) {
+				e.ToolUseResult = o.Data
+				e.SourceToolAssistantUUID = src
+			})
+		}
 		t.emit(&ToolResult{UUID: n.uuid, ID: o.ID, Name: o.Name, Input: o.Input, Block: blk,
 			IsError: o.IsError, Data: o.Data, Denied: o.Denied, Duration: o.Duration, Permission: o.Permission})
 		interrupted = interrupted || o.Interrupt

@@ -24,6 +24,11 @@
 // compaction boundary with nothing after it (the session stopped before
 // the summary was recorded) is set aside: the history it was compacting is
 // resumed instead.
+// The results of a batch of tool calls are recorded as each call finishes,
+// so a kill during a slow call keeps the results already in; Load puts
+// them back in call order and applies the per-message budget's
+// replacements recorded after them (TypeReplacement), as the session that
+// recorded them had them.
 // Load also returns the recorded state: the todo list and the approved
 // plan (set by the last TodoWrite and ExitPlanMode calls that went
 // through, found past compaction boundaries too), tool-result budget

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"reins/internal/llm"
@@ -119,4 +120,80 @@ func todoListOf(input json.RawMessage) (list json.RawMessage, valid bool) {
 		}
 	}
 	return json.RawMessage("[]"), true
+}
+
+// applyReplacements puts the replacement texts recorded for tool results
+// (TypeReplacement: the per-message budget's decisions about results
+// recorded before it ran) in place of those results' content, as the
+// session that recorded them had them.
+func (ld *loader) applyReplacements(items []stamped) []stamped {
+	if len(ld.t.Replacements) == 0 {
+		return items
+	}
+	repl := make(map[string]string, len(ld.t.Replacements))
+	for _, r := range ld.t.Replacements {
+		repl[r.ToolUseID] = r.Text
+	}
+	for i := range items {
+		m := items[i].Message // read from the file by this load: changed in place
+		if m.Role != llm.RoleUser {
+			continue
+		}
+		for k, b := range m.Content {
+			if text, ok := repl[b.ToolUseID]; ok && b.Type == llm.BlockToolResult {
+				m.Content[k].Content = []llm.ContentBlock{llm.TextBlock(text)}
+				m.Invalidate()
+			}
+		}
+	}
+	return items
+}
+
+// resultsInCallOrder puts the results messages that follow a message
+// calling tools in the order of its calls. Results are recorded as each
+// call finishes, so a transcript holds them in the order they finished;
+// the session that recorded them had them in call order.
+func resultsInCallOrder(items []stamped) []stamped {
+	for i := 0; i < len(items); i++ {
+		m := items[i].Message
+		if m.Role != llm.RoleAssistant {
+			continue
+		}
+		j := i + 1
+		for j < len(items) && onlyResults(items[j].Message) {
+			j++
+		}
+		if j-(i+1) < 2 {
+			continue
+		}
+		order := map[string]int{}
+		for _, b := range m.Content {
+			if b.Type == llm.BlockToolUse {
+				order[b.ID] = len(order)
+			}
+		}
+		rank := func(it stamped) int {
+			if r, ok := order[it.Message.Content[0].ToolUseID]; ok {
+				return r
+			}
+			return len(order)
+		}
+		slices.SortStableFunc(items[i+1:j], func(a, b stamped) int { return rank(a) - rank(b) })
+		i = j - 1
+	}
+	return items
+}
+
+// onlyResults reports a user message holding tool results and nothing
+// else.
+func onlyResults(m *llm.Message) bool {
+	if m.Role != llm.RoleUser || len(m.Content) == 0 {
+		return false
+	}
+	for _, b := range m.Content {
+		if b.Type != llm.BlockToolResult {
+			return false
+		}
+	}
+	return true
 }

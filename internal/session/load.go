@@ -432,7 +432,9 @@ func (ld *loader) finish() {
 	}
 	items = mergeSplitAssistant(items)
 	items = ld.recoverParallelResults(items, chain)
+	items = ld.applyReplacements(items)
 	items, tail := ld.answerOpenCalls(items)
+	items = resultsInCallOrder(items)
 	if tail != nil {
 		last := ld.nodes[leaf]
 		p := t.Leaf

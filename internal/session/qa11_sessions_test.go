@@ -176,3 +176,27 @@ func TestResumeFindsThePlanApprovedBeforeACompactionBoundary(t *testing.T) {
 		t.Errorf("plan = %q, want the plan approved (the refused one is not)", tr.Plan)
 	}
 }
+
+func TestResultsRecordedAsTheyFinishedLoadInCallOrderWithTheirReplacements(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	r := newRecorder(t, path, "s")
+	r.msg(user("look"))
+	r.msg(assistant("m1", toolUse("a", "Bash", `{"command":"sleep 1"}`), toolUse("b", "Glob", `{"pattern":"*"}`)))
+	r.msg(result("b", "found b", false))
+	r.msg(result("a", "a very long output", false))
+	r.meta(&Entry{Type: TypeReplacement, Replacements: []Replacement{{ToolUseID: "a", Text: "<persisted-output>a</persisted-output>"}}})
+	r.msg(assistant("m2", llm.TextBlock("done")))
+	tr := mustLoad(t, path)
+	var got []string
+	for _, it := range tr.Items {
+		for _, b := range it.Message.Content {
+			if b.Type == llm.BlockToolResult {
+				got = append(got, b.ToolUseID+"="+b.ResultText())
+			}
+		}
+	}
+	if len(got) != 2 || got[0] != "a=<persisted-output>a</persisted-output>" || got[1] != "b=found b" {
+		t.Errorf("results %q; want a (replaced) then b, in call order", got)
+	}
+	checkAnswered(t, tr.Items)
+}
