@@ -267,6 +267,7 @@ func (u *uiSessions) writerFor(id string) *session.Writer {
 func (u *uiSessions) fresh() (*engine.Session, error) {
 	u.a.sessionEnd("clear")
 	u.base.UserContext = u.a.newConversation()
+	u.a.forgetState()
 	id := uuid.NewString()
 	s := u.build(id, u.writerFor(id))
 	// Each hook is bounded by its own timeout.
@@ -364,6 +365,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	if w != nil {
 		keepTitleInView(s, w.Path(), t.CustomTitle)
 	}
+	u.a.restoreState(t)
 	u.startHooks(ctx, s, "resume")
 	return s, nil
 }

@@ -357,7 +357,7 @@ func (f *sdkFront) clear(ctx context.Context) {
 		w.Close()
 	}
 	f.out.SetSessionID(id)
-	a.todos.Replace("", nil)
+	a.forgetState()
 	a.sessionStartAs(ctx, "clear")
 }
 
