@@ -303,8 +303,10 @@ func TestQAJSONSchemaInPrintMode(t *testing.T) {
 	if got, _ := json.Marshal(res["structured_output"]); string(got) != `{"n":42}` || res["subtype"] != "success" {
 		t.Errorf("structured_output = %s, subtype %v", got, res["subtype"])
 	}
-	if tr := srv.Requests()[1].ToolResults(); len(tr) != 1 || tr[0].IsError {
-		t.Errorf("the StructuredOutput call was answered %+v", tr)
+	// The call ends the turn, as in Claude Code: no second request, and
+	// the result text is the output.
+	if n := len(srv.Requests()); n != 1 || res["result"] != `{"n":42}` {
+		t.Errorf("%d requests, result %v; want 1 and the output as JSON", n, res["result"])
 	}
 
 	// A model that never gives it is reminded, then the run fails.

@@ -38,7 +38,7 @@ func initResponse(mode string) string {
 		`"pid":"<number>","claude_code_version":"<string>","current_permission_mode":` + q(mode) + `,"session_state":"idle",` +
 		`"hook_on_failure_supported":true,"feedback_mode":{"kind":"disabled"},"analytics_disabled":true,"remote_control_auto_enable":false,` +
 		`"remote_control_auto_connect_default":false,"remote_control_available":false,"remote_control_auto_on_by_default":false,` +
-		`"fast_mode_state":"off","fast_mode_disabled_reason":"not_supported","capabilities":[]}`
+		`"ide_rc_auto_enable_gate":false,"fast_mode_state":"off","fast_mode_disabled_reason":"not_supported","capabilities":[]}`
 }
 
 // initResponseHooks is the answer to an initialize that registers hooks.
@@ -58,7 +58,7 @@ func TestMultiTurnConversationRunsOneTurnPerUserMessage(t *testing.T) {
 	sb := e2etest.NewSandbox(t, srv.URL)
 	c := start(t, sb, nil)
 	c.request("init-1", `{"subtype":"initialize","hooks":null}`)
-	c.expect(controlOK("init-1", initResponse("default")))
+	c.expect(initOK("init-1", initResponse("default")))
 
 	c.user("Say something.")
 	c.expect(stateLine("running"))
@@ -122,7 +122,7 @@ func TestInterruptStopsTheRunningTurnAndTheSessionGoesOn(t *testing.T) {
 		`"duration_api_ms":"<number>","num_turns":1,"result":"Fine, I stopped.","stop_reason":"end_turn","session_id":"<session>",`+
 		`"total_cost_usd":"<number>","usage":{"input_tokens":120,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":5,`+
 		`"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard","output_tokens_details":{"thinking_tokens":0},"inference_geo":"","iterations":[],"speed":"standard",`+
-		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":"<any>","permission_denials":[],`+
+		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"fallback_credit":null},"modelUsage":"<any>","permission_denials":[],`+
 		`"terminal_reason":"completed","api_error_status":null,"result_index":"<number>","uuid":"<uuid>"`+resultExtras+`}`)
 	c.expect(stateLine("idle"))
 	c.closeInput()
@@ -140,7 +140,7 @@ func TestCanUseToolAllowsWithChangedInputAndDenies(t *testing.T) {
 	mcp := &fakeMCP{name: "sdk-tools"}
 	c := start(t, sb, mcp, append(sdkMCPArgs, "--permission-prompt-tool", "stdio")...)
 	c.request("init-1", `{"subtype":"initialize","hooks":null}`)
-	c.expect(controlOK("init-1", initResponse("default")))
+	c.expect(initOK("init-1", initResponse("default")))
 
 	c.user("Echo something.")
 	c.expect(stateLine("running"))
@@ -248,7 +248,7 @@ func TestSDKHookCallbackBlocksATool(t *testing.T) {
 	mcp := &fakeMCP{name: "sdk-tools"}
 	c := start(t, sb, mcp, append(sdkMCPArgs, "--permission-prompt-tool", "stdio", "--include-hook-events")...)
 	c.request("init-1", `{"subtype":"initialize","hooks":{"PreToolUse":[{"matcher":"`+echoTool+`","hookCallbackIds":["hook_0"],"timeout":30}]}}`)
-	c.expect(controlOK("init-1", initResponseHooks("default")))
+	c.expect(initOK("init-1", initResponseHooks("default")))
 
 	c.user("Echo the forbidden word.")
 	c.expect(stateLine("running"))
@@ -295,7 +295,8 @@ func TestSetPermissionModeAndSetModelApplyFromTheNextTurn(t *testing.T) {
 	c.request("m-1", `{"subtype":"set_model","model":"sonnet"}`)
 	c.expect(controlOK("m-1", `{}`))
 	c.request("p-1", `{"subtype":"set_permission_mode","mode":"dontAsk"}`)
-	c.expect(controlOK("p-1", `{}`))
+	c.expect(controlOK("p-1", `{"mode":"dontAsk"}`))
+	c.expect(modeStatusLine("dontAsk"))
 	c.request("p-2", `{"subtype":"set_permission_mode","mode":"sideways"}`)
 	c.expect(controlErr("p-2", `set_permission_mode: unknown permission mode "sideways" (want default, acceptEdits, plan, auto, bypassPermissions or dontAsk; manual means default)`))
 
@@ -372,7 +373,7 @@ func TestMalformedInputIsAnsweredAndTheSessionGoesOn(t *testing.T) {
 	c.expect(`{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":0,"duration_api_ms":0,"num_turns":0,` +
 		`"stop_reason":null,"session_id":"<session>","total_cost_usd":0,"usage":{"input_tokens":0,"cache_creation_input_tokens":0,` +
 		`"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},` +
-		`"service_tier":"standard","output_tokens_details":{"thinking_tokens":0},"inference_geo":"","iterations":[],"speed":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":{},` +
+		`"service_tier":"standard","output_tokens_details":{"thinking_tokens":0},"inference_geo":"","iterations":[],"speed":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"fallback_credit":null},"modelUsage":{},` +
 		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,` +
 		`"errors":["input line 13: user message: message content must be a string or an array of content blocks"],"result_index":"<number>","uuid":"<uuid>"` + resultExtras + `}`)
 
@@ -442,6 +443,8 @@ func TestEndOfInputFinishesTheTurnAndExits(t *testing.T) {
 
 func TestJSONSchemaGivesStructuredOutput(t *testing.T) {
 	schema := `{"type":"object","properties":{"answer":{"type":"integer"}},"required":["answer"]}`
+	// As in Claude Code, the call ends the turn (the model is not asked
+	// again) and the result text is the output as JSON.
 	t.Run("the model calls StructuredOutput", func(t *testing.T) {
 		srv := server(t, call("toolu_1", "StructuredOutput", `{"answer":42}`, 100, 10), reply("Done.", 120, 5))
 		sb := e2etest.NewSandbox(t, srv.URL)
@@ -450,14 +453,16 @@ func TestJSONSchemaGivesStructuredOutput(t *testing.T) {
 		c.expect(stateLine("running"))
 		c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default", tools: "StructuredOutput"}))
 		c.expect(assistantLine("msg_001", opus, toolUseBlock("toolu_1", "StructuredOutput", `{"answer":42}`), 100))
-		c.expect(toolResultLine("toolu_1", "<string>", false, `{"answer":42}`))
-		c.expect(assistantLine("msg_002", opus, textBlock("Done."), 120))
-		c.expect(resultLine(resultSpec{result: "Done.", stop: "end_turn", turns: 2, in: 220, out: 15, terminal: "completed",
+		c.expect(toolResultLine("toolu_1", "<string>", false, `"<string>"`))
+		c.expect(resultLine(resultSpec{result: `{"answer":42}`, stop: "tool_use", turns: 2, in: 100, out: 10, terminal: "completed",
 			structured: `{"answer":42}`}))
 		c.expect(stateLine("idle"))
 		c.closeInput()
 		if code := c.wait(); code != 0 {
 			t.Fatalf("exit code %d", code)
+		}
+		if n := len(srv.Requests()); n != 1 {
+			t.Errorf("%d requests, want 1: the StructuredOutput call ends the turn", n)
 		}
 		var sent bool
 		for _, name := range srv.Requests()[0].ToolNames() {

@@ -22,6 +22,13 @@ func stateLine(state string) string {
 		`,"sdk_host_only":true,"session_id":"<session>","uuid":"<uuid>"}`
 }
 
+// modeStatusLine is the status line that follows a set_permission_mode
+// answer (and announces other switches of mode).
+func modeStatusLine(mode string) string {
+	return `{"type":"system","subtype":"status","status":null,"permissionMode":` + q(mode) +
+		`,"session_id":"<session>","uuid":"<uuid>"}`
+}
+
 // initSpec says what an init line holds.
 type initSpec struct {
 	cwd, model, mode string
@@ -51,8 +58,8 @@ func initLine(s initSpec) string {
 func assistantLine(msgID, model, block string, inputTokens int) string {
 	return `{"type":"assistant","message":{"id":` + q(msgID) + `,"type":"message","role":"assistant","model":` + q(model) +
 		`,"content":[` + block + `],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":` + fmt.Sprint(inputTokens) +
-		`,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}},` +
-		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>"}`
+		`,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0},"context_management":null},` +
+		`"parent_tool_use_id":null,"session_id":"<session>","uuid":"<uuid>","timestamp":"<timestamp>","request_id":"<any>"}`
 }
 
 func textBlock(text string) string { return `{"type":"text","text":` + q(text) + `}` }
@@ -124,7 +131,7 @@ func resultLine(r resultSpec) string {
 	b.WriteString(`,"stop_reason":` + stop + `,"session_id":"<session>","total_cost_usd":"<number>"`)
 	b.WriteString(fmt.Sprintf(`,"usage":{"input_tokens":%d,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":%d,`+
 		`"output_tokens_details":{"thinking_tokens":0},"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},"service_tier":"standard",`+
-		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"inference_geo":"","iterations":[],"speed":"standard"}`, r.in, r.out))
+		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"inference_geo":"","iterations":[],"speed":"standard","fallback_credit":null}`, r.in, r.out))
 	models := r.models
 	if models == nil {
 		mi, mo := r.modelIn, r.modelOut
@@ -151,7 +158,8 @@ func resultLine(r resultSpec) string {
 		}
 		mu = append(mu, fmt.Sprintf(`%s:{"inputTokens":%d,"outputTokens":%d,"cacheReadInputTokens":0,"cacheCreationInputTokens":0,`+
 			`"webSearchRequests":0,"costUSD":"<number>","contextWindow":%d,"maxOutputTokens":%d,"thinkingTokens":0,`+
-			`"cacheCreationEphemeral5mInputTokens":0,"cacheCreationEphemeral1hInputTokens":0}`, q(id), n[0], n[1], window, maxOut))
+			`"cacheCreationEphemeral5mInputTokens":0,"cacheCreationEphemeral1hInputTokens":0,"canonicalModel":%s,"provider":"firstParty","costBasis":"list"}`,
+			q(id), n[0], n[1], window, maxOut, q(id)))
 	}
 	if r.anyModelUsage {
 		b.WriteString(`,"modelUsage":"<any>"`)
@@ -176,6 +184,13 @@ func resultLine(r resultSpec) string {
 // controlOK is the control_response answering request id with body.
 func controlOK(id, body string) string {
 	return `{"type":"control_response","response":{"subtype":"success","request_id":` + q(id) + `,"response":` + body + `}}`
+}
+
+// initOK is the control_response answering initialize request id with
+// body: it also lists the questions pending (none).
+func initOK(id, body string) string {
+	return `{"type":"control_response","response":{"subtype":"success","request_id":` + q(id) + `,"response":` + body +
+		`,"pending_permission_requests":[],"pending_user_dialog_requests":[]}}`
 }
 
 // controlErr is an error control_response for request id.

@@ -16,7 +16,7 @@ func errorResult(text string) string {
 	return `{"type":"result","subtype":"error_during_execution","is_error":true,"duration_ms":0,"duration_api_ms":0,"num_turns":0,` +
 		`"stop_reason":null,"session_id":"<session>","total_cost_usd":"<number>","usage":{"input_tokens":0,"cache_creation_input_tokens":0,` +
 		`"cache_read_input_tokens":0,"output_tokens":0,"server_tool_use":{"web_search_requests":0,"web_fetch_requests":0},` +
-		`"service_tier":"standard","output_tokens_details":{"thinking_tokens":0},"inference_geo":"","iterations":[],"speed":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}},"modelUsage":"<any>",` +
+		`"service_tier":"standard","output_tokens_details":{"thinking_tokens":0},"inference_geo":"","iterations":[],"speed":"standard","cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"fallback_credit":null},"modelUsage":"<any>",` +
 		`"permission_denials":[],"terminal_reason":"error","api_error_status":null,"errors":["<~` + text + `>"],"result_index":"<number>","uuid":"<uuid>"` + resultExtras + `}`
 }
 
@@ -69,7 +69,7 @@ func TestQA3HookContextFollowsTheNoOutputPlaceholder(t *testing.T) {
 	sb := e2etest.NewSandbox(t, srv.URL)
 	c := start(t, sb, nil, "--allowedTools", "Bash(touch *)")
 	c.request("init-1", `{"subtype":"initialize","hooks":{"PostToolUse":[{"matcher":"Bash","hookCallbackIds":["post_0"]}]}}`)
-	c.expect(controlOK("init-1", initResponseHooks("default")))
+	c.expect(initOK("init-1", initResponseHooks("default")))
 	c.user("Make the file.")
 	c.expect(stateLine("running"))
 	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))

@@ -26,7 +26,7 @@ func TestSDKReadFileRefusesFilesOutsideTheWorkingFolders(t *testing.T) {
 	inside := sb.Write(t, "notes.txt", "notes\n")
 	c := start(t, sb, nil)
 	c.request("init-1", `{"subtype":"initialize"}`)
-	c.expect(controlOK("init-1", initResponse("default")))
+	c.expect(initOK("init-1", initResponse("default")))
 	c.request("r1", `{"subtype":"read_file","path":`+q(outside)+`}`)
 	c.expect(controlErr("r1", "read_file: reading "+outside+" needs permission: it is outside the session's working folders or an ask rule covers it"))
 	c.request("r2", `{"subtype":"read_file","path":"../home/private.txt"}`)
@@ -58,7 +58,7 @@ func TestSDKReloadSkillsSkipsANamedPipeAmongTheCommands(t *testing.T) {
 	}
 	c := start(t, sb, nil)
 	c.request("init-1", `{"subtype":"initialize"}`)
-	c.expect(controlOK("init-1", initResponse("default")))
+	c.expect(initOK("init-1", initResponse("default")))
 	if err := syscall.Mkfifo(filepath.Join(sb.Dir, ".claude/skills/good/extra.md"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -130,13 +130,13 @@ func TestQA3LargeWriteDialogFitsTheTerminalAndCtrlOShowsAll(t *testing.T) {
 	tt.prompt("write a big file")
 	tt.waitUntil("the whole dialog on screen", func(string) bool {
 		v := tt.visible()
-		return strings.Contains(v, "── Write file") && strings.Contains(v, "big.txt") &&
-			strings.Contains(v, "Do you want to proceed?") && strings.Contains(v, "3. No")
+		return strings.Contains(v, "── Create file") && strings.Contains(v, "big.txt") &&
+			strings.Contains(v, "Do you want to create big.txt?") && strings.Contains(v, "3. No")
 	})
 	tt.keys("C-o")
 	tt.waitUntil("the whole diff", func(string) bool { return strings.Contains(tt.visible(), "row 100 of the new file") })
 	tt.keys("Escape")
-	tt.waitUntil("the question again", func(string) bool { return strings.Contains(tt.visible(), "Do you want to proceed?") })
+	tt.waitUntil("the question again", func(string) bool { return strings.Contains(tt.visible(), "Do you want to create big.txt?") })
 	tt.keys("1")
 	tt.waitFor("wrote the big file")
 	if data, err := os.ReadFile(target); err != nil || string(data) != content.String() {
@@ -359,9 +359,9 @@ func TestQA3TallLiveAreaInAShortTerminalLeavesNoCopies(t *testing.T) {
 	tt.run("resize-window", "-t", "main", "-x", "80", "-y", "16")
 	tt.ready()
 	tt.prompt("write it")
-	tt.waitFor("Do you want to proceed?", "3. No")
+	tt.waitFor("Do you want to create big.txt?", "3. No")
 	time.Sleep(1500 * time.Millisecond) // a dozen spinner redraws
-	if n := count(tt.screen(), "Do you want to proceed?"); n != 1 {
+	if n := count(tt.screen(), "Do you want to create big.txt?"); n != 1 {
 		t.Fatalf("the dialog is on screen %d times, want once:\n%s", n, tt.screen())
 	}
 	tt.keys("1")

@@ -156,7 +156,7 @@ func TestQA4EditDialogShowsTheFilesLineNumbers(t *testing.T) {
 	tt.start()
 	tt.ready()
 	tt.prompt("shout line seven")
-	s := tt.waitFor("Do you want to proceed?")
+	s := tt.waitFor("Do you want to make this edit to")
 	for _, want := range []string{"7 -seven", "7 +SEVEN", "6  six", "8  eight"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("the dialog does not show %q:\n%s", want, s)
@@ -343,7 +343,7 @@ func TestQA4ClosingTheTerminalDuringADialogAnswersTheCall(t *testing.T) {
 	tt.start()
 	tt.ready()
 	tt.prompt("write it")
-	tt.waitFor("Do you want to proceed?")
+	tt.waitFor("Do you want to create never.txt?")
 	tt.stop() // the terminal goes away
 	var last string
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {

@@ -175,19 +175,32 @@ func TestQA6CtrlZSuspendsAndFgResumes(t *testing.T) {
 	tt.waitFor("Welcome back.")
 }
 
-// A "#" note reaches the model from the next request on, and in the next
-// conversation after /clear: the memory files were read once at start, so
-// the model learnt the note only in the next run of reins.
+// noteEditor sets $EDITOR to a script that appends a note to the file it
+// is given, for /memory.
+func (tt *term) noteEditor(note string) {
+	tt.t.Helper()
+	editor := tt.sb.Write(tt.t, "note-editor.sh", "#!/bin/sh\nprintf '%s\\n' "+shellQuote(note)+" >> \"$1\"\n")
+	if err := os.Chmod(editor, 0o755); err != nil {
+		tt.t.Fatal(err)
+	}
+	tt.sb.Env = append(tt.sb.Env, "EDITOR="+editor, "VISUAL=")
+}
+
+// A note saved with /memory reaches the model from the next request on,
+// and in the next conversation after /clear: the memory files were read
+// once at start, so the model learnt the note only in the next run of
+// reins.
 func TestQA6MemoryNoteReachesTheModelAtOnce(t *testing.T) {
 	tt := newTerm(t, llmtest.Reply("Before the note."),
 		llmtest.Turn{Blocks: []llmtest.Block{llmtest.Text("After the note.")}, ResetPrefix: true},
 		llmtest.Reply("In a new conversation."))
+	tt.noteEditor("- always indent with tabs")
 	tt.start()
 	tt.ready()
 	tt.prompt("hello")
 	tt.waitFor("Before the note.")
-	tt.prompt("# always indent with tabs")
-	tt.waitFor("Noted in CLAUDE.md")
+	tt.prompt("/memory")
+	tt.waitFor("Saved CLAUDE.md")
 	tt.prompt("what now?")
 	tt.waitFor("After the note.")
 	tt.prompt("/clear")
@@ -201,19 +214,20 @@ func TestQA6MemoryNoteReachesTheModelAtOnce(t *testing.T) {
 	}
 }
 
-// A sub-agent started after a "#" note gets the note too.
+// A sub-agent started after a note saved with /memory gets the note too.
 func TestQA6MemoryNoteReachesSubAgentsStartedLater(t *testing.T) {
 	tt := newTerm(t, llmtest.Reply("Noted before."),
 		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("a1", "Agent", map[string]any{
 			"description": "check style", "prompt": "check the style", "subagent_type": "general-purpose"})}, ResetPrefix: true},
 		llmtest.Reply("Style checked."),
 		llmtest.Reply("The sub-agent checked it."))
+	tt.noteEditor("- always indent with tabs")
 	tt.start()
 	tt.ready()
 	tt.prompt("hello")
 	tt.waitFor("Noted before.")
-	tt.prompt("# always indent with tabs")
-	tt.waitFor("Noted in CLAUDE.md")
+	tt.prompt("/memory")
+	tt.waitFor("Saved CLAUDE.md")
 	tt.prompt("delegate")
 	tt.waitFor("The sub-agent checked it.")
 	rs := tt.requests(4)

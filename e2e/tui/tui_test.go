@@ -382,7 +382,7 @@ func TestEscEscRewindsTheConversationAndTheFiles(t *testing.T) {
 	tt.start()
 	tt.ready()
 	tt.prompt("update the notes")
-	tt.waitFor("Edit file", "Do you want to proceed?")
+	tt.waitFor("Edit file", "Do you want to make this edit to notes.txt?")
 	tt.keys("Enter")
 	tt.waitFor("updated the notes")
 	if data, _ := os.ReadFile(file); string(data) != "version two\n" {

@@ -81,6 +81,16 @@ type Definition struct {
 	MCPServers json.RawMessage
 	// Color is the colour front ends show the agent in.
 	Color string
+	// Memory is the scope of the agent's persistent memory folder
+	// (MemoryUser, MemoryProject or MemoryLocal), or "" for none.
+	Memory string
+	// Background runs every start of the agent as a background task, as
+	// if the call had asked for run_in_background.
+	Background bool
+	// InitialPrompt is sent as the first user turn when the agent runs
+	// the main conversation (--agent, the "agent" setting), ahead of any
+	// prompt the user gives.
+	InitialPrompt string
 	// ReadOnly asks the runtime to refuse calls that are not read-only
 	// (tool.Tool.IsReadOnly); the built-in Explore and Plan set it.
 	ReadOnly bool

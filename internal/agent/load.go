@@ -182,6 +182,21 @@ func parseDefinition(data []byte, path string, src Source) (d *Definition, probl
 			d.Isolation = v
 		}
 	}
+	if f.Has("memory") {
+		if v, err := parseMemory(f.String("memory")); err != nil {
+			problems = append(problems, &frontmatter.Error{Line: f.Line("memory"), Msg: "memory: " + err.Error()})
+		} else {
+			d.Memory = v
+		}
+	}
+	if f.Has("background") {
+		if v, err := f.Bool("background"); err != nil {
+			problems = append(problems, err)
+		} else {
+			d.Background = v
+		}
+	}
+	d.InitialPrompt = strings.TrimSpace(f.String("initialPrompt"))
 	if n, ok, err := f.Int("maxTurns"); err != nil {
 		problems = append(problems, err)
 	} else if ok && n <= 0 {
@@ -244,8 +259,11 @@ type jsonAgent struct {
 	Color           string          `json:"color"`
 	// Effort is a level name; the SDK's type also allows a number, which
 	// reins has no meaning for and ignores.
-	Effort    json.RawMessage `json:"effort"`
-	Isolation string          `json:"isolation"`
+	Effort        json.RawMessage `json:"effort"`
+	Isolation     string          `json:"isolation"`
+	Memory        string          `json:"memory"`
+	Background    bool            `json:"background"`
+	InitialPrompt string          `json:"initialPrompt"`
 }
 
 // stringList reads a JSON list of strings or one comma-separated string.
@@ -271,7 +289,8 @@ func (s *stringList) UnmarshalJSON(b []byte) error {
 // ParseJSON reads agents given as JSON, as --agents and the SDK initialize
 // request send them: {"name": {"description", "prompt", "tools",
 // "disallowedTools", "model", "permissionMode", "maxTurns", "skills",
-// "hooks", "mcpServers"}}. description and prompt are required. The
+// "hooks", "mcpServers", "effort", "isolation", "memory", "background",
+// "initialPrompt"}}. description and prompt are required. The
 // definitions come back sorted by name, with source src.
 func ParseJSON(data []byte, src Source) ([]*Definition, error) {
 	var raw map[string]json.RawMessage
@@ -315,11 +334,16 @@ func ParseJSON(data []byte, src Source) ([]*Definition, error) {
 		if err != nil {
 			return nil, fmt.Errorf("agents JSON: agent %q: isolation: %w", n, err)
 		}
+		memory, err := parseMemory(a.Memory)
+		if err != nil {
+			return nil, fmt.Errorf("agents JSON: agent %q: memory: %w", n, err)
+		}
 		out = append(out, &Definition{
 			Name: n, Description: strings.TrimSpace(a.Description), Prompt: strings.TrimSpace(a.Prompt),
 			Tools: a.Tools, DisallowedTools: a.DisallowedTools, Model: a.Model, PermissionMode: a.PermissionMode,
 			MaxTurns: a.MaxTurns, Skills: a.Skills, Hooks: nullToNil(a.Hooks), MCPServers: nullToNil(a.MCPServers),
-			Color: a.Color, Effort: effort, Isolation: isolation, Source: src,
+			Color: a.Color, Effort: effort, Isolation: isolation, Memory: memory, Background: a.Background,
+			InitialPrompt: strings.TrimSpace(a.InitialPrompt), Source: src,
 		})
 	}
 	return out, nil

@@ -50,12 +50,13 @@ import (
 func (a *app) agentTool() tool.Tool {
 	sp := &agentSpawner{a: a, canAsk: true, pool: a.pool}
 	return agenttool.New(agenttool.Config{
-		Catalog:     a.agentCatalog,
-		Spawner:     sp,
-		Tasks:       a.tasks,
-		ParentTools: func() []string { return toolNames(a.pool()) },
-		MaxDepth:    a.maxAgentDepth(),
-		Resolve:     a.models.Resolve,
+		Catalog:      a.agentCatalog,
+		Spawner:      sp,
+		Tasks:        a.tasks,
+		NoBackground: bash.EnvNoBackground(a.getenv),
+		ParentTools:  func() []string { return toolNames(a.pool()) },
+		MaxDepth:     a.maxAgentDepth(),
+		Resolve:      a.models.Resolve,
 	})
 }
 
@@ -186,6 +187,8 @@ type agentConv struct {
 	checker  *permission.Checker    // its permissions (a narrowed clone)
 	hooks    *hooks.Runner          // the runner its gate uses
 	notes    []string               // problems found while spawning, for the user
+	memory   string                 // its memory section of the system prompt; "" if none
+	memDir   string                 // its persistent memory folder; "" if none
 
 	ran    sync.Once // Run runs once
 	closed sync.Once // Close runs once
@@ -222,6 +225,7 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 	if err := c.startMCP(ctx); err != nil {
 		return nil, err
 	}
+	c.prepareMemory(s.pool())
 	c.tools = s.tools(c)
 	c.search = toolsearch.NewSession(a.subagentSearchOptions(spec.Model))
 	transcript := filepath.Join(sessDir, "subagents", "agent-"+spec.AgentID+".jsonl")
@@ -308,8 +312,11 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 			// The session's Bash warned of bad values.
 			defTimeout, maxTimeout, _ := bash.EnvTimeouts(a.getenv)
 			maxOutput, _ := bash.EnvMaxOutput(a.getenv)
+			shellPath, _ := bash.EnvShell(a.getenv)
 			sh := bash.New(bash.Config{Cwd: c.cwd, Env: a.shellEnviron(), Tasks: c.tasks, StateDir: filepath.Join(c.tmp, "shell"), WorkDirs: a.workDirs,
-				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
+				DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
+				MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath, NoBackground: bash.EnvNoBackground(a.getenv),
+				ShellPrefix: a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
 			a.onClose(func() { sh.Close() })
 			t = sh
 			shell = sh
@@ -352,7 +359,7 @@ func (s *agentSpawner) tools(c *agentConv) []tool.Tool {
 		for i, t := range out {
 			switch t.Name() {
 			case "Glob":
-				out[i] = &glob.Tool{ShellDir: dir}
+				out[i] = &glob.Tool{ShellDir: dir, Options: glob.EnvOptions(a.getenv)}
 			case "Grep":
 				out[i] = &grep.Tool{ShellDir: dir}
 			}
@@ -370,6 +377,7 @@ func (c *agentConv) nestedAgentTool(parent *agentSpawner) tool.Tool {
 		Catalog:      a.agentCatalog,
 		Spawner:      sp,
 		Tasks:        c.tasks,
+		NoBackground: bash.EnvNoBackground(a.getenv),
 		ParentTools:  func() []string { return toolNames(c.currentTools()) },
 		Depth:        c.spec.Depth,
 		MaxDepth:     a.maxAgentDepth(),
@@ -465,6 +473,14 @@ func (c *agentConv) buildGate(canAsk bool, transcript string) error {
 		if err := checker.Apply([]permission.Update{{Type: permission.UpdateAddDirectories,
 			Directories: []string{c.wt.Path}, Destination: permission.DestSession}}); err != nil {
 			return fmt.Errorf("agent %s: worktree: %w", def.Name, err)
+		}
+	}
+	if c.memDir != "" {
+		// Its memory folder is its own to read and keep.
+		root := "/" + filepath.ToSlash(c.memDir) + "/**"
+		if err := checker.Apply([]permission.Update{{Type: permission.UpdateAddRules, Rules: []string{"Read(" + root + ")", "Edit(" + root + ")"},
+			Behavior: permission.Allow, Destination: permission.DestSession}}); err != nil {
+			c.notes = append(c.notes, fmt.Sprintf("agent %s: memory folder: %v", def.Name, err))
 		}
 	}
 	if _, deny := def.Rules(); len(deny) > 0 {
@@ -712,10 +728,44 @@ func (c *agentConv) systemPrompt(ctx context.Context, model string) []llm.System
 	if at := prompt.Attribution(a.settings.Attribution.Commit, a.settings.Attribution.PR); at != "" {
 		env += "\n\n" + at // a sub-agent's commits carry them too
 	}
+	own := c.spec.Definition.SystemPrompt()
+	if c.memory != "" {
+		own += "\n\n" + c.memory
+	}
 	return []llm.SystemBlock{
-		{Text: c.spec.Definition.SystemPrompt(), Cache: true},
+		{Text: own, Cache: true},
 		{Text: env, Cache: true},
 	}
+}
+
+// prepareMemory sets up the definition's persistent memory folder, if it
+// asks for one: the folder, the prompt section loading its index, and the
+// file tools to keep it (Read, Write and Edit, as far as the parent
+// conversation has them). A folder that cannot be made is a note for the
+// user, and the agent runs without memory.
+func (c *agentConv) prepareMemory(pool []tool.Tool) {
+	a := c.a
+	def := c.spec.Definition
+	dir := def.MemoryDir(a.claudeDir, a.projDir)
+	if dir == "" {
+		return
+	}
+	text, err := agent.MemoryPrompt(def, dir)
+	if err != nil {
+		c.notes = append(c.notes, err.Error()+"; it runs without its memory")
+		return
+	}
+	c.memory, c.memDir = text, dir
+	tools := slices.Clone(c.spec.Tools)
+	for _, name := range []string{"Read", "Write", "Edit"} {
+		if slices.Contains(tools, name) {
+			continue
+		}
+		if slices.ContainsFunc(pool, func(t tool.Tool) bool { return t.Name() == name }) {
+			tools = append(tools, name)
+		}
+	}
+	c.spec.Tools = tools
 }
 
 // gitBranch is the branch the sub-agent's transcript records: its

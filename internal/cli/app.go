@@ -179,6 +179,10 @@ type app struct {
 	agents    *agent.Catalog
 	memory    *prompt.Memory
 	memoryNow atomic.Pointer[string] // the memory context read again after the UI wrote a memory file (nil until then)
+	// excludeDynamic is the Agent SDK's excludeDynamicSections: the
+	// per-user environment goes with the conversation, not in the
+	// system prompt (see dynamicContext).
+	excludeDynamic atomic.Bool
 	// memoryShown is the memory the context holds now (read at start, or
 	// again since), for /context.
 	memoryShown atomic.Pointer[prompt.Memory]

@@ -68,13 +68,13 @@ func (a *app) memoryExcludes() []string {
 // to stays as it is.
 func (a *app) freshUserContext() string {
 	if a.memory == nil {
-		return ""
+		return a.dynamicContext()
 	}
 	m := prompt.LoadMemory(a.memoryOptions())
 	text := m.UserContext(a.sessionDate())
 	a.memoryShown.Store(m)
 	a.memoryNow.Store(&text)
-	return text
+	return joinContext(a.dynamicContext(), text)
 }
 
 // newConversation readies the app for another conversation of the
@@ -86,7 +86,7 @@ func (a *app) freshUserContext() string {
 func (a *app) newConversation() string {
 	a.lastPlan.Store(nil)
 	if a.memory == nil {
-		return ""
+		return a.dynamicContext()
 	}
 	a.memory.ForgetNested()
 	return a.freshUserContext()
@@ -163,21 +163,45 @@ func (a *app) sessionDate() string {
 	return a.date
 }
 
-// userContext is the memory reminder sent at the front of every request.
+// userContext is the memory reminder sent at the front of every request
+// (after the environment, when the system prompt leaves it out).
 func (a *app) userContext() string {
 	if a.memory == nil {
-		return ""
+		return a.dynamicContext()
 	}
 	if now := a.memoryNow.Load(); now != nil {
-		return *now
+		return joinContext(a.dynamicContext(), *now)
 	}
-	return a.memory.UserContext(a.sessionDate())
+	return joinContext(a.dynamicContext(), a.memory.UserContext(a.sessionDate()))
 }
 
-// systemPrompt builds the system prompt blocks: reins's own prompt (or
-// --system-prompt), the environment, MCP server instructions, appended
-// text and the git snapshot.
-func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
+// dynamicContext is the environment the system prompt leaves out with
+// the Agent SDK's excludeDynamicSections (working folders, date, git
+// snapshot), sent at the front of the conversation instead; "" without
+// it, or when a custom system prompt replaces the default one.
+func (a *app) dynamicContext() string {
+	if !a.excludeDynamic.Load() || a.bare() || strings.TrimSpace(a.customSystemPrompt()) != "" {
+		return ""
+	}
+	return prompt.DynamicContext(prompt.Options{Cwd: a.cwd, AddDirs: a.promptDirs(), Date: a.sessionDate(),
+		Git: a.git.Wait(), NoGitInstructions: !a.gitInstructions()})
+}
+
+// joinContext joins the non-empty context reminders.
+func joinContext(parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// customSystemPrompt is the prompt that replaces reins's own: the
+// --system-prompt text or file, else the main agent's prompt ("" for
+// none).
+func (a *app) customSystemPrompt() string {
 	o := a.opts
 	custom := o.SystemPrompt
 	if o.SystemFile != "" {
@@ -186,6 +210,15 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 	if p := a.mainAgentPrompt(); p != "" && strings.TrimSpace(custom) == "" {
 		custom = p
 	}
+	return custom
+}
+
+// systemPrompt builds the system prompt blocks: reins's own prompt (or
+// --system-prompt), the environment, MCP server instructions, appended
+// text and the git snapshot.
+func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
+	o := a.opts
+	custom := a.customSystemPrompt()
 	appendText := o.AppendSystem
 	if o.AppendFile != "" {
 		appendText = strings.TrimSpace(appendText + "\n\n" + a.promptFiles.appended)
@@ -232,7 +265,7 @@ func (a *app) systemPrompt(ctx context.Context) []llm.SystemBlock {
 		Cwd: a.cwd, AddDirs: a.promptDirs(), Platform: platform, OSVersion: version,
 		Date: a.sessionDate(), Model: a.model, Git: a.git.Wait(),
 		Sections: sections, Custom: custom, Append: appendText, Style: a.promptStyle(),
-		NoGitInstructions: !a.gitInstructions(),
+		NoGitInstructions: !a.gitInstructions(), ExcludeDynamic: a.excludeDynamic.Load(),
 	})
 }
 

@@ -105,7 +105,7 @@ func runInteractive(ctx context.Context, env *Env, o *Options) error {
 		Resources:     a.mentionableResources,
 		MemoryChanged: u.memoryChanged,
 		Notices:       a.startupWarnings(),
-		Prompt:        strings.Join(o.Args, " "),
+		Prompt:        a.withInitialPrompt(strings.Join(o.Args, " ")),
 		Cwd:           a.cwd,
 		Version:       Version,
 		KeySource:     a.keySource,
@@ -269,6 +269,7 @@ func (u *uiSessions) writerFor(id string) *session.Writer {
 func (u *uiSessions) fresh() (*engine.Session, error) {
 	u.a.sessionEnd("clear")
 	u.base.UserContext = u.a.newConversation()
+	u.a.forgetState()
 	id := uuid.NewString()
 	s := u.build(id, u.writerFor(id))
 	// Each hook is bounded by its own timeout.
@@ -366,6 +367,7 @@ func (u *uiSessions) Resume(ctx context.Context, info session.Info) (*engine.Ses
 	if w != nil {
 		keepTitleInView(s, w.Path(), t.CustomTitle)
 	}
+	u.a.restoreState(t)
 	u.startHooks(ctx, s, "resume")
 	return s, nil
 }

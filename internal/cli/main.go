@@ -330,7 +330,7 @@ func resumeNameBeforePrompt(args []string, i int) bool {
 }
 
 // subcommandNames are the names of the subcommands (see subcommands).
-var subcommandNames = []string{"update", "install", "mcp", "sessions", "auto-mode", "plugin", "auth", "doctor"}
+var subcommandNames = []string{"update", "install", "mcp", "sessions", "auto-mode", "plugin", "auth", "doctor", "agents"}
 
 // needsSubcommands reports whether a run with args can reach a subcommand
 // or list them (help). Building them costs most of a millisecond at start,

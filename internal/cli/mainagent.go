@@ -107,3 +107,21 @@ func (a *app) mainAgentTools(ts []tool.Tool) []tool.Tool {
 	}
 	return out
 }
+
+// withInitialPrompt puts the initialPrompt of the agent the main
+// conversation runs as ahead of the user's first prompt (alone when the
+// user gave none), as Claude Code submits it as the session's first turn.
+// A resumed session already had its first turn, so it gets prompt back
+// unchanged.
+func (a *app) withInitialPrompt(prompt string) string {
+	a.mu.Lock()
+	def := a.mainAgent
+	a.mu.Unlock()
+	if def == nil || def.InitialPrompt == "" || a.opts.Resume != "" || a.opts.Continue {
+		return prompt
+	}
+	if strings.TrimSpace(prompt) == "" {
+		return def.InitialPrompt
+	}
+	return def.InitialPrompt + "\n\n" + prompt
+}

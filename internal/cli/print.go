@@ -100,20 +100,20 @@ type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
-// runPrint runs one prompt non-interactively and prints the result.
 // errNoPrompt is the usage error of a print-mode run with nothing to do.
 var errNoPrompt = usageError{"no prompt: give one as an argument or on stdin (reins -p \"...\")"}
 
+// runPrint runs one prompt non-interactively and prints the result.
 func runPrint(ctx context.Context, env *Env, o *Options) error {
 	prompt, err := readPrompt(env, o)
 	if err != nil {
 		return err
 	}
-	// With no prompt, a SessionStart hook's initialUserMessage may give
-	// the first turn: the check waits for those hooks when there may be
-	// some.
+	// With no prompt, an --agent's initialPrompt or a SessionStart hook's
+	// initialUserMessage may give the first turn: the check waits for
+	// them.
 	noPrompt := strings.TrimSpace(prompt) == ""
-	if noPrompt && o.Bare {
+	if noPrompt && o.Bare && o.Agent == "" {
 		return errNoPrompt
 	}
 	w := streamjson.NewWriter(env.Stdout, streamjson.Options{Partial: o.Partial, Replay: o.ReplayUser})
@@ -133,6 +133,9 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		return err
 	}
 	defer a.close()
+	// An --agent's initialPrompt is the first turn, ahead of the prompt.
+	prompt = a.withInitialPrompt(prompt)
+	noPrompt = strings.TrimSpace(prompt) == ""
 	w.SetSessionID(a.sessionID)
 	a.waitMCP(ctx)
 	if err := a.checkPromptTool(); err != nil {

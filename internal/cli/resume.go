@@ -149,16 +149,29 @@ func (a *app) resume() error {
 	if a.writer != nil {
 		keepTitleInView(a.sess, a.writer.Path(), t.CustomTitle)
 	}
+	a.restoreState(t)
+	return nil
+}
+
+// restoreState gives a resumed session the state its transcript recorded,
+// in place of the state of the conversation left (/resume): its todo list,
+// its approved plan, the files it read that have not changed since, and
+// how long its prompt cache has been idle.
+func (a *app) restoreState(t *session.Transcript) {
 	if a.compactor != nil {
 		a.compactor.SetLastActivity(t.LastActivity)
 	}
-	if len(t.Todos) > 0 {
-		var items []todo.Item
-		if json.Unmarshal(t.Todos, &items) == nil {
-			a.todos.Replace("", items)
-		}
+	if p := t.Plan; p != "" {
+		a.lastPlan.Store(&p) // for a compaction, when the approval was summarised before
+	} else {
+		a.lastPlan.Store(nil)
 	}
-	// Files read before stay known when they have not changed since.
+	var items []todo.Item
+	if len(t.Todos) > 0 && json.Unmarshal(t.Todos, &items) != nil {
+		items = nil
+	}
+	a.todos.Replace("", items)
+	a.files.Clear()
 	for _, f := range t.ReadFiles {
 		info, err := os.Stat(f.Path)
 		if err != nil || info.ModTime().After(f.Time) || f.Partial {
@@ -170,7 +183,15 @@ func (a *app) resume() error {
 		}
 		a.files.Record(filestate.EntryFor(f.Path, data, info))
 	}
-	return nil
+}
+
+// forgetState drops the todo list and the files read of the conversation
+// left, when /clear starts a new one: a compaction in the new conversation
+// would give them back as its own, and Edit would take a file read there
+// as read here.
+func (a *app) forgetState() {
+	a.todos.Replace("", nil)
+	a.files.Clear()
 }
 
 // keepTitleInView records the session's /rename title again when the

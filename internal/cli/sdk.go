@@ -214,8 +214,7 @@ func (f *sdkFront) modeChanged(_, to permission.Mode) {
 	if asked {
 		return
 	}
-	f.out.Line(streamjson.System{Type: "system", Subtype: "status", SessionID: f.sessionID(), UUID: uuid.NewString(),
-		Fields: map[string]any{"status": nil, "permissionMode": string(to)}})
+	f.out.Line(streamjson.NewPermissionStatus(f.sessionID(), string(to)))
 }
 
 // sessionID is the session's id, "" while the app is being built.
@@ -248,13 +247,13 @@ func (f *sdkFront) setSession(s *engine.Session) {
 
 func (f *sdkFront) currentMode() string { return string(f.a.checker.Mode()) }
 
-func (f *sdkFront) setMode(mode string) error {
+func (f *sdkFront) setMode(mode string) (string, error) {
 	m, err := permission.ParseMode(mode)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if m == permission.ModeBypass && !f.a.opts.AllowSkipPerms && !f.a.opts.SkipPerms {
-		return fmt.Errorf("bypassPermissions needs --allow-dangerously-skip-permissions or --dangerously-skip-permissions")
+		return "", fmt.Errorf("bypassPermissions needs --allow-dangerously-skip-permissions or --dangerously-skip-permissions")
 	}
 	f.mu.Lock()
 	f.modeAsked = m
@@ -264,7 +263,10 @@ func (f *sdkFront) setMode(mode string) error {
 		f.modeAsked = ""
 		f.mu.Unlock()
 	}()
-	return f.a.checker.SetMode(m)
+	if err := f.a.checker.SetMode(m); err != nil {
+		return "", err
+	}
+	return string(f.a.checker.Mode()), nil
 }
 
 // beforeTurn waits (bounded) for MCP servers still connecting, so their
@@ -366,7 +368,7 @@ func (f *sdkFront) clear(ctx context.Context) {
 		w.Close()
 	}
 	f.out.SetSessionID(id)
-	a.todos.Replace("", nil)
+	a.forgetState()
 	a.sessionStartAs(ctx, "clear")
 }
 
@@ -539,6 +541,11 @@ func (f *sdkFront) initialize(req *sdk.InitializeRequest) (*sdk.InitializeRespon
 		agentSet = true
 	}
 	text, set, _ := req.SystemPromptText()
+	if req.ExcludeDynamicSections && !(set && strings.TrimSpace(text) != "") {
+		if err := f.excludeDynamic(); err != nil {
+			return nil, err
+		}
+	}
 	if set || req.AppendSystemPrompt != nil || agentSet {
 		if err := f.setSystem(text, set || agentSet, req.AppendSystemPrompt, agentSet); err != nil {
 			return nil, err
@@ -600,6 +607,30 @@ func confirmed(taken bool) *bool {
 		return nil
 	}
 	return &taken
+}
+
+// excludeDynamic rebuilds the session, before its first turn, with the
+// per-user environment out of the system prompt and at the front of the
+// conversation instead (initialize's excludeDynamicSections).
+func (f *sdkFront) excludeDynamic() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.started {
+		return errors.New("excludeDynamicSections must come before the first user message")
+	}
+	f.a.excludeDynamic.Store(true)
+	old := f.sess
+	cfg := old.Config()
+	cfg.System = f.a.systemPrompt(context.Background())
+	cfg.UserContext = f.a.userContext()
+	s := engine.New(cfg)
+	s.SetHistory(old.History())
+	s.SetLastUUID(old.LastUUID())
+	f.a.mu.Lock()
+	f.a.sess = s
+	f.a.mu.Unlock()
+	f.sess = s
+	return nil
 }
 
 // setSystem rebuilds the session with the system prompt initialize gave

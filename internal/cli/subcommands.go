@@ -55,7 +55,7 @@ func subcommands(env *Env) []*cobra.Command {
 		doctorCommand(env, func() bool {
 			ok, _ := (&trust.Store{ConfigDir: configDir, ClaudeJSON: claudeJSON, Home: home}).IsTrusted(cwd)
 			return ok
-		}))
+		}), agentsCommand(env))
 }
 
 // subcommandMCPApproval reads the settings' answers about .mcp.json

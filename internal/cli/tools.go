@@ -59,18 +59,26 @@ func (a *app) builtinTools() []tool.Tool {
 	mode := modeHolder{c: a.checker}
 	defTimeout, maxTimeout, warns := bash.EnvTimeouts(a.getenv)
 	maxOutput, outWarns := bash.EnvMaxOutput(a.getenv)
-	for _, w := range append(warns, outWarns...) {
+	shellPath, shellWarns := bash.EnvShell(a.getenv)
+	for _, w := range slices.Concat(warns, outWarns, shellWarns) {
 		a.notify("warning", w)
 	}
 	sh := bash.New(bash.Config{Cwd: a.cwd, Env: a.withPluginBins(a.environ()), Tasks: a.tasks,
 		StateDir: filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "shell"), WorkDirs: a.workDirs, OnCwd: a.cwdChanged,
-		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput})
+		DefaultTimeout: defTimeout, MaxTimeout: maxTimeout, MaxResultChars: maxOutput,
+		MaintainProjectDir: bash.EnvMaintainProjectDir(a.getenv), Shell: shellPath, NoBackground: bash.EnvNoBackground(a.getenv),
+		ShellPrefix: a.getenv(bash.ShellPrefixEnv), EnvFile: a.getenv(bash.EnvFileEnv)})
 	a.onClose(func() { sh.Close() }) // what commands left running in the background
 	a.shellMu.Lock()
 	a.shell = sh
 	a.shellCwd = "" // a new shell starts in the session's folder
 	sh.Setenv(a.shellEnv...)
 	a.shellMu.Unlock()
+	// The tool bounds each fetch itself (webfetch.Limits); PDFs and other
+	// binary content are saved in the session folder, for Read.
+	fetcher := webfetch.New(a.provider, a.smallModel(), &http.Client{}, time.Now).
+		SavingTo(filepath.Join(a.store.SessionDir(a.cwd, a.sessionID), "webfetch")).
+		Limited(webfetch.EnvLimits(a.getenv))
 	all := []tool.Tool{
 		sh,
 		&memoryRead{Tool: read.New(a.files), memory: func() *prompt.Memory { return a.memory }, loaded: a.instructionsTouched},
@@ -78,10 +86,10 @@ func (a *app) builtinTools() []tool.Tool {
 		edit.New(a.files),
 		edit.NewMulti(a.files),
 		notebook.New(a.files),
-		&glob.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}}, // Glob and Grep search from where cd left the shell
+		&glob.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}, Options: glob.EnvOptions(a.getenv)}, // Glob and Grep search from where cd left the shell
 		&grep.Tool{ShellDir: tool.ShellDir{Dir: sh.Cwd}},
 		todo.New(a.todos),
-		webfetch.New(a.provider, a.smallModel(), &http.Client{Timeout: 60 * time.Second}, time.Now),
+		fetcher,
 		websearch.New(a.provider, a.model, true),
 		taskoutput.NewOutput(a.tasks),
 		taskoutput.NewStop(a.tasks),

@@ -141,9 +141,10 @@ type turn struct {
 
 	lastStop      string
 	lastText      string
-	assistantUUID string       // of the last assistant message recorded
-	streamUUID    string       // of the assistant message being streamed; it is recorded under it
-	sentCtx       *llm.Message // the UserContext message of the request being sent
+	early         map[string]string // tool_use id → uuid its result was recorded under as it came in
+	assistantUUID string            // of the last assistant message recorded
+	streamUUID    string            // of the assistant message being streamed; it is recorded under it
+	sentCtx       *llm.Message      // the UserContext message of the request being sent
 
 	undos []func() // undo the turn's scoped model and allowed tools
 }
@@ -294,13 +295,19 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 			if ok {
 				return true, false
 			}
-			if cerr != nil {
+			switch {
+			case cerr != nil && llm.IsPromptTooLong(cerr):
+				err = fmt.Errorf("%w (compaction could not make room: the conversation is too long even to summarise)", err)
+			case cerr != nil:
 				err = fmt.Errorf("%w (compaction failed: %v)", err, cerr)
 			}
+			err = t.withdrawPrompt(err)
 		case llm.IsPromptTooLong(err) && t.reactiveTried:
 			// Compacted once for this turn already and still refused: say
 			// what the user can do rather than end on the bare API error.
-			err = fmt.Errorf("%w (still too long after the conversation was compacted: run /compact with instructions to keep less, /clear to start over, or shorten the last message)", err)
+			err = t.withdrawPrompt(fmt.Errorf("%w (still too long after the conversation was compacted)", err))
+		case llm.IsPromptTooLong(err):
+			err = t.withdrawPrompt(err)
 		case !hadTools && llm.IsOverloaded(err) && s.cfg.FallbackModel != "" && t.switchToFallback():
 			t.emit(&StreamReset{Reason: "fallback"})
 			t.emit(&Notice{Level: "warning", Text: fmt.Sprintf("%s is overloaded; switched to %s.", s.cfg.Models.Resolve(s.cfg.Model), s.Model())})
@@ -380,6 +387,46 @@ func (t *turn) recover(ctx context.Context, msg *llm.Message, ex *tool.Executor,
 	}
 	t.addAssistant(msg)
 	return false, false
+}
+
+// withdrawPrompt takes the prompt the API refused as too long out of the
+// conversation, with the reminders and hook context that followed it, once
+// nothing could make it fit: left in, every later request would carry it
+// and be refused as well, and the session could not go on. The prompt
+// stays in the transcript; the notice recorded after it continues the
+// chain from what came before the prompt, so a resumed session leaves it
+// out too. It returns err with what the user can do; a turn with no
+// prompt of its own left (the refusal came after tool calls) keeps its
+// history and gets the same advice.
+func (t *turn) withdrawPrompt(err error) error {
+	s := t.s
+	items := s.History()
+	p := pendingPrompt(items)
+	if p < 0 {
+		return fmt.Errorf("%w; run /compact with instructions to keep less, or /clear to start over", err)
+	}
+	err = fmt.Errorf("%w; the prompt was left out of the conversation so that the session can go on: shorten it (or save long content to a file and ask for the file to be read), run /compact with instructions to keep less, or /clear to start over", err)
+	s.SetHistory(items[:p])
+	s.record(&session.Entry{Type: session.TypeSystem, Subtype: session.SubtypeNotice, UUID: uuid.NewString(),
+		Level: "error", Content: err.Error()})
+	return err
+}
+
+// pendingPrompt returns the index of the newest user prompt no response
+// has followed yet, or -1; the meta messages after it (reminders, hook
+// context) belong to it.
+func pendingPrompt(items []HistoryItem) int {
+	for i := len(items) - 1; i >= 0; i-- {
+		m := items[i].Message
+		if m.Role == llm.RoleAssistant {
+			return -1
+		}
+		if items[i].Meta || items[i].Summary || slices.ContainsFunc(m.Content, func(b llm.ContentBlock) bool { return b.Type == llm.BlockToolResult }) {
+			continue
+		}
+		return i
+	}
+	return -1
 }
 
 // postToolBatch runs PostToolBatch hooks on a batch whose calls all have
@@ -519,6 +566,9 @@ func (t *turn) collect(ctx context.Context, ex *tool.Executor) []*tool.Outcome {
 	ex.Close()
 	var outs []*tool.Outcome
 	for {
+		for _, o := range ex.Finished() {
+			t.recordEarly(o)
+		}
 		outs = append(outs, t.forward(ex.Take())...)
 		if ex.Done() {
 			break
@@ -581,12 +631,37 @@ func (t *turn) forward(outs []tool.Output) []*tool.Outcome {
 	return res
 }
 
+// recordEarly records a call's result in the transcript as soon as it is
+// in, as it came, so that a process killed while other calls of the batch
+// still run keeps it: resumed, the session knows the call finished and
+// what it returned. addResults puts it in the history under the same uuid
+// once the batch is complete, and records the budget's replacement of its
+// text if the batch needs one (session.TypeReplacement).
+func (t *turn) recordEarly(o *tool.Outcome) {
+	s := t.s
+	if s.cfg.Recorder == nil || o == nil || o.Block.Type != llm.BlockToolResult {
+		return
+	}
+	if t.early == nil {
+		t.early = map[string]string{}
+	}
+	id := uuid.NewString()
+	src := t.assistantUUID
+	s.record(&session.Entry{Type: session.TypeUser, UUID: id,
+		Message:       &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{o.Block}},
+		ToolUseResult: o.Data, SourceToolAssistantUUID: src})
+	t.early[o.ID] = id
+}
+
 // addResults records the answers to msg's calls, in call order, each as
 // its own user message (the API sees them as one), applying the
-// per-message budget. It reports whether a result asked to interrupt or
-// stop the turn.
+// per-message budget. Results recorded as they came in (recordEarly) join
+// the history under the uuids they were recorded with. It reports whether
+// a result asked to interrupt or stop the turn.
 func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, stop bool, stopReason string) {
 	s := t.s
+	early := t.early
+	t.early = nil
 	byID := map[string]*tool.Outcome{}
 	for _, o := range outs {
 		byID[o.ID] = o
@@ -604,17 +679,33 @@ func (t *turn) addResults(msg *llm.Message, outs []*tool.Outcome) (interrupted, 
 		blocks = append(blocks, o.Block)
 	}
 	budget := tool.Budget{Store: s.cfg.Store}
-	applied, _ := budget.Apply(&llm.Message{Role: llm.RoleUser, Content: blocks})
+	applied, decided := budget.Apply(&llm.Message{Role: llm.RoleUser, Content: blocks})
+	var replaced []session.Replacement
+	for _, r := range decided {
+		if early[r.ToolUseID] != "" {
+			replaced = append(replaced, session.Replacement{ToolUseID: r.ToolUseID, Text: r.Text})
+		}
+	}
+	if len(replaced) > 0 {
+		// Recorded as they came, before the budget: a resume applies the
+		// replacements, as this history has them.
+		s.record(&session.Entry{Type: session.TypeReplacement, Replacements: replaced})
+	}
 	var extra []llm.ContentBlock
 	for i, o := range ordered {
 		blk := applied.Content[i]
 		m := &llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{blk}}
 		n := node{uuid: uuid.NewString(), msg: m}
-		src := t.assistantUUID
-		s.append(n, func(e *session.Entry) {
-			e.ToolUseResult = o.Data
-			e.SourceToolAssistantUUID = src
-		})
+		if id := early[o.ID]; id != "" {
+			n.uuid = id
+			s.history = append(s.history, n) // recorded already
+		} else {
+			src := t.assistantUUID
+			s.append(n, func(e *session.Entry) {
+				e.ToolUseResult = o.Data
+				e.SourceToolAssistantUUID = src
+			})
+		}
 		t.emit(&ToolResult{UUID: n.uuid, ID: o.ID, Name: o.Name, Input: o.Input, Block: blk,
 			IsError: o.IsError, Data: o.Data, Denied: o.Denied, Duration: o.Duration, Permission: o.Permission})
 		interrupted = interrupted || o.Interrupt
@@ -788,7 +879,7 @@ func (s *Session) forModel(msg *llm.Message, model string) *llm.Message {
 	if m, ok := s.unthought[msg]; ok {
 		return m
 	}
-	cp := &llm.Message{Role: msg.Role, ID: msg.ID, Model: msg.Model, StopReason: msg.StopReason,
+	cp := &llm.Message{Role: msg.Role, ID: msg.ID, Model: msg.Model, RequestID: msg.RequestID, StopReason: msg.StopReason,
 		StopSequence: msg.StopSequence, Usage: msg.Usage}
 	for _, b := range msg.Content {
 		if b.Type != llm.BlockThinking && b.Type != llm.BlockRedactedThinking {

@@ -3,6 +3,7 @@ package fsutil
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -43,6 +44,18 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".reins-*")
 	if err != nil {
+		if fi != nil && errors.Is(err, fs.ErrPermission) {
+			// A folder the user may not write to holds a file the user
+			// may: no file can be made beside it, so write through it.
+			return rewriteInPlace(path, data)
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name means nothing to the reader
+		}
+		if errors.Is(err, fs.ErrPermission) {
+			return fmt.Errorf("write %s: %w (the folder %s is read-only)", path, err, dir)
+		}
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	name := tmp.Name()
@@ -86,19 +99,51 @@ func WriteFile(path string, data []byte, perm fs.FileMode) (err error) {
 
 // rewriteInPlace replaces a file's content through the file itself, so
 // every hard link to it sees the change. It is not atomic: it is used only
-// where an atomic rename would break the links.
+// where an atomic rename would break the links or no file can be made
+// beside it. When the new content cannot all be written (a full disk),
+// the old content is put back, as far as the disk lets it.
 func rewriteInPlace(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrPermission) {
+		// Writable but not readable: nothing to put back.
+		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0); err == nil {
+			_, err = f.Write(data)
+			if serr := f.Sync(); err == nil {
+				err = serr
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	old, err := io.ReadAll(f)
+	if err != nil {
 		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: read the old content: %w", path, err)
 	}
-	if err := f.Sync(); err != nil {
+	put := func(b []byte) error {
+		if _, err := f.WriteAt(b, 0); err != nil {
+			return err
+		}
+		if err := f.Truncate(int64(len(b))); err != nil {
+			return err
+		}
+		return f.Sync()
+	}
+	if err := put(data); err != nil {
+		if rerr := put(old); rerr != nil {
+			f.Close()
+			return fmt.Errorf("write %s: %w (and the old content could not be put back: %v)", path, err, rerr)
+		}
 		f.Close()
-		return fmt.Errorf("write %s: sync: %w", path, err)
+		return fmt.Errorf("write %s: %w (the file was left as it was)", path, err)
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)

@@ -36,7 +36,7 @@ func (a *Accumulator) Add(ev Event) (block ContentBlock, ok bool, err error) {
 	case EventMessageStart:
 		a.started = true
 		if ev.Message != nil {
-			a.msg.ID, a.msg.Model = ev.Message.ID, ev.Message.Model
+			a.msg.ID, a.msg.Model, a.msg.RequestID = ev.Message.ID, ev.Message.Model, ev.Message.RequestID
 			if ev.Message.Usage != nil {
 				u := *ev.Message.Usage
 				a.msg.Usage = &u
@@ -182,7 +182,7 @@ func (a *Accumulator) Finished() bool { return a.finished }
 // order. Blocks still streaming, and text blocks with nothing but white
 // space, are left out.
 func (a *Accumulator) Message() *Message {
-	m := &Message{Role: RoleAssistant, ID: a.msg.ID, Model: a.msg.Model,
+	m := &Message{Role: RoleAssistant, ID: a.msg.ID, Model: a.msg.Model, RequestID: a.msg.RequestID,
 		StopReason: a.msg.StopReason, StopSequence: a.msg.StopSequence}
 	if a.msg.Usage != nil {
 		u := *a.msg.Usage

@@ -281,6 +281,9 @@ type Message struct {
 	StopReason   string
 	StopSequence string
 	Usage        *Usage
+	// RequestID is the API's id of the request that produced the message
+	// (its request-id header), when it gave one.
+	RequestID string
 
 	mu  sync.Mutex
 	enc []byte // cached API encoding without cache_control; guarded by mu

@@ -119,6 +119,14 @@ func protectedPath(abs string) (bool, string) {
 			i += 2
 			continue
 		}
+		if p == ".claude" && i+3 < len(parts) && (parts[i+1] == "agent-memory" || parts[i+1] == "agent-memory-local") &&
+			parts[i+2] != "" && parts[i+2] != "." && parts[i+2] != ".." {
+			// A sub-agent's persistent memory (.claude/agent-memory/<agent>/):
+			// Markdown notes the agent keeps for itself, which configure
+			// nothing that runs.
+			i += 2
+			continue
+		}
 		if k := strings.ToLower(skeleton(p)); k != p && (protectedDirs[k] || protectedFiles[k]) {
 			// A look-alike, or the name in other letter case, which a
 			// case-insensitive file system (macOS, Windows) opens as the

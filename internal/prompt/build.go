@@ -116,6 +116,14 @@ type Options struct {
 	// request workflow) and the gitStatus snapshot: the
 	// includeGitInstructions setting set to false.
 	NoGitInstructions bool
+	// ExcludeDynamic leaves the per-user parts of the default prompt (the
+	// working folders, whether they are a git repository, the date and
+	// the gitStatus snapshot) out of the system prompt, so that it is the
+	// same for every user and the prompt cache can be shared; the front
+	// end sends them with the conversation instead (DynamicContext). The
+	// Agent SDK's excludeDynamicSections; no effect with Custom or
+	// Simple.
+	ExcludeDynamic bool
 	// Simple is bare mode's prompt: a short introduction with the working
 	// folders and the date, in place of the default prompt and its
 	// environment, Sections, style and system context (Custom still
@@ -160,7 +168,7 @@ func Build(o Options) []llm.SystemBlock {
 		tail = append(tail, s)
 	}
 	git := o.Git
-	if o.NoGitInstructions {
+	if o.NoGitInstructions || (o.ExcludeDynamic && o.Custom == "") {
 		git = gitinfo.Snapshot{}
 	}
 	if ctx := SystemContext(git, o.Context); ctx != "" {
@@ -225,12 +233,44 @@ func environment(o Options) string {
 		Date      string
 		Model     string
 		Cutoff    string
-	}{o.Cwd, o.AddDirs, o.Git.IsRepo, o.Platform, o.OSVersion, o.Date, o.Model, KnowledgeCutoff(o.Model)}
+		Static    bool
+	}{o.Cwd, o.AddDirs, o.Git.IsRepo, o.Platform, o.OSVersion, o.Date, o.Model, KnowledgeCutoff(o.Model), o.ExcludeDynamic}
 	var b bytes.Buffer
 	if err := envTemplate.Execute(&b, data); err != nil {
 		panic("prompt: environment template: " + err.Error()) // fixed template and data: a build defect
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// DynamicContext is what ExcludeDynamic leaves out of the system prompt,
+// as a <system-reminder> for the front of the conversation: the working
+// folders, whether they are a git repository, the date the session
+// started and the gitStatus snapshot (unless NoGitInstructions).
+func DynamicContext(o Options) string {
+	var b strings.Builder
+	b.WriteString("<system-reminder>\n")
+	b.WriteString("The environment this session works in. It is not part of the user's message.\n\n")
+	b.WriteString("Working folder: " + o.Cwd)
+	for _, d := range o.AddDirs {
+		b.WriteString("\nAdditional working folder: " + d)
+	}
+	repo := "no"
+	if o.Git.IsRepo {
+		repo = "yes"
+	}
+	b.WriteString("\nIs a git repository: " + repo)
+	if o.Date != "" {
+		b.WriteString("\nDate when the session started: " + o.Date)
+	}
+	git := o.Git
+	if o.NoGitInstructions {
+		git = gitinfo.Snapshot{}
+	}
+	if ctx := SystemContext(git, nil); ctx != "" {
+		b.WriteString("\n\n" + ctx)
+	}
+	b.WriteString("\n</system-reminder>")
+	return b.String()
 }
 
 // Attribution returns the section that tells the model what to add to the

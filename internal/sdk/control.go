@@ -51,6 +51,11 @@ type InitializeRequest struct {
 	// PlanModeInstructions is the host's planning workflow, given to the
 	// model in the plan-mode note (the SDK's planModeInstructions).
 	PlanModeInstructions string `json:"planModeInstructions"`
+	// ExcludeDynamicSections moves the per-user environment (working
+	// folders, date, git snapshot) out of the default system prompt into
+	// the conversation, so that the prompt can be cached across users
+	// (the SDK's preset excludeDynamicSections).
+	ExcludeDynamicSections bool `json:"excludeDynamicSections"`
 	// ManagedSettings, Settings and DisallowedTools are the SDK's
 	// managedSettings, settings and disallowedTools options sent here
 	// rather than on the command line (its *Delivery 'initialize',
@@ -149,6 +154,7 @@ type InitializeResponse struct {
 	RemoteControlAutoConnectDefault bool `json:"remote_control_auto_connect_default"`
 	RemoteControlAvailable          bool `json:"remote_control_available"`
 	RemoteControlAutoOnByDefault    bool `json:"remote_control_auto_on_by_default"`
+	IDERemoteControlAutoEnableGate  bool `json:"ide_rc_auto_enable_gate"`
 	streamjson.FastMode
 	// Capabilities are the protocol capabilities reins implements (as
 	// in the init line: none).
@@ -238,7 +244,24 @@ func (s *Server) control(m *Message) {
 		s.cfg.Out.Line(streamjson.NewControlError(m.RequestID, err.Error()))
 		return
 	}
-	s.cfg.Out.Line(streamjson.NewControlSuccess(m.RequestID, resp))
+	ok := streamjson.NewControlSuccess(m.RequestID, resp)
+	if m.Subtype == "initialize" {
+		// What the client was asked and has not answered, for a client
+		// that joins (or rejoins) the session; reins asks no dialogs.
+		perms, dialogs := s.peer.unanswered("can_use_tool"), []streamjson.ControlRequest{}
+		ok.Response.PendingPermissionRequests, ok.Response.PendingUserDialogRequests = &perms, &dialogs
+	}
+	s.cfg.Out.Line(ok)
+	if r, isMode := resp.(modeSet); isMode {
+		// As Claude Code does, the switch is also announced as a status
+		// line, after its answer.
+		s.cfg.Out.Line(streamjson.NewPermissionStatus(s.cfg.Out.SessionID(), r.Mode))
+	}
+}
+
+// modeSet is the answer to set_permission_mode: the mode now in force.
+type modeSet struct {
+	Mode string `json:"mode"`
 }
 
 // handle serves a control request and returns the response body.
@@ -247,7 +270,7 @@ func (s *Server) handle(m *Message) (any, error) {
 	case "initialize":
 		return s.initialize(m.Request)
 	case "set_permission_mode":
-		return nil, s.setPermissionMode(m.Request)
+		return s.setPermissionMode(m.Request)
 	case "set_model":
 		return nil, s.setModel(m.Request)
 	case "set_max_thinking_tokens":
@@ -456,22 +479,23 @@ func (s *Server) registerHooks(m map[string][]HookMatcher, replace bool) error {
 	return nil
 }
 
-func (s *Server) setPermissionMode(raw json.RawMessage) error {
+func (s *Server) setPermissionMode(raw json.RawMessage) (any, error) {
 	var req struct {
 		Mode json.RawMessage `json:"mode"`
 	}
 	json.Unmarshal(raw, &req)
 	mode, ok := str(req.Mode)
 	if !ok || mode == "" {
-		return errors.New("set_permission_mode: \"mode\" must be a string (default, acceptEdits, plan, auto, bypassPermissions, dontAsk)")
+		return nil, errors.New("set_permission_mode: \"mode\" must be a string (default, acceptEdits, plan, auto, bypassPermissions, dontAsk)")
 	}
 	if s.cfg.SetPermissionMode == nil {
-		return errors.New("set_permission_mode: permission modes cannot be changed in this session")
+		return nil, errors.New("set_permission_mode: permission modes cannot be changed in this session")
 	}
-	if err := s.cfg.SetPermissionMode(mode); err != nil {
-		return fmt.Errorf("set_permission_mode: %v", err)
+	now, err := s.cfg.SetPermissionMode(mode)
+	if err != nil {
+		return nil, fmt.Errorf("set_permission_mode: %v", err)
 	}
-	return nil
+	return modeSet{Mode: now}, nil
 }
 
 func (s *Server) setModel(raw json.RawMessage) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 
 	"github.com/google/uuid"
@@ -31,13 +32,23 @@ func (e *ClientError) Error() string {
 type peer struct {
 	w *streamjson.Writer
 
-	mu      sync.Mutex // guards pending and closed
-	pending map[string]chan *Answer
+	mu      sync.Mutex // guards pending, seq and closed
+	pending map[string]*outgoing
+	seq     int
 	closed  bool // the input ended; no answer will come
 }
 
+// outgoing is a request awaiting its answer: the line that asked it, in
+// the order sent (seq), and where the answer goes.
+type outgoing struct {
+	ch      chan *Answer
+	subtype string
+	line    streamjson.ControlRequest
+	seq     int
+}
+
 func newPeer(w *streamjson.Writer) *peer {
-	return &peer{w: w, pending: map[string]chan *Answer{}}
+	return &peer{w: w, pending: map[string]*outgoing{}}
 }
 
 // request sends a control request whose body is req (it carries its
@@ -51,9 +62,11 @@ func (p *peer) request(ctx context.Context, subtype string, req any) (json.RawMe
 		p.mu.Unlock()
 		return nil, fmt.Errorf("%s: %w", subtype, ErrInputClosed)
 	}
-	p.pending[id] = ch
+	line := streamjson.NewControlRequest(id, req)
+	p.seq++
+	p.pending[id] = &outgoing{ch: ch, subtype: subtype, line: line, seq: p.seq}
 	p.mu.Unlock()
-	if err := p.w.Line(streamjson.NewControlRequest(id, req)); err != nil {
+	if err := p.w.Line(line); err != nil {
 		p.forget(id)
 		return nil, fmt.Errorf("%s: %w", subtype, err)
 	}
@@ -91,13 +104,33 @@ func (p *peer) forget(id string) bool {
 // whether one was (an answer to a withdrawn request is dropped).
 func (p *peer) deliver(a *Answer) bool {
 	p.mu.Lock()
-	ch, ok := p.pending[a.RequestID]
+	o, ok := p.pending[a.RequestID]
 	delete(p.pending, a.RequestID)
 	p.mu.Unlock()
 	if ok {
-		ch <- a
+		o.ch <- a
 	}
 	return ok
+}
+
+// unanswered returns the lines of the requests of a subtype that still
+// await their answers, in the order they were sent (never nil), for a
+// client that initializes again to learn what it was asked.
+func (p *peer) unanswered(subtype string) []streamjson.ControlRequest {
+	p.mu.Lock()
+	var outs []*outgoing
+	for _, o := range p.pending {
+		if o.subtype == subtype {
+			outs = append(outs, o)
+		}
+	}
+	p.mu.Unlock()
+	sort.Slice(outs, func(i, j int) bool { return outs[i].seq < outs[j].seq })
+	lines := make([]streamjson.ControlRequest, 0, len(outs))
+	for _, o := range outs {
+		lines = append(lines, o.line)
+	}
+	return lines
 }
 
 // close fails every pending request and refuses new ones: the input ended.
@@ -105,8 +138,8 @@ func (p *peer) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
-	for id, ch := range p.pending {
-		ch <- nil
+	for id, o := range p.pending {
+		o.ch <- nil
 		delete(p.pending, id)
 	}
 }

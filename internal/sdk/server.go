@@ -58,8 +58,9 @@ type Config struct {
 	// Initialize applies the application's part of an initialize request
 	// (agents, system prompt) and describes the session for the answer.
 	Initialize func(req *InitializeRequest) (*InitializeResponse, error)
-	// SetPermissionMode switches the permission mode (set_permission_mode).
-	SetPermissionMode func(mode string) error
+	// SetPermissionMode switches the permission mode (set_permission_mode)
+	// and returns the mode now in force (its canonical name).
+	SetPermissionMode func(mode string) (string, error)
 	// MCPStatus describes the MCP servers (mcp_status).
 	MCPStatus func() []MCPServerStatus
 	// MCPReconnect reconnects a server; false means no such server.

@@ -154,9 +154,42 @@ func (t *structuredTool) Call(_ context.Context, _ *tool.Call, input json.RawMes
 	t.mu.Lock()
 	t.value, t.set = append(json.RawMessage(nil), v...), true
 	t.mu.Unlock()
-	res := tool.Text(strings.TrimSpace(structuredReceived))
-	res.Data = json.RawMessage(v)
+	// As in Claude Code, the call ends the turn: the model is not asked
+	// again once it has given the output (see finishStructured).
+	text := strings.TrimSpace(structuredReceived)
+	res := tool.Text(text)
+	res.Data = text
+	res.StopTurn, res.StopReason = true, structuredStop
 	return res, nil
+}
+
+// structuredStop is the StopReason of a StructuredOutput call's result:
+// it ends the turn the way a hook's continue:false does, and
+// finishStructured tells the two apart by it.
+const structuredStop = "reins: structured output given"
+
+// finishStructured is the end of a turn in which the model gave the
+// structured output v (ok): the turn ended because the StructuredOutput
+// call completed it, so it is a completed turn rather than one a hook
+// stopped, and its result text is the output as compact JSON, as Claude
+// Code's is.
+func finishStructured(end *engine.TurnEnd, v json.RawMessage, ok bool) *engine.TurnEnd {
+	if !ok {
+		return end
+	}
+	e := *end
+	if e.Reason == engine.ReasonStopHook && e.HookReason == structuredStop {
+		e.Reason, e.HookReason = engine.ReasonCompleted, ""
+	}
+	if e.Reason == engine.ReasonCompleted {
+		var b bytes.Buffer
+		if err := json.Compact(&b, v); err == nil {
+			e.Result = b.String()
+		} else {
+			e.Result = string(v)
+		}
+	}
+	return &e
 }
 
 // reset forgets the output of an earlier turn.
@@ -206,6 +239,7 @@ func (o *StructuredOutput) Complete(end *engine.TurnEnd, run func(engine.Input) 
 		end = mergeEnds(end, run(engine.Input{Content: []llm.ContentBlock{llm.TextBlock(strings.TrimSpace(structuredReminder))}, Meta: true}))
 		v, ok = o.t.take()
 	}
+	end = finishStructured(end, v, ok)
 	o.value, o.ok, o.checked = v, ok, end.Reason == engine.ReasonCompleted
 	return end
 }

@@ -71,6 +71,7 @@ func (s *Server) turn(ctx context.Context, it item) error {
 			end = mergeEnds(end, more)
 			v, ok = out.take()
 		}
+		end = finishStructured(end, v, ok)
 		if ok {
 			structured = v
 		}

@@ -11,7 +11,8 @@ import (
 // --glob syntax: "**" crosses directories, and a pattern without "/"
 // matches base names at any depth. Unlike a --glob override, the pattern
 // only filters: the walk rules of opts (ignore files, hidden files, and
-// opts.Globs) still apply. Files come in no particular order.
+// opts.Globs) still apply. Files come in no particular order. When ctx
+// ends first, the files found by then come with its error.
 func Glob(ctx context.Context, root, pattern string, opts WalkOptions) ([]FileInfo, *Result, error) {
 	if strings.TrimSpace(pattern) == "" {
 		return nil, nil, &GlobError{Glob: pattern, Msg: "empty pattern"}

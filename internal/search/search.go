@@ -304,7 +304,8 @@ type FileInfo struct {
 }
 
 // Files lists the files under root that the walk rules select, with
-// their modification times, in no particular order.
+// their modification times, in no particular order. When ctx ends first,
+// the files found by then come with its error.
 func Files(ctx context.Context, root string, opts WalkOptions) ([]FileInfo, *Result, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -328,12 +329,15 @@ func filesUnder(ctx context.Context, dir, base string, opts WalkOptions, match *
 	}
 	l := &lister{out: make([][]FileInfo, threads), match: match}
 	w := &walker{ctx: ctx, filter: f, v: l}
-	if err := w.run([]walkRoot{{dir: dir, base: base}}, threads); err != nil {
-		return nil, nil, err
-	}
+	err = w.run([]walkRoot{{dir: dir, base: base}}, threads)
 	var all []FileInfo
 	for _, part := range l.out {
 		all = append(all, part...)
+	}
+	if err != nil {
+		// The files found before the walk stopped (its context ended)
+		// still go back, for a caller that shows a partial answer.
+		return all, nil, err
 	}
 	return all, &Result{Errors: w.errs, ErrorCount: w.nerrs}, nil
 }

@@ -32,6 +32,7 @@ type fastEntry struct {
 	GitBranch        string           `json:"gitBranch"`
 	IsMeta           bool             `json:"isMeta"`
 	IsCompactSummary bool             `json:"isCompactSummary"`
+	IsAPIError       bool             `json:"isApiErrorMessage"`
 	Message          *fastMessage     `json:"message"`
 	Subtype          string           `json:"subtype"`
 	CompactMetadata  *CompactMetadata `json:"compactMetadata"`
@@ -105,7 +106,7 @@ func decodeEntry(line []byte) (loadEntry, error) {
 func (f *fastEntry) entry() (loadEntry, bool) {
 	e := loadEntry{Type: f.Type, UUID: f.UUID, ParentUUID: f.ParentUUID, LogicalParent: f.LogicalParent, IsSidechain: f.IsSidechain,
 		SessionID: f.SessionID, Timestamp: f.Timestamp, Cwd: f.Cwd, GitBranch: f.GitBranch,
-		IsMeta: f.IsMeta, IsCompactSummary: f.IsCompactSummary, Subtype: f.Subtype,
+		IsMeta: f.IsMeta, IsCompactSummary: f.IsCompactSummary, IsAPIError: f.IsAPIError, Subtype: f.Subtype,
 		CompactMetadata: f.CompactMetadata, Todos: f.Todos, Replacements: f.Replacements,
 		Summary: f.Summary, CustomTitle: f.CustomTitle, LastPrompt: f.LastPrompt}
 	if f.Message != nil {

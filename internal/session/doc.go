@@ -24,12 +24,21 @@
 // compaction boundary with nothing after it (the session stopped before
 // the summary was recorded) is set aside: the history it was compacting is
 // resumed instead.
-// Load also returns the recorded state: todos, tool-result budget
+// The results of a batch of tool calls are recorded as each call finishes,
+// so a kill during a slow call keeps the results already in; Load puts
+// them back in call order and applies the per-message budget's
+// replacements recorded after them (TypeReplacement), as the session that
+// recorded them had them.
+// Load also returns the recorded state: the todo list and the approved
+// plan (set by the last TodoWrite and ExitPlanMode calls that went
+// through, found past compaction boundaries too), tool-result budget
 // decisions, files read, last usage, title.
 //
 // Claude Code's own transcripts load too: responses it split into one
-// entry per content block are joined again, and its extra fields are
-// ignored.
+// entry per content block are joined again, the failed requests it
+// recorded as assistant messages (isApiErrorMessage) are left out of the
+// history, as Claude Code leaves them out of its requests, and its extra
+// fields are ignored.
 //
 // # Sessions on disk
 //

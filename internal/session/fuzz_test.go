@@ -22,6 +22,15 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"type":"user","uuid":"x","parentUuid":"y","message":{"role":"user","content":"a"}}` + "\n" +
 		`{"type":"user","uuid":"y","parentUuid":"x","message":{"role":"user","content":"b"}}`))
 	f.Add([]byte("{\"type\":\"todos\",\"todos\":[1]}\n\xff\xfe\n{"))
+	// Tool calls the resumed state is read from, results recorded out of
+	// call order, a budget replacement, a compaction boundary to walk past
+	// and an API error message.
+	f.Add([]byte(`{"type":"assistant","uuid":"a","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"TodoWrite","input":{"todos":[{"content":"x","status":"completed"}]}},{"type":"tool_use","id":"t2","name":"ExitPlanMode","input":{"plan":"p"}}]}}` + "\n" +
+		`{"type":"user","uuid":"b","parentUuid":"a","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"ok"}]}}` + "\n" +
+		`{"type":"user","uuid":"c","parentUuid":"b","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}` + "\n" +
+		`{"type":"tool-result-replacement","replacements":[{"toolUseId":"t1","replacement":"r"}]}` + "\n" +
+		`{"type":"system","subtype":"compact_boundary","uuid":"d","logicalParentUuid":"c"}` + "\n" +
+		`{"type":"assistant","uuid":"e","parentUuid":"d","isApiErrorMessage":true,"message":{"role":"assistant","content":[{"type":"text","text":"API Error"}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := Read(bytes.NewReader(data))
 		if err != nil {

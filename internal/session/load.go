@@ -67,7 +67,8 @@ type Transcript struct {
 	Boundary *Boundary
 
 	// Recorded state.
-	Todos        json.RawMessage // the last recorded todo list, nil if none
+	Todos        json.RawMessage // the todo list to go on with, nil if none (see lastTodoList)
+	Plan         string          // the plan approved last (ExitPlanMode), "" if none
 	Replacements []Replacement   // tool-result budget decisions, in order
 	ReadFiles    []FileRead      // files read or written, oldest first, one per path
 	LastUsage    *llm.Usage      // usage of the last assistant message in Items
@@ -119,6 +120,7 @@ type loadEntry struct {
 	GitBranch        string           `json:"gitBranch"`
 	IsMeta           bool             `json:"isMeta"`
 	IsCompactSummary bool             `json:"isCompactSummary"`
+	IsAPIError       bool             `json:"isApiErrorMessage"`
 	Message          *llm.Message     `json:"message"`
 	Subtype          string           `json:"subtype"`
 	CompactMetadata  *CompactMetadata `json:"compactMetadata"`
@@ -229,9 +231,10 @@ type loader struct {
 	lastMain int            // last node not on a sidechain
 	lastAny  int
 	replSeen map[string]int
-	at       string     // the leaf's uuid when chosen (LoadAt)
-	todos    []lineTodo // every todo list recorded, when at is set
-	settled  bool       // end at the last finished turn (LoadSettled)
+	at       string          // the leaf's uuid when chosen (LoadAt)
+	todos    []lineTodo      // every todo list recorded, when at is set
+	settled  bool            // end at the last finished turn (LoadSettled)
+	answered map[string]bool // tool_use ids answered without error (lastCall; nil until needed)
 }
 
 // lineTodo is a todo list and the line that recorded it.
@@ -333,6 +336,10 @@ func (ld *loader) link(e *loadEntry, n int) {
 		// stays a link of the chain, so what follows it finds its way
 		// back through it.
 		switch want := llm.Role(e.Type); {
+		case e.IsAPIError && e.Type == TypeAssistant:
+			// Claude Code records a failed request as an assistant
+			// message of its own making ("API Error: ...", model
+			// "<synthetic>") and never sends it to the model.
 		case e.Message == nil:
 			ld.warn(n, "%s entry without a message skipped", e.Type)
 		case e.Message.Role != want:
@@ -407,6 +414,13 @@ func (ld *loader) finish() {
 	}
 	t.Leaf = ld.nodes[leaf].uuid
 	t.Cwd, t.GitBranch = ld.nodes[leaf].cwd, ld.nodes[leaf].branch
+	if t.Todos == nil {
+		// No list recorded as its own entry (Claude Code's transcripts
+		// and reins's hold none): the conversation's last TodoWrite call
+		// says what it is.
+		t.Todos = ld.lastTodoList(leaf)
+	}
+	t.Plan = ld.lastPlan(leaf)
 
 	items := make([]stamped, 0, len(chain))
 	for _, i := range chain {
@@ -418,7 +432,9 @@ func (ld *loader) finish() {
 	}
 	items = mergeSplitAssistant(items)
 	items = ld.recoverParallelResults(items, chain)
+	items = ld.applyReplacements(items)
 	items, tail := ld.answerOpenCalls(items)
+	items = resultsInCallOrder(items)
 	if tail != nil {
 		last := ld.nodes[leaf]
 		p := t.Leaf

@@ -37,6 +37,13 @@ type ControlResult struct {
 	Response any `json:"response,omitempty"`
 	// Error is set on error.
 	Error string `json:"error,omitempty"`
+	// PendingPermissionRequests and PendingUserDialogRequests answer an
+	// initialize: the can_use_tool (and user dialog) requests sent and
+	// not yet answered, as they were sent, so that a client joining the
+	// session can answer them. Set (possibly empty) on initialize
+	// answers only.
+	PendingPermissionRequests *[]ControlRequest `json:"pending_permission_requests,omitempty"`
+	PendingUserDialogRequests *[]ControlRequest `json:"pending_user_dialog_requests,omitempty"`
 }
 
 // NewControlSuccess answers request id with resp; a nil resp is sent as {}.
@@ -77,6 +84,13 @@ const (
 func NewSessionState(sessionID, state string) System {
 	return System{Type: "system", Subtype: "session_state_changed", SessionID: sessionID, UUID: uuid.NewString(),
 		Fields: map[string]any{"state": state, "sdk_host_only": true}}
+}
+
+// NewPermissionStatus is the system status line that tells the client
+// the session's permission mode is now mode.
+func NewPermissionStatus(sessionID, mode string) System {
+	return System{Type: "system", Subtype: "status", SessionID: sessionID, UUID: uuid.NewString(),
+		Fields: map[string]any{"status": nil, "permissionMode": mode}}
 }
 
 // HookResult is what a finished hook reports in a hook_response line.

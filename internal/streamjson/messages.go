@@ -161,6 +161,8 @@ type Assistant struct {
 	UUID            string          `json:"uuid"`
 	Timestamp       string          `json:"timestamp,omitempty"`
 	Error           string          `json:"error,omitempty"`
+	// RequestID is the API request's id (its request-id header).
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // User is a user line (tool results, replayed prompts).
@@ -236,6 +238,9 @@ type Usage struct {
 	InferenceGeo        string                  `json:"inference_geo"`
 	Iterations          []json.RawMessage       `json:"iterations"`
 	Speed               string                  `json:"speed"`
+	// FallbackCredit is Claude Code's credit for a request it had to
+	// send again on a fallback model; reins gives none (always null).
+	FallbackCredit json.RawMessage `json:"fallback_credit"`
 }
 
 // ModelUsage is one model's entry in modelUsage.
@@ -254,6 +259,13 @@ type ModelUsage struct {
 	ThinkingTokens                      int `json:"thinkingTokens"`
 	CacheCreationEphemeral5mInputTokens int `json:"cacheCreationEphemeral5mInputTokens"`
 	CacheCreationEphemeral1hInputTokens int `json:"cacheCreationEphemeral1hInputTokens"`
+	// CanonicalModel is the model's id (the entry's key); Provider is
+	// where requests went
+	// ("firstParty", the Anthropic API) and CostBasis what CostUSD is
+	// reckoned from ("list", the list prices).
+	CanonicalModel string `json:"canonicalModel"`
+	Provider       string `json:"provider"`
+	CostBasis      string `json:"costBasis"`
 }
 
 // ModelUsages converts per-model totals to their modelUsage form (never
@@ -263,7 +275,8 @@ func ModelUsages(byModel map[string]engine.ModelTotals) map[string]ModelUsage {
 	for id, mt := range byModel {
 		mu := ModelUsage{InputTokens: mt.Usage.InputTokens, OutputTokens: mt.Usage.OutputTokens,
 			CacheReadInputTokens: mt.Usage.CacheReadInputTokens, CacheCreationInputTokens: mt.Usage.CacheCreationInputTokens,
-			CostUSD: mt.Cost, ContextWindow: mt.Info.ContextWindow, MaxOutputTokens: mt.Info.MaxOutput}
+			CostUSD: mt.Cost, ContextWindow: mt.Info.ContextWindow, MaxOutputTokens: mt.Info.MaxOutput,
+			CanonicalModel: id, Provider: "firstParty", CostBasis: "list"}
 		if mt.Usage.ServerToolUse != nil {
 			mu.WebSearchRequests = mt.Usage.ServerToolUse.WebSearchRequests
 		}
@@ -360,6 +373,7 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 	if u.Speed != "" {
 		r.Usage.Speed = u.Speed
 	}
+	r.Usage.FallbackCredit = json.RawMessage("null")
 	if r.Usage.Iterations == nil {
 		r.Usage.Iterations = []json.RawMessage{}
 	}
@@ -461,6 +475,7 @@ func assistantMessage(m *llm.Message, b llm.ContentBlock) json.RawMessage {
 	json.Unmarshal(raw, &obj)
 	obj["stop_reason"] = json.RawMessage("null")
 	obj["stop_sequence"] = json.RawMessage("null")
+	obj["context_management"] = json.RawMessage("null")
 	out, _ := json.Marshal(obj)
 	return out
 }

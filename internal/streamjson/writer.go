@@ -129,7 +129,7 @@ func (w *Writer) Messages(ev engine.Event) []any {
 			id = session.BlockUUID(e.UUID, blockIndex(e.Message, e.Block))
 		}
 		return []any{Assistant{Type: "assistant", Message: assistantMessage(e.Message, e.Block),
-			ParentToolUseID: parent(o), SessionID: sid, UUID: id, Timestamp: now}}
+			ParentToolUseID: parent(o), SessionID: sid, UUID: id, Timestamp: now, RequestID: e.Message.RequestID}}
 	case *engine.ToolResult:
 		msg, _ := json.Marshal(&llm.Message{Role: llm.RoleUser, Content: []llm.ContentBlock{e.Block}})
 		var data any = e.Data

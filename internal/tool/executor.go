@@ -61,6 +61,7 @@ type tracked struct {
 	out      *Outcome
 	started  time.Time
 	behavior Interrupt
+	finished bool // its outcome was handed out by Finished
 }
 
 // Outcome is the answer to one call.
@@ -456,6 +457,23 @@ func (e *Executor) Take() []Output {
 		}
 		c.status = yielded
 		out = append(out, Output{Kind: OutResult, ID: c.block.ID, Name: c.out.Name, Outcome: c.out})
+	}
+	return out
+}
+
+// Finished returns the outcomes of the calls that completed since the
+// last Finished, in call order, including those Take does not yield yet
+// because a call before them is still running. The outcomes are still
+// yielded by Take; Finished lets a caller record each as soon as it is in.
+func (e *Executor) Finished() []*Outcome {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []*Outcome
+	for _, c := range e.calls {
+		if (c.status == completed || c.status == yielded) && !c.finished {
+			c.finished = true
+			out = append(out, c.out)
+		}
 	}
 	return out
 }

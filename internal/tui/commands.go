@@ -245,6 +245,7 @@ const keysHelp = `Keys
   ctrl+c           clear the input · twice: exit
   ctrl+d           twice on an empty input: exit
   ctrl+z           suspend (fg in the shell resumes)
+  ctrl+l           clear the input (up brings it back) and redraw the screen
   shift+tab        cycle permission mode
   ctrl+o           full transcript
   ctrl+t           show or hide the todo list while reins works
@@ -252,13 +253,13 @@ const keysHelp = `Keys
   ctrl+r           search input history (again: older; enter sends the match,
                    tab or esc takes it to edit, ctrl+c leaves the search)
   ctrl+g           edit the input in $EDITOR
+  ctrl+v           paste an image from the clipboard (alt+v on Windows)
   ctrl+y           paste what ctrl+k/u/w cut · alt+y: an older cut
   ctrl+_           undo the last change to the input
   up/down          input history · up with messages queued: edit them
 Prefixes
   /command  run a command   @file  mention a file
-  !cmd      run a shell command and keep its output
-  #note     add a line to the memory file`
+  !cmd      run a shell command and keep its output`
 
 func (m *Model) cmdHelp(string) tea.Cmd {
 	var b strings.Builder

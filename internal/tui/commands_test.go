@@ -30,7 +30,7 @@ func TestHelpListsCommandsAndKeys(t *testing.T) {
 	h.typeText("/help")
 	h.key("enter")
 	h.waitUntil("help text", func(s string) bool {
-		return strings.Contains(s, "/resume") && strings.Contains(s, "shift+tab") && strings.Contains(s, "#note")
+		return strings.Contains(s, "/resume") && strings.Contains(s, "shift+tab") && strings.Contains(s, "!cmd")
 	})
 }
 
@@ -54,16 +54,22 @@ func TestUnknownCommandIsReportedWithoutAModelCall(t *testing.T) {
 	}
 }
 
-func TestHashAppendsToTheMemoryFile(t *testing.T) {
+// An input starting with "#" is a prompt, as in Claude Code since
+// 2.0.70 ("Removed # shortcut for quick memory entry"): it goes to the
+// model whole, and the memory file is left alone. It was appended to
+// CLAUDE.md as a note instead.
+func TestQA11HashStartsAPrompt(t *testing.T) {
 	mem := filepath.Join(t.TempDir(), "CLAUDE.md")
 	os.WriteFile(mem, []byte("# Notes"), 0o644)
-	h := newHarness(t, nil, harnessOpts{opts: func(o *Options) { o.MemoryFile = mem }})
-	h.typeText("#use tabs")
+	h := newHarness(t, []llmtest.Turn{llmtest.Reply("will do")}, harnessOpts{opts: func(o *Options) { o.MemoryFile = mem }})
+	h.typeText("# use tabs from now on")
 	h.key("enter")
-	h.waitFor("Noted in")
-	data, _ := os.ReadFile(mem)
-	if string(data) != "# Notes\n- use tabs\n" {
-		t.Fatalf("memory file = %q", data)
+	if got := strings.TrimSpace(h.requests(1)[0].LastUserText()); got != "# use tabs from now on" {
+		t.Fatalf("prompt = %q, want the typed text", got)
+	}
+	h.waitFor("will do")
+	if data, _ := os.ReadFile(mem); string(data) != "# Notes" {
+		t.Fatalf("memory file = %q, want it unchanged", data)
 	}
 }
 

@@ -126,7 +126,7 @@ func (c *conversation) apply(ev engine.Event) {
 		it.tool.running, it.tool.started = true, c.now()
 	case *engine.ToolProgress:
 		if it := c.tools[e.ID]; it != nil {
-			it.tool.progress = lastLine(screenText(e.Progress.Message))
+			it.tool.progress = lastLine(plainText(e.Progress.Message))
 		}
 	case *engine.ToolResult:
 		it := c.toolItem(e.ID, e.Name, e.Input)
@@ -152,7 +152,7 @@ func (c *conversation) apply(ev engine.Event) {
 			k = kError
 		}
 		// A stop hook's message is a script's output.
-		c.add(&item{kind: k, level: e.Level, text: screenText(e.Text), done: true})
+		c.add(&item{kind: k, level: e.Level, text: plainText(e.Text), done: true})
 	case *engine.CompactBoundary:
 		c.add(&item{kind: kCompact, text: "Conversation compacted", done: true})
 	case *engine.TodoUpdate:
@@ -401,8 +401,9 @@ func shellOutputText(m *llm.Message) string {
 	return strings.Join(parts, "\n")
 }
 
-// interruptedNotice is shown where the user stopped a turn.
-const interruptedNotice = "Interrupted · tell reins what to do instead"
+// interruptedNotice is shown where the user stopped a turn, worded as
+// Claude Code words it ("Interrupted · What should Claude do instead?").
+const interruptedNotice = "Interrupted · What should reins do instead?"
 
 // historyItems turns a loaded history into printed items (resume).
 func historyItems(h []engine.HistoryItem) []*item {

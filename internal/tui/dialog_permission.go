@@ -3,6 +3,8 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -16,6 +18,7 @@ type permissionDialog struct {
 	title    string
 	body     string
 	full     string // the whole preview when body cut the diff (ctrl+o shows it)
+	question string
 	rule     string
 	choices  []permChoice
 	menu     menu
@@ -31,7 +34,7 @@ type permChoice struct {
 }
 
 func newPermissionDialog(m *Model, a askMsg) *permissionDialog {
-	d := &permissionDialog{a: a, rule: ruleFor(a.q)}
+	d := &permissionDialog{a: a, rule: ruleFor(a.q), question: permissionQuestion(a.q)}
 	d.title, d.body = permissionPreview(m, a.q, dialogDiffLines(m.height))
 	if _, full := permissionPreview(m, a.q, 0); full != d.body {
 		d.full = full
@@ -172,7 +175,7 @@ func (d *permissionDialog) view(m *Model, width int) string {
 		}
 		b.WriteString("\n" + m.st.dim.Render(r))
 	}
-	b.WriteString("\n\nDo you want to proceed?\n")
+	b.WriteString("\n\n" + hang("", d.question, width) + "\n")
 	b.WriteString(d.menu.view(&m.st, width))
 	if d.feedback != nil {
 		b.WriteString("\n" + d.feedback.view(&m.st, width, "what should reins do instead? (enter to send)"))
@@ -236,6 +239,9 @@ func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body 
 		title = "Edit file"
 		if q.ToolName == "Write" {
 			title = "Write file"
+			if !fileExists(path) {
+				title = "Create file"
+			}
 		}
 		lines := renderDiff(st, hs, w-2, diffLimit)
 		return title, "  " + st.bold.Render(cut(m.r.rel(path), w-2)) + "\n" + indentLines(strings.Join(lines, "\n"), "  ")
@@ -245,6 +251,34 @@ func permissionPreview(m *Model, q engine.Question, diffLimit int) (title, body 
 		summary = compactJSON(q.Input)
 	}
 	return "Use " + displayToolName(q.ToolName), "  " + st.bold.Render(displayToolName(q.ToolName)) + "(" + cut(summary, w-10) + ")"
+}
+
+// permissionQuestion is the question above the choices, as Claude Code
+// words it: about the file for an edit ("Do you want to make this edit
+// to main.go?", "Do you want to create notes.md?"), in general for the
+// rest.
+func permissionQuestion(q engine.Question) string {
+	switch q.ToolName {
+	case "Edit", "MultiEdit", "Write":
+		var in struct {
+			FilePath string `json:"file_path"`
+		}
+		if json.Unmarshal(q.Input, &in) != nil || in.FilePath == "" {
+			break
+		}
+		name := filepath.Base(in.FilePath)
+		if q.ToolName == "Write" && !fileExists(in.FilePath) {
+			return "Do you want to create " + name + "?"
+		}
+		return "Do you want to make this edit to " + name + "?"
+	}
+	return "Do you want to proceed?"
+}
+
+// fileExists reports whether path names an existing file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // reasonLines is how many lines of the gate's reason the permission

@@ -25,6 +25,10 @@ type editor struct {
 
 	pastes map[int]string // collapsed pastes by number
 	pasteN int
+	// pastedHead: the text starts with pasted text (nothing but blanks
+	// was before it), so a "!" it begins with was not typed: enter sends
+	// it to the model as a prompt, not to the shell.
+	pastedHead bool
 
 	cwd    string              // where pasted relative paths are
 	images map[int]pastedImage // images pasted as paths, by number
@@ -93,6 +97,12 @@ func (e *editor) empty() bool { return len(e.buf) == 0 }
 func (e *editor) set(s string) {
 	e.buf = []rune(s)
 	e.pos = len(e.buf)
+	e.pastedHead = false
+}
+
+// atHead reports whether only blanks are before the cursor.
+func (e *editor) atHead() bool {
+	return strings.TrimSpace(string(e.buf[:e.pos])) == ""
 }
 
 // fromEditor replaces the text with what the external editor saved,
@@ -113,6 +123,7 @@ func (e *editor) reset() {
 	e.images = map[int]pastedImage{}
 	e.search = nil
 	e.undos, e.typing, e.yank = nil, false, nil
+	e.pastedHead = false
 }
 
 func (e *editor) insert(s string) {
@@ -291,6 +302,9 @@ func (e *editor) edit(k tea.KeyPressMsg, name string, typed *bool) editResult {
 		t := sanitize(k.Text)
 		if t == "" {
 			return editIgnored
+		}
+		if e.atHead() {
+			e.pastedHead = false // typed ahead of the paste
 		}
 		e.insert(t)
 		*typed = true
@@ -527,6 +541,9 @@ func (e *editor) paste(text string) {
 	}
 	e.pushUndo(editState{string(e.buf), e.pos})
 	e.typing, e.yank = false, nil
+	if e.atHead() {
+		e.pastedHead = true
+	}
 	if imgs := imagePaths(text, e.cwd); imgs != nil {
 		e.pasteImages(imgs)
 		return
@@ -568,8 +585,10 @@ func (e *editor) expanded() string {
 // line keeps what a terminal would have left on it after its carriage
 // returns (the last piece a progress bar drew, taken whole), and escape
 // sequences and other control characters are removed, so output that
-// moves the cursor, clears the screen or leaves a colour open cannot
-// garble the conversation printed around it.
+// moves the cursor, clears the screen or sets the title cannot garble the
+// conversation printed around it. Colours and text attributes (SGR) stay,
+// as Claude Code shows a command's colours; each line closes the ones it
+// leaves open (see keepColours).
 func screenText(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	if strings.IndexByte(s, '\r') >= 0 {
@@ -590,7 +609,7 @@ func screenText(s string) string {
 		}
 		s = strings.Join(lines, "\n")
 	}
-	return sanitize(s)
+	return keepColours(s)
 }
 
 // sanitize removes escape sequences and control characters other than

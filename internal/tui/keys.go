@@ -60,9 +60,21 @@ func (m *Model) onKey(k tea.KeyPressMsg) tea.Cmd {
 		m.openTranscript()
 		return nil
 	case "ctrl+l":
+		// As in Claude Code: the typed text goes (into the history, so
+		// up brings it back) and the live area is drawn afresh, to
+		// recover a garbled display.
+		if !m.ed.empty() {
+			if err := m.ed.hist.add(strings.TrimSpace(m.ed.expanded()), m.o.Now()); err != nil {
+				m.o.Logger.Warn("input history not saved", "err", err)
+			}
+			m.ed.reset()
+			m.comp = nil
+		}
 		return tea.ClearScreen
 	case "ctrl+g":
 		return m.editInEditor()
+	case "ctrl+v", "alt+v": // an image from the clipboard, as in Claude Code
+		return m.readClipboardImage()
 	case "ctrl+t":
 		m.toggleTodos()
 		return nil
@@ -314,19 +326,20 @@ func (m *Model) submitText(text string, images ...llm.ContentBlock) tea.Cmd {
 // what the editor held, given back to it when a queued message is
 // taken back for editing (nil: the text itself).
 func (m *Model) submitInput(text string, raw *draft, images ...llm.ContentBlock) tea.Cmd {
-	// The "!", "#" and "/" modes are for what was typed: a paste that
-	// starts the input (a Markdown text's "# Title", a log line) is a
-	// prompt. Its placeholder is what the editor held.
+	// The "!" and "/" modes are for what was typed: text pasted at the
+	// start of the input (a log line, a Markdown text) is a prompt. A
+	// collapsed paste is its placeholder here; a short one starting with
+	// "!" is not run (a short "/name" is a command, as the menu offered).
+	// "#" starts a prompt too, as in Claude Code since 2.0.70, which
+	// dropped its "#" memory shortcut (the model edits CLAUDE.md when
+	// asked; /memory opens it).
 	typed := text
 	if raw != nil {
 		typed = strings.TrimSpace(raw.text)
 	}
 	switch {
-	case strings.HasPrefix(typed, "!"):
+	case strings.HasPrefix(typed, "!") && (raw == nil || !raw.pastedHead):
 		return m.runShell(strings.TrimSpace(text[1:]))
-	case strings.HasPrefix(typed, "#") && !strings.HasPrefix(typed, "##"):
-		m.remember(strings.TrimSpace(text[1:]))
-		return nil
 	case isCommand(typed):
 		return m.runCommand(text)
 	case m.running:

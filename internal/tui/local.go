@@ -15,6 +15,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	xansi "github.com/charmbracelet/x/ansi"
 
 	"reins/internal/llm"
 )
@@ -54,7 +55,7 @@ func (m *Model) runShell(command string) tea.Cmd {
 				out += "\n" + m.st.dim.Render(fmt.Sprintf("exit status %d", code))
 			}
 			m.conv.add(&item{kind: kShell, input: "! " + command, text: "! " + command + "\n" + out, done: true})
-			m.keepShell(command, stdout, stderr)
+			m.keepShell(command, xansi.Strip(stdout), xansi.Strip(stderr)) // colours are for the screen
 			return nil
 		}}
 	})
@@ -148,49 +149,13 @@ func (m *Model) memoryFile() string {
 	return filepath.Join(m.o.Cwd, "CLAUDE.md")
 }
 
-// remember appends a "#" line to the memory file.
-func (m *Model) remember(note string) {
-	if note == "" {
-		return
-	}
-	path := m.memoryFile()
-	// Lines after the first stay inside the note's list item.
-	err := appendLine(path, "- "+strings.ReplaceAll(note, "\n", "\n  "))
-	if err != nil {
-		m.commandOutput("# "+note, err.Error(), true)
-		return
-	}
-	m.commandOutput("# "+note, "Noted in "+m.r.rel(path), false)
-	m.memoryChanged()
-}
-
-// memoryChanged has the memory files read again after the UI wrote one:
-// the model is to see the note from its next request on, not only in the
-// next run of reins.
+// memoryChanged has the memory files read again after the user edited
+// one (/memory): the model is to see the change from its next request
+// on, not only in the next run of reins.
 func (m *Model) memoryChanged() {
 	if m.o.MemoryChanged != nil {
 		m.o.MemoryChanged(m.o.Session)
 	}
-}
-
-func appendLine(path, line string) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("memory file %s: %w", path, err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("memory file %s: %w", path, err)
-	}
-	defer f.Close()
-	prefix := ""
-	if len(old) > 0 && !bytes.HasSuffix(old, []byte("\n")) {
-		prefix = "\n"
-	}
-	if _, err := f.WriteString(prefix + line + "\n"); err != nil {
-		return fmt.Errorf("memory file %s: %w", path, err)
-	}
-	return nil
 }
 
 // cmdMemory opens the memory file in the user's editor.

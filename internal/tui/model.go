@@ -64,6 +64,7 @@ type Model struct {
 	pending  []string             // printed lines not yet sent to the terminal
 	frames   frameHeights         // heights of recent views (print.go)
 	drawn    drawnFrame           // the last view's rows and cursor (reflow.go)
+	frameLog *frameLog            // which view is on screen; nil when the output does not say
 	rewrap   *rewrap              // a narrowing being handed on (reflow.go)
 	sized    bool                 // a window size arrived (width is the terminal's)
 	profile  colorprofile.Profile // the terminal's colours, for prints
@@ -200,7 +201,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case asyncMsg:
 		cmd = tea.Batch(msg.apply(m), m.drainQueue())
 	case noticeMsg:
-		m.notice(msg.level, screenText(msg.text)) // a hook's systemMessage
+		m.notice(msg.level, plainText(msg.text)) // a hook's systemMessage
 	case movedMsg:
 		if msg.moved {
 			m.setHint("Moved to the background; the model will be told when it finishes", 3*time.Second)
@@ -210,6 +211,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = m.announceBackground()
 	case tea.ColorProfileMsg:
 		m.profile = msg.Profile
+	case clipboardImageMsg:
+		m.onClipboardImage(msg)
 	}
 	if m.quitting {
 		if m.printing {

@@ -37,7 +37,7 @@ func TestPermissionDialogAllowsOnceAndShowsTheDiff(t *testing.T) {
 	h.typeText("change x")
 	h.key("enter")
 	h.waitUntil("permission dialog", func(s string) bool {
-		return strings.Contains(s, "Edit file") && strings.Contains(s, "Do you want to proceed?") && strings.Contains(s, "2. Yes, allow all edits during this session (shift+tab)")
+		return strings.Contains(s, "Edit file") && strings.Contains(s, "Do you want to make this edit to main.go?") && strings.Contains(s, "2. Yes, allow all edits during this session (shift+tab)")
 	})
 	h.key("1")
 	h.waitUntil("the diff of the result", func(s string) bool {
@@ -59,7 +59,7 @@ func TestPermissionDialogDeniesWithAMessageForTheModel(t *testing.T) {
 	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}})
 	h.typeText("edit a")
 	h.key("enter")
-	h.waitFor("Do you want to proceed?")
+	h.waitFor("Do you want to make this edit to a.go?")
 	h.key("3")
 	h.waitFor("what should reins do instead?")
 	h.typeText("use b.go instead")
@@ -80,7 +80,7 @@ func TestPermissionDialogRemembersForTheSessionWithTheRuleShown(t *testing.T) {
 	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}})
 	h.typeText("edit")
 	h.key("enter")
-	h.waitFor("Do you want to proceed?")
+	h.waitFor("Do you want to make this edit to a.go?")
 	// The second answer carries the gate's suggestion, accept-edits mode
 	// for the session, not a rule allowing every Edit.
 	var ups []engine.Suggestion
@@ -268,7 +268,7 @@ func TestADialogRingsTheBell(t *testing.T) {
 	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}, opts: func(o *Options) { o.Notify = "bell" }})
 	h.typeText("edit")
 	h.key("enter")
-	h.waitFor("Do you want to proceed?")
+	h.waitFor("Do you want to make this edit to a.go?")
 	h.waitUntil("bell", func(string) bool { return strings.Contains(h.raw.String(), "\a") })
 	h.key("1")
 	h.waitFor("ok")

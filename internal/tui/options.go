@@ -187,8 +187,7 @@ type Options struct {
 	KeySource string
 	// HistoryFile keeps the input history ("" keeps none on disk).
 	HistoryFile string
-	// MemoryFile is where "#" lines are appended (default
-	// <Cwd>/CLAUDE.md).
+	// MemoryFile is the file /memory opens (default <Cwd>/CLAUDE.md).
 	MemoryFile string
 	// StatusLine is a shell command whose first output line replaces the
 	// status line (settings statusLine.command).
@@ -236,9 +235,9 @@ type Options struct {
 	ColorProfile Colors
 	// Getenv reads the environment (default os.Getenv).
 	Getenv func(string) string
-	// MemoryChanged, when set, is called after the UI wrote to a memory
-	// file ("#", /memory) with the session in use, to load the memory
-	// files again for its next request.
+	// MemoryChanged, when set, is called after the user edited a memory
+	// file (/memory) with the session in use, to load the memory files
+	// again for its next request.
 	MemoryChanged func(*engine.Session)
 	// JobControl reports whether Ctrl+Z may stop reins: a shell with job
 	// control can bring it back (default: reins runs in a process group

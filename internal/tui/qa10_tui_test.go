@@ -248,10 +248,10 @@ func TestQA10StoppedSilentShellCommandHasNoEmptyRow(t *testing.T) {
 	}
 }
 
-// An input starting with "!" or "#" is marked under the input, as Claude
-// Code marks its bash mode, since enter sends it to the shell or the
-// memory file rather than to the model; nothing said so.
-func TestQA10FooterMarksBashAndMemoryInput(t *testing.T) {
+// An input starting with "!" is marked under the input, as Claude Code
+// marks its bash mode, since enter sends it to the shell rather than to
+// the model; nothing said so. "#" has no mode: it starts a prompt.
+func TestQA10FooterMarksBashInput(t *testing.T) {
 	h := newHarness(t, nil, harnessOpts{})
 	footer := func() string {
 		var f string
@@ -266,8 +266,8 @@ func TestQA10FooterMarksBashAndMemoryInput(t *testing.T) {
 	h.key("ctrl+c")
 	h.typeText("# use tabs")
 	h.check("typed", func(m *Model) bool { return m.ed.value() == "# use tabs" })
-	if f := footer(); !strings.Contains(f, "# memory") || !strings.Contains(f, "CLAUDE.md") {
-		t.Fatalf("footer for a note: %q", f)
+	if f := footer(); strings.Contains(f, "mode") || strings.Contains(f, "memory") {
+		t.Fatalf("footer for a prompt starting with #: %q", f)
 	}
 	h.key("ctrl+c")
 	h.typeText("fix #12")
@@ -277,14 +277,11 @@ func TestQA10FooterMarksBashAndMemoryInput(t *testing.T) {
 	}
 }
 
-// A "!" command or a "#" note typed on several lines shows whole as the
-// input, with the output under it; its lines after the first were shown
-// as its output, under the result mark. A note's later lines stay in its
-// list item in the memory file.
-func TestQA10MultiLineShellCommandAndNoteShowWhole(t *testing.T) {
+// A "!" command typed on several lines shows whole as the input, with
+// the output under it; its lines after the first were shown as its
+// output, under the result mark.
+func TestQA10MultiLineShellCommandShowsWhole(t *testing.T) {
 	h := newHarness(t, nil, harnessOpts{})
-	var cwd string
-	h.do(func(m *Model) { cwd = m.o.Cwd })
 	h.typeText("!echo one")
 	h.key("ctrl+j")
 	h.typeText("echo two")
@@ -302,11 +299,6 @@ func TestQA10MultiLineShellCommandAndNoteShowWhole(t *testing.T) {
 		}
 	}
 	h.check("the command over", ran(1))
-	h.typeText("# keep lines short")
-	h.key("ctrl+j")
-	h.typeText("and use tabs")
-	h.key("enter")
-	h.check("the note kept", ran(2))
 	var shown []string
 	h.do(func(m *Model) {
 		for _, it := range m.conv.items {
@@ -317,13 +309,6 @@ func TestQA10MultiLineShellCommandAndNoteShowWhole(t *testing.T) {
 	})
 	if want := "> ! echo one\n  echo two\n  ⎿  one\n     two"; shown[0] != want {
 		t.Fatalf("shell run shown %q, want %q", shown[0], want)
-	}
-	if want := "> # keep lines short\n  and use tabs\n  ⎿  Noted in CLAUDE.md"; shown[1] != want {
-		t.Fatalf("note shown %q, want %q", shown[1], want)
-	}
-	data, err := os.ReadFile(filepath.Join(cwd, "CLAUDE.md"))
-	if err != nil || string(data) != "- keep lines short\n  and use tabs\n" {
-		t.Fatalf("CLAUDE.md = %q (%v)", data, err)
 	}
 }
 

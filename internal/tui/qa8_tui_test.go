@@ -68,7 +68,7 @@ func TestDialogFrameKeepsTheCursorOnItsLastRowForANarrowing(t *testing.T) {
 	h := newHarness(t, turns, harnessOpts{tools: []tool.Tool{fakeEdit{}}})
 	h.typeText("edit a")
 	h.key("enter")
-	h.waitFor("Do you want to proceed?")
+	h.waitFor("Do you want to make this edit to a.go?")
 	var (
 		cursor     *tea.Cursor
 		rows, wide int

@@ -21,11 +21,14 @@ type draft struct {
 	text   string
 	pastes map[int]string
 	images map[int]pastedImage
+	// pastedHead: text starts with pasted text, which is a prompt
+	// whatever its first character (see editor.pastedHead).
+	pastedHead bool
 }
 
 // snapshot returns what the editor holds.
 func (e *editor) snapshot() draft {
-	return draft{text: e.value(), pastes: maps.Clone(e.pastes), images: maps.Clone(e.images)}
+	return draft{text: e.value(), pastes: maps.Clone(e.pastes), images: maps.Clone(e.images), pastedHead: e.pastedHead}
 }
 
 // restore puts drafts in front of what the editor holds, one per line,
@@ -45,6 +48,7 @@ func (e *editor) restore(ds []draft) {
 	e.pushUndo(editState{e.value(), e.pos})
 	e.typing, e.yank = false, nil
 	e.set(strings.Join(parts, "\n"))
+	e.pastedHead = len(ds) > 0 && ds[0].pastedHead
 	e.histIdx = -1
 }
 

@@ -3,6 +3,7 @@ package tui
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	xansi "github.com/charmbracelet/x/ansi"
@@ -35,9 +36,62 @@ type drawnFrame struct {
 	altScreen bool
 }
 
+// frameLog tells the view handed to Bubble Tea from the one on screen.
+// Bubble Tea draws the latest view on a timer (30 times a second), so
+// while text streams in the view last handed over is often a row longer
+// than what the terminal shows; a narrowing measured on it moved the
+// cursor too far or not far enough, and left rows of the streaming text
+// on screen. The program's output (eraseWriter) marks the view handed
+// over as shown each time the renderer writes.
+type frameLog struct {
+	mu               sync.Mutex
+	handed, onScreen drawnFrame
+	seen             bool // a write happened since the first view
+}
+
+// handedOver records the view just handed to Bubble Tea.
+func (l *frameLog) handedOver(f drawnFrame) {
+	l.mu.Lock()
+	l.handed = f
+	l.handed.rows = slices.Clone(f.rows)
+	l.mu.Unlock()
+}
+
+// written marks the view handed over as the one on screen.
+func (l *frameLog) written() {
+	l.mu.Lock()
+	l.onScreen = l.handed
+	l.seen = true
+	l.mu.Unlock()
+}
+
+// shown is the frame on screen, if anything was written yet.
+func (l *frameLog) shown() (drawnFrame, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	f := l.onScreen
+	f.rows = slices.Clone(f.rows)
+	return f, l.seen
+}
+
+// onScreen is the frame the terminal shows: the one the output last
+// wrote when the output reports its writes, else the view last handed
+// to Bubble Tea.
+func (m *Model) onScreen() drawnFrame {
+	if m.frameLog != nil {
+		if f, ok := m.frameLog.shown(); ok {
+			return f
+		}
+	}
+	return m.drawn
+}
+
 // noteFrame records a view handed to Bubble Tea.
 func (m *Model) noteFrame(content string, cursor *tea.Cursor, alt bool) {
 	d := &m.drawn
+	if m.frameLog != nil {
+		defer func() { m.frameLog.handedOver(*d) }()
+	}
 	d.width, d.altScreen, d.cursor = m.width, alt, cursor != nil
 	d.rows = d.rows[:0]
 	if alt || !m.sized {
@@ -111,11 +165,11 @@ func rewrapFilter(reflows bool) func(tea.Model, tea.Msg) tea.Msg {
 				m.rewrap.want = msg
 				return nil
 			}
-			n := m.drawn.rewrapRows(msg.Width)
+			f := m.onScreen()
+			n := f.rewrapRows(msg.Width)
 			if n == 0 {
 				return msg
 			}
-			f := m.drawn
 			f.rows = slices.Clone(f.rows) // the next view reuses them
 			m.rewrap = &rewrap{frame: f, moved: n, want: msg}
 			return handOn(xansi.CursorUp(n), msg)

@@ -110,12 +110,24 @@ func (r *renderer) command(it *item, width int, full bool) string {
 		s += "\n  " + r.st.user.Render(l)
 	}
 	if out = strings.TrimRight(out, "\n"); out != "" {
+		if it.kind == kShell {
+			out = r.output(out)
+		}
 		lines := strings.Split(out, "\n")
 		if !full && it.kind == kShell && len(lines) > 12 {
 			n := len(lines) - 12
 			lines = append(lines[:12], r.st.dim.Render(fmt.Sprintf("… +%d lines (ctrl+o to expand)", n)))
 		}
 		s += "\n" + hang(resultMark, strings.Join(lines, "\n"), width)
+	}
+	return s
+}
+
+// output is a command's output as shown: with its colours (screenText
+// kept them) unless colours are off.
+func (r *renderer) output(s string) string {
+	if r.md != nil && !r.md.color {
+		return xansi.Strip(s)
 	}
 	return s
 }
@@ -149,9 +161,9 @@ func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
 	inner := width - len(resultMark)
 	switch {
 	case t.denied:
-		return r.st.err.Render(hang(resultMark, firstLines(t.result, 2), width))
+		return r.st.err.Render(hang(resultMark, firstLines(r.output(t.result), 2), width))
 	case t.isError:
-		text := t.result
+		text := r.output(t.result)
 		if text == tool.InterruptedText || text == "Cancelled: "+errInterrupted.Error()+"." {
 			// What the model is told; the user pressed the key.
 			text = "Interrupted by the user"
@@ -228,7 +240,7 @@ func (r *renderer) toolResult(t *toolCall, width int, full bool) string {
 	case "EnterPlanMode":
 		return r.st.dim.Render(resultMark + "Entered plan mode")
 	}
-	text := strings.TrimRight(t.result, "\n")
+	text := strings.TrimRight(r.output(t.result), "\n")
 	if text == "" {
 		return r.st.dim.Render(resultMark + "(no output)")
 	}

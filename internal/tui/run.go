@@ -31,9 +31,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Input != nil {
 		opts = append(opts, tea.WithInput(o.Input))
 	}
-	if o.Output != nil {
-		opts = append(opts, tea.WithOutput(o.Output))
-	}
+	m.frameLog = &frameLog{}
+	opts = append(opts, tea.WithOutput(programOutput(o.Output, m.frameLog)))
 	if o.Width > 0 && o.Height > 0 {
 		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
 	}

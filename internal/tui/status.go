@@ -130,7 +130,8 @@ func (m *Model) refreshStatus() tea.Cmd {
 }
 
 // runStatusLine runs command with data on stdin and returns its first
-// output line, sanitized ("" on failure, with the error).
+// output line ("" on failure, with the error), with its colours, as
+// Claude Code shows them, and no other escape sequences.
 func runStatusLine(parent context.Context, command, cwd string, data []byte) (string, error) {
 	ctx, cancel := context.WithTimeout(parent, 5*time.Second)
 	defer cancel()
@@ -143,5 +144,5 @@ func runStatusLine(parent context.Context, command, cwd string, data []byte) (st
 		return "", fmt.Errorf("statusLine %q: %w", command, err)
 	}
 	line, _, _ := strings.Cut(string(out), "\n")
-	return strings.TrimSpace(sanitize(line)), nil
+	return strings.TrimSpace(keepColours(strings.TrimRight(line, "\r"))), nil
 }

@@ -263,33 +263,31 @@ func (m *Model) footer(w int) string {
 	if l := m.inputModeLabel(); l != "" {
 		left = l
 	}
-	right := m.statusText
+	// The statusLine command's line is shown in its own colours; the
+	// default one is dim.
+	right := m.r.output(m.statusText)
 	if right == "" {
-		right = m.defaultStatus()
+		right = m.st.dim.Render(m.defaultStatus())
 	}
 	if left == "" {
-		return m.st.dim.Render(cut("  "+right, w))
+		return cut("  "+right, w)
 	}
 	gap := w - xansi.StringWidth(left) - xansi.StringWidth(right) - 4
 	if gap < 1 {
 		return cut("  "+left, w)
 	}
-	return "  " + left + strings.Repeat(" ", gap) + m.st.dim.Render(right)
+	return "  " + left + strings.Repeat(" ", gap) + right
 }
 
 // inputModeLabel says what enter will do with an input that starts with
-// "!" or "#", as Claude Code marks its bash mode: the text goes to the
-// shell or the memory file, not to the model.
+// a typed "!", as Claude Code marks its bash mode: the text goes to the
+// shell, not to the model.
 func (m *Model) inputModeLabel() string {
-	if m.dialog != nil || m.ed.search != nil {
+	if m.dialog != nil || m.ed.search != nil || m.ed.pastedHead {
 		return ""
 	}
-	typed := strings.TrimSpace(m.ed.value())
-	switch {
-	case strings.HasPrefix(typed, "!"):
+	if strings.HasPrefix(strings.TrimSpace(m.ed.value()), "!") {
 		return m.st.accent.Render("! bash mode") + m.st.dim.Render(" (the output joins the conversation)")
-	case strings.HasPrefix(typed, "#") && !strings.HasPrefix(typed, "##"):
-		return m.st.accent.Render("# memory") + m.st.dim.Render(" (enter adds the line to "+m.r.rel(m.memoryFile())+")")
 	}
 	return ""
 }

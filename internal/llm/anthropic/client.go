@@ -283,6 +283,7 @@ func (c *Client) try(ctx context.Context, req *llm.Request, body []byte, attempt
 		return nil, fmt.Errorf("model API at %s: %w (check ANTHROPIC_BASE_URL)", c.cfg.BaseURL+"/v1/messages", err)
 	}
 	st := newStream(respBody, c.cfg.IdleTimeout)
+	st.requestID = resp.Header.Get("request-id")
 	ev, err := st.Next()
 	if err != nil {
 		st.Close()

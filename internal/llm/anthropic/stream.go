@@ -19,6 +19,9 @@ type stream struct {
 	timer   *time.Timer
 	pending []llm.Event // events read ahead (the first event is peeked)
 	stopped bool        // message_stop was returned
+	// requestID is the response's request-id header, given to the
+	// message that message_start opens.
+	requestID string
 
 	mu      sync.Mutex
 	closed  bool
@@ -56,6 +59,9 @@ func (s *stream) Next() (llm.Event, error) {
 		ev := s.pending[0]
 		s.pending = s.pending[1:]
 		s.stopped = ev.Type == llm.EventMessageStop
+		if ev.Type == llm.EventMessageStart && ev.Message != nil {
+			ev.Message.RequestID = s.requestID
+		}
 		return ev, nil
 	}
 	if s.stopped {

@@ -92,6 +92,11 @@ type Config struct {
 	Spawner agentdef.Spawner
 	// Tasks receives run_in_background agents; nil refuses them.
 	Tasks *task.Registry
+	// NoBackground turns background agents off, as
+	// CLAUDE_CODE_DISABLE_BACKGROUND_TASKS does: the schema has no
+	// run_in_background, a definition's "background: true" runs in the
+	// foreground, and a running agent cannot be moved to the background.
+	NoBackground bool
 	// ParentTools returns the names of the tools of the conversation this
 	// tool serves, at call time; a sub-agent never gets another tool.
 	ParentTools func() []string
@@ -117,6 +122,8 @@ type Config struct {
 type Tool struct {
 	tool.Defaults
 	cfg Config
+	// foregroundSchema is the input schema under NoBackground.
+	foregroundSchema json.RawMessage
 }
 
 var _ tool.Tool = (*Tool)(nil)
@@ -135,6 +142,10 @@ func New(cfg Config) *Tool {
 	if cfg.NewID == nil {
 		cfg.NewID = agentdef.NewID
 	}
+	if cfg.NoBackground {
+		cfg.Tasks = nil
+		return &Tool{cfg: cfg, foregroundSchema: withoutBackground()}
+	}
 	return &Tool{cfg: cfg}
 }
 
@@ -146,7 +157,28 @@ func (*Tool) Name() string { return Name }
 func (*Tool) Description() string { return strings.TrimSpace(description) }
 
 // InputSchema implements tool.Tool.
-func (*Tool) InputSchema() json.RawMessage { return schema }
+func (t *Tool) InputSchema() json.RawMessage {
+	if t.cfg.NoBackground {
+		return t.foregroundSchema
+	}
+	return schema
+}
+
+// withoutBackground is schema without run_in_background.
+func withoutBackground() json.RawMessage {
+	var m map[string]any
+	if err := json.Unmarshal(schema, &m); err != nil {
+		return schema
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		delete(props, "run_in_background")
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return schema
+	}
+	return b
+}
 
 // IsReadOnly reports true: starting an agent changes nothing by itself,
 // and each of the agent's own calls is checked as it is made.
@@ -289,6 +321,10 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, prog
 	def, err := t.check(in)
 	if err != nil {
 		return nil, err
+	}
+	if def.Background && t.cfg.Tasks != nil {
+		// The definition asks to run in the background every time.
+		in.RunInBackground = true
 	}
 	spec := t.spec(c, in, def)
 	if in.RunInBackground {

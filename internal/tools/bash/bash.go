@@ -80,6 +80,10 @@ type Config struct {
 	// StateDir holds the small per-call state files; "" means the
 	// system's temporary folder.
 	StateDir string
+	// OutputDir is where the whole output of a command that printed more
+	// than CaptureBytes and a quarter of it is saved; "" means an
+	// "output" folder in StateDir.
+	OutputDir string
 	// OnCwd, when set, is called after a command changed the working
 	// folder, with the call's context and the new folder, before the
 	// call returns.
@@ -90,12 +94,122 @@ type Config struct {
 	// put back in Cwd, and its result ends "Shell cwd was reset to
 	// Cwd", as in Claude Code. Nil lets the shell go anywhere.
 	WorkDirs func() []string
+	// ShellPrefix, when set, wraps every command, as
+	// CLAUDE_CODE_SHELL_PREFIX does in Claude Code: bash runs
+	// `<ShellPrefix> '<script>'`, the script (the command with what reins
+	// adds around it) quoted as one word in $1, for a logging or auditing
+	// wrapper that runs it with `exec bash -c "$1"`.
+	ShellPrefix string
+	// EnvFile, when set, is a shell script sourced in the command's own
+	// shell before every command, as the user's CLAUDE_ENV_FILE is in
+	// Claude Code (to keep a virtualenv active, say); what it prints is
+	// discarded, and a missing file is skipped.
+	EnvFile string
+	// NoBackground turns background tasks off, as
+	// CLAUDE_CODE_DISABLE_BACKGROUND_TASKS does in Claude Code: the schema
+	// has no run_in_background and a running command cannot be moved to
+	// the background (EnvNoBackground reads it).
+	NoBackground bool
+	// MaintainProjectDir sends the shell back to Cwd after every command,
+	// without a note, as CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR does in
+	// Claude Code (EnvMaintainProjectDir reads it).
+	MaintainProjectDir bool
+}
+
+// Claude Code's variables for the shell: MaintainProjectDirEnv keeps it
+// in the project folder, ShellPrefixEnv names a wrapper for every command
+// and EnvFileEnv a script sourced before every command.
+const (
+	MaintainProjectDirEnv = "CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR"
+	ShellPrefixEnv        = "CLAUDE_CODE_SHELL_PREFIX"
+	EnvFileEnv            = "CLAUDE_ENV_FILE"
+)
+
+// assemble returns what bash runs for a command: the EnvFile sourced
+// first, on the command's first line so that bash's line numbers still
+// match the command, and wrap (wrapScript, or nothing) applied to both;
+// then all of it handed to ShellPrefix as one quoted word.
+func (t *Tool) assemble(command string, wrap func(string) string) string {
+	if t.cfg.EnvFile != "" {
+		f := shellQuote(t.cfg.EnvFile)
+		command = "if [ -r " + f + " ]; then . " + f + " >/dev/null 2>&1; fi; " + command
+	}
+	if wrap != nil {
+		command = wrap(command)
+	}
+	if p := strings.TrimSpace(t.cfg.ShellPrefix); p != "" {
+		command = p + " " + shellQuote(command)
+	}
+	return command
+}
+
+// NoBackgroundEnv is Claude Code's variable that turns background tasks
+// off.
+const NoBackgroundEnv = "CLAUDE_CODE_DISABLE_BACKGROUND_TASKS"
+
+// EnvNoBackground reports whether CLAUDE_CODE_DISABLE_BACKGROUND_TASKS is
+// set to 1, true, yes or on (in any case).
+func EnvNoBackground(getenv func(string) string) bool {
+	switch strings.ToLower(strings.TrimSpace(getenv(NoBackgroundEnv))) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// foregroundSchema is schema without run_in_background.
+func foregroundSchema() json.RawMessage {
+	var m map[string]any
+	if err := json.Unmarshal(schema, &m); err != nil {
+		return schema
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		delete(props, "run_in_background")
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return schema
+	}
+	return b
+}
+
+// ShellEnv is Claude Code's variable naming the shell for Bash commands.
+const ShellEnv = "CLAUDE_CODE_SHELL"
+
+// EnvShell reads CLAUDE_CODE_SHELL: the path of a bash to run commands
+// with, or "" to find bash as usual. Claude Code also takes a zsh there;
+// reins runs bash only, so a zsh, or a path that is no executable file,
+// is ignored with a warning.
+func EnvShell(getenv func(string) string) (path string, warnings []string) {
+	v := strings.TrimSpace(getenv(ShellEnv))
+	if v == "" {
+		return "", nil
+	}
+	fi, err := os.Stat(v)
+	switch {
+	case err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0:
+		return "", []string{fmt.Sprintf("%s=%s is not an executable file; Bash commands run with the bash found on PATH", ShellEnv, v)}
+	case !strings.HasPrefix(filepath.Base(v), "bash"):
+		return "", []string{fmt.Sprintf("%s=%s: reins runs Bash commands with bash only; using the bash found on PATH", ShellEnv, v)}
+	}
+	return v, nil
+}
+
+// EnvMaintainProjectDir reports whether CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR
+// is set to 1, true, yes or on (in any case).
+func EnvMaintainProjectDir(getenv func(string) string) bool {
+	switch strings.ToLower(strings.TrimSpace(getenv(MaintainProjectDirEnv))) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
 }
 
 // Tool is the Bash tool. Construct it with New; it is safe for concurrent
 // use.
 type Tool struct {
-	cfg Config
+	cfg    Config
+	schema json.RawMessage // the input schema: without run_in_background under NoBackground
 
 	mu  sync.Mutex // guards cwd, env and groups
 	cwd string
@@ -196,7 +310,11 @@ func New(cfg Config) *Tool {
 	if cfg.Grace <= 0 {
 		cfg.Grace = defaultGrace
 	}
-	return &Tool{cfg: cfg, cwd: cfg.Cwd, env: cfg.Env}
+	t := &Tool{cfg: cfg, cwd: cfg.Cwd, env: cfg.Env, schema: schema}
+	if cfg.NoBackground {
+		t.schema = foregroundSchema()
+	}
+	return t
 }
 
 // Name implements tool.Tool.
@@ -205,7 +323,17 @@ func (*Tool) Name() string { return Name }
 // Description implements tool.Tool. It gives the timeouts this tool
 // applies.
 func (t *Tool) Description() string {
+	state := "Each call starts a fresh bash in the working folder and with the exported environment that the previous call ended with: `cd` and `export` carry over to later calls; unexported variables, functions, aliases and shell options do not. Even so, prefer absolute paths to changing folders."
+	if t.cfg.MaintainProjectDir {
+		state = "Each call starts a fresh bash in the project folder, " + t.cfg.Cwd + ", and with the exported environment that the previous call ended with: `export` carries over to later calls, but `cd` does not (the shell goes back to the project folder after every command); unexported variables, functions, aliases and shell options do not carry over either. Use absolute paths, or `cd` within the same command."
+	}
+	background := "- For long-running work (dev servers, watchers, long builds) set run_in_background. The call returns a task id at once; TaskOutput reads new output and TaskStop ends it. You are told when it finishes, so do not poll it in a loop, and do not add & yourself."
+	if t.cfg.NoBackground {
+		background = "- Background tasks are turned off in this session: every command runs in the foreground until it ends or times out, so do not start servers or watchers that never finish."
+	}
 	return strings.NewReplacer(
+		"{state}", state,
+		"{background}", background,
 		"{default_timeout}", describeTimeout(t.cfg.DefaultTimeout),
 		"{max_timeout}", describeTimeout(t.cfg.MaxTimeout),
 		"{max_result}", strconv.Itoa(t.cfg.MaxResultChars),
@@ -277,7 +405,7 @@ func EnvTimeouts(getenv func(string) string) (def, max time.Duration, warnings [
 }
 
 // InputSchema implements tool.Tool.
-func (*Tool) InputSchema() json.RawMessage { return schema }
+func (t *Tool) InputSchema() json.RawMessage { return t.schema }
 
 // InterruptBehavior implements tool.Tool: a user message sent mid-turn
 // stops the command.
@@ -389,6 +517,9 @@ func (t *Tool) Validate(_ context.Context, _ *tool.Call, raw json.RawMessage) er
 	if _, err := t.timeout(in); err != nil {
 		return err
 	}
+	if in.RunInBackground && t.cfg.NoBackground {
+		return errors.New("background tasks are turned off in this session (CLAUDE_CODE_DISABLE_BACKGROUND_TASKS); run the command in the foreground")
+	}
 	if in.RunInBackground && t.cfg.Tasks == nil {
 		return errors.New("run_in_background is not available in this session; run the command in the foreground")
 	}
@@ -435,7 +566,8 @@ func (t *Tool) start() (dir string, env []string, note string) {
 }
 
 func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *shell.Script, dir string, env []string, note string, timeout time.Duration, progress func(tool.Progress)) (*tool.Result, error) {
-	shellScript, statePath := in.Command, ""
+	statePath := ""
+	var wrap func(string) string
 	if needsState(script) {
 		if t.cfg.StateDir != "" {
 			if err := os.MkdirAll(t.cfg.StateDir, 0o700); err != nil {
@@ -448,19 +580,19 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 		}
 		statePath = stateFile.Name()
 		stateFile.Close()
-		shellScript = wrapScript(in.Command, statePath)
+		wrap = func(cmd string) string { return wrapScript(cmd, statePath) }
 	}
+	shellScript := t.assemble(in.Command, wrap)
 
 	errTimeout := fmt.Errorf("command timed out after %s", timeout)
 	runCtx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 
 	out := newCapture(t.cfg.CaptureBytes)
-	movable := t.cfg.Tasks != nil && c != nil && c.ID != ""
-	if movable {
-		// A move hands all of the output so far to the task.
-		out.spillTo(t.cfg.StateDir)
-	}
+	movable := t.cfg.Tasks != nil && !t.cfg.NoBackground && c != nil && c.ID != ""
+	// Output past the capture's head goes to a file too: a move hands all
+	// of the output so far to the task, and a long output is saved whole.
+	out.spillTo(t.cfg.StateDir)
 	defer out.close()
 	began := time.Now()
 	stopProgress := t.progressLoop(out, began, progress)
@@ -537,11 +669,60 @@ func (t *Tool) foreground(ctx context.Context, c *tool.Call, in Input, script *s
 		}
 		text += strings.Join(tail, "\n")
 	}
+	if saved := t.saveWhole(out, c, text, code, isErr && !timedOut, tail); saved != "" {
+		text = saved
+	}
 	res := &tool.Result{IsError: isErr, Data: data}
 	if text != "" {
 		res.Content = []llm.ContentBlock{llm.TextBlock(text)}
 	}
 	return res, nil
+}
+
+// saveWhole handles output longer than the capture keeps in memory,
+// whose middle the result leaves out: it saves all of the output to a
+// file in OutputDir and returns the result text that points there. A
+// result that fits MaxResultChars keeps its head and tail, the note on
+// what was left out naming the file; a longer one, which would be saved
+// to a file anyway (without its middle), becomes the notice of a
+// persisted result for the whole file, with a preview of its start, the
+// exit code first and the notes after, as the short form puts them. It
+// returns "" when the output was kept whole or could not be saved.
+func (t *Tool) saveWhole(out *capture, c *tool.Call, text string, code int, exitFirst bool, notes []string) string {
+	dir := t.cfg.OutputDir
+	if dir == "" {
+		dir = filepath.Join(t.cfg.StateDir, "output")
+		if t.cfg.StateDir == "" {
+			dir = filepath.Join(os.TempDir(), "reins-bash-output")
+		}
+	}
+	name := "bash"
+	if c != nil && c.ID != "" {
+		name = c.ID
+	}
+	path, size, err := out.saveAll(dir, name)
+	if err != nil || path == "" {
+		return ""
+	}
+	if len(text) <= t.cfg.MaxResultChars {
+		return strings.Replace(text, " bytes of output omitted] …",
+			fmt.Sprintf(" bytes of output omitted here; all %d bytes are saved in %s] …", size, path), 1)
+	}
+	var preview string
+	if f, err := os.Open(path); err == nil {
+		head := make([]byte, 2*tool.PreviewBytes)
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		preview = tool.Preview(strings.ToValidUTF8(string(head[:n]), "\uFFFD"), tool.PreviewBytes)
+	}
+	msg := tool.PersistedMessage(path, int(size), preview)
+	if exitFirst {
+		msg = fmt.Sprintf("Exit code %d\n", code) + msg
+	}
+	if len(notes) > 0 {
+		msg += "\n" + strings.Join(notes, "\n")
+	}
+	return msg
 }
 
 // progressLoop emits progress from ProgressAfter on, every second, until
@@ -605,7 +786,10 @@ func (t *Tool) applyState(ctx context.Context, statePath string) (note string) {
 	if fi, err := os.Stat(st.cwd); err != nil || !fi.IsDir() {
 		return ""
 	}
-	if t.cfg.WorkDirs != nil && !within(st.cwd, t.cfg.WorkDirs()) {
+	switch {
+	case t.cfg.MaintainProjectDir:
+		st.cwd = t.cfg.Cwd // asked for: no note
+	case t.cfg.WorkDirs != nil && !within(st.cwd, t.cfg.WorkDirs()):
 		note = "Shell cwd was reset to " + t.cfg.Cwd
 		st.cwd = t.cfg.Cwd
 	}
@@ -653,13 +837,14 @@ func within(dir string, roots []string) bool {
 // background starts the command as a task and returns its id.
 func (t *Tool) background(in Input, toolUseID, dir string, env []string, note string) (*tool.Result, error) {
 	cmdText := in.Command
+	script := t.assemble(cmdText, nil)
 	tk, err := t.cfg.Tasks.Start(task.Spec{
 		Kind:        task.KindShell,
 		Description: in.Description,
 		Command:     cmdText,
 		ToolUseID:   toolUseID,
 		Run: func(ctx context.Context, out io.Writer) (int, error) {
-			return runShell(ctx, runSpec{shell: t.cfg.Shell, script: cmdText, dir: dir, env: env,
+			return runShell(ctx, runSpec{shell: t.cfg.Shell, script: script, dir: dir, env: env,
 				stdout: out, stderr: out, grace: t.cfg.Grace})
 		},
 	})

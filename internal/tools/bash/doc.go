@@ -36,7 +36,19 @@
 //
 // BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS and BASH_MAX_OUTPUT_LENGTH
 // (EnvTimeouts, EnvMaxOutput) set the timeouts and the result limit as in
-// Claude Code; the tool's description gives the values in force.
+// Claude Code; the tool's description gives the values in force. As in
+// Claude Code too, CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR
+// (Config.MaintainProjectDir) sends the shell back to the project folder
+// after every command, CLAUDE_CODE_SHELL_PREFIX (Config.ShellPrefix)
+// wraps every command, the user's CLAUDE_ENV_FILE (Config.EnvFile) is
+// sourced before every command, CLAUDE_CODE_SHELL (EnvShell) names the
+// bash to use, and CLAUDE_CODE_DISABLE_BACKGROUND_TASKS
+// (Config.NoBackground) turns run_in_background and moving off.
+//
+// A command may set its own EXIT trap: a trap function stands in for the
+// builtin in a wrapped script, so the state is still saved and the
+// command's action still runs. Output past what the capture keeps is
+// saved whole to a file the result names (Config.OutputDir).
 //
 // Read-only and concurrency-safe answers come from package shell.
 //

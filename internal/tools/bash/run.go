@@ -234,6 +234,54 @@ func (c *capture) writeAll(w io.Writer) {
 	w.Write(tail)
 }
 
+// saveAll writes all of the output to a new file in dir, named for name,
+// when the capture kept only part of it in memory but spilled the rest,
+// and returns the file's path and size; "" when all of the output was
+// kept (or none of the rest could be spilled), so there is nothing more to
+// give.
+func (c *capture) saveAll(dir, name string) (string, int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.combined.cut() || c.spill == nil || c.spillBad {
+		return "", 0, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", 0, fmt.Errorf("save the output: %w", err)
+	}
+	f, err := os.CreateTemp(dir, name+"-*.txt")
+	if err != nil {
+		return "", 0, fmt.Errorf("save the output: %w", err)
+	}
+	cw := &countWriter{w: f}
+	c.writeAll(cw)
+	err = cw.err
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", 0, fmt.Errorf("save the output to %s: %w", f.Name(), err)
+	}
+	return f.Name(), cw.n, nil
+}
+
+// countWriter counts what it passes on and keeps the first error.
+type countWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (cw *countWriter) Write(p []byte) (int, error) {
+	if cw.err != nil {
+		return 0, cw.err
+	}
+	n, err := cw.w.Write(p)
+	cw.n += int64(n)
+	cw.err = err
+	return n, err
+}
+
 // combinedOutput returns the combined output kept.
 func (c *capture) combinedOutput() string {
 	c.mu.Lock()
@@ -276,6 +324,12 @@ func (h *headTail) write(p []byte) (past []byte) {
 		h.tail = append(h.tail[:0], h.tail[len(h.tail)-keep:]...)
 	}
 	return past
+}
+
+// cut reports whether String leaves bytes out.
+func (h *headTail) cut() bool {
+	keep := max(h.limit/4, 1)
+	return h.total > int64(len(h.head))+int64(min(len(h.tail), keep))
 }
 
 // String returns the kept output, with a note where bytes were left out.

@@ -25,6 +25,15 @@ func shellQuote(s string) string {
 // costs more than the rest of the trap; bash 3, without mapfile, still
 // takes that path.) The trap and the command share the first line, so line
 // numbers in bash's error messages match the command.
+//
+// A command may set an EXIT trap of its own, which would replace the one
+// that saves the state. So the script also defines a trap function that
+// keeps the command's EXIT action aside (userTrap) and hands every other
+// signal to the builtin: the state is saved first, then the command's
+// action runs as bash would run it, with the command's status in $? and
+// free to exit with another. trap -p and a bare trap show the command's
+// EXIT action in place of the hook. Subshells, whose EXIT traps bash
+// keeps apart, use the builtin directly.
 func wrapScript(command, statePath string) string {
 	f := shellQuote(statePath)
 	return exitHook + "() { __reins_rc=$?; local __reins_n __reins_env=1; local -a __reins_names=(); " +
@@ -34,8 +43,47 @@ func wrapScript(command, statePath string) string {
 		"{ builtin printf '%s\\0' \"$PWD\"; " +
 		"if [[ -n \"$__reins_env\" ]]; then builtin printf 'ENV\\0'; " +
 		"for __reins_n in \"${__reins_names[@]}\"; do builtin printf '%s=%s\\0' \"$__reins_n\" \"${!__reins_n}\"; done; fi; " +
-		"} > " + f + " 2>/dev/null; exit \"$__reins_rc\"; }; trap " + exitHook + " EXIT; " + command
+		"} > " + f + " 2>/dev/null; " +
+		"if [[ -n \"${" + userTrapSet + "-}\" ]]; then " + statusHook + " \"$__reins_rc\" && :; builtin eval \"${" + userTrap + "-}\"; fi; " +
+		"exit \"$__reins_rc\"; }; " +
+		statusHook + "() { return \"$1\"; }; " +
+		trapFunction + "builtin trap " + exitHook + " EXIT; " + command
 }
+
+// Names the wrapped script uses for the command's own EXIT trap: the
+// action, whether one is set, and a function that sets $? before it runs.
+const (
+	userTrap    = "__reins_user_exit"
+	userTrapSet = "__reins_user_exit_set"
+	statusHook  = "__reins_status"
+)
+
+// trapFunction is the shell function that stands in for the trap builtin
+// in a wrapped script (see wrapScript). It follows the builtin's rules: a
+// lone operand, a first operand of digits (a signal number) or "-" resets
+// the signals; an empty action ignores them; EXIT may be written 0 or in
+// any case. In a subshell ($BASHPID differs from $$) it only passes on.
+const trapFunction = `trap() { ` +
+	`local __reins_a __reins_act __reins_out __reins_line= __reins_rc=0; local -a __reins_sigs=(); ` +
+	`local __reins_hook="trap -- '` + exitHook + `' EXIT" __reins_nl=$'\n'; ` +
+	`if [[ "${1-}" == -p || $# -eq 0 ]]; then ` +
+	`__reins_out=$(builtin trap "$@"); __reins_rc=$?; ` +
+	`if [[ -n "${` + userTrapSet + `-}" ]]; then __reins_line=${` + userTrap + `-}; __reins_line=${__reins_line//\'/\'\\\'\'}; __reins_line="trap -- '$__reins_line' EXIT"; fi; ` +
+	`case "$__reins_out" in ` +
+	`"$__reins_hook") __reins_out=$__reins_line ;; ` +
+	`"$__reins_hook$__reins_nl"*) __reins_out=${__reins_out#"$__reins_hook$__reins_nl"}; __reins_out=${__reins_line:+$__reins_line$__reins_nl}$__reins_out ;; ` +
+	`*"$__reins_nl$__reins_hook") __reins_out=${__reins_out%"$__reins_nl$__reins_hook"}${__reins_line:+$__reins_nl$__reins_line} ;; ` +
+	`*"$__reins_nl$__reins_hook$__reins_nl"*) __reins_out=${__reins_out/"$__reins_nl$__reins_hook$__reins_nl"/$__reins_nl${__reins_line:+$__reins_line$__reins_nl}} ;; ` +
+	`esac; ` +
+	`if [[ -n "$__reins_out" ]]; then builtin printf '%s\n' "$__reins_out"; fi; return "$__reins_rc"; fi; ` +
+	`if [[ "${1-}" == -* && "${1-}" != - && "${1-}" != -- ]] || [[ -n "${BASHPID-}" && "${BASHPID-}" != "$$" ]]; then builtin trap "$@"; return; fi; ` +
+	`if [[ "${1-}" == -- ]]; then shift; fi; ` +
+	`if [[ $# -le 1 || "$1" =~ ^[0-9]+$ ]]; then __reins_act=-; else __reins_act=$1; shift; fi; ` +
+	`for __reins_a in "$@"; do case "$__reins_a" in ` +
+	`0|[Ee][Xx][Ii][Tt]) if [[ "$__reins_act" == - ]]; then ` + userTrapSet + `=; ` + userTrap + `=; else ` + userTrapSet + `=1; ` + userTrap + `=$__reins_act; fi ;; ` +
+	`*) __reins_sigs+=("$__reins_a") ;; ` +
+	`esac; done; ` +
+	`if [[ ${#__reins_sigs[@]} -gt 0 ]]; then builtin trap -- "$__reins_act" "${__reins_sigs[@]}"; fi; }; `
 
 // needsState reports whether a command may leave its shell in a state
 // the next call has to start from: another working folder, or changed
@@ -90,8 +138,8 @@ const (
 )
 
 // nextEnv builds the environment for the next call from the captured one:
-// bash's own bookkeeping (_ and an incremented SHLVL) is dropped, and the
-// previous SHLVL kept. Variables too long to pass to a program are left
+// bash's own bookkeeping (_ and an incremented SHLVL) is dropped, the
+// previous SHLVL kept, and folders repeated in PATH kept once. Variables too long to pass to a program are left
 // out (the longest first, until the rest fit) and named in dropped.
 func nextEnv(captured, prev []string) (env, dropped []string) {
 	out := make([]string, 0, len(captured))
@@ -104,6 +152,13 @@ func nextEnv(captured, prev []string) (env, dropped []string) {
 		if len(kv) > maxEnvEntry {
 			dropped = append(dropped, name)
 			continue
+		}
+		if name == "PATH" {
+			// A script sourced before every command (CLAUDE_ENV_FILE, a
+			// virtualenv's activate) prepends its folder each time: keep
+			// each folder once, where it first appears, which changes no
+			// lookup.
+			kv = "PATH=" + dedupeList(kv[len("PATH="):])
 		}
 		out = append(out, kv)
 		total += len(kv) + 1
@@ -147,4 +202,20 @@ func setDefault(env []string, name, value string) []string {
 		}
 	}
 	return append(env, name+"="+value)
+}
+
+// dedupeList drops the repeats from a colon-separated list, keeping each
+// entry where it first appears.
+func dedupeList(list string) string {
+	parts := strings.Split(list, ":")
+	seen := make(map[string]bool, len(parts))
+	out := parts[:0]
+	for _, p := range parts {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return strings.Join(out, ":")
 }

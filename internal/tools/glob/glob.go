@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,6 +51,59 @@ type Tool struct {
 	// ShellDir is where a search starts when its input names no folder:
 	// the Bash tool's current folder, which follows cd, as in Claude Code.
 	tool.ShellDir
+	// Options are what the search leaves out; the zero value lists every
+	// matching file, as Claude Code's Glob does by default.
+	Options
+}
+
+// Options say which files a search leaves out besides version-control
+// folders and paths the read-deny rules hide.
+type Options struct {
+	// RespectIgnore leaves out what .gitignore, .ignore and .rgignore
+	// files ignore (CLAUDE_CODE_GLOB_NO_IGNORE=false).
+	RespectIgnore bool
+	// NoHidden leaves out files and folders whose names start with "."
+	// (CLAUDE_CODE_GLOB_HIDDEN=false).
+	NoHidden bool
+	// Timeout bounds one search (CLAUDE_CODE_GLOB_TIMEOUT_SECONDS); zero
+	// means DefaultTimeout. A search cut short answers with the files
+	// found by then, and says so.
+	Timeout time.Duration
+}
+
+// DefaultTimeout bounds a search, as in Claude Code.
+const DefaultTimeout = 20 * time.Second
+
+// Environment variables that set Options, as in Claude Code.
+const (
+	NoIgnoreEnv = "CLAUDE_CODE_GLOB_NO_IGNORE"
+	HiddenEnv   = "CLAUDE_CODE_GLOB_HIDDEN"
+	TimeoutEnv  = "CLAUDE_CODE_GLOB_TIMEOUT_SECONDS"
+)
+
+// EnvOptions reads Options from the environment. Each variable is on
+// unless set to something other than 1, true, yes or on (in any case):
+// CLAUDE_CODE_GLOB_NO_IGNORE=false makes Glob honour ignore files, and
+// CLAUDE_CODE_GLOB_HIDDEN=false leaves dotfiles out. An empty value
+// counts as unset. CLAUDE_CODE_GLOB_TIMEOUT_SECONDS, a whole number of
+// seconds above zero, sets Timeout; another value is ignored.
+func EnvOptions(getenv func(string) string) Options {
+	off := func(name string) bool {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" {
+			return false
+		}
+		switch strings.ToLower(v) {
+		case "1", "true", "yes", "on":
+			return false
+		}
+		return true
+	}
+	o := Options{RespectIgnore: off(NoIgnoreEnv), NoHidden: off(HiddenEnv)}
+	if n, err := strconv.Atoi(strings.TrimSpace(getenv(TimeoutEnv))); err == nil && n > 0 && n <= 86400 {
+		o.Timeout = time.Duration(n) * time.Second
+	}
+	return o
 }
 
 // New returns the Glob tool.
@@ -58,8 +112,22 @@ func New() *Tool { return &Tool{} }
 // Name returns "Glob".
 func (*Tool) Name() string { return Name }
 
-// Description returns the tool description.
-func (*Tool) Description() string { return description }
+// Description returns the tool description, which says what the
+// search leaves out under the tool's Options.
+func (t *Tool) Description() string {
+	var line string
+	switch {
+	case t.RespectIgnore && t.NoHidden:
+		line = `Files listed in .gitignore (unless the pattern names their folder, as in "dist/**/*.js"), hidden files and version-control folders are left out.`
+	case t.RespectIgnore:
+		line = `Files listed in .gitignore and version-control folders are left out, unless the pattern names their folder ("dist/**/*.js", "node_modules/react/*.json"); other hidden files are included.`
+	case t.NoHidden:
+		line = "Hidden files and version-control folders are left out; files listed in .gitignore are included."
+	default:
+		line = "Only version-control folders (.git and the like) are left out: files listed in .gitignore and hidden files are included."
+	}
+	return strings.Replace(description, "{{ignored}}", line, 1)
+}
 
 // InputSchema returns the JSON Schema of Input.
 func (*Tool) InputSchema() json.RawMessage { return schema }
@@ -168,12 +236,20 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	if err != nil {
 		return nil, err
 	}
-	walk := search.WalkOptions{Hidden: true}
+	walk := search.WalkOptions{Hidden: !t.NoHidden, NoIgnore: !t.RespectIgnore}
 	if c != nil {
 		walk.Skip = c.ReadDenied
 	}
-	files, _, err := search.Glob(ctx, root, pattern, walk)
-	if err != nil {
+	limit := t.Timeout
+	if limit <= 0 {
+		limit = DefaultTimeout
+	}
+	errTimeout := fmt.Errorf("the search took longer than %s", limit)
+	sctx, cancel := context.WithTimeoutCause(ctx, limit, errTimeout)
+	defer cancel()
+	files, _, err := search.Glob(sctx, root, pattern, walk)
+	cut := err != nil && ctx.Err() == nil && errors.Is(context.Cause(sctx), errTimeout)
+	if err != nil && !cut {
 		return nil, fmt.Errorf("glob %s: %w", pattern, err)
 	}
 	slices.SortFunc(files, func(a, b search.FileInfo) int {
@@ -202,6 +278,10 @@ func (t *Tool) Call(ctx context.Context, c *tool.Call, raw json.RawMessage, _ fu
 	if out.Truncated {
 		text += fmt.Sprintf("\n(Only the %d newest matches are shown; narrow the pattern or the path to see others.)", MaxResults)
 	}
+	if cut {
+		out.Truncated = true
+		text += fmt.Sprintf("\n(The search stopped after %s, before it had looked through every folder: these are the files found by then. Search a narrower path or pattern.)", describe(limit))
+	}
 	r := tool.Text(text)
 	r.Data = out
 	return r, nil
@@ -218,4 +298,14 @@ func displayPath(cwd, p string) string {
 		return p
 	}
 	return rel
+}
+
+// describe gives a duration in whole seconds, as people read it.
+func describe(d time.Duration) string {
+	if n := int(d / time.Second); n == 1 {
+		return "1 second"
+	} else if n > 1 {
+		return fmt.Sprintf("%d seconds", n)
+	}
+	return d.String()
 }

@@ -43,7 +43,12 @@ func fixture(t *testing.T, names ...string) string {
 
 func run(t *testing.T, cwd, input string) (*tool.Result, error) {
 	t.Helper()
-	g := New()
+	return runWith(t, Options{}, cwd, input)
+}
+
+func runWith(t *testing.T, opts Options, cwd, input string) (*tool.Result, error) {
+	t.Helper()
+	g := &Tool{Options: opts}
 	c := &tool.Call{ID: "toolu_1", Name: Name, Cwd: cwd}
 	if err := (&tool.Schemas{}).Validate(g.InputSchema(), json.RawMessage(input)); err != nil {
 		return nil, err
@@ -61,13 +66,13 @@ func TestGlob(t *testing.T) {
 		name, input string
 		want        string
 	}{
-		{"double star, newest first, ignored files left out", `{"pattern":"**/*.go"}`, "src/deep/c.go\nsrc/b.go\na.go"},
-		{"base name pattern at any depth", `{"pattern":"*.go"}`, "src/deep/c.go\nsrc/b.go\na.go"},
+		{"double star, newest first, ignored files included", `{"pattern":"**/*.go"}`, "dist/e.go\nsrc/deep/c.go\nsrc/b.go\na.go"},
+		{"base name pattern at any depth", `{"pattern":"*.go"}`, "dist/e.go\nsrc/deep/c.go\nsrc/b.go\na.go"},
 		{"anchored pattern", `{"pattern":"src/*.go"}`, "src/b.go"},
 		{"braces", `{"pattern":"src/**/*.{ts,tsx}"}`, "src/g.tsx\nsrc/d.ts"},
 		{"path narrows the search", `{"pattern":"**/*.go","path":"src"}`, "src/deep/c.go\nsrc/b.go"},
-		{"hidden files are included, VCS folders not", `{"pattern":"**/*"}`,
-			"src/g.tsx\ndocs/f.md\n.github/ci.yml\nsrc/d.ts\nsrc/deep/c.go\nsrc/b.go\na.go\n.gitignore"},
+		{"hidden and ignored files are included, VCS folders not", `{"pattern":"**/*"}`,
+			"src/g.tsx\ndocs/f.md\n.github/ci.yml\nx.log\ndist/e.go\nsrc/d.ts\nsrc/deep/c.go\nsrc/b.go\na.go\n.gitignore"},
 		{"placeholder path means the working folder", `{"pattern":"*.md","path":"undefined"}`, "docs/f.md"},
 		{"no match", `{"pattern":"**/*.rs"}`, "No files found"},
 	}

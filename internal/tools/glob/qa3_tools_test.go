@@ -23,7 +23,8 @@ func TestPatternsStartingWithDotSlashAreRelativeToThePath(t *testing.T) {
 	}
 }
 
-// A pattern that names an ignored folder ("dist/*.go", a dependency under
+// With ignore files honoured (CLAUDE_CODE_GLOB_NO_IGNORE=false), a
+// pattern that names an ignored folder ("dist/*.go", a dependency under
 // node_modules) finds its files, as ripgrep searches a folder given to it;
 // ignore rules still apply inside a folder that is named, and a pattern
 // naming no folder still leaves ignored files out.
@@ -37,7 +38,7 @@ func TestPatternNamingAnIgnoredFolderFindsItsFiles(t *testing.T) {
 		{"**/*.go", "a.go"},
 		{"nope/*.go", "No files found"},
 	} {
-		r, err := run(t, dir, `{"pattern":"`+tt.pattern+`"}`)
+		r, err := runWith(t, Options{RespectIgnore: true}, dir, `{"pattern":"`+tt.pattern+`"}`)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.pattern, err)
 		}

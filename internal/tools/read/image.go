@@ -3,6 +3,8 @@ package read
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -70,6 +72,9 @@ func (t *Tool) readImage(in Input, real string, info fs.FileInfo) (*tool.Result,
 	if imageType("x."+strings.TrimPrefix(media, "image/")) == "" {
 		return nil, fmt.Errorf("%s has an image extension but its content is not PNG, JPEG, GIF or WebP (it looks like %s)", in.FilePath, media)
 	}
+	if err := checkImage(b, media); err != nil {
+		return nil, fmt.Errorf("%s cannot be shown: %w", in.FilePath, err)
+	}
 	entry := filestate.EntryFor(real, b, info)
 	var dims *Dimensions
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(b)); err == nil {
@@ -96,14 +101,45 @@ func (t *Tool) readImage(in Input, real string, info fs.FileInfo) (*tool.Result,
 	}, nil
 }
 
+// checkImage reports an image the API would refuse: a PNG, JPEG or GIF
+// that does not decode (cut short, damaged), or a WebP file shorter than
+// its header says. Such an image in a tool result would fail that
+// request and every later one of the conversation.
+func checkImage(b []byte, media string) error {
+	if media == "image/webp" {
+		// RIFF <size of the rest, little-endian> WEBP
+		if len(b) < 16 || string(b[8:12]) != "WEBP" {
+			return errors.New("the WebP file is damaged (its header is incomplete)")
+		}
+		if want := int64(binary.LittleEndian.Uint32(b[4:8])) + 8; int64(len(b)) < want {
+			return fmt.Errorf("the WebP file is cut short (%d of %d bytes)", len(b), want)
+		}
+		return nil
+	}
+	if _, _, err := image.Decode(bytes.NewReader(b)); err != nil {
+		return fmt.Errorf("the %s image is damaged or cut short (%v)", strings.TrimPrefix(media, "image/"), err)
+	}
+	return nil
+}
+
 // fitImage returns a base64 image, scaled down as Read scales image
 // files when it is over limit bytes or MaxImageSide pixels a side, with
-// its media type. Data that is not base64 or not an image is passed on
-// as it was.
+// its media type. Data that is not base64, or an image the API would
+// refuse (checkImage), is an error.
 func fitImage(b64, media string, limit int) (string, string, error) {
 	b, err := base64.StdEncoding.DecodeString(b64)
 	if err != nil {
-		return b64, media, nil
+		return "", "", fmt.Errorf("an image output is not valid base64 (%v)", err)
+	}
+	if m := http.DetectContentType(b); m != media && imageType("x."+strings.TrimPrefix(m, "image/")) != "" {
+		// Labelled one type, holding another: the API wants the true one.
+		media = m
+	}
+	if err := checkImage(b, media); err != nil {
+		return "", "", fmt.Errorf("an image output cannot be shown: %w", err)
+	}
+	if strings.ContainsAny(b64, "\r\n") {
+		b64 = base64.StdEncoding.EncodeToString(b) // the API takes base64 without line breaks
 	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
 	if err != nil || (len(b) <= limit && max(cfg.Width, cfg.Height) <= MaxImageSide) {

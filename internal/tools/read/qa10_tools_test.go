@@ -60,6 +60,7 @@ func TestQA10DescriptionMentionsPDFOnlyWithPdftotext(t *testing.T) {
 	if d := tl.Description(); strings.Contains(d, "PDF") {
 		t.Errorf("without pdftotext the description still offers PDFs:\n%s", d)
 	}
+	tl = New(filestate.New())
 	tl.LookPath = func(string) (string, error) { return "/usr/bin/pdftotext", nil }
 	if d := tl.Description(); !strings.Contains(d, "PDF files are read") {
 		t.Errorf("with pdftotext the description does not offer PDFs:\n%s", d)

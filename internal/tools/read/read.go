@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"reins/internal/filestate"
 	"reins/internal/fsutil"
@@ -54,6 +55,11 @@ type Tool struct {
 
 	maxImageBytes int   // MaxImageBytes; smaller in tests
 	streamAbove   int64 // size past which ranged reads stream
+
+	// desc is the description, decided at its first use: a session's
+	// tools stay byte-identical from request to request (the prompt
+	// cache), even if pdftotext is installed meanwhile.
+	desc func() string
 }
 
 // New returns the Read tool recording reads into files, the session's
@@ -62,7 +68,9 @@ func New(files *filestate.State) *Tool {
 	if files == nil {
 		panic("read.New: nil filestate")
 	}
-	return &Tool{files: files, maxImageBytes: MaxImageBytes, streamAbove: 32 << 20}
+	t := &Tool{files: files, maxImageBytes: MaxImageBytes, streamAbove: 32 << 20}
+	t.desc = sync.OnceValue(t.describe)
+	return t
 }
 
 // Name implements tool.Tool.
@@ -71,7 +79,9 @@ func (*Tool) Name() string { return Name }
 // Description implements tool.Tool.
 // The PDF line is there only when pdftotext is installed: a model told
 // it can read PDFs would otherwise try, and fail, on each one.
-func (t *Tool) Description() string {
+func (t *Tool) Description() string { return t.desc() }
+
+func (t *Tool) describe() string {
 	d := strings.TrimSpace(description)
 	if _, err := t.lookPath("pdftotext"); err != nil {
 		var kept []string

@@ -3,6 +3,7 @@ package read
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -274,7 +275,7 @@ func abs(x int) int {
 
 func TestReadNotebook(t *testing.T) {
 	e := newEnv(t)
-	img := "iVBORw0KGgo=" // shape only: image data is passed through
+	img := base64.StdEncoding.EncodeToString(pngBytes(t, 2, 2, false))
 	nb := `{"cells":[
  {"cell_type":"markdown","id":"intro","metadata":{},"source":["# Title\n","text"]},
  {"cell_type":"code","execution_count":3,"metadata":{},"outputs":[

@@ -1,19 +1,26 @@
 package webfetch
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"reins/internal/llm"
 	"reins/internal/tool"
@@ -78,6 +85,9 @@ type page struct {
 	code      int
 	codeText  string
 	fetchedAt time.Time
+	// saved is where content that is not text (a PDF, an image, an
+	// archive) was written, of type media; "" for text.
+	saved, media string
 }
 
 // Tool is the WebFetch tool. It is safe for concurrent use.
@@ -88,6 +98,15 @@ type Tool struct {
 	client   *http.Client
 	now      func() time.Time
 	prompt   *template.Template
+
+	// Limits set from the environment (EnvLimits); zero fields mean
+	// Timeout and CacheTTL.
+	Limits
+
+	// SaveDir is where content that is not text is saved for the model
+	// to Read; "" is a "reins-webfetch" folder in the system's
+	// temporary folder.
+	SaveDir string
 
 	mu    sync.Mutex
 	cache map[string]*page // by requested URL; guarded by mu
@@ -105,6 +124,78 @@ func New(provider llm.Provider, model string, client *http.Client, now func() ti
 	}
 	prompt := template.Must(template.New("prompt").Parse(promptText))
 	return &Tool{provider: provider, model: model, client: client, now: now, prompt: prompt, cache: map[string]*page{}}
+}
+
+// Limits are the time limits of a WebFetch.
+type Limits struct {
+	// Deadline bounds one fetch, redirects included; zero means Timeout,
+	// below zero means no limit.
+	Deadline time.Duration
+	// CacheTTL is how long a fetched page is reused; zero means CacheTTL.
+	CacheTTL time.Duration
+}
+
+// Claude Code's variables for the limits, in milliseconds.
+const (
+	DeadlineEnv = "CLAUDE_CODE_WEBFETCH_DEADLINE_MS"
+	CacheTTLEnv = "CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS"
+)
+
+// EnvLimits reads the limits from the environment as Claude Code does:
+// only plain digits count. CLAUDE_CODE_WEBFETCH_DEADLINE_MS=0 removes the
+// time limit of a fetch; CLAUDE_CODE_WEBFETCH_CACHE_TTL_MS=0 keeps the
+// default, as does any other value that is not plain digits.
+func EnvLimits(getenv func(string) string) Limits {
+	ms := func(name string) (time.Duration, bool) {
+		v := strings.TrimSpace(getenv(name))
+		if v == "" || strings.Trim(v, "0123456789") != "" {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n > int64(math.MaxInt64/time.Millisecond) {
+			return 0, false
+		}
+		return time.Duration(n) * time.Millisecond, true
+	}
+	var l Limits
+	if d, ok := ms(DeadlineEnv); ok {
+		l.Deadline = d
+		if d == 0 {
+			l.Deadline = -1
+		}
+	}
+	if d, ok := ms(CacheTTLEnv); ok && d > 0 {
+		l.CacheTTL = d
+	}
+	return l
+}
+
+// limits returns the deadline (0 for none) and the cache lifetime in
+// force.
+func (t *Tool) limits() (deadline, ttl time.Duration) {
+	deadline, ttl = t.Deadline, t.Limits.CacheTTL
+	switch {
+	case deadline == 0:
+		deadline = Timeout
+	case deadline < 0:
+		deadline = 0
+	}
+	if ttl <= 0 {
+		ttl = CacheTTL
+	}
+	return deadline, ttl
+}
+
+// Limited sets Limits and returns t.
+func (t *Tool) Limited(l Limits) *Tool {
+	t.Limits = l
+	return t
+}
+
+// SavingTo sets SaveDir and returns t.
+func (t *Tool) SavingTo(dir string) *Tool {
+	t.SaveDir = dir
+	return t
 }
 
 // Name returns "WebFetch".
@@ -179,6 +270,14 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// permittedRedirect reports whether a redirect is followed without
+// asking: it keeps the scheme (no silent move from https to http) and the
+// host (sameHost) and carries no user name or password, as in Claude Code.
+// Any other redirect is reported to the model.
+func permittedRedirect(from, to *url.URL) bool {
+	return from.Scheme == to.Scheme && to.User == nil && sameHost(from, to)
+}
+
 // sameHost reports whether a redirect stays on the same host; adding or
 // dropping a leading "www.", or moving from http to https, does not count
 // as leaving it, but a different port does.
@@ -235,8 +334,11 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, raw json.RawMessage, _ fu
 	if err != nil {
 		return nil, err
 	}
-	answer, err := t.answer(ctx, p, in.Prompt)
-	if err != nil {
+	var answer string
+	if p.saved != "" {
+		answer = fmt.Sprintf("%s returned %s content (%s), which is not text, so it was not read. It was saved to %s: read it with the Read tool (which shows PDFs and images) or look at it with Bash.",
+			p.url, p.media, sizeText(p.bytes), p.saved)
+	} else if answer, err = t.answer(ctx, p, in.Prompt); err != nil {
 		return nil, err
 	}
 	out := &Output{Bytes: p.bytes, Code: p.code, CodeText: p.codeText, Result: answer,
@@ -260,7 +362,8 @@ func (t *Tool) page(ctx context.Context, u *url.URL) (*page, error) {
 	key := u.String()
 	now := t.now()
 	t.mu.Lock()
-	if p, ok := t.cache[key]; ok && now.Sub(p.fetchedAt) < CacheTTL {
+	_, ttl := t.limits()
+	if p, ok := t.cache[key]; ok && now.Sub(p.fetchedAt) < ttl && (p.saved == "" || exists(p.saved)) {
 		t.mu.Unlock()
 		return p, nil
 	}
@@ -274,7 +377,7 @@ func (t *Tool) page(ctx context.Context, u *url.URL) (*page, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for k, old := range t.cache {
-		if now.Sub(old.fetchedAt) >= CacheTTL {
+		if now.Sub(old.fetchedAt) >= ttl {
 			delete(t.cache, k)
 		}
 	}
@@ -294,7 +397,11 @@ func (t *Tool) page(ctx context.Context, u *url.URL) (*page, error) {
 
 // fetch downloads a page, following same-host redirects, and converts it.
 func (t *Tool) fetch(ctx context.Context, u *url.URL) (*page, error) {
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	deadline, _ := t.limits()
+	cancel := context.CancelFunc(func() {})
+	if deadline > 0 {
+		ctx, cancel = context.WithTimeout(ctx, deadline)
+	}
 	defer cancel()
 	client := *t.client
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -309,7 +416,7 @@ func (t *Tool) fetch(ctx context.Context, u *url.URL) (*page, error) {
 		resp, err := client.Do(req)
 		if err != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return nil, fmt.Errorf("fetch %s: no complete answer within %s", cur, Timeout)
+				return nil, fmt.Errorf("fetch %s: no complete answer within %s", cur, deadline)
 			}
 			return nil, fmt.Errorf("fetch %s: %w", cur, err)
 		}
@@ -323,7 +430,7 @@ func (t *Tool) fetch(ctx context.Context, u *url.URL) (*page, error) {
 			if err != nil {
 				return nil, fmt.Errorf("fetch %s: redirect to an invalid URL %q", cur, loc)
 			}
-			if !sameHost(cur, next) {
+			if !permittedRedirect(cur, next) {
 				return nil, &redirectError{from: u.String(), to: next.String(), code: resp.StatusCode, status: statusText(resp)}
 			}
 			if hops >= maxRedirects {
@@ -364,7 +471,8 @@ func (t *Tool) read(ctx context.Context, u *url.URL, resp *http.Response) (*page
 	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBytes+1))
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("fetch %s: no complete answer within %s", u, Timeout)
+			deadline, _ := t.limits()
+			return nil, fmt.Errorf("fetch %s: no complete answer within %s", u, deadline)
 		}
 		return nil, fmt.Errorf("fetch %s: %w", u, err)
 	}
@@ -372,11 +480,109 @@ func (t *Tool) read(ctx context.Context, u *url.URL, resp *http.Response) (*page
 		return nil, fmt.Errorf("fetch %s: the page is over the %d MB limit", u, MaxBytes>>20)
 	}
 	ctype := resp.Header.Get("Content-Type")
+	p := &page{url: u.String(), bytes: len(body), code: resp.StatusCode, codeText: statusText(resp)}
+	if media, binary := notText(ctype, body); binary {
+		saved, err := t.save(media, body)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s: the content is %s, which is not text, and it could not be saved: %w", u, media, err)
+		}
+		p.saved, p.media = saved, media
+		return p, nil
+	}
 	md, err := toMarkdown(ctx, u, ctype, body)
 	if err != nil {
 		return nil, err
 	}
-	return &page{url: u.String(), markdown: md, bytes: len(body), code: resp.StatusCode, codeText: statusText(resp)}, nil
+	p.markdown = md
+	return p, nil
+}
+
+// notText reports whether a body is content to save rather than read (a
+// PDF, an image, an archive), with its media type. Text types, HTML and a
+// body without a type or typed application/octet-stream that is valid
+// UTF-8 without NUL bytes are text.
+func notText(ctype string, body []byte) (media string, binary bool) {
+	media = strings.ToLower(strings.TrimSpace(strings.SplitN(ctype, ";", 2)[0]))
+	switch {
+	case media == "text/html", media == "application/xhtml+xml", strings.HasPrefix(media, "text/"),
+		strings.HasSuffix(media, "json"), strings.HasSuffix(media, "xml"), media == "application/javascript":
+		return media, false
+	case media == "" || media == "application/octet-stream":
+		if utf8.Valid(body) && bytes.IndexByte(body, 0) < 0 {
+			return media, false
+		}
+		if media == "" {
+			media = http.DetectContentType(body)
+			media = strings.TrimSpace(strings.SplitN(media, ";", 2)[0])
+		}
+	}
+	return media, true
+}
+
+// save writes content that is not text to a new file in SaveDir, named
+// for its media type, and returns the file's path.
+func (t *Tool) save(media string, body []byte) (string, error) {
+	dir := t.SaveDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "reins-webfetch")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	f, err := os.CreateTemp(dir, "webfetch-*"+extensionFor(media))
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(body)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return "", werr
+	}
+	return f.Name(), nil
+}
+
+// extensionFor returns a file extension for a media type, so that Read
+// knows a saved PDF or image by its name.
+func extensionFor(media string) string {
+	switch media {
+	case "application/pdf":
+		return ".pdf"
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "image/gif":
+		return ".gif"
+	case "image/webp":
+		return ".webp"
+	case "application/zip":
+		return ".zip"
+	case "application/gzip", "application/x-gzip":
+		return ".gz"
+	}
+	if exts, err := mime.ExtensionsByType(media); err == nil && len(exts) > 0 {
+		return exts[0]
+	}
+	return ".bin"
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// sizeText gives a byte count as people read it.
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // toMarkdown converts a body to Markdown by its content type: HTML is
@@ -388,7 +594,8 @@ func toMarkdown(ctx context.Context, u *url.URL, ctype string, body []byte) (str
 	if !isHTML {
 		switch {
 		case strings.HasPrefix(mediaType, "text/"), mediaType == "", strings.HasSuffix(mediaType, "json"),
-			strings.HasSuffix(mediaType, "xml"), mediaType == "application/javascript":
+			strings.HasSuffix(mediaType, "xml"), mediaType == "application/javascript",
+			mediaType == "application/octet-stream": // text, as notText found
 			return toUTF8(body, ctype, false), nil
 		}
 		return "", fmt.Errorf("fetch %s: the content is %s, which WebFetch cannot read as text", u, mediaType)

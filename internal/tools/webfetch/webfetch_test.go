@@ -302,7 +302,6 @@ func TestFetchErrors(t *testing.T) {
 	wf := New(nil, "", s.srv.Client(), nil)
 	tests := []struct{ url, prompt, want string }{
 		{s.srv.URL + "/missing", "x", "HTTP 404"},
-		{s.srv.URL + "/image", "x", "image/png"},
 		{s.srv.URL + "/huge", "x", "over the 10 MB limit"},
 		{s.srv.URL + "/loop", "x", "more than 10 redirects"},
 		{"ftp://example.com/x", "x", "must start with http"},
