@@ -60,14 +60,17 @@ type Model struct {
 	dialog dialog
 	asks   []askMsg // questions waiting behind the open dialog
 
-	printing bool                 // a print is on its way to the terminal
-	pending  []string             // printed lines not yet sent to the terminal
-	frames   frameHeights         // heights of recent views (print.go)
-	drawn    drawnFrame           // the last view's rows and cursor (reflow.go)
-	frameLog *frameLog            // which view is on screen; nil when the output does not say
-	rewrap   *rewrap              // a narrowing being handed on (reflow.go)
-	sized    bool                 // a window size arrived (width is the terminal's)
-	profile  colorprofile.Profile // the terminal's colours, for prints
+	printing bool         // a print is on its way to the terminal
+	pending  []string     // printed lines not yet sent to the terminal
+	frames   frameHeights // heights of recent views (print.go)
+	// writesAtTurn is how many writes the output had made when the first
+	// turn started; -1 before it (print.go's start-up case).
+	writesAtTurn int
+	drawn        drawnFrame           // the last view's rows and cursor (reflow.go)
+	frameLog     *frameLog            // which view is on screen; nil when the output does not say
+	rewrap       *rewrap              // a narrowing being handed on (reflow.go)
+	sized        bool                 // a window size arrived (width is the terminal's)
+	profile      colorprofile.Profile // the terminal's colours, for prints
 
 	lastCtrlC, lastCtrlD, lastEsc time.Time
 	hint                          string
@@ -128,7 +131,7 @@ func newModel(ctx context.Context, o Options, br *bridge) *Model {
 	if o.Cwd == "" {
 		o.Cwd, _ = os.Getwd()
 	}
-	m := &Model{o: o, ctx: ctx, br: br, width: 80, height: 24, started: o.Now()}
+	m := &Model{o: o, ctx: ctx, br: br, width: 80, height: 24, started: o.Now(), writesAtTurn: -1}
 	m.st = newStyles(!o.NoColor)
 	m.r = renderer{st: &m.st, md: &markdown{color: !o.NoColor}, cwd: o.Cwd}
 	m.conv = newConversation(o.Now)
@@ -339,6 +342,9 @@ func (m *Model) startTurn(in engine.Input) tea.Cmd {
 	m.gen++
 	ctx, cancel := context.WithCancelCause(m.ctx)
 	m.running, m.cancel, m.turnStart, m.busyLabel = true, cancel, m.o.Now(), ""
+	if m.frameLog != nil && m.writesAtTurn < 0 {
+		m.writesAtTurn = m.frameLog.count()
+	}
 	m.turnTokens, m.streamChars = 0, 0
 	if m.o.Checkpoints != nil && in.UUID != "" {
 		m.o.Checkpoints.Begin(in.UUID)

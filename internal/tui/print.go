@@ -105,6 +105,14 @@ func (m *Model) nextChunk(limit int) string {
 	return chunk
 }
 
+// drawnInTurn reports whether the renderer has written to the terminal
+// since the first turn started: it has drawn frames then, the streaming
+// reply's among them, and the start-up case no longer holds however soon
+// the turn ends (a fast model, a prompt given on the command line).
+func (m *Model) drawnInTurn() bool {
+	return m.frameLog != nil && m.writesAtTurn >= 0 && m.frameLog.count() > m.writesAtTurn
+}
+
 // printPending prints the pending lines: one chunk now, the next when it
 // has reached the terminal (printedMsg). When quitting, the view is empty
 // and stays so: every chunk is printed in sequence.
@@ -117,7 +125,7 @@ func (m *Model) printPending() tea.Cmd {
 	// At least one line: the live area is at most a line shorter than the
 	// terminal (View cuts it), so one line always fits above it.
 	limit := max(1, m.height-m.frames.tallest(now)-printMargin)
-	if m.frames.starting(now) {
+	if m.frames.starting(now) && !m.drawnInTurn() {
 		// Everything printed so far goes out in one piece (the welcome,
 		// a resumed conversation).
 		limit = 1 << 30

@@ -47,6 +47,7 @@ type frameLog struct {
 	mu               sync.Mutex
 	handed, onScreen drawnFrame
 	seen             bool // a write happened since the first view
+	writes           int  // how many writes the output made
 }
 
 // handedOver records the view just handed to Bubble Tea.
@@ -62,7 +63,15 @@ func (l *frameLog) written() {
 	l.mu.Lock()
 	l.onScreen = l.handed
 	l.seen = true
+	l.writes++
 	l.mu.Unlock()
+}
+
+// count is how many writes the output has made so far.
+func (l *frameLog) count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.writes
 }
 
 // shown is the frame on screen, if anything was written yet.
