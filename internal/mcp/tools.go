@@ -325,9 +325,10 @@ func mapContent(cs []sdk.Content) []llm.ContentBlock {
 }
 
 // imageBlock is an image the model can see, or a note for a format it
-// cannot. An image larger than the API takes (one would fail every later
-// request of the session) is scaled down as Read does, or replaced by a
-// note when it cannot be. The type sent is the one the bytes show, as
+// cannot. An image larger than the API takes, in bytes or in pixels (over
+// read.MaxImageSide a side; one would fail every later request of the
+// session), is scaled down as Read does, or replaced by a note when it
+// cannot be. The type sent is the one the bytes show, as
 // Read finds it: the API refuses an image whose bytes do not match its
 // type, and that failure too would come back with every later request.
 func imageBlock(mime string, data []byte) llm.ContentBlock {
@@ -341,13 +342,12 @@ func imageBlock(mime string, data []byte) llm.ContentBlock {
 			return llm.TextBlock(fmt.Sprintf("[image said to be %s, %d bytes, whose content is not an image (it looks like %s); not shown]",
 				mime, len(data), sniffed))
 		}
-		if len(data) > read.MaxImageBytes {
-			small, err := read.ShrinkImage(data, read.MaxImageBytes)
-			if err != nil {
-				return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, too large to show and could not be scaled down: %v]", mime, len(data), err))
-			}
-			mime, data = "image/jpeg", small
+		small, smallMime, err := read.FitImage(data, mime, read.MaxImageBytes)
+		if err != nil {
+			return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, larger than the %d bytes or %d pixels a side an image may be, and it could not be scaled down: %v]",
+				mime, len(data), read.MaxImageBytes, read.MaxImageSide, err))
 		}
+		mime, data = smallMime, small
 		return llm.ContentBlock{Type: llm.BlockImage, Source: &llm.Source{Type: "base64", MediaType: mime, Data: base64.StdEncoding.EncodeToString(data)}}
 	}
 	return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, in a format that cannot be shown]", mime, len(data)))

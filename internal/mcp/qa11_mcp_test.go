@@ -1,0 +1,69 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/base64"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"reins/internal/llm"
+	"reins/internal/tools/read"
+)
+
+// pngOf is a PNG of w×h pixels of one colour: a few kilobytes however
+// large, so only its pixel size is over the limit.
+func pngOf(t *testing.T, w, h int) []byte {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		for x := range w {
+			img.Set(x, y, color.RGBA{200, 30, 30, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// The API refuses an image over 2000 pixels a side in a request with
+// many images, and the refused image stays in the conversation: an MCP
+// tool's image that is small in bytes but large in pixels is scaled down
+// as Read scales an image file, to at most read.MaxImageSide a side (a
+// PNG stays a PNG), and a small one goes as it came.
+func TestMCPImagesLargeInPixelsAreScaledDown(t *testing.T) {
+	big := pngOf(t, 3000, 1500)
+	if len(big) > read.MaxImageBytes {
+		t.Fatalf("test image is %d bytes; it should be small in bytes", len(big))
+	}
+	res := MapResult(&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: big}}})
+	if len(res.Content) != 1 || res.Content[0].Type != llm.BlockImage {
+		t.Fatalf("content %+v; want one image", res.Content)
+	}
+	src := res.Content[0].Source
+	data, err := base64.StdEncoding.DecodeString(src.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Width != read.MaxImageSide || cfg.Height != read.MaxImageSide/2 {
+		t.Errorf("image sent is %d×%d; want %d×%d", cfg.Width, cfg.Height, read.MaxImageSide, read.MaxImageSide/2)
+	}
+	if format != "png" || src.MediaType != "image/png" {
+		t.Errorf("image sent is %s said to be %s; want a PNG", format, src.MediaType)
+	}
+
+	small := pngOf(t, 40, 20)
+	b := imageBlock("image/png", small)
+	if b.Type != llm.BlockImage || b.Source.Data != base64.StdEncoding.EncodeToString(small) {
+		t.Errorf("a small image was changed: %+v", b)
+	}
+}
