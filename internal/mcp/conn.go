@@ -184,6 +184,10 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { s.refresh() },
 		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { s.refresh() },
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { s.refresh() },
+		// Claude Code declares elicitation to every server, and answers
+		// it even where nobody can be asked (a decline), so a server's
+		// tool does not fail for want of it.
+		ElicitationHandler: s.elicit,
 	})
 	if s.m.opts.Cwd != "" {
 		client.AddRoots(&sdk.Root{URI: fileURI(s.m.opts.Cwd), Name: "project"})

@@ -43,6 +43,12 @@
 // server name and URL), from which later connections send them, refreshed
 // and saved again when they expire.
 //
+// A server may ask the user for input while it works on a request
+// (elicitation, in the old server-to-client request form or the newer
+// multi round-trip form): reins declares that it can be asked, and
+// Options.Elicit answers (the front end, after the Elicitation hooks);
+// without it every such request is declined, so the server goes on.
+//
 // Each server tool becomes a *Tool named mcp__<server>__<tool>: read-only
 // when annotated readOnlyHint (and then concurrency-safe), deferred unless
 // its _meta asks "anthropic/alwaysLoad", its calls bounded by the tool

@@ -78,6 +78,10 @@ type Options struct {
 	// OpenBrowser shows an authorization address to the user (see
 	// BrowserOpener); nil only reports it.
 	OpenBrowser func(url string) error
+	// Elicit answers a server's request for input from the user
+	// (elicitation/create); nil declines every such request (print mode:
+	// nobody can be asked).
+	Elicit Elicitor
 	// ClientName and ClientVersion introduce reins to servers.
 	ClientName, ClientVersion string
 	Logger                    *slog.Logger

@@ -2,10 +2,13 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
+	"errors"
 	"image"
 	"image/color"
 	"image/png"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -65,5 +68,45 @@ func TestMCPImagesLargeInPixelsAreScaledDown(t *testing.T) {
 	b := imageBlock("image/png", small)
 	if b.Type != llm.BlockImage || b.Source.Data != base64.StdEncoding.EncodeToString(small) {
 		t.Errorf("a small image was changed: %+v", b)
+	}
+}
+
+// A server may ask the user for input while it runs a tool
+// (elicitation/create). reins declares that it can be asked, as Claude
+// Code does; with nobody to ask (print mode: no Elicit) the request is
+// declined, so the tool goes on instead of failing; with an Elicit, its
+// answer (and the request: server, message, schema) reaches the server.
+func TestServersCanAskTheUserForInput(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}})
+	res, err := callTool(t, findTool(m.Snapshot(), "mcp__self__ask"), `{}`)
+	if err != nil {
+		t.Fatalf("ask with nobody to ask: %v", err)
+	}
+	if got := resultText(res); got != "decline null" {
+		t.Errorf("with nobody to ask the server heard %q; want a decline", got)
+	}
+
+	var got ElicitRequest
+	m2 := startManager(t, Options{Servers: []Server{selfServer(t, "self")}, Elicit: func(_ context.Context, req ElicitRequest) (ElicitResponse, error) {
+		got = req
+		return ElicitResponse{Action: ElicitAccept, Content: map[string]any{"name": "Ada"}}, nil
+	}})
+	res, err = callTool(t, findTool(m2.Snapshot(), "mcp__self__ask"), `{}`)
+	if err != nil {
+		t.Fatalf("ask answered: %v", err)
+	}
+	if text := resultText(res); text != `accept {"name":"Ada"}` {
+		t.Errorf("the server heard %q; want the answer", text)
+	}
+	if got.Server != "self" || got.Message != "Who are you?" || got.Mode != "form" || !strings.Contains(string(got.RequestedSchema), `"required":["name"]`) {
+		t.Errorf("request %+v; want the server, message, form mode and schema", got)
+	}
+
+	m3 := startManager(t, Options{Servers: []Server{selfServer(t, "self")}, Elicit: func(context.Context, ElicitRequest) (ElicitResponse, error) {
+		return ElicitResponse{}, errors.New("the UI closed")
+	}})
+	res, err = callTool(t, findTool(m3.Snapshot(), "mcp__self__ask"), `{}`)
+	if err != nil || resultText(res) != "cancel null" {
+		t.Errorf("an unanswered question: %v %q; want a cancel", err, resultText(res))
 	}
 }
