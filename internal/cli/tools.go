@@ -429,7 +429,7 @@ func (a *app) newMCPManager(servers []mcp.Server) {
 // their servers and SDK host.
 func (a *app) mcpOptions() mcp.Options {
 	return mcp.Options{Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd, ClientName: "reins", ClientVersion: Version,
-		Logger: a.logger, Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener(), Notify: a.notify}
+		Logger: a.logger, Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener(), Notify: a.notify, Elicit: a.elicit}
 }
 
 // mcpApproval reads what merged settings say about .mcp.json servers.

@@ -39,13 +39,20 @@ const (
 	// PostToolBatch fires once every call of a batch of tool calls has
 	// its result, before the next request; it may stop the loop.
 	PostToolBatch Event = "PostToolBatch"
+	// Elicitation fires when an MCP server asks the user for input; its
+	// hooks may answer in the user's place (ElicitationAnswer).
+	Elicitation Event = "Elicitation"
+	// ElicitationResult fires when the user (or an Elicitation hook) has
+	// answered, before the answer goes to the server; its hooks may
+	// change the answer.
+	ElicitationResult Event = "ElicitationResult"
 )
 
 // Events lists every event, in the order of the documentation.
 var Events = []Event{
 	PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest, UserPromptSubmit,
 	Notification, Stop, StopFailure, SubagentStart, SubagentStop, PreCompact, PostCompact, SessionStart, SessionEnd,
-	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded, PostToolBatch,
+	PermissionDenied, CwdChanged, UserPromptExpansion, InstructionsLoaded, PostToolBatch, Elicitation, ElicitationResult,
 }
 
 // plainContext reports whether plain stdout of a hook of the event (exit
@@ -152,6 +159,16 @@ type Input struct {
 	// text the model sees).
 	ToolCalls any
 
+	// MCPServerName, Message, Mode ("form" or "url"), RequestedSchema
+	// (form), URL and ElicitationID (url) describe an MCP server's
+	// request for input (Elicitation, ElicitationResult); Action
+	// ("accept", "decline", "cancel") and Content are the answer
+	// (ElicitationResult).
+	MCPServerName, Mode, URL, ElicitationID string
+	RequestedSchema                         json.RawMessage
+	Action                                  string
+	Content                                 map[string]any
+
 	// Env are NAME=value pairs added to the environment of this run's
 	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
 	Env []string
@@ -181,6 +198,8 @@ func (in *Input) MatchValue() string {
 		return in.CommandName
 	case InstructionsLoaded:
 		return in.LoadReason
+	case Elicitation, ElicitationResult:
+		return in.MCPServerName
 	}
 	return ""
 }
@@ -288,6 +307,26 @@ func (in *Input) JSON() []byte {
 		}
 		if in.ParentFilePath != "" {
 			m["parent_file_path"] = in.ParentFilePath
+		}
+	case Elicitation, ElicitationResult:
+		m["mcp_server_name"] = in.MCPServerName
+		m["mode"] = in.Mode
+		if in.Event == Elicitation {
+			m["message"] = in.Message
+			if len(in.RequestedSchema) > 0 {
+				m["requested_schema"] = in.RequestedSchema
+			}
+		} else {
+			m["action"] = in.Action
+			if in.Content != nil {
+				m["content"] = in.Content
+			}
+		}
+		if in.URL != "" {
+			m["url"] = in.URL
+		}
+		if in.ElicitationID != "" {
+			m["elicitation_id"] = in.ElicitationID
 		}
 	case UserPromptExpansion:
 		m["expansion_type"] = in.ExpansionType

@@ -105,7 +105,7 @@ var KnownHookEvents = []string{
 	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
 	"UserPromptSubmit", "Notification", "Stop", "StopFailure", "SubagentStart", "SubagentStop",
 	"PreCompact", "PostCompact", "SessionStart", "SessionEnd", "PermissionDenied",
-	"CwdChanged", "UserPromptExpansion", "InstructionsLoaded", "PostToolBatch",
+	"CwdChanged", "UserPromptExpansion", "InstructionsLoaded", "PostToolBatch", "Elicitation", "ElicitationResult",
 }
 
 // unfiredHookEvents are Claude Code's hook events that reins does not
@@ -113,7 +113,7 @@ var KnownHookEvents = []string{
 // yet); a hook for one is warned about without a typo suggestion.
 var unfiredHookEvents = []string{
 	"Setup", "ConfigChange", "FileChanged", "WorktreeCreate", "WorktreeRemove", "TaskCreated", "TaskCompleted",
-	"TeammateIdle", "Elicitation", "ElicitationResult", "PreModelSwitch", "PostModelSwitch", "MessageDisplay",
+	"TeammateIdle", "PreModelSwitch", "PostModelSwitch", "MessageDisplay",
 	"DirectoryAdded",
 }
 

@@ -1,0 +1,94 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// elicitRun runs reins in print mode with server-everything, the model
+// calling its trigger-elicitation-request tool (which the server offers
+// only to a client that declares elicitation), and returns the text of
+// the tool's result.
+func elicitRun(t *testing.T, sb *e2etest.Sandbox, srv *llmtest.Server) string {
+	t.Helper()
+	sb.Env = append(sb.Env, "ENABLE_TOOL_SEARCH=false")
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": everythingEntry(t, "stdio")}})
+	r := sb.Run(t, "", "-p", "--mcp-config", string(cfg), "--allowedTools", "mcp__everything", "ask me")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 2 {
+		t.Fatalf("%d requests; want the tool's result sent back", len(reqs))
+	}
+	res := reqs[1].ToolResults()
+	if len(res) != 1 {
+		t.Fatalf("tool results %+v; want one", res)
+	}
+	return resultText(res[0])
+}
+
+func elicitTurns() []llmtest.Turn {
+	return []llmtest.Turn{
+		{Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "mcp__everything__trigger-elicitation-request", map[string]any{})}},
+		llmtest.Reply("done"),
+	}
+}
+
+// In print mode nobody can answer an MCP server's request for input: it
+// is declined, and the server's tool reports that rather than failing
+// (before, reins did not declare elicitation, and the tool did not exist).
+func TestQA11MCPElicitationIsDeclinedInPrintMode(t *testing.T) {
+	srv := server(t, elicitTurns()...)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if text := elicitRun(t, sb, srv); !strings.Contains(text, "User declined to provide the requested information") {
+		t.Errorf("tool result %q; want the server's note of a decline", text)
+	}
+}
+
+// An Elicitation hook (matched by the server's name) answers in the
+// user's place: it is told the server, message, mode and schema, its
+// accept and content reach the server; an ElicitationResult hook is told
+// that answer before it goes.
+func TestQA11MCPElicitationHooksAnswer(t *testing.T) {
+	srv := server(t, elicitTurns()...)
+	sb := e2etest.NewSandbox(t, srv.URL)
+	in, out := filepath.Join(sb.Home, "elicit.json"), filepath.Join(sb.Home, "result.json")
+	answer := `{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"name":"Ada Lovelace","check":true}}}`
+	writeJSON(t, filepath.Join(sb.Dir, ".claude", "settings.json"), map[string]any{"hooks": map[string]any{
+		"Elicitation": []any{
+			map[string]any{"matcher": "other", "hooks": []any{map[string]any{"type": "command", "command": "exit 2"}}},
+			map[string]any{"matcher": "everything", "hooks": []any{map[string]any{"type": "command", "command": "cat > " + in + "; echo '" + answer + "'"}}},
+		},
+		"ElicitationResult": []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "cat > " + out}}}},
+	}})
+	text := elicitRun(t, sb, srv)
+	if !strings.Contains(text, "User provided the requested information") || !strings.Contains(text, "- Name: Ada Lovelace") {
+		t.Errorf("tool result %q; want the hook's answer to reach the server", text)
+	}
+	var got map[string]any
+	b, _ := os.ReadFile(in)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("Elicitation hook input %q: %v", b, err)
+	}
+	schema, _ := got["requested_schema"].(map[string]any)
+	if got["hook_event_name"] != "Elicitation" || got["mcp_server_name"] != "everything" || got["mode"] != "form" ||
+		got["message"] != "Please provide inputs for the following fields:" || schema["properties"] == nil {
+		t.Errorf("Elicitation hook input %v", got)
+	}
+	got = nil
+	b, _ = os.ReadFile(out)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("ElicitationResult hook input %q: %v", b, err)
+	}
+	content, _ := got["content"].(map[string]any)
+	if got["hook_event_name"] != "ElicitationResult" || got["action"] != "accept" || content["name"] != "Ada Lovelace" {
+		t.Errorf("ElicitationResult hook input %v", got)
+	}
+}
