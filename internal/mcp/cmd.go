@@ -162,7 +162,11 @@ func addJSONCommand(opts CommandOptions) *cobra.Command {
 			dec := json.NewDecoder(strings.NewReader(args[1]))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&entry); err != nil {
-				return fmt.Errorf("server entry for %s: %w", args[0], err)
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					te.Field = strings.TrimPrefix(te.Field, "ServerConfig.") // the embedding is no field of the entry
+				}
+				return fmt.Errorf("server entry for %s: %s", args[0], entryProblem(err))
 			}
 			cfg := entry.ServerConfig
 			if err := files(opts).AddServerJSON(sc, args[0], json.RawMessage(args[1])); err != nil {
