@@ -92,3 +92,33 @@ func TestQA11MCPElicitationHooksAnswer(t *testing.T) {
 		t.Errorf("ElicitationResult hook input %v", got)
 	}
 }
+
+// The resource tools have Claude Code's names, ListMcpResourcesTool and
+// ReadMcpResourceTool (in the init message, and for the model to call):
+// permission rules, hook matchers and SDK tool lists written for Claude
+// Code name them so.
+func TestQA11MCPResourceToolsHaveClaudeCodesNames(t *testing.T) {
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "ReadMcpResourceTool",
+			map[string]any{"server": "everything", "uri": "demo://resource/static/document/architecture.md"})}},
+		llmtest.Reply("read"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "ENABLE_TOOL_SEARCH=false")
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": everythingEntry(t, "stdio")}})
+	r := sb.Run(t, "", "-p", "--output-format", "stream-json", "--verbose", "--mcp-config", string(cfg), "read the docs")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	tools, _ := decodeLines(t, r.Stdout)[0]["tools"].([]any)
+	have := map[string]bool{}
+	for _, n := range tools {
+		have[n.(string)] = true
+	}
+	if !have["ListMcpResourcesTool"] || !have["ReadMcpResourceTool"] {
+		t.Errorf("init tools %v; want ListMcpResourcesTool and ReadMcpResourceTool", tools)
+	}
+	res := srv.Requests()[1].ToolResults()
+	if len(res) != 1 || res[0].IsError || !strings.Contains(resultText(res[0]), "Everything Server") {
+		t.Errorf("ReadMcpResourceTool result %+v; want the resource", res)
+	}
+}

@@ -58,7 +58,7 @@
 // MAX_MCP_OUTPUT_TOKENS when set, else the ordinary limit on a tool
 // result; see tool.UserLimited) is saved to a file and the model told
 // which limit applied. Resources are reached through the
-// ListMcpResources and ReadMcpResource tools, and through @server:uri
+// ListMcpResourcesTool and ReadMcpResourceTool tools, and through @server:uri
 // mentions in prompts (ResourceMentions, AttachResources); prompts are
 // Prompt values the command registry turns into /mcp__<server>__<prompt>
 // commands.

@@ -389,8 +389,8 @@ func (m *Manager) Status() []ServerStatus {
 
 // Snapshot is what connected servers offer at one moment.
 type Snapshot struct {
-	// Tools are the servers' tools sorted by name, then ListMcpResources
-	// and ReadMcpResource when a connected server offers resources.
+	// Tools are the servers' tools sorted by name, then ListMcpResourcesTool
+	// and ReadMcpResourceTool when a connected server offers resources.
 	Tools []tool.Tool
 	// Prompts are the servers' prompts, as slash-command data.
 	Prompts []Prompt
