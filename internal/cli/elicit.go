@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 
 	"reins/internal/engine"
 	"reins/internal/hooks"
@@ -84,6 +85,9 @@ func (a *app) askElicitation(ctx context.Context, req mcp.ElicitRequest) (mcp.El
 					return mcp.ElicitResponse{}, fmt.Errorf("elicitation of %s: the answer is not an object: %w", req.Server, err)
 				}
 			}
+			if req.Mode == "url" {
+				a.openElicitationURL(req)
+			}
 			return mcp.ElicitResponse{Action: mcp.ElicitAccept, Content: content}, nil
 		case got.Interrupt:
 			return mcp.ElicitResponse{Action: mcp.ElicitCancel}, nil
@@ -92,4 +96,20 @@ func (a *app) askElicitation(ctx context.Context, req mcp.ElicitRequest) (mcp.El
 	}
 	a.notify("warning", fmt.Sprintf("MCP server %q asked for input (%q), which cannot be given in this mode; it was declined (an Elicitation hook can answer such requests)", req.Server, req.Message))
 	return mcp.ElicitResponse{Action: mcp.ElicitDecline}, nil
+}
+
+// openElicitationURL opens the page a URL request asks the user to visit
+// (an http or https address only), or says where it is when it cannot.
+func (a *app) openElicitationURL(req mcp.ElicitRequest) {
+	u, err := url.Parse(req.URL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") {
+		a.notify("warning", fmt.Sprintf("MCP server %q asked you to open %q, which is not a web address; it was not opened", req.Server, req.URL))
+		return
+	}
+	if open := a.browserOpener(); open != nil {
+		if err := open(req.URL); err == nil {
+			return
+		}
+	}
+	a.notify("info", fmt.Sprintf("Open this address to continue with MCP server %q: %s", req.Server, req.URL))
 }

@@ -164,6 +164,9 @@ func (d *elicitDialog) load() {
 	d.menu, d.text = nil, nil
 	if d.fi >= len(d.fields) {
 		d.menu = &menu{items: []string{"Accept", "Decline"}}
+		if d.in.Mode == "url" {
+			d.menu.items[0] = "Open the page"
+		}
 		return
 	}
 	f := d.fields[d.fi]
