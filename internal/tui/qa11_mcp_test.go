@@ -86,3 +86,43 @@ func TestElicitationDialogDeclinesAndCancels(t *testing.T) {
 		t.Errorf("ctrl+c: %+v; want a cancel", ans)
 	}
 }
+
+// A server's form schema is untrusted: whatever it holds, reading its
+// fields and going through the form with Enter (Esc when a value is
+// refused) neither panics nor loops, and ends with one answer.
+func FuzzElicitationForm(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"boolean"},"c":{"type":"integer","default":2}},"required":["a"]}`)
+	f.Add(`{"properties":{"e":{"type":"string","enum":[1,"x",null],"enumNames":["one"]},"m":{"type":"array","items":{"anyOf":[{"const":"p","title":"P"}]}}}}`)
+	f.Add(`{"properties":{"o":{"oneOf":[{"const":{"x":1}}]},"n":{"type":"number","default":"nan"}}}`)
+	f.Add(`{"properties":[]}`)
+	f.Add(`null`)
+	f.Fuzz(func(t *testing.T, schema string) {
+		in, _ := json.Marshal(ElicitationInput{Server: "s", Message: "m", Mode: "form", Schema: json.RawMessage(schema)})
+		if !json.Valid([]byte(schema)) {
+			in, _ = json.Marshal(ElicitationInput{Server: "s", Message: "m", Mode: "form"})
+		}
+		a := askMsg{q: engine.Question{ToolName: ElicitationQuestion, Input: in}, reply: make(chan engine.Answer, 1)}
+		d := newElicitDialog(a)
+		if d == nil {
+			t.Fatal("no dialog for a valid input")
+		}
+		done := false
+		for i := 0; i < 3*len(d.fields)+3 && !done; i++ {
+			if d.text != nil {
+				d.text.paste("1")
+			}
+			done, _ = d.key(nil, keyMsg("enter"))
+		}
+		if !done {
+			done, _ = d.key(nil, keyMsg("esc"))
+		}
+		if !done {
+			t.Fatalf("the form did not end (%d fields)", len(d.fields))
+		}
+		select {
+		case <-a.reply:
+		default:
+			t.Fatal("the form ended without an answer")
+		}
+	})
+}
