@@ -122,3 +122,27 @@ func TestQA11MCPResourceToolsHaveClaudeCodesNames(t *testing.T) {
 		t.Errorf("ReadMcpResourceTool result %+v; want the resource", res)
 	}
 }
+
+// MCP_CONNECTION_NONBLOCKING=true skips print mode's wait for MCP
+// servers, as in Claude Code: the run goes on with a server still
+// starting (reported pending in the init message), without the warning
+// that the start-up wait ran out.
+func TestQA11MCPConnectionNonblockingSkipsTheWait(t *testing.T) {
+	srv := server(t, llmtest.Reply("ok"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	sb.Env = append(sb.Env, "MCP_CONNECTION_NONBLOCKING=true")
+	cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"slow": map[string]any{"command": "sh", "args": []string{"-c", "sleep 60"}},
+	}})
+	r := sb.Run(t, "", "-p", "--output-format", "stream-json", "--verbose", "--mcp-config", string(cfg), "hi")
+	if r.Code != 0 {
+		t.Fatalf("code %d: %s", r.Code, r.Stderr)
+	}
+	if strings.Contains(r.Stderr, "start-up wait") {
+		t.Errorf("stderr warns of the start-up wait, which was to be skipped:\n%s", r.Stderr)
+	}
+	servers, _ := decodeLines(t, r.Stdout)[0]["mcp_servers"].([]any)
+	if len(servers) != 1 || servers[0].(map[string]any)["status"] != "pending" {
+		t.Errorf("init mcp_servers %v; want slow pending", servers)
+	}
+}
