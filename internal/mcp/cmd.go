@@ -261,18 +261,35 @@ func check(ctx context.Context, opts CommandOptions, servers []Server) []ServerS
 	return m.Status()
 }
 
+// statusLine is a server's status as `mcp list` and `mcp get` show it:
+// Claude Code's words (scripts that read its output look for "✔
+// Connected"), with reins's reason after a failure.
 func statusLine(st ServerStatus) string {
 	switch st.State {
 	case StateConnected:
-		return fmt.Sprintf("✓ connected (%d tools)", len(st.Tools))
+		return "✔ Connected"
 	case StatePending:
-		return "… still connecting"
+		return "… Still connecting"
 	case StateNeedsAuth:
-		return "! needs authentication (reins mcp login " + st.Name + ")"
+		return "! Needs authentication (reins mcp login " + st.Name + ")"
 	case StateDisabled:
-		return "○ disabled: " + st.Err
+		return "○ Disabled: " + st.Err
 	}
-	return "✗ failed: " + st.Err
+	return "✘ Failed to connect: " + st.Err
+}
+
+// scopeLabel names a scope as Claude Code's `mcp get` does, with where
+// the entry is for the scopes it does not have.
+func scopeLabel(s Server) string {
+	switch s.Scope {
+	case ScopeLocal:
+		return "Local config (private to you in this project)"
+	case ScopeProject:
+		return "Project config (shared via .mcp.json)"
+	case ScopeUser:
+		return "User config (available in all your projects)"
+	}
+	return fmt.Sprintf("%s (%s)", s.Scope, s.Source)
 }
 
 // Target is what a server runs or reaches, for people: its command line,
@@ -284,7 +301,7 @@ func (c ServerConfig) Target() string {
 	case TransportSDK:
 		return "sdk:" + c.Name
 	}
-	return c.URL + " (" + c.Transport() + ")"
+	return c.URL + " (" + strings.ToUpper(c.Transport()) + ")"
 }
 
 func listCommand(opts CommandOptions) *cobra.Command {
@@ -333,8 +350,11 @@ func getCommand(opts CommandOptions) *cobra.Command {
 			if !ok {
 				return fmt.Errorf("no MCP server named %q", args[0])
 			}
+			// Claude Code's layout and order, which scripts read; the
+			// file the entry is in, and the tools, come after.
+			st := check(cmd.Context(), opts, []Server{s})[0]
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "%s:\n  Scope: %s (%s)\n  Type: %s\n", s.Name, s.Scope, s.Source, s.Config.Transport())
+			fmt.Fprintf(out, "%s:\n  Scope: %s\n  Status: %s\n  Type: %s\n", s.Name, scopeLabel(s), statusLine(st), s.Config.Transport())
 			c := s.Config
 			if c.Command != "" {
 				fmt.Fprintf(out, "  Command: %s\n  Args: %s\n", c.Command, strings.Join(c.Args, " "))
@@ -342,20 +362,22 @@ func getCommand(opts CommandOptions) *cobra.Command {
 			if c.URL != "" {
 				fmt.Fprintf(out, "  URL: %s\n", c.URL)
 			}
-			printMap(out, "Environment", c.Env)
-			printMap(out, "Headers", c.Headers)
-			st := check(cmd.Context(), opts, []Server{s})[0]
-			fmt.Fprintf(out, "  Status: %s\n", statusLine(st))
+			printMap(out, "Environment", "%s=%s", c.Env)
+			printMap(out, "Headers", "%s: %s", c.Headers)
+			if s.Source != "" {
+				fmt.Fprintf(out, "  Config file: %s\n", s.Source)
+			}
 			if len(st.Tools) > 0 {
 				fmt.Fprintf(out, "  Tools: %s\n", strings.Join(st.Tools, ", "))
 			}
-			fmt.Fprintf(out, "\nTo remove it: reins mcp remove %s -s %s\n", s.Name, s.Scope)
+			fmt.Fprintf(out, "\nTo remove this server, run: reins mcp remove \"%s\" -s %s\n", s.Name, s.Scope)
 			return nil
 		},
 	}
 }
 
-func printMap(w io.Writer, title string, m map[string]string) {
+// printMap prints a titled map, each pair with format, sorted by key.
+func printMap(w io.Writer, title, format string, m map[string]string) {
 	if len(m) == 0 {
 		return
 	}
@@ -366,7 +388,7 @@ func printMap(w io.Writer, title string, m map[string]string) {
 	sort.Strings(keys)
 	fmt.Fprintf(w, "  %s:\n", title)
 	for _, k := range keys {
-		fmt.Fprintf(w, "    %s=%s\n", k, m[k])
+		fmt.Fprintf(w, "    "+format+"\n", k, m[k])
 	}
 }
 

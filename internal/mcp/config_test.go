@@ -249,7 +249,7 @@ func TestCommandsAddListGetRemove(t *testing.T) {
 		{args: []string{"add-json", "bad", `{"comand":"x"}`}, wantErr: "unknown field"},
 		{args: []string{"add-json", "bad", `{"command":5}`}, wantErr: "server entry for bad: command must be a string, not a JSON number"},
 		{args: []string{"add", "--transport", "ftp", "x", "y"}, wantErr: "unknown transport"},
-		{args: []string{"list"}, want: "self: " + exe + " - ✓ connected (4 tools)"},
+		{args: []string{"list"}, want: "self: " + exe + " - ✔ Connected"},
 		{args: []string{"get", "self"}, want: "Tools: mcp__self__ask, mcp__self__echo, mcp__self__pid, mcp__self__sleep"},
 		{args: []string{"get", "nope"}, wantErr: `no MCP server named "nope"`},
 		{args: []string{"remove", "web"}, want: "Removed MCP server web (user scope)"},
@@ -269,7 +269,7 @@ func TestCommandsAddListGetRemove(t *testing.T) {
 		}
 	}
 	out, _ := run("list")
-	if !strings.Contains(out, "js: x 1 - ○ disabled: not approved") && strings.Contains(out, "js:") {
+	if !strings.Contains(out, "js: x 1 - ○ Disabled: not approved") && strings.Contains(out, "js:") {
 		t.Errorf("list after removals:\n%s", out)
 	}
 	data, _ := os.ReadFile(filepath.Join(proj, ProjectFile))

@@ -8,8 +8,10 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -108,5 +110,51 @@ func TestServersCanAskTheUserForInput(t *testing.T) {
 	res, err = callTool(t, findTool(m3.Snapshot(), "mcp__self__ask"), `{}`)
 	if err != nil || resultText(res) != "cancel null" {
 		t.Errorf("an unanswered question: %v %q; want a cancel", err, resultText(res))
+	}
+}
+
+// `mcp list` and `mcp get` print what Claude Code's print, which scripts
+// read: "name: target (HTTP) - ✔ Connected", "✘ Failed to connect"; get's
+// scope label, Status second, "Name: value" headers, and the "To remove
+// this server, run:" line. reins's reason for a failure follows.
+func TestListAndGetReadAsClaudeCodes(t *testing.T) {
+	cfgDir, proj := t.TempDir(), t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := CommandOptions{Cwd: proj, ConfigDir: cfgDir, Getenv: os.Getenv, HealthTimeout: 20 * time.Second}
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := NewCommand(opts)
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetArgs(args)
+		if err := cmd.ExecuteContext(context.Background()); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out.String())
+		}
+		return out.String()
+	}
+	run("add", "-e", "REINS_MCP_TEST_PEER=stdio", "self", "--", exe)
+	run("add", "--transport", "http", "-s", "user", "web", "http://127.0.0.1:1/mcp", "-H", "X-Key: k1")
+	list := run("list")
+	for _, want := range []string{"self: " + exe + " - ✔ Connected\n", "web: http://127.0.0.1:1/mcp (HTTP) - ✘ Failed to connect: "} {
+		if !strings.Contains(list, want) {
+			t.Errorf("list lacks %q:\n%s", want, list)
+		}
+	}
+	get := run("get", "web")
+	want := "web:\n  Scope: User config (available in all your projects)\n  Status: ✘ Failed to connect: "
+	if !strings.HasPrefix(get, want) {
+		t.Errorf("get starts %q; want %q", get, want)
+	}
+	for _, w := range []string{"\n  Type: http\n  URL: http://127.0.0.1:1/mcp\n  Headers:\n    X-Key: k1\n", "\nTo remove this server, run: reins mcp remove \"web\" -s user\n"} {
+		if !strings.Contains(get, w) {
+			t.Errorf("get lacks %q:\n%s", w, get)
+		}
+	}
+	if get := run("get", "self"); !strings.HasPrefix(get, "self:\n  Scope: Local config (private to you in this project)\n  Status: ✔ Connected\n  Type: stdio\n  Command: "+exe+"\n") {
+		t.Errorf("get self:\n%s", get)
 	}
 }
