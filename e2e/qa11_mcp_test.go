@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -144,5 +145,42 @@ func TestQA11MCPConnectionNonblockingSkipsTheWait(t *testing.T) {
 	servers, _ := decodeLines(t, r.Stdout)[0]["mcp_servers"].([]any)
 	if len(servers) != 1 || servers[0].(map[string]any)["status"] != "pending" {
 		t.Errorf("init mcp_servers %v; want slow pending", servers)
+	}
+}
+
+// `reins mcp serve` leaves confirming each call to its MCP client, as
+// Claude Code does, but a deny rule of the user's still refuses the call,
+// with the reason, and the command does not run.
+func TestQA11MCPServeStillRefusesWhatADenyRuleForbids(t *testing.T) {
+	node, modules := npmPeer(t, "@modelcontextprotocol/sdk")
+	sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+	writeJSON(t, filepath.Join(sb.Home, ".claude", "settings.json"), map[string]any{"permissions": map[string]any{"deny": []string{"Bash(touch:*)"}}})
+	file := sb.Write(t, "notes.txt", "served by reins\n")
+	dir := t.TempDir()
+	script, _ := os.ReadFile("testdata/mcp_serve_client.mjs")
+	os.WriteFile(filepath.Join(dir, "client.mjs"), script, 0o644)
+	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "client.mjs"), e2etest.Binary(t), file, "mcp", "serve")
+	cmd.Dir, cmd.Env = sb.Dir, sb.Env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client: %v", err)
+	}
+	var rep struct {
+		Bash struct {
+			IsError bool
+			Text    string
+		}
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("report %q: %v", out, err)
+	}
+	if !rep.Bash.IsError || !strings.Contains(rep.Bash.Text, "Bash(touch:*)") {
+		t.Errorf("Bash over MCP under a deny rule: %+v; want a refusal naming the rule", rep.Bash)
+	}
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made-by-mcp")); err == nil {
+		t.Error("the denied command ran")
 	}
 }

@@ -396,7 +396,7 @@ func serveCommand(opts CommandOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "serve",
 		Short: "Serve reins's tools to an MCP client over stdio",
-		Long:  "Serve reins's built-in tools over MCP on stdin/stdout. Calls follow your permission rules; a call that would need your approval is refused with the reason.",
+		Long:  "Serve reins's built-in tools over MCP on stdin/stdout. As with Claude Code, the MCP client is responsible for confirming each call with its user: a call your permission rules would ask about runs, while a deny rule still refuses it (with the reason).",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Serve == nil {

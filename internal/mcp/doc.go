@@ -67,7 +67,9 @@
 //
 // Serve exposes a list of tool.Tool values over stdio to any MCP client;
 // every call passes the supplied tool.Gate, so reins's permission rules
-// apply (a call that would need to ask is refused with the reason).
+// apply (a refusal comes back with the reason; what the gate does with a
+// call that would ask is the caller's choice: `reins mcp serve` lets the
+// client, which confirms each call with its user, have it).
 //
 // This package must not import the engine or any front end.
 package mcp
