@@ -40,6 +40,10 @@ type ServerConfig struct {
 	HeadersHelper string `json:"headersHelper,omitempty"`
 	// Name is the SDK server's name (type "sdk").
 	Name string `json:"name,omitempty"`
+	// Timeout bounds each request to this server (a tool call, a
+	// resource read, a prompt), in milliseconds, in place of
+	// MCP_TOOL_TIMEOUT; 0 means that.
+	Timeout int64 `json:"timeout,omitempty"`
 }
 
 // Transport returns the transport kind: Type, or stdio when a command is

@@ -52,7 +52,8 @@
 // Each server tool becomes a *Tool named mcp__<server>__<tool>: read-only
 // when annotated readOnlyHint (and then concurrency-safe), deferred unless
 // its _meta asks "anthropic/alwaysLoad", its calls bounded by the tool
-// timeout (MCP_TOOL_TIMEOUT), its results mapped to text and image blocks
+// timeout (the server entry's "timeout" in milliseconds, else
+// MCP_TOOL_TIMEOUT, else Claude Code's 100,000,000 ms), its results mapped to text and image blocks
 // with structuredContent kept as Data. A result over the MCP output limit
 // (the tool's _meta "anthropic/maxResultSizeChars", else
 // MAX_MCP_OUTPUT_TOKENS when set, else the ordinary limit on a tool

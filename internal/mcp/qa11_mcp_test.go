@@ -158,3 +158,34 @@ func TestListAndGetReadAsClaudeCodes(t *testing.T) {
 		t.Errorf("get self:\n%s", get)
 	}
 }
+
+// A server entry's "timeout" (milliseconds, as Claude Code reads it)
+// bounds that server's calls in place of MCP_TOOL_TIMEOUT, and the error
+// names it; add-json takes such an entry (it refused the field). Without
+// either, a call may last as long as in Claude Code (100,000,000 ms).
+func TestServerTimeoutSetting(t *testing.T) {
+	srv := selfServer(t, "self")
+	srv.Config.Timeout = 300
+	m := startManager(t, Options{Servers: []Server{srv}, ToolTimeout: time.Hour})
+	_, err := callTool(t, findTool(m.Snapshot(), "mcp__self__sleep"), `{}`)
+	if err == nil || !strings.Contains(err.Error(), `within 300ms (the server's "timeout" setting)`) {
+		t.Errorf("err = %v; want the server's timeout", err)
+	}
+	if DefaultToolTimeout != 100_000_000*time.Millisecond {
+		t.Errorf("DefaultToolTimeout = %s", DefaultToolTimeout)
+	}
+
+	cfgDir, proj := t.TempDir(), t.TempDir()
+	cmd := NewCommand(CommandOptions{Cwd: proj, ConfigDir: cfgDir, Getenv: os.Getenv})
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs([]string{"add-json", "slow", `{"type":"stdio","command":"x","timeout":600000}`})
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("add-json with a timeout: %v\n%s", err, out.String())
+	}
+	cfg, err := Load(LoadOptions{Cwd: proj, ConfigDir: cfgDir, Home: t.TempDir()})
+	if s, ok := cfg.Get("slow"); err != nil || !ok || s.Config.Timeout != 600000 {
+		t.Errorf("stored entry %+v (%v); want timeout 600000", s, err)
+	}
+}

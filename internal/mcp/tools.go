@@ -239,7 +239,11 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 // prompt), bounded by the tool timeout. what names the request in errors.
 // The caller's cancellation comes back as ctx.Err().
 func (s *server) bounded(ctx context.Context, what string, fn func(context.Context) error) error {
-	timeout := s.m.toolTimeout
+	timeout, setting := s.m.toolTimeout, "MCP_TOOL_TIMEOUT"
+	if ms := s.conf.Config.Timeout; ms > 0 {
+		timeout = time.Duration(min(uint64(ms), maxEnvMillis)) * time.Millisecond
+		setting = `the server's "timeout" setting`
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err := fn(cctx)
@@ -249,7 +253,7 @@ func (s *server) bounded(ctx context.Context, what string, fn func(context.Conte
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", s.name, what, timeout.Round(time.Millisecond))
+		return fmt.Errorf("MCP server %q did not answer %s within %s (%s)", s.name, what, timeout.Round(time.Millisecond), setting)
 	case errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		// The server went away mid-request (a stdio server crashed):
 		// say so, with what it last wrote to stderr.
