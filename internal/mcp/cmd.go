@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -72,8 +73,10 @@ func scopeFlag(cmd *cobra.Command, dst *string, def string) {
 }
 
 func addCommand(opts CommandOptions) *cobra.Command {
-	var scope, transport string
+	var scope, transport, clientID string
 	var envs, headers []string
+	var clientSecret bool
+	var callbackPort int
 	cmd := &cobra.Command{
 		Use:   "add [flags] <name> <command-or-url> [-- args...]",
 		Short: "Add an MCP server",
@@ -122,8 +125,31 @@ func addCommand(opts CommandOptions) *cobra.Command {
 			if len(cfg.Headers) > 0 && cfg.URL == "" {
 				return fmt.Errorf("--header applies to http and sse servers only")
 			}
+			if clientID != "" || clientSecret || callbackPort != 0 {
+				if cfg.URL == "" {
+					return fmt.Errorf("--client-id, --client-secret and --callback-port apply to http and sse servers only")
+				}
+				if clientID == "" {
+					return fmt.Errorf("--client-secret and --callback-port go with --client-id (the client registered with the server's authorization server)")
+				}
+				if callbackPort < 0 || callbackPort > 65535 {
+					return fmt.Errorf("--callback-port %d is not a port", callbackPort)
+				}
+				cfg.OAuth = &OAuthClient{ClientID: clientID, CallbackPort: callbackPort}
+			}
+			var secret string
+			if clientSecret {
+				if secret, err = readClientSecret(cmd, opts, name); err != nil {
+					return err
+				}
+			}
 			if err := files(opts).AddServer(sc, name, cfg); err != nil {
 				return err
+			}
+			if secret != "" {
+				if err := Credentials(opts.ConfigDir).SetClientSecret(name, cfg.URL, secret); err != nil {
+					return fmt.Errorf("keep the client secret of %s: %w", name, err)
+				}
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Added %s MCP server %s (%s scope)\n", cfg.Transport(), name, sc)
 			return nil
@@ -138,7 +164,32 @@ func addCommand(opts CommandOptions) *cobra.Command {
 	cmd.Flags().StringVarP(&transport, "transport", "t", TransportStdio, "stdio, http or sse")
 	cmd.Flags().StringArrayVarP(&envs, "env", "e", nil, "environment variable for a stdio server, KEY=value (repeatable)")
 	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "HTTP header for a remote server, \"Name: value\" (repeatable)")
+	cmd.Flags().StringVar(&clientID, "client-id", "", "OAuth client id registered with the remote server's authorization server, for servers that do not register clients themselves")
+	cmd.Flags().BoolVar(&clientSecret, "client-secret", false, "the client has a secret: read it from MCP_CLIENT_SECRET, else ask for it; it is kept with the MCP credentials, not in the config")
+	cmd.Flags().IntVar(&callbackPort, "callback-port", 0, "loopback port of the OAuth redirect URI registered with the client (http://localhost:PORT/callback)")
 	return cmd
+}
+
+// readClientSecret reads an OAuth client secret from MCP_CLIENT_SECRET,
+// else one line of standard input (with a prompt on stderr).
+func readClientSecret(cmd *cobra.Command, opts CommandOptions, name string) (string, error) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if s := strings.TrimSpace(getenv("MCP_CLIENT_SECRET")); s != "" {
+		return s, nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "OAuth client secret for %s: ", name)
+	line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+	fmt.Fprintln(cmd.ErrOrStderr())
+	if s := strings.TrimSpace(line); s != "" {
+		return s, nil
+	}
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("read the client secret: %w", err)
+	}
+	return "", errors.New("no client secret given (set MCP_CLIENT_SECRET, or type it when asked)")
 }
 
 func addJSONCommand(opts CommandOptions) *cobra.Command {
@@ -157,7 +208,6 @@ func addJSONCommand(opts CommandOptions) *cobra.Command {
 			// silently); Claude Code's fields reins does not use are kept.
 			var entry struct {
 				ServerConfig
-				OAuth json.RawMessage `json:"oauth"` // Claude Code's pre-registered OAuth client
 			}
 			dec := json.NewDecoder(strings.NewReader(args[1]))
 			dec.DisallowUnknownFields()
@@ -364,6 +414,13 @@ func getCommand(opts CommandOptions) *cobra.Command {
 			}
 			printMap(out, "Environment", "%s=%s", c.Env)
 			printMap(out, "Headers", "%s: %s", c.Headers)
+			if o := c.OAuth; o != nil && o.ClientID != "" {
+				line := "client_id configured"
+				if o.CallbackPort != 0 {
+					line += fmt.Sprintf(", callback_port %d", o.CallbackPort)
+				}
+				fmt.Fprintf(out, "  OAuth: %s\n", line)
+			}
 			if s.Source != "" {
 				fmt.Fprintf(out, "  Config file: %s\n", s.Source)
 			}

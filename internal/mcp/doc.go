@@ -37,8 +37,10 @@
 // A remote server that answers 401 is needs-auth until Login (`reins mcp
 // login <name>`) runs the OAuth authorization code flow of the MCP
 // authorization spec: the server's resource metadata names its
-// authorization server, reins registers itself there, the user approves in
-// a browser with PKCE, and the answer comes back to a one-time loopback
+// authorization server, reins registers itself there (or uses the client
+// registered in advance that the entry's "oauth" block names, from `reins
+// mcp add --client-id --client-secret --callback-port`, its secret kept
+// with the credentials), the user approves in a browser with PKCE, and the answer comes back to a one-time loopback
 // listener. The tokens go to a CredentialStore (owner-only JSON, keyed by
 // server name and URL), from which later connections send them, refreshed
 // and saved again when they expire.
