@@ -61,7 +61,7 @@ func NewCommand(opts CommandOptions) *cobra.Command {
 		Short: "Configure and manage MCP servers",
 		Long:  "Configure the MCP servers reins connects to, check them, and serve reins's own tools over MCP.",
 	}
-	root.AddCommand(addCommand(opts), addJSONCommand(opts), listCommand(opts), getCommand(opts), removeCommand(opts), serveCommand(opts),
+	root.AddCommand(addCommand(opts), addJSONCommand(opts), addFromDesktopCommand(opts), listCommand(opts), getCommand(opts), removeCommand(opts), serveCommand(opts),
 		loginCommand(opts), logoutCommand(opts), resetChoicesCommand(opts))
 	return root
 }

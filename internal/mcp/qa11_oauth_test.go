@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,5 +91,43 @@ func TestLoginWithAPreregisteredClient(t *testing.T) {
 	cmd.SetArgs([]string{"add-json", "other", `{"type":"http","url":"https://x.example/mcp","oauth":{"clientId":"abc","callbackPort":8080,"authServerMetadataUrl":"https://x.example/meta"}}`})
 	if err := cmd.ExecuteContext(context.Background()); err != nil {
 		t.Fatalf("add-json with an oauth block: %v\n%s", err, out.String())
+	}
+}
+
+// add-from-claude-desktop imports Claude Desktop's servers (here from the
+// Linux builds' ~/.config/Claude): all of them, or the names given; a
+// name the scope already has gets a number, as in Claude Code.
+func TestAddFromClaudeDesktop(t *testing.T) {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		t.Skip("Claude Desktop's configuration is elsewhere on this system")
+	}
+	home, cfgDir, proj := t.TempDir(), t.TempDir(), t.TempDir()
+	desktop := filepath.Join(home, ".config", "Claude", "claude_desktop_config.json")
+	os.MkdirAll(filepath.Dir(desktop), 0o755)
+	os.WriteFile(desktop, []byte(`{"mcpServers":{"files":{"command":"npx","args":["-y","server-filesystem","/tmp"]},"web":{"type":"http","url":"https://e.example/mcp"}},"globalShortcut":"x"}`), 0o644)
+	run := func(args ...string) (string, error) {
+		cmd := NewCommand(CommandOptions{Cwd: proj, ConfigDir: cfgDir, Home: home, Getenv: func(string) string { return "" }})
+		var out bytes.Buffer
+		cmd.SetOut(&out)
+		cmd.SetErr(&out)
+		cmd.SetArgs(args)
+		err := cmd.ExecuteContext(context.Background())
+		return out.String(), err
+	}
+	if out, err := run("add-from-claude-desktop"); err != nil || !strings.Contains(out, "Imported 2 MCP server(s) from Claude Desktop to local config: files, web") {
+		t.Fatalf("import all: %v\n%s", err, out)
+	}
+	if out, err := run("add-from-claude-desktop", "files"); err != nil || !strings.Contains(out, "config: files_1") {
+		t.Errorf("import again: %v\n%s", err, out)
+	}
+	if _, err := run("add-from-claude-desktop", "nope"); err == nil || !strings.Contains(err.Error(), `no MCP server named "nope" (it has files, web)`) {
+		t.Errorf("unknown name: %v", err)
+	}
+	cfg, err := Load(LoadOptions{Cwd: proj, ConfigDir: cfgDir, Home: t.TempDir()})
+	if s, ok := cfg.Get("web"); err != nil || !ok || s.Config.URL != "https://e.example/mcp" || s.Scope != ScopeLocal {
+		t.Errorf("web = %+v, %v", s, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(cfgDir, "mcp.json")); !strings.Contains(string(b), `"files_1"`) {
+		t.Errorf("the local config lacks files_1:\n%s", b)
 	}
 }
