@@ -56,7 +56,8 @@
 // its _meta asks "anthropic/alwaysLoad", its calls bounded by the tool
 // timeout (the server entry's "timeout" in milliseconds, else
 // MCP_TOOL_TIMEOUT, else Claude Code's 100,000,000 ms), its results mapped to text and image blocks
-// with structuredContent kept as Data. A result over the MCP output limit
+// with structuredContent kept as Data; the server's progress
+// notifications for a call are the call's progress ("1/2: message"). A result over the MCP output limit
 // (the tool's _meta "anthropic/maxResultSizeChars", else
 // MAX_MCP_OUTPUT_TOKENS when set, else the ordinary limit on a tool
 // result; see tool.UserLimited) is saved to a file and the model told

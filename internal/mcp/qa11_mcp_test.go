@@ -4,18 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"reins/internal/llm"
+	"reins/internal/tool"
 	"reins/internal/tools/read"
 )
 
@@ -187,5 +190,38 @@ func TestServerTimeoutSetting(t *testing.T) {
 	cfg, err := Load(LoadOptions{Cwd: proj, ConfigDir: cfgDir, Home: t.TempDir()})
 	if s, ok := cfg.Get("slow"); err != nil || !ok || s.Config.Timeout != 600000 {
 		t.Errorf("stored entry %+v (%v); want timeout 600000", s, err)
+	}
+}
+
+// A server's progress notifications for a tool call (the call carries a
+// progress token) are shown as the call's progress, "1/2: half way", as
+// Claude Code shows them under the tool.
+func TestToolProgressIsShown(t *testing.T) {
+	m := startManager(t, Options{Servers: []Server{selfServer(t, "self")}})
+	steps := findTool(m.Snapshot(), "mcp__self__steps")
+	if steps == nil {
+		t.Fatal("no steps tool")
+	}
+	var mu sync.Mutex
+	var got []string
+	// The tool waits to be cancelled: the call is cancelled once both
+	// notifications are in.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := steps.Call(ctx, &tool.Call{ID: "toolu_1", Name: steps.Name()}, json.RawMessage(`{}`), func(p tool.Progress) {
+		mu.Lock()
+		got = append(got, p.Message)
+		if len(got) == 2 {
+			cancel()
+		}
+		mu.Unlock()
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("call: %v; want it cancelled once the progress was in", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(got, " | ") != "1/2: half way | 2/2" {
+		t.Errorf("progress %q; want the server's two notifications", got)
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -211,7 +213,7 @@ func (t *Tool) ShouldDefer() bool { return !t.alwaysLoad }
 func (t *Tool) SearchHint() string { return t.title }
 
 // Call runs the tool on its server, bounded by the tool timeout.
-func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, progress func(tool.Progress)) (*tool.Result, error) {
 	cs, err := t.srv.session()
 	if err != nil {
 		return nil, err
@@ -222,9 +224,33 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 			return nil, fmt.Errorf("%s: input is not a JSON object: %w", t.name, err)
 		}
 	}
+	params := &sdk.CallToolParams{Name: t.remote, Arguments: args}
+	if progress != nil {
+		// The server's progress notifications for this call are shown
+		// as the call's progress.
+		// A notification handled as the call returns is dropped, not
+		// reported after the call's result.
+		token := fmt.Sprintf("%s-%d", t.name, t.srv.calls.Add(1))
+		var mu sync.Mutex
+		ended := false
+		t.srv.progress.Store(token, func(pr tool.Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !ended {
+				progress(pr)
+			}
+		})
+		defer func() {
+			t.srv.progress.Delete(token)
+			mu.Lock()
+			ended = true
+			mu.Unlock()
+		}()
+		params.SetProgressToken(token)
+	}
 	var res *sdk.CallToolResult
 	err = t.srv.bounded(ctx, t.remote, func(ctx context.Context) (err error) {
-		res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+		res, err = cs.CallTool(ctx, params)
 		return err
 	})
 	if err != nil {
@@ -233,6 +259,32 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 	out := MapResult(res)
 	t.srv.m.warnLarge(t.name, t.maxResultChars, out.Content)
 	return out, nil
+}
+
+// onProgress passes a server's progress notification to the tool call it
+// is about: "3/5: message", or what of that the server gave.
+func (s *server) onProgress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+	p := req.Params
+	if p == nil {
+		return
+	}
+	fn, ok := s.progress.Load(fmt.Sprint(p.ProgressToken))
+	if !ok {
+		return // a call that has ended, or a token not ours
+	}
+	var parts []string
+	switch {
+	case p.Total > 0:
+		parts = append(parts, fmt.Sprintf("%s/%s", strconv.FormatFloat(p.Progress, 'f', -1, 64), strconv.FormatFloat(p.Total, 'f', -1, 64)))
+	case p.Progress > 0:
+		parts = append(parts, strconv.FormatFloat(p.Progress, 'f', -1, 64))
+	}
+	if m := strings.TrimSpace(p.Message); m != "" {
+		parts = append(parts, m)
+	}
+	if len(parts) > 0 {
+		fn.(func(tool.Progress))(tool.Progress{Message: strings.Join(parts, ": "), Data: p})
+	}
 }
 
 // bounded runs one request to the server (a tool call, a resource read, a
