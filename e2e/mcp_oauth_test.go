@@ -28,7 +28,7 @@ func TestMCPLoginThenUseTheServerThenLogout(t *testing.T) {
 	if r := sb.Run(t, "", "mcp", "add", "--transport", "http", "--scope", "user", "demo", mcpURL); r.Code != 0 {
 		t.Fatalf("mcp add: %d %s", r.Code, r.Stderr)
 	}
-	if r := sb.Run(t, "", "mcp", "list"); !strings.Contains(r.Stdout, "needs authentication (reins mcp login demo)") {
+	if r := sb.Run(t, "", "mcp", "list"); !strings.Contains(r.Stdout, "! Needs authentication (reins mcp login demo)") {
 		t.Fatalf("before login, mcp list:\n%s%s", r.Stdout, r.Stderr)
 	}
 
@@ -63,7 +63,7 @@ func TestMCPLoginThenUseTheServerThenLogout(t *testing.T) {
 		t.Fatalf("mcp login: %v\n%s", err, out.String())
 	}
 
-	if r := sb.Run(t, "", "mcp", "list"); !strings.Contains(r.Stdout, "connected (1 tools)") {
+	if r := sb.Run(t, "", "mcp", "list"); !strings.Contains(r.Stdout, "✔ Connected") {
 		t.Fatalf("after login, mcp list:\n%s%s", r.Stdout, r.Stderr)
 	}
 	r := sb.Run(t, "", "-p", "echo hi through demo", "--allowedTools", "mcp__demo__echo")
@@ -78,7 +78,7 @@ func TestMCPLoginThenUseTheServerThenLogout(t *testing.T) {
 	if r := sb.Run(t, "", "mcp", "logout", "demo"); r.Code != 0 || !strings.Contains(r.Stdout, "Logged out of demo.") {
 		t.Fatalf("mcp logout: %d %q %s", r.Code, r.Stdout, r.Stderr)
 	}
-	if r := sb.Run(t, "", "mcp", "list"); !strings.Contains(r.Stdout, "needs authentication") {
+	if r := sb.Run(t, "", "mcp", "list"); !strings.Contains(r.Stdout, "Needs authentication") {
 		t.Errorf("after logout, mcp list:\n%s", r.Stdout)
 	}
 }

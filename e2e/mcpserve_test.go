@@ -85,10 +85,12 @@ func TestMCPServeIsUsableFromTheTypeScriptClient(t *testing.T) {
 	if rep.Read.IsError || !strings.Contains(rep.Read.Text, "served by reins") {
 		t.Errorf("Read = %+v", rep.Read)
 	}
-	if !rep.Bash.IsError || !strings.Contains(strings.ToLower(rep.Bash.Text), "denied") {
-		t.Errorf("Bash should be denied over MCP (nobody to ask): %+v", rep.Bash)
+	// As in Claude Code, the client confirms each call with its user: a
+	// command the rules would ask about runs.
+	if rep.Bash.IsError {
+		t.Errorf("Bash over MCP: %+v; want it run (the client confirms calls)", rep.Bash)
 	}
-	if _, err := os.Stat(filepath.Join(sb.Dir, "made-by-mcp")); err == nil {
-		t.Error("the denied command ran")
+	if _, err := os.Stat(filepath.Join(sb.Dir, "made-by-mcp")); err != nil {
+		t.Errorf("the command did not run: %v", err)
 	}
 }

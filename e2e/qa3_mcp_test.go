@@ -71,7 +71,7 @@ func TestQA3MCPClaudeConfigDirServersAndApprovalsAreUsed(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("code %d: %s", r.Code, r.Stderr)
 	}
-	for name, want := range map[string]string{"ccuser": "connected", "team": "connected", "old": "disabledMcpjsonServers", "fresh": "not approved"} {
+	for name, want := range map[string]string{"ccuser": "✔ Connected", "team": "✔ Connected", "old": "disabledMcpjsonServers", "fresh": "not approved"} {
 		if l := listLine(r.Stdout, name); !strings.Contains(l, want) {
 			t.Errorf("%s: want %q in its line, got %q\n%s", name, want, l, r.Stdout)
 		}
@@ -94,14 +94,14 @@ func TestQA3MCPListFollowsSettingsApprovals(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("code %d: %s", r.Code, r.Stderr)
 	}
-	if l := listLine(r.Stdout, "team"); !strings.Contains(l, "connected") {
+	if l := listLine(r.Stdout, "team"); !strings.Contains(l, "✔ Connected") {
 		t.Errorf("team, approved in the user's settings: %q\n%s", l, r.Stdout)
 	}
 	if l := listLine(r.Stdout, "sneaky"); !strings.Contains(l, "not approved") {
 		t.Errorf("sneaky, approved only by the untrusted project's settings: %q\n%s", l, r.Stdout)
 	}
 	g := sb.Run(t, "", "mcp", "get", "team")
-	if g.Code != 0 || !strings.Contains(g.Stdout, "Status: ✓ connected") {
+	if g.Code != 0 || !strings.Contains(g.Stdout, "Status: ✔ Connected") {
 		t.Errorf("mcp get team: code %d\n%s%s", g.Code, g.Stdout, g.Stderr)
 	}
 }

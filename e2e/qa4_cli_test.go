@@ -231,7 +231,7 @@ func TestQA4SubcommandMistakesAreUsageErrors(t *testing.T) {
 	}{
 		{[]string{"mcp", "add"}, "mcp add: requires at least 2 arg(s)", "reins mcp add --help"},
 		{[]string{"mcp", "get"}, "usage: reins mcp get <name>", "reins mcp get --help"},
-		{[]string{"mcp", "frob"}, `mcp: unknown command "frob" (want one of: add, add-json,`, "reins mcp --help"},
+		{[]string{"mcp", "frob"}, `mcp: unknown command "frob" (want one of: add, add-from-claude-desktop, add-json,`, "reins mcp --help"},
 		{[]string{"sessions", "extra"}, `sessions: unknown command "extra"`, "reins sessions --help"},
 		{[]string{"completion", "fish2"}, `completion: unknown command "fish2" (want one of: bash, fish,`, "reins completion --help"},
 	}

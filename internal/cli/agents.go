@@ -669,7 +669,7 @@ func (c *agentConv) startMCP(ctx context.Context) error {
 		}
 	}
 	c.mcp = mcp.NewManager(mcp.Options{Servers: servers, Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd,
-		ClientName: "reins", ClientVersion: Version, Logger: a.logger, Credentials: mcp.Credentials(a.configDir)})
+		ClientName: "reins", ClientVersion: Version, Logger: a.logger, Credentials: mcp.Credentials(a.configDir), Elicit: a.elicit})
 	c.mcp.Start()
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

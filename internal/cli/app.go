@@ -65,6 +65,9 @@ type appHooks struct {
 	Asker engine.Asker
 	// SDKHost answers MCP servers of type "sdk".
 	SDKHost mcp.SDKHost
+	// Elicit, when set, puts MCP servers' requests for input to the
+	// front end's client (the SDK's elicitation request).
+	Elicit mcp.Elicitor
 	// HookNotify hears hook starts and ends (--include-hook-events).
 	HookNotify func(hooks.Progress)
 	// Notify hears messages for the user (hook systemMessages, warnings).

@@ -103,7 +103,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		ContextInfo:       f.contextInfo,
 	})
 	f.srv = srv
-	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools, Announce: f.announce, ModeChanged: f.modeChanged}
+	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools, Announce: f.announce, ModeChanged: f.modeChanged, Elicit: srv.Elicit}
 	if o.HookEvents {
 		h.HookNotify = func(p hooks.Progress) { srv.HookProgress(p) }
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"reins/internal/engine"
 	"reins/internal/llm"
 	"reins/internal/mcp"
 	"reins/internal/plugin"
@@ -100,17 +101,34 @@ func subcommandSettings(env *Env, cwd, home, configDir, claudeJSON string) (*set
 	return s, err
 }
 
-// serveMCP exposes the built-in tools over MCP on stdin/stdout, under the
-// session's permission rules; with nobody to ask, asks become denials.
+// serveMCP exposes the built-in tools over MCP on stdin/stdout. As in
+// Claude Code, the MCP client confirms each call with its user, so a call
+// the permission rules would ask about runs (clientConfirms); a deny rule
+// still refuses it.
 func serveMCP(ctx context.Context, env *Env, in io.Reader, out io.Writer) error {
 	o := &Options{OutputFormat: "text", InputFormat: "text", NoPersist: true}
-	a, err := newAppFor(ctx, env, o, frontServe, appHooks{})
+	a, err := newAppFor(ctx, env, o, frontServe, appHooks{Asker: clientConfirms{}})
 	if err != nil {
 		return err
 	}
 	defer a.close()
 	return mcp.Serve(ctx, a.tools, a.gate, in, out, &mcp.ServeOptions{Version: Version, Cwd: a.cwd,
 		SessionID: a.sessionID, Store: a.results})
+}
+
+// clientConfirms answers the questions of `reins mcp serve`: a call the
+// MCP client made was confirmed there (Claude Code leaves confirmation to
+// the client), so it is allowed; a sub-agent's call (an Agent call the
+// client made runs a model of its own) was seen by nobody, so it is
+// denied, as when nobody can be asked.
+type clientConfirms struct{}
+
+// Ask allows the client's own calls and denies a sub-agent's.
+func (clientConfirms) Ask(_ context.Context, q engine.Question) (engine.Answer, error) {
+	if q.AgentID != "" {
+		return engine.Answer{}, engine.ErrNobodyToAsk
+	}
+	return engine.Answer{Allow: true}, nil
 }
 
 // noModel is the provider of a session that never calls the model (mcp

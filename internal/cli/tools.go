@@ -437,7 +437,7 @@ func (a *app) newMCPManager(servers []mcp.Server) {
 // their servers and SDK host.
 func (a *app) mcpOptions() mcp.Options {
 	return mcp.Options{Getenv: a.getenv, Environ: a.environ, Cwd: a.cwd, ClientName: "reins", ClientVersion: Version,
-		Logger: a.logger, Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener(), Notify: a.notify}
+		Logger: a.logger, Credentials: mcp.Credentials(a.configDir), OpenBrowser: a.browserOpener(), Notify: a.notify, Elicit: a.elicit}
 }
 
 // mcpApproval reads what merged settings say about .mcp.json servers.
@@ -450,9 +450,14 @@ func mcpApproval(raw map[string]json.RawMessage) mcp.Approval {
 }
 
 // waitMCP waits, bounded, for configured servers to connect (print and
-// SDK modes, before the first request).
+// SDK modes, before the first request). MCP_CONNECTION_NONBLOCKING=true
+// skips the wait in print mode, as in Claude Code: the servers connect
+// in the background and their tools come at the next turn.
 func (a *app) waitMCP(ctx context.Context) {
 	if a.mcpm() == nil {
+		return
+	}
+	if a.front == frontPrint && envTrue(a.getenv("MCP_CONNECTION_NONBLOCKING")) {
 		return
 	}
 	// Every wait ends at the same deadline, set by the first: the system

@@ -71,6 +71,15 @@ type PermissionAnswer struct {
 	Interrupt bool
 }
 
+// ElicitationAnswer is a hook's answer to an MCP server's request for
+// input.
+type ElicitationAnswer struct {
+	// Action is "accept", "decline" or "cancel".
+	Action string
+	// Content holds the form's values (accept).
+	Content map[string]any
+}
+
 // Result is the combined answer of the hooks of one event.
 type Result struct {
 	Event Event
@@ -103,6 +112,10 @@ type Result struct {
 	// Permission is a PermissionRequest hook's answer (deny beats allow);
 	// nil when no hook answered.
 	Permission *PermissionAnswer
+	// Elicitation is the answer an Elicitation hook gave in the user's
+	// place, or the one an ElicitationResult hook put in place of the
+	// user's; nil when none did. (Exit 2 sets Block instead: decline.)
+	Elicitation *ElicitationAnswer
 	// AdditionalContext is text for the model.
 	AdditionalContext []string
 	// SystemMessages are shown to the user.
@@ -152,6 +165,8 @@ type hookJSON struct {
 		SessionTitle             string          `json:"sessionTitle"`
 		WatchPaths               []string        `json:"watchPaths"`
 		InitialUserMessage       string          `json:"initialUserMessage"`
+		Action                   string          `json:"action"`
+		Content                  map[string]any  `json:"content"`
 		Decision                 *struct {
 			Behavior           string          `json:"behavior"`
 			UpdatedInput       json.RawMessage `json:"updatedInput"`
@@ -399,6 +414,18 @@ func (r *Result) applySpecific(o Output, h *hookJSON, decisionReasons *[]string)
 	case WorktreeCreate:
 		if p := strings.TrimSpace(s.WorktreePath); p != "" && r.WorktreePath == "" {
 			r.WorktreePath = p
+		}
+	case Elicitation, ElicitationResult:
+		switch s.Action {
+		case "":
+		case "accept", "decline", "cancel":
+			// A hook that says no is not overruled by one that says
+			// yes; otherwise the last answer holds.
+			if r.Elicitation == nil || r.Elicitation.Action == "accept" || s.Action != "accept" {
+				r.Elicitation = &ElicitationAnswer{Action: s.Action, Content: s.Content}
+			}
+		default:
+			r.Errors = append(r.Errors, fmt.Sprintf("%s hook %q gave an unknown action %q (want accept, decline or cancel); ignored", r.Event, o.Name, s.Action))
 		}
 	case PermissionRequest:
 		if d := s.Decision; d != nil && (d.Behavior == "allow" || d.Behavior == "deny") {

@@ -160,6 +160,14 @@
 // is the first turn of a print-mode run (Result.SessionTitle,
 // Result.InitialUserMessage); SessionStart hooks are told session_title.
 //
+// Elicitation fires when an MCP server asks the user for input
+// (mcp_server_name, its matcher; message, mode, requested_schema, and url
+// and elicitation_id for a URL request): hookSpecificOutput action
+// ("accept", "decline", "cancel") and content answer in the user's place
+// (Result.Elicitation), and exit 2 declines. ElicitationResult fires with
+// the answer (action, content) before it goes to the server, and may
+// change it the same way.
+//
 // This package runs hooks and interprets what they say; deciding what a
 // result means for a tool call or a turn belongs to its caller (the
 // engine's gate, the front ends).

@@ -85,6 +85,13 @@ const (
 	// one a hook's watchPaths added) was added, changed or removed; it
 	// cannot block.
 	FileChanged Event = "FileChanged"
+	// Elicitation fires when an MCP server asks the user for input; its
+	// hooks may answer in the user's place (ElicitationAnswer).
+	Elicitation Event = "Elicitation"
+	// ElicitationResult fires when the user (or an Elicitation hook) has
+	// answered, before the answer goes to the server; its hooks may
+	// change the answer.
+	ElicitationResult Event = "ElicitationResult"
 )
 
 // Events lists every event reins fires, in the order of a session's
@@ -92,7 +99,7 @@ const (
 var Events = []Event{
 	SessionStart, Setup, InstructionsLoaded, UserPromptSubmit, UserPromptExpansion,
 	PreToolUse, PermissionRequest, PermissionDenied, PostToolUse, PostToolUseFailure, PostToolBatch,
-	Notification, SubagentStart, SubagentStop, Stop, StopFailure, PreCompact, PostCompact,
+	Notification, Elicitation, ElicitationResult, SubagentStart, SubagentStop, Stop, StopFailure, PreCompact, PostCompact,
 	CwdChanged, FileChanged, WorktreeCreate, WorktreeRemove, SessionEnd,
 }
 
@@ -228,6 +235,16 @@ type Input struct {
 	// (WorktreeRemove).
 	Name, WorktreePath string
 
+	// MCPServerName, Message, Mode ("form" or "url"), RequestedSchema
+	// (form), URL and ElicitationID (url) describe an MCP server's
+	// request for input (Elicitation, ElicitationResult); Action
+	// ("accept", "decline", "cancel") and Content are the answer
+	// (ElicitationResult).
+	MCPServerName, Mode, URL, ElicitationID string
+	RequestedSchema                         json.RawMessage
+	Action                                  string
+	Content                                 map[string]any
+
 	// Env are NAME=value pairs added to the environment of this run's
 	// command hooks (CLAUDE_ENV_FILE for SessionStart); not sent on stdin.
 	Env []string
@@ -272,6 +289,8 @@ func (in *Input) MatchValue() string {
 		return in.LoadReason
 	case FileChanged:
 		return filepath.Base(in.FilePath)
+	case Elicitation, ElicitationResult:
+		return in.MCPServerName
 	}
 	return ""
 }
@@ -410,6 +429,26 @@ func (in *Input) JSON() []byte {
 		}
 		if in.TriggerFilePath != "" {
 			m["trigger_file_path"] = in.TriggerFilePath
+		}
+	case Elicitation, ElicitationResult:
+		m["mcp_server_name"] = in.MCPServerName
+		m["mode"] = in.Mode
+		if in.Event == Elicitation {
+			m["message"] = in.Message
+			if len(in.RequestedSchema) > 0 {
+				m["requested_schema"] = in.RequestedSchema
+			}
+		} else {
+			m["action"] = in.Action
+			if in.Content != nil {
+				m["content"] = in.Content
+			}
+		}
+		if in.URL != "" {
+			m["url"] = in.URL
+		}
+		if in.ElicitationID != "" {
+			m["elicitation_id"] = in.ElicitationID
 		}
 	case UserPromptExpansion:
 		m["expansion_type"] = in.ExpansionType

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,7 +61,7 @@ func NewCommand(opts CommandOptions) *cobra.Command {
 		Short: "Configure and manage MCP servers",
 		Long:  "Configure the MCP servers reins connects to, check them, and serve reins's own tools over MCP.",
 	}
-	root.AddCommand(addCommand(opts), addJSONCommand(opts), listCommand(opts), getCommand(opts), removeCommand(opts), serveCommand(opts),
+	root.AddCommand(addCommand(opts), addJSONCommand(opts), addFromDesktopCommand(opts), listCommand(opts), getCommand(opts), removeCommand(opts), serveCommand(opts),
 		loginCommand(opts), logoutCommand(opts), resetChoicesCommand(opts))
 	return root
 }
@@ -72,8 +73,10 @@ func scopeFlag(cmd *cobra.Command, dst *string, def string) {
 }
 
 func addCommand(opts CommandOptions) *cobra.Command {
-	var scope, transport string
+	var scope, transport, clientID string
 	var envs, headers []string
+	var clientSecret bool
+	var callbackPort int
 	cmd := &cobra.Command{
 		Use:   "add [flags] <name> <command-or-url> [-- args...]",
 		Short: "Add an MCP server",
@@ -122,8 +125,31 @@ func addCommand(opts CommandOptions) *cobra.Command {
 			if len(cfg.Headers) > 0 && cfg.URL == "" {
 				return fmt.Errorf("--header applies to http and sse servers only")
 			}
+			if clientID != "" || clientSecret || callbackPort != 0 {
+				if cfg.URL == "" {
+					return fmt.Errorf("--client-id, --client-secret and --callback-port apply to http and sse servers only")
+				}
+				if clientID == "" {
+					return fmt.Errorf("--client-secret and --callback-port go with --client-id (the client registered with the server's authorization server)")
+				}
+				if callbackPort < 0 || callbackPort > 65535 {
+					return fmt.Errorf("--callback-port %d is not a port", callbackPort)
+				}
+				cfg.OAuth = &OAuthClient{ClientID: clientID, CallbackPort: callbackPort}
+			}
+			var secret string
+			if clientSecret {
+				if secret, err = readClientSecret(cmd, opts, name); err != nil {
+					return err
+				}
+			}
 			if err := files(opts).AddServer(sc, name, cfg); err != nil {
 				return err
+			}
+			if secret != "" {
+				if err := Credentials(opts.ConfigDir).SetClientSecret(name, cfg.URL, secret); err != nil {
+					return fmt.Errorf("keep the client secret of %s: %w", name, err)
+				}
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "Added %s MCP server %s (%s scope)\n", cfg.Transport(), name, sc)
 			return nil
@@ -138,7 +164,32 @@ func addCommand(opts CommandOptions) *cobra.Command {
 	cmd.Flags().StringVarP(&transport, "transport", "t", TransportStdio, "stdio, http or sse")
 	cmd.Flags().StringArrayVarP(&envs, "env", "e", nil, "environment variable for a stdio server, KEY=value (repeatable)")
 	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "HTTP header for a remote server, \"Name: value\" (repeatable)")
+	cmd.Flags().StringVar(&clientID, "client-id", "", "OAuth client id registered with the remote server's authorization server, for servers that do not register clients themselves")
+	cmd.Flags().BoolVar(&clientSecret, "client-secret", false, "the client has a secret: read it from MCP_CLIENT_SECRET, else ask for it; it is kept with the MCP credentials, not in the config")
+	cmd.Flags().IntVar(&callbackPort, "callback-port", 0, "loopback port of the OAuth redirect URI registered with the client (http://localhost:PORT/callback)")
 	return cmd
+}
+
+// readClientSecret reads an OAuth client secret from MCP_CLIENT_SECRET,
+// else one line of standard input (with a prompt on stderr).
+func readClientSecret(cmd *cobra.Command, opts CommandOptions, name string) (string, error) {
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if s := strings.TrimSpace(getenv("MCP_CLIENT_SECRET")); s != "" {
+		return s, nil
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "OAuth client secret for %s: ", name)
+	line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+	fmt.Fprintln(cmd.ErrOrStderr())
+	if s := strings.TrimSpace(line); s != "" {
+		return s, nil
+	}
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("read the client secret: %w", err)
+	}
+	return "", errors.New("no client secret given (set MCP_CLIENT_SECRET, or type it when asked)")
 }
 
 func addJSONCommand(opts CommandOptions) *cobra.Command {
@@ -157,12 +208,15 @@ func addJSONCommand(opts CommandOptions) *cobra.Command {
 			// silently); Claude Code's fields reins does not use are kept.
 			var entry struct {
 				ServerConfig
-				OAuth json.RawMessage `json:"oauth"` // Claude Code's pre-registered OAuth client
 			}
 			dec := json.NewDecoder(strings.NewReader(args[1]))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&entry); err != nil {
-				return fmt.Errorf("server entry for %s: %w", args[0], err)
+				var te *json.UnmarshalTypeError
+				if errors.As(err, &te) {
+					te.Field = strings.TrimPrefix(te.Field, "ServerConfig.") // the embedding is no field of the entry
+				}
+				return fmt.Errorf("server entry for %s: %s", args[0], entryProblem(err))
 			}
 			cfg := entry.ServerConfig
 			if err := files(opts).AddServerJSON(sc, args[0], json.RawMessage(args[1])); err != nil {
@@ -257,18 +311,35 @@ func check(ctx context.Context, opts CommandOptions, servers []Server) []ServerS
 	return m.Status()
 }
 
+// statusLine is a server's status as `mcp list` and `mcp get` show it:
+// Claude Code's words (scripts that read its output look for "✔
+// Connected"), with reins's reason after a failure.
 func statusLine(st ServerStatus) string {
 	switch st.State {
 	case StateConnected:
-		return fmt.Sprintf("✓ connected (%d tools)", len(st.Tools))
+		return "✔ Connected"
 	case StatePending:
-		return "… still connecting"
+		return "… Still connecting"
 	case StateNeedsAuth:
-		return "! needs authentication (reins mcp login " + st.Name + ")"
+		return "! Needs authentication (reins mcp login " + st.Name + ")"
 	case StateDisabled:
-		return "○ disabled: " + st.Err
+		return "○ Disabled: " + st.Err
 	}
-	return "✗ failed: " + st.Err
+	return "✘ Failed to connect: " + st.Err
+}
+
+// scopeLabel names a scope as Claude Code's `mcp get` does, with where
+// the entry is for the scopes it does not have.
+func scopeLabel(s Server) string {
+	switch s.Scope {
+	case ScopeLocal:
+		return "Local config (private to you in this project)"
+	case ScopeProject:
+		return "Project config (shared via .mcp.json)"
+	case ScopeUser:
+		return "User config (available in all your projects)"
+	}
+	return fmt.Sprintf("%s (%s)", s.Scope, s.Source)
 }
 
 // Target is what a server runs or reaches, for people: its command line,
@@ -280,7 +351,7 @@ func (c ServerConfig) Target() string {
 	case TransportSDK:
 		return "sdk:" + c.Name
 	}
-	return c.URL + " (" + c.Transport() + ")"
+	return c.URL + " (" + strings.ToUpper(c.Transport()) + ")"
 }
 
 func listCommand(opts CommandOptions) *cobra.Command {
@@ -329,8 +400,11 @@ func getCommand(opts CommandOptions) *cobra.Command {
 			if !ok {
 				return fmt.Errorf("no MCP server named %q", args[0])
 			}
+			// Claude Code's layout and order, which scripts read; the
+			// file the entry is in, and the tools, come after.
+			st := check(cmd.Context(), opts, []Server{s})[0]
 			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "%s:\n  Scope: %s (%s)\n  Type: %s\n", s.Name, s.Scope, s.Source, s.Config.Transport())
+			fmt.Fprintf(out, "%s:\n  Scope: %s\n  Status: %s\n  Type: %s\n", s.Name, scopeLabel(s), statusLine(st), s.Config.Transport())
 			c := s.Config
 			if c.Command != "" {
 				fmt.Fprintf(out, "  Command: %s\n  Args: %s\n", c.Command, strings.Join(c.Args, " "))
@@ -338,20 +412,29 @@ func getCommand(opts CommandOptions) *cobra.Command {
 			if c.URL != "" {
 				fmt.Fprintf(out, "  URL: %s\n", c.URL)
 			}
-			printMap(out, "Environment", c.Env)
-			printMap(out, "Headers", c.Headers)
-			st := check(cmd.Context(), opts, []Server{s})[0]
-			fmt.Fprintf(out, "  Status: %s\n", statusLine(st))
+			printMap(out, "Environment", "%s=%s", c.Env)
+			printMap(out, "Headers", "%s: %s", c.Headers)
+			if o := c.OAuth; o != nil && o.ClientID != "" {
+				line := "client_id configured"
+				if o.CallbackPort != 0 {
+					line += fmt.Sprintf(", callback_port %d", o.CallbackPort)
+				}
+				fmt.Fprintf(out, "  OAuth: %s\n", line)
+			}
+			if s.Source != "" {
+				fmt.Fprintf(out, "  Config file: %s\n", s.Source)
+			}
 			if len(st.Tools) > 0 {
 				fmt.Fprintf(out, "  Tools: %s\n", strings.Join(st.Tools, ", "))
 			}
-			fmt.Fprintf(out, "\nTo remove it: reins mcp remove %s -s %s\n", s.Name, s.Scope)
+			fmt.Fprintf(out, "\nTo remove this server, run: reins mcp remove \"%s\" -s %s\n", s.Name, s.Scope)
 			return nil
 		},
 	}
 }
 
-func printMap(w io.Writer, title string, m map[string]string) {
+// printMap prints a titled map, each pair with format, sorted by key.
+func printMap(w io.Writer, title, format string, m map[string]string) {
 	if len(m) == 0 {
 		return
 	}
@@ -362,7 +445,7 @@ func printMap(w io.Writer, title string, m map[string]string) {
 	sort.Strings(keys)
 	fmt.Fprintf(w, "  %s:\n", title)
 	for _, k := range keys {
-		fmt.Fprintf(w, "    %s=%s\n", k, m[k])
+		fmt.Fprintf(w, "    "+format+"\n", k, m[k])
 	}
 }
 
@@ -370,7 +453,7 @@ func serveCommand(opts CommandOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "serve",
 		Short: "Serve reins's tools to an MCP client over stdio",
-		Long:  "Serve reins's built-in tools over MCP on stdin/stdout. Calls follow your permission rules; a call that would need your approval is refused with the reason.",
+		Long:  "Serve reins's built-in tools over MCP on stdin/stdout. As with Claude Code, the MCP client is responsible for confirming each call with its user: a call your permission rules would ask about runs, while a deny rule still refuses it (with the reason).",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if opts.Serve == nil {

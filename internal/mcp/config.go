@@ -40,6 +40,38 @@ type ServerConfig struct {
 	HeadersHelper string `json:"headersHelper,omitempty"`
 	// Name is the SDK server's name (type "sdk").
 	Name string `json:"name,omitempty"`
+	// Timeout bounds each request to this server (a tool call, a
+	// resource read, a prompt), in milliseconds, in place of
+	// MCP_TOOL_TIMEOUT; 0 means that.
+	Timeout int64 `json:"timeout,omitempty"`
+	// OAuth is the client registered in advance with the authorization
+	// server of a remote server that does not register clients itself
+	// (Claude Code's "oauth" block; its secret, if any, is kept with the
+	// credentials).
+	OAuth *OAuthClient `json:"oauth,omitempty"`
+}
+
+// OAuthClient is a pre-registered OAuth client, as Claude Code's "oauth"
+// block gives it.
+type OAuthClient struct {
+	// ClientID is the client's id at the authorization server.
+	ClientID string `json:"clientId,omitempty"`
+	// CallbackPort is the loopback port the authorization answer comes
+	// back to (the redirect URI registered with the client); 0 means
+	// any free port.
+	CallbackPort int `json:"callbackPort,omitempty"`
+}
+
+// UnmarshalJSON reads the block leniently: fields of Claude Code's that
+// reins does not use are ignored, even where unknown fields are refused.
+func (o *OAuthClient) UnmarshalJSON(b []byte) error {
+	type plain OAuthClient
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*o = OAuthClient(p)
+	return nil
 }
 
 // Transport returns the transport kind: Type, or stdio when a command is

@@ -247,9 +247,10 @@ func TestCommandsAddListGetRemove(t *testing.T) {
 		{args: []string{"add", "--transport", "http", "-s", "user", "web", "http://127.0.0.1:1/mcp", "-H", "Authorization: Bearer ${T}"}, want: "Added http MCP server web (user scope)"},
 		{args: []string{"add-json", "-s", "project", "js", `{"command":"x","args":["1"]}`}, want: "Added stdio MCP server js (project scope)"},
 		{args: []string{"add-json", "bad", `{"comand":"x"}`}, wantErr: "unknown field"},
+		{args: []string{"add-json", "bad", `{"command":5}`}, wantErr: "server entry for bad: command must be a string, not a JSON number"},
 		{args: []string{"add", "--transport", "ftp", "x", "y"}, wantErr: "unknown transport"},
-		{args: []string{"list"}, want: "self: " + exe + " - ✓ connected (3 tools)"},
-		{args: []string{"get", "self"}, want: "Tools: mcp__self__echo, mcp__self__pid, mcp__self__sleep"},
+		{args: []string{"list"}, want: "self: " + exe + " - ✔ Connected"},
+		{args: []string{"get", "self"}, want: "Tools: mcp__self__ask, mcp__self__echo, mcp__self__pid, mcp__self__sleep"},
 		{args: []string{"get", "nope"}, wantErr: `no MCP server named "nope"`},
 		{args: []string{"remove", "web"}, want: "Removed MCP server web (user scope)"},
 		{args: []string{"remove", "-s", "project", "js"}, want: "Removed MCP server js (project scope)"},
@@ -268,7 +269,7 @@ func TestCommandsAddListGetRemove(t *testing.T) {
 		}
 	}
 	out, _ := run("list")
-	if !strings.Contains(out, "js: x 1 - ○ disabled: not approved") && strings.Contains(out, "js:") {
+	if !strings.Contains(out, "js: x 1 - ○ Disabled: not approved") && strings.Contains(out, "js:") {
 		t.Errorf("list after removals:\n%s", out)
 	}
 	data, _ := os.ReadFile(filepath.Join(proj, ProjectFile))

@@ -47,6 +47,11 @@ type server struct {
 	looping      bool               // the latest loop has not returned (it gave up: needs auth, out of attempts)
 
 	stderr tailBuffer // the last lines a stdio server wrote to stderr
+
+	// progress maps the progress token of each tool call in flight to
+	// the call's progress callback; calls counts them, for the tokens.
+	progress sync.Map
+	calls    atomic.Int64
 }
 
 // errNeedsAuth marks a remote server that answered 401.
@@ -184,6 +189,11 @@ func (s *server) connectAndServe(ctx context.Context) (err error) {
 		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { s.refresh() },
 		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { s.refresh() },
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { s.refresh() },
+		// Claude Code declares elicitation to every server, and answers
+		// it even where nobody can be asked (a decline), so a server's
+		// tool does not fail for want of it.
+		ElicitationHandler:          s.elicit,
+		ProgressNotificationHandler: s.onProgress,
 	})
 	if s.m.opts.Cwd != "" {
 		client.AddRoots(&sdk.Root{URI: fileURI(s.m.opts.Cwd), Name: "project"})

@@ -37,22 +37,32 @@
 // A remote server that answers 401 is needs-auth until Login (`reins mcp
 // login <name>`) runs the OAuth authorization code flow of the MCP
 // authorization spec: the server's resource metadata names its
-// authorization server, reins registers itself there, the user approves in
-// a browser with PKCE, and the answer comes back to a one-time loopback
+// authorization server, reins registers itself there (or uses the client
+// registered in advance that the entry's "oauth" block names, from `reins
+// mcp add --client-id --client-secret --callback-port`, its secret kept
+// with the credentials), the user approves in a browser with PKCE, and the answer comes back to a one-time loopback
 // listener. The tokens go to a CredentialStore (owner-only JSON, keyed by
 // server name and URL), from which later connections send them, refreshed
 // and saved again when they expire.
 //
+// A server may ask the user for input while it works on a request
+// (elicitation, in the old server-to-client request form or the newer
+// multi round-trip form): reins declares that it can be asked, and
+// Options.Elicit answers (the front end, after the Elicitation hooks);
+// without it every such request is declined, so the server goes on.
+//
 // Each server tool becomes a *Tool named mcp__<server>__<tool>: read-only
 // when annotated readOnlyHint (and then concurrency-safe), deferred unless
 // its _meta asks "anthropic/alwaysLoad", its calls bounded by the tool
-// timeout (MCP_TOOL_TIMEOUT), its results mapped to text and image blocks
-// with structuredContent kept as Data. A result over the MCP output limit
+// timeout (the server entry's "timeout" in milliseconds, else
+// MCP_TOOL_TIMEOUT, else Claude Code's 100,000,000 ms), its results mapped to text and image blocks
+// with structuredContent kept as Data; the server's progress
+// notifications for a call are the call's progress ("1/2: message"). A result over the MCP output limit
 // (the tool's _meta "anthropic/maxResultSizeChars", else
 // MAX_MCP_OUTPUT_TOKENS when set, else the ordinary limit on a tool
 // result; see tool.UserLimited) is saved to a file and the model told
 // which limit applied. Resources are reached through the
-// ListMcpResources and ReadMcpResource tools, and through @server:uri
+// ListMcpResourcesTool and ReadMcpResourceTool tools, and through @server:uri
 // mentions in prompts (ResourceMentions, AttachResources); prompts are
 // Prompt values the command registry turns into /mcp__<server>__<prompt>
 // commands.
@@ -61,7 +71,9 @@
 //
 // Serve exposes a list of tool.Tool values over stdio to any MCP client;
 // every call passes the supplied tool.Gate, so reins's permission rules
-// apply (a call that would need to ask is refused with the reason).
+// apply (a refusal comes back with the reason; what the gate does with a
+// call that would ask is the caller's choice: `reins mcp serve` lets the
+// client, which confirms each call with its user, have it).
 //
 // This package must not import the engine or any front end.
 package mcp

@@ -78,6 +78,31 @@ func runTestServer() error {
 			}
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "woke"}}}, nil, nil
 		})
+	sdk.AddTool(s, &sdk.Tool{Name: "ask", Description: "Ask the user for a name and report the answer."},
+		func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			// The protocol's multi round-trip way: ask for input in the
+			// result, and get the answer with the call made again.
+			if res, ok := req.Params.InputResponses["who"].(*sdk.ElicitResult); ok {
+				b, _ := json.Marshal(res.Content)
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Action + " " + string(b)}}}, nil, nil
+			}
+			return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"who": &sdk.ElicitParams{Message: "Who are you?", RequestedSchema: map[string]any{
+				"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string", "title": "Name"}}, "required": []string{"name"}}}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "steps", Description: "Report progress twice, then wait to be cancelled."},
+		func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			if tok := req.Params.GetProgressToken(); tok != nil {
+				req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 2, Message: "half way"})
+				req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: 2, Total: 2})
+				// Wait for the client, which has what it waited for,
+				// to cancel the call.
+				select {
+				case <-ctx.Done():
+				case <-time.After(30 * time.Second):
+				}
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "done"}}}, nil, nil
+		})
 	s.AddPrompt(&sdk.Prompt{Name: "greet", Description: "Greet someone.", Arguments: []*sdk.PromptArgument{{Name: "who", Required: true}}},
 		func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Say hello to " + req.Params.Arguments["who"]}}}}, nil

@@ -31,7 +31,10 @@ const (
 
 // Defaults of Options.
 const (
-	DefaultToolTimeout    = 10 * time.Minute
+	// DefaultToolTimeout is Claude Code's: 100,000,000 ms, about 28
+	// hours, so that a long tool (a build, a deployment) is not cut off;
+	// the user interrupts one that hangs.
+	DefaultToolTimeout    = 100_000_000 * time.Millisecond
 	DefaultConnectTimeout = 30 * time.Second
 	DefaultReconnectMin   = 500 * time.Millisecond
 	DefaultReconnectMax   = 30 * time.Second
@@ -52,7 +55,8 @@ type Options struct {
 	// SDK answers servers of type "sdk"; without it they fail.
 	SDK SDKHost
 	// ToolTimeout bounds one tool call; 0 means MCP_TOOL_TIMEOUT (in
-	// milliseconds) or DefaultToolTimeout.
+	// milliseconds) or DefaultToolTimeout. A server's own timeout
+	// (ServerConfig.Timeout) comes first.
 	ToolTimeout time.Duration
 	// ConnectTimeout bounds one connection attempt; 0 means MCP_TIMEOUT
 	// (milliseconds) or DefaultConnectTimeout.
@@ -78,6 +82,10 @@ type Options struct {
 	// OpenBrowser shows an authorization address to the user (see
 	// BrowserOpener); nil only reports it.
 	OpenBrowser func(url string) error
+	// Elicit answers a server's request for input from the user
+	// (elicitation/create); nil declines every such request (print mode:
+	// nobody can be asked).
+	Elicit Elicitor
 	// ClientName and ClientVersion introduce reins to servers.
 	ClientName, ClientVersion string
 	Logger                    *slog.Logger
@@ -385,8 +393,8 @@ func (m *Manager) Status() []ServerStatus {
 
 // Snapshot is what connected servers offer at one moment.
 type Snapshot struct {
-	// Tools are the servers' tools sorted by name, then ListMcpResources
-	// and ReadMcpResource when a connected server offers resources.
+	// Tools are the servers' tools sorted by name, then ListMcpResourcesTool
+	// and ReadMcpResourceTool when a connected server offers resources.
 	Tools []tool.Tool
 	// Prompts are the servers' prompts, as slash-command data.
 	Prompts []Prompt

@@ -178,7 +178,7 @@ func (m *Manager) resourceBlocks(r ResourceMention, res *sdk.ReadResourceResult)
 		for len(cut) > 0 && !utf8.RuneStart(body[len(cut)]) {
 			cut = cut[:len(cut)-1]
 		}
-		body = cut + fmt.Sprintf("\n[cut: the resource is about %d tokens, over %s; the ReadMcpResource tool gets all of it, saved to a file]\n",
+		body = cut + fmt.Sprintf("\n[cut: the resource is about %d tokens, over %s; the ReadMcpResourceTool tool gets all of it, saved to a file]\n",
 			estimateTokens(len(body)), why)
 	}
 	return append([]llm.ContentBlock{llm.TextBlock(r.Tag() + "\n" + body + "</mcp-resource>")}, images...)

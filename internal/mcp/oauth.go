@@ -114,6 +114,27 @@ func (s *CredentialStore) put(name, url string, c credential) error {
 	return s.writeLocked(m)
 }
 
+// SetClientSecret keeps the secret of server name's pre-registered OAuth
+// client (at url) for its logins, in place of any tokens kept for it.
+func (s *CredentialStore) SetClientSecret(name, url, secret string) error {
+	return s.put(name, url, credential{ClientSecret: secret})
+}
+
+// clientSecret is the kept secret of server name's pre-registered
+// client, "" when there is none.
+func (s *CredentialStore) clientSecret(name, url string) string {
+	if s == nil {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, err := s.readLocked()
+	if err != nil {
+		return ""
+	}
+	return m[credentialKey(name, url)].ClientSecret
+}
+
 // Remove forgets the tokens of server name at url, reporting whether
 // there were any.
 func (s *CredentialStore) Remove(name, url string) (bool, error) {
@@ -213,7 +234,12 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 	// The answer comes to http://localhost:PORT/callback, the form
 	// authorization servers accept for native apps; a browser may resolve
 	// localhost to either loopback address, so both listen when they can.
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	// A pre-registered client's redirect URI names its port.
+	fixedPort := 0
+	if cfg.OAuth != nil {
+		fixedPort = cfg.OAuth.CallbackPort
+	}
+	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", fixedPort))
 	if err != nil {
 		return fmt.Errorf("listen for the authorization answer: %w", err)
 	}
@@ -269,7 +295,7 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 		cfg *oauth2.Config
 		tok *oauth2.Token
 	}
-	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
+	hcfg := &auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			ClientName: "reins", RedirectURIs: []string{redirect}, TokenEndpointAuthMethod: "none",
 			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"}}},
@@ -299,7 +325,18 @@ func Login(ctx context.Context, name string, cfg ServerConfig, store *Credential
 			got.cfg, got.tok = c, t
 			return c.TokenSource(ctx, t), nil
 		},
-	})
+	}
+	if cfg.OAuth != nil && cfg.OAuth.ClientID != "" {
+		// A client registered in advance (servers that do not register
+		// clients themselves): no registration, its id, and its secret
+		// when `reins mcp add --client-secret` kept one.
+		pc := &oauthex.ClientCredentials{ClientID: cfg.OAuth.ClientID}
+		if secret := store.clientSecret(name, cfg.URL); secret != "" {
+			pc.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
+		}
+		hcfg.PreregisteredClient, hcfg.DynamicClientRegistrationConfig = pc, nil
+	}
+	h, err := auth.NewAuthorizationCodeHandler(hcfg)
 	if err != nil {
 		return fmt.Errorf("log in to %s: %w", name, err)
 	}

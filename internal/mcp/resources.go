@@ -17,8 +17,8 @@ import (
 
 // Names of the resource tools.
 const (
-	ListResourcesName = "ListMcpResources"
-	ReadResourceName  = "ReadMcpResource"
+	ListResourcesName = "ListMcpResourcesTool"
+	ReadResourceName  = "ReadMcpResourceTool"
 )
 
 var (
@@ -28,7 +28,7 @@ var (
 	readResourceDescription string
 )
 
-// ResourceInfo is one listed resource (the Data of ListMcpResources).
+// ResourceInfo is one listed resource (the Data of ListMcpResourcesTool).
 type ResourceInfo struct {
 	URI         string `json:"uri"`
 	Name        string `json:"name"`
@@ -37,7 +37,7 @@ type ResourceInfo struct {
 	Server      string `json:"server"`
 }
 
-// listResourcesTool is ListMcpResources.
+// listResourcesTool is ListMcpResourcesTool.
 type listResourcesTool struct {
 	tool.Defaults
 	m *Manager
@@ -108,7 +108,7 @@ func (t *listResourcesTool) Call(ctx context.Context, _ *tool.Call, input json.R
 	return &tool.Result{Content: []llm.ContentBlock{llm.TextBlock(text)}, Data: list}, nil
 }
 
-// readResourceTool is ReadMcpResource.
+// readResourceTool is ReadMcpResourceTool.
 type readResourceTool struct {
 	tool.Defaults
 	m *Manager

@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -211,7 +213,7 @@ func (t *Tool) ShouldDefer() bool { return !t.alwaysLoad }
 func (t *Tool) SearchHint() string { return t.title }
 
 // Call runs the tool on its server, bounded by the tool timeout.
-func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ func(tool.Progress)) (*tool.Result, error) {
+func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, progress func(tool.Progress)) (*tool.Result, error) {
 	cs, err := t.srv.session()
 	if err != nil {
 		return nil, err
@@ -222,9 +224,33 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 			return nil, fmt.Errorf("%s: input is not a JSON object: %w", t.name, err)
 		}
 	}
+	params := &sdk.CallToolParams{Name: t.remote, Arguments: args}
+	if progress != nil {
+		// The server's progress notifications for this call are shown
+		// as the call's progress.
+		// A notification handled as the call returns is dropped, not
+		// reported after the call's result.
+		token := fmt.Sprintf("%s-%d", t.name, t.srv.calls.Add(1))
+		var mu sync.Mutex
+		ended := false
+		t.srv.progress.Store(token, func(pr tool.Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !ended {
+				progress(pr)
+			}
+		})
+		defer func() {
+			t.srv.progress.Delete(token)
+			mu.Lock()
+			ended = true
+			mu.Unlock()
+		}()
+		params.SetProgressToken(token)
+	}
 	var res *sdk.CallToolResult
 	err = t.srv.bounded(ctx, t.remote, func(ctx context.Context) (err error) {
-		res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: t.remote, Arguments: args})
+		res, err = cs.CallTool(ctx, params)
 		return err
 	})
 	if err != nil {
@@ -235,11 +261,41 @@ func (t *Tool) Call(ctx context.Context, _ *tool.Call, input json.RawMessage, _ 
 	return out, nil
 }
 
+// onProgress passes a server's progress notification to the tool call it
+// is about: "3/5: message", or what of that the server gave.
+func (s *server) onProgress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+	p := req.Params
+	if p == nil {
+		return
+	}
+	fn, ok := s.progress.Load(fmt.Sprint(p.ProgressToken))
+	if !ok {
+		return // a call that has ended, or a token not ours
+	}
+	var parts []string
+	switch {
+	case p.Total > 0:
+		parts = append(parts, fmt.Sprintf("%s/%s", strconv.FormatFloat(p.Progress, 'f', -1, 64), strconv.FormatFloat(p.Total, 'f', -1, 64)))
+	case p.Progress > 0:
+		parts = append(parts, strconv.FormatFloat(p.Progress, 'f', -1, 64))
+	}
+	if m := strings.TrimSpace(p.Message); m != "" {
+		parts = append(parts, m)
+	}
+	if len(parts) > 0 {
+		fn.(func(tool.Progress))(tool.Progress{Message: strings.Join(parts, ": "), Data: p})
+	}
+}
+
 // bounded runs one request to the server (a tool call, a resource read, a
 // prompt), bounded by the tool timeout. what names the request in errors.
 // The caller's cancellation comes back as ctx.Err().
 func (s *server) bounded(ctx context.Context, what string, fn func(context.Context) error) error {
-	timeout := s.m.toolTimeout
+	timeout, setting := s.m.toolTimeout, "MCP_TOOL_TIMEOUT"
+	if ms := s.conf.Config.Timeout; ms > 0 {
+		timeout = time.Duration(min(uint64(ms), maxEnvMillis)) * time.Millisecond
+		setting = `the server's "timeout" setting`
+	}
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	err := fn(cctx)
@@ -249,7 +305,7 @@ func (s *server) bounded(ctx context.Context, what string, fn func(context.Conte
 	case ctx.Err() != nil:
 		return ctx.Err()
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("MCP server %q did not answer %s within %s (MCP_TOOL_TIMEOUT)", s.name, what, timeout.Round(time.Millisecond))
+		return fmt.Errorf("MCP server %q did not answer %s within %s (%s)", s.name, what, timeout.Round(time.Millisecond), setting)
 	case errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		// The server went away mid-request (a stdio server crashed):
 		// say so, with what it last wrote to stderr.
@@ -325,9 +381,10 @@ func mapContent(cs []sdk.Content) []llm.ContentBlock {
 }
 
 // imageBlock is an image the model can see, or a note for a format it
-// cannot. An image larger than the API takes (one would fail every later
-// request of the session) is scaled down as Read does, or replaced by a
-// note when it cannot be. The type sent is the one the bytes show, as
+// cannot. An image larger than the API takes, in bytes or in pixels (over
+// read.MaxImageSide a side; one would fail every later request of the
+// session), is scaled down as Read does, or replaced by a note when it
+// cannot be. The type sent is the one the bytes show, as
 // Read finds it: the API refuses an image whose bytes do not match its
 // type, and that failure too would come back with every later request.
 func imageBlock(mime string, data []byte) llm.ContentBlock {
@@ -341,13 +398,12 @@ func imageBlock(mime string, data []byte) llm.ContentBlock {
 			return llm.TextBlock(fmt.Sprintf("[image said to be %s, %d bytes, whose content is not an image (it looks like %s); not shown]",
 				mime, len(data), sniffed))
 		}
-		if len(data) > read.MaxImageBytes {
-			small, err := read.ShrinkImage(data, read.MaxImageBytes)
-			if err != nil {
-				return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, too large to show and could not be scaled down: %v]", mime, len(data), err))
-			}
-			mime, data = "image/jpeg", small
+		small, smallMime, err := read.FitImage(data, mime, read.MaxImageBytes)
+		if err != nil {
+			return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, larger than the %d bytes or %d pixels a side an image may be, and it could not be scaled down: %v]",
+				mime, len(data), read.MaxImageBytes, read.MaxImageSide, err))
 		}
+		mime, data = smallMime, small
 		return llm.ContentBlock{Type: llm.BlockImage, Source: &llm.Source{Type: "base64", MediaType: mime, Data: base64.StdEncoding.EncodeToString(data)}}
 	}
 	return llm.TextBlock(fmt.Sprintf("[image %s, %d bytes, in a format that cannot be shown]", mime, len(data)))

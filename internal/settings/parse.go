@@ -107,6 +107,7 @@ var KnownHookEvents = []string{
 	"PreCompact", "PostCompact", "SessionStart", "SessionEnd", "PermissionDenied",
 	"CwdChanged", "UserPromptExpansion", "InstructionsLoaded", "PostToolBatch",
 	"WorktreeCreate", "WorktreeRemove", "Setup", "FileChanged",
+	"Elicitation", "ElicitationResult",
 }
 
 // unfiredHookEvents are Claude Code's hook events that reins does not
@@ -114,7 +115,7 @@ var KnownHookEvents = []string{
 // yet); a hook for one is warned about without a typo suggestion.
 var unfiredHookEvents = []string{
 	"ConfigChange", "TaskCreated", "TaskCompleted",
-	"TeammateIdle", "Elicitation", "ElicitationResult", "PreModelSwitch", "PostModelSwitch", "MessageDisplay",
+	"TeammateIdle", "PreModelSwitch", "PostModelSwitch", "MessageDisplay",
 	"DirectoryAdded",
 }
 

@@ -100,6 +100,10 @@ func newAskDialog(m *Model, a askMsg) dialog {
 		}
 	case "ExitPlanMode":
 		return newPlanDialog(m, a)
+	case ElicitationQuestion:
+		if d := newElicitDialog(a); d != nil {
+			return d
+		}
 	}
 	return newPermissionDialog(m, a)
 }

@@ -25,11 +25,13 @@ import (
 type AuthServer struct {
 	*httptest.Server
 
-	mu        sync.Mutex
-	challenge string
-	issued    []string // access tokens, in order
-	refreshes int
-	seen      map[string]bool // request header names
+	mu         sync.Mutex
+	challenge  string
+	issued     []string // access tokens, in order
+	refreshes  int
+	seen       map[string]bool // request header names
+	registered int             // dynamic client registrations
+	redirect   string          // the redirect_uri of the last authorize request
 }
 
 // ClientID is the id the server registers every client under.
@@ -52,6 +54,9 @@ func NewAuthServer(t testing.TB) *AuthServer {
 			return
 		}
 		md["client_id"] = ClientID
+		as.mu.Lock()
+		as.registered++
+		as.mu.Unlock()
 		writeJSON(w, http.StatusCreated, md)
 	})
 	mux.HandleFunc("/authorize", func(w http.ResponseWriter, r *http.Request) {
@@ -62,6 +67,7 @@ func NewAuthServer(t testing.TB) *AuthServer {
 		}
 		as.mu.Lock()
 		as.challenge = q.Get("code_challenge")
+		as.redirect = q.Get("redirect_uri")
 		as.mu.Unlock()
 		http.Redirect(w, r, q.Get("redirect_uri")+"?code=the-code&state="+url.QueryEscape(q.Get("state")), http.StatusFound)
 	})
@@ -112,6 +118,21 @@ func (as *AuthServer) Saw(header string) bool {
 	as.mu.Lock()
 	defer as.mu.Unlock()
 	return as.seen[http.CanonicalHeaderKey(header)]
+}
+
+// Registrations is how many clients registered themselves (dynamic
+// client registration).
+func (as *AuthServer) Registrations() int {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.registered
+}
+
+// RedirectURI is the redirect_uri of the last authorization request.
+func (as *AuthServer) RedirectURI() string {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	return as.redirect
 }
 
 // Refreshes is how many refresh grants the server answered.
