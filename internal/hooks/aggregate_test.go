@@ -136,7 +136,7 @@ func TestInputJSONFieldsPerEvent(t *testing.T) {
 		{Input{Event: UserPromptSubmit, Prompt: "hi"}, []string{"prompt"}},
 		{Input{Event: Notification, Message: "m", Title: "t", NotificationType: "permission_prompt"},
 			[]string{"message", "notification_type", "title"}},
-		{Input{Event: Stop}, []string{"stop_hook_active"}},
+		{Input{Event: Stop}, []string{"stop_hook_active", "session_crons"}},
 		{Input{Event: SubagentStart, AgentID: "a1", AgentType: "explorer"}, []string{"agent_id", "agent_type"}},
 		{Input{Event: SubagentStop, AgentID: "a1", AgentType: "explorer", AgentTranscriptPath: "/t", StopHookActive: true, LastAssistantMessage: "done"},
 			[]string{"agent_id", "agent_transcript_path", "agent_type", "last_assistant_message", "stop_hook_active"}},

@@ -108,7 +108,8 @@
 //
 // Input fields beyond the common ones include duration_ms (PostToolUse,
 // PostToolUseFailure), background_tasks (Stop, SubagentStop: the
-// session's tasks still running), and source ("user" or "sdk") and
+// session's tasks still running), session_crons (Stop: always empty, as
+// reins schedules no prompts), and source ("user" or "sdk") and
 // session_title (UserPromptSubmit).
 //
 // Where events fire (outside this package): SessionStart at start

@@ -391,6 +391,11 @@ func (in *Input) JSON() []byte {
 		if in.BackgroundTasks != nil {
 			m["background_tasks"] = in.BackgroundTasks
 		}
+		if in.Event == Stop {
+			// reins has no scheduled prompts (Claude Code's
+			// CronCreate), so a session never has any.
+			m["session_crons"] = []any{}
+		}
 	case PreCompact:
 		m["trigger"] = in.Trigger
 		m["custom_instructions"] = in.CustomInstructions

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/google/uuid"
+
 	"reins/internal/hooks"
 )
 
@@ -29,7 +31,9 @@ type hookCallback struct {
 	Subtype    string          `json:"subtype"`
 	CallbackID string          `json:"callback_id"`
 	Input      json.RawMessage `json:"input"`
-	ToolUseID  *string         `json:"tool_use_id"`
+	// ToolUseID is the tool call's id for a tool event, else a fresh
+	// UUID for this callback.
+	ToolUseID *string `json:"tool_use_id"`
 }
 
 // Run asks the client to run the callback with input and returns its
@@ -39,9 +43,12 @@ func (h *callbackHook) Run(ctx context.Context, input []byte) hooks.Output {
 	var in struct {
 		ToolUseID string `json:"tool_use_id"`
 	}
-	if json.Unmarshal(input, &in) == nil && in.ToolUseID != "" {
-		req.ToolUseID = &in.ToolUseID
+	if json.Unmarshal(input, &in) != nil || in.ToolUseID == "" {
+		// An event of no tool call still gets an id of its own, as
+		// Claude Code gives one, so a host can tell callbacks apart.
+		in.ToolUseID = uuid.NewString()
 	}
+	req.ToolUseID = &in.ToolUseID
 	raw, err := h.s.peer.request(ctx, "hook_callback", req)
 	if err != nil && h.block && hookEvent(input) == hooks.PermissionRequest {
 		// Exit 2 does not deny a permission; the decision object does.
