@@ -333,7 +333,8 @@ func (c *client) autoAnswer(line string) bool {
 
 // fakeMCP is an MCP server hosted by the SDK side, with one tool "echo".
 type fakeMCP struct {
-	name string
+	name  string
+	title string // the echo tool's title, if any
 
 	mu    sync.Mutex
 	lines []string // the mcp_message request lines received
@@ -369,10 +370,14 @@ func (f *fakeMCP) handle(server string, msg json.RawMessage, line string) any {
 	case "tools/list":
 		// alwaysLoad: the tool is sent with its schema rather than
 		// deferred behind tool search.
-		return reply(map[string]any{"tools": []any{map[string]any{"name": "echo", "description": "Echo the text back.",
+		echo := map[string]any{"name": "echo", "description": "Echo the text back.",
 			"_meta": map[string]any{"anthropic/alwaysLoad": true},
 			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}},
-				"required": []string{"text"}}}}})
+				"required": []string{"text"}}}
+		if f.title != "" {
+			echo["title"] = f.title
+		}
+		return reply(map[string]any{"tools": []any{echo}})
 	case "tools/call":
 		var p struct {
 			Arguments struct {

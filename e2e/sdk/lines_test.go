@@ -203,9 +203,20 @@ func controlErr(id, msg string) string {
 // as capture.
 func canUseTool(capture, tool, id, input string) string {
 	return `{"type":"control_request","request_id":"<$` + capture + `>","request":{"subtype":"can_use_tool","tool_name":` + q(tool) +
-		`,"input":` + input + `,"permission_suggestions":[{"type":"addRules","rules":[{"toolName":` + q(tool) + `}],` +
-		`"behavior":"allow","destination":"localSettings"}],"blocked_path":null,"tool_use_id":` + q(id) +
+		`,"display_name":` + q(displayName(tool)) + `,"input":` + input + `,"permission_suggestions":[{"type":"addRules","rules":[{"toolName":` + q(tool) + `}],` +
+		`"behavior":"allow","destination":"localSettings"}],"tool_use_id":` + q(id) +
 		`,"decision_reason":"<string>"}}`
+}
+
+// displayName is the display_name of a tool that has no title: an MCP
+// tool's own name with a capital first letter, a built-in tool's name.
+func displayName(tool string) string {
+	if rest, ok := strings.CutPrefix(tool, "mcp__"); ok {
+		if _, remote, ok := strings.Cut(rest, "__"); ok {
+			return strings.ToUpper(remote[:1]) + remote[1:]
+		}
+	}
+	return tool
 }
 
 // hookCallback is a PreToolUse hook_callback request.

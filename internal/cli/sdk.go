@@ -101,6 +101,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 		MaxBudgetUSD:      o.MaxBudgetUSD,
 		ClientVersion:     Version,
 		ContextInfo:       f.contextInfo,
+		LookupTool:        f.lookup,
 	})
 	f.srv = srv
 	h := appHooks{SDKHost: srv.MCPHost(), ExtraTools: srv.Tools, Announce: f.announce, ModeChanged: f.modeChanged, Elicit: srv.Elicit}

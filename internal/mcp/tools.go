@@ -209,6 +209,9 @@ func (t *Tool) MaxResultChars() int { return tool.DefaultMaxResultChars }
 // ShouldDefer is true unless the server marked the tool alwaysLoad.
 func (t *Tool) ShouldDefer() bool { return !t.alwaysLoad }
 
+// Title is the tool's title for people, when the server gave one.
+func (t *Tool) Title() string { return t.title }
+
 // SearchHint is the tool's title, when the server gave one.
 func (t *Tool) SearchHint() string { return t.title }
 

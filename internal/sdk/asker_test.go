@@ -28,7 +28,7 @@ func TestPermissionAnswersBecomeEngineAnswers(t *testing.T) {
 		{"allow switching mode", `{"behavior":"allow","updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]}`,
 			engine.Answer{Allow: true, Updates: []engine.Suggestion{{Type: "setMode", Mode: "acceptEdits", Destination: "session"}}, Source: "user_temporary"}, ""},
 		{"deny with message", `{"behavior":"deny","message":"not now"}`, engine.Answer{Message: "not now", Source: "user_reject"}, ""},
-		{"deny and interrupt", `{"behavior":"deny","message":"stop","interrupt":true}`, engine.Answer{Message: "stop", Interrupt: true, Source: "user_reject"}, ""},
+		{"deny and interrupt", `{"behavior":"deny","message":"stop","interrupt":true}`, engine.Answer{Message: RejectedText, Interrupt: true, Source: "user_abort"}, ""},
 		{"deny without message", `{"behavior":"deny"}`, engine.Answer{Message: "The user denied this tool call.", Source: "user_reject"}, ""},
 		{"unknown behavior", `{"behavior":"maybe"}`, engine.Answer{}, `behavior "maybe" is neither`},
 		{"input not an object", `{"behavior":"allow","updatedInput":"ls"}`, engine.Answer{}, "updatedInput must be an object"},

@@ -67,7 +67,11 @@
 // mcp_message (Server.MCPHost, for {"type":"sdk"} MCP servers). A request
 // abandoned before its answer (its turn was interrupted) is withdrawn with
 // control_cancel_request; once the client's input has ended, pending and
-// new requests fail at once instead of waiting.
+// new requests fail at once instead of waiting. A can_use_tool request
+// names the tool for people (display_name: an MCP tool's title) and says
+// what the call does (description); a deny answer with interrupt set gives
+// the model RejectedText whatever its message says. A hook_callback
+// request carries the tool call's id, or for other events a fresh UUID.
 //
 // With a JSON schema (--json-schema, or jsonSchema in initialize) the
 // Server adds the StructuredOutput tool to each turn (Server.Tools) and

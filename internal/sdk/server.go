@@ -38,6 +38,9 @@ type Config struct {
 	// Session returns the session turns run on, at each turn start.
 	Session func() *engine.Session
 	Models  *llm.Models
+	// LookupTool finds a tool of the session by name, for what
+	// can_use_tool says of it (an MCP tool's title); nil: only names.
+	LookupTool func(name string) (tool.Tool, bool)
 	// Init returns the system/init line written at the start of each
 	// turn (nil writes none).
 	Init func() *streamjson.Init

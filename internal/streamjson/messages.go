@@ -185,7 +185,8 @@ type User struct {
 type ToolResultMeta struct {
 	ID string `json:"id"`
 	// NonExecutionKind is "permission-rule" when permission refused the
-	// call, so it did not run.
+	// call, so it did not run, and "user-rejected" when the user refused
+	// it and stopped the turn (then PermissionDecision is left out).
 	NonExecutionKind   string                   `json:"non_execution_kind,omitempty"`
 	PermissionDecision *tool.PermissionDecision `json:"permission_decision,omitempty"`
 }

@@ -140,7 +140,12 @@ func (w *Writer) Messages(ev engine.Event) []any {
 			UUID: e.UUID, Timestamp: now, ToolUseResult: data}
 		if p := e.Permission; p != nil {
 			m := ToolResultMeta{ID: e.ID, PermissionDecision: p}
-			if p.Decision == tool.DecisionReject {
+			switch {
+			case p.Decision == tool.DecisionReject && p.Source == "user_abort":
+				// The user rejected it and stopped the turn: Claude Code
+				// gives the kind alone.
+				m.NonExecutionKind, m.PermissionDecision = "user-rejected", nil
+			case p.Decision == tool.DecisionReject:
 				m.NonExecutionKind = "permission-rule"
 			}
 			u.ToolResultMeta = []ToolResultMeta{m}
