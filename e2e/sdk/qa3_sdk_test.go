@@ -146,7 +146,9 @@ func TestQA3DenialWithInterruptSaysWhyTheTurnStopped(t *testing.T) {
 	c.expect(`{"type":"control_request","request_id":"<$ask>","request":"<any>"}`)
 	c.answer(c.get("ask"), `{"behavior":"deny","message":"Stop right there.","interrupt":true}`)
 	c.expect(stateLine("running"))
-	c.expect(toolResultLine("toolu_1", "Stop right there.", true, `"<string>"`))
+	// The model gets the standard rejection, not the host's message, as
+	// Claude Code gives it (see TestQA11InterruptingDenyGivesTheStandardRejection).
+	c.expect(toolResultLine("toolu_1", "<~rejected this tool call and stopped the turn>", true, `"<string>"`))
 	c.expect(interruptedLine("[Request interrupted by user for tool use]"))
 	c.expect(resultLine(resultSpec{subtype: "error_during_execution", stop: "tool_use", turns: 2, in: 100, out: 10, terminal: "aborted_tools",
 		denials: `[{"tool_name":"Bash","tool_use_id":"toolu_1","tool_input":{"command":"touch made","description":"make"}}]`,
