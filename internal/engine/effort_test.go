@@ -60,7 +60,7 @@ func TestEffortIsNotSentToModelsThatRefuseIt(t *testing.T) {
 }
 
 func TestThinkingDisplayGoesWithThinkingOnly(t *testing.T) {
-	h := newHarness(t, engine.Config{Thinking: &llm.Thinking{Type: "adaptive"}, ThinkingDisplay: "summarized"}, nil, llmtest.Reply("ok"))
+	h := newHarness(t, engine.Config{Model: "claude-opus-5-5", Thinking: &llm.Thinking{Type: "adaptive"}, ThinkingDisplay: "summarized"}, nil, llmtest.Reply("ok"))
 	h.run(t, context.Background(), "hi")
 	if got := string(h.srv.Requests()[0].Thinking); got != `{"type":"adaptive","display":"summarized"}` {
 		t.Errorf("thinking %s", got)

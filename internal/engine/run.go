@@ -817,23 +817,9 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 		}
 	}
 	req.Messages = msgs
-	req.MaxTokens = t.currentCap()
-	switch {
-	case s.cfg.Thinking != nil:
-		req.Thinking = s.cfg.Thinking
-	case thinkBudget > 0:
-		// The API refuses a budget below its minimum; a smaller one asks
-		// for as little thinking as it allows.
-		thinkBudget = max(thinkBudget, MinThinkingBudget)
-		req.Thinking = &llm.Thinking{Type: "enabled", BudgetTokens: thinkBudget}
-		req.MaxTokens += thinkBudget
-		if info := s.cfg.Models.Info(model); info.MaxOutput > 0 && req.MaxTokens > info.MaxOutput {
-			req.MaxTokens = info.MaxOutput
-			if req.Thinking.BudgetTokens >= req.MaxTokens {
-				req.Thinking.BudgetTokens = req.MaxTokens / 2
-			}
-		}
-	}
+	// The thinking field takes the form the model accepts: newer models
+	// refuse budgets and "disabled", older ones refuse "adaptive".
+	req.Thinking, req.MaxTokens = s.cfg.Models.Info(model).ThinkingFor(s.cfg.Thinking, thinkBudget, t.currentCap())
 	if display != "" && req.Thinking != nil && req.Thinking.Type != "disabled" {
 		th := *req.Thinking
 		th.Display = display

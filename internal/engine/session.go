@@ -192,7 +192,7 @@ const (
 	// back to be continued.
 	MaxPauseResumes = 10
 	// MinThinkingBudget is the smallest thinking budget the API accepts.
-	MinThinkingBudget = 1024
+	MinThinkingBudget = llm.MinThinkingBudget
 )
 
 // node is one history item.
