@@ -86,6 +86,8 @@ var effortsByPrefix = []struct {
 	efforts []string
 }{
 	{"claude-opus-5", []string{"low", "medium", "high", "xhigh", "max"}},
+	{"claude-sonnet-5", []string{"low", "medium", "high", "xhigh", "max"}},
+	{"claude-haiku-5", []string{"low", "medium", "high", "xhigh", "max"}},
 	{"claude-opus-4-8", []string{"low", "medium", "high", "xhigh", "max"}},
 	{"claude-opus-4-7", []string{"low", "medium", "high", "xhigh", "max"}},
 	{"claude-opus-4-6", []string{"low", "medium", "high", "max"}},

@@ -50,3 +50,29 @@ func TestThinkingForSendsTheFormTheModelTakes(t *testing.T) {
 		})
 	}
 }
+
+// Claude Code 2.1.328 knows claude-sonnet-5-5 and claude-haiku-5-5: a 1M
+// window, 128,000 output tokens, effort levels (default medium) and list
+// prices it bills at $2/$10 and $0.10/$0.50 per million. reins gave them
+// a 200,000-token window, no effort and no price.
+func TestClaude55SonnetAndHaikuHaveTheirFacts(t *testing.T) {
+	m := NewModels(func(string) string { return "" })
+	for _, c := range []struct {
+		id      string
+		in, out float64
+	}{{"claude-sonnet-5-5", 2, 10}, {"claude-haiku-5-5", 0.1, 0.5}} {
+		info := m.Info(c.id)
+		if info.ContextWindow != 1_000_000 || info.MaxOutput != 128_000 || info.InputPrice != c.in || info.OutputPrice != c.out {
+			t.Errorf("%s: %+v", c.id, info)
+		}
+		if got := info.EffortFor(""); got != "medium" {
+			t.Errorf("%s: default effort %q, want medium", c.id, got)
+		}
+		if got := info.EffortFor("max"); got != "max" {
+			t.Errorf("%s: effort max runs as %q", c.id, got)
+		}
+		if info.ThinkingMode() != ThinkingAdaptiveOnly {
+			t.Errorf("%s: thinking mode %d, want adaptive only", c.id, info.ThinkingMode())
+		}
+	}
+}
