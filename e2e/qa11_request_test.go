@@ -53,3 +53,32 @@ func TestThinkingOnAnAdaptiveOnlyModelIsAdaptiveOrAbsent(t *testing.T) {
 		}
 	}
 }
+
+// The compaction summary request carried no output_config.effort and no
+// effort beta, so the summary ran at the API's default level instead of
+// the one the user chose, with a different anthropic-beta header than
+// the conversation's requests. It now carries both, like Claude Code's.
+func TestCompactionRequestCarriesTheChosenEffort(t *testing.T) {
+	srv := server(t, llmtest.Reply("answer one"), llmtest.Reply("<summary>what happened</summary>"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "first question", "--effort", "high"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	if r := sb.Run(t, "", "-p", "/compact", "-c", "--effort", "high", "--max-thinking-tokens", "3000"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want the question and the summary", len(reqs))
+	}
+	sum := reqs[1]
+	if level, beta := sum.Effort(); level != "high" || !beta {
+		t.Errorf("summary request: effort %q, beta %v; want high with the beta (anthropic-beta %q)", level, beta, sum.Header.Get("anthropic-beta"))
+	}
+	if th, _ := thinkingOf(t, sum); th != `{"type":"adaptive"}` {
+		t.Errorf("summary request thinking %s, want adaptive", th)
+	}
+	if a, b := reqs[0].Header.Get("anthropic-beta"), sum.Header.Get("anthropic-beta"); a != b {
+		t.Errorf("anthropic-beta differs: conversation %q, summary %q", a, b)
+	}
+}

@@ -72,6 +72,9 @@ func requestFor(ctx context.Context, s *engine.Session, history []*llm.Message, 
 		req.MaxTokens = info.MaxOutput
 	}
 	req.Thinking, req.MaxTokens = info.ThinkingFor(cfg.Thinking, cfg.MaxThinkingTokens, req.MaxTokens)
+	// The same effort level and beta header as the conversation's
+	// requests: the summary is asked at the level the user chose.
+	info.ApplyEffort(req, cfg.Effort)
 	return req
 }
 

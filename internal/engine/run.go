@@ -825,12 +825,8 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 		th.Display = display
 		req.Thinking = &th
 	}
-	if info := s.cfg.Models.Info(model); info.SupportsEffort() {
-		// The beta goes with every request to such a model, level or not,
-		// so the header stays the same when the level changes.
-		req.Effort = info.EffortFor(llm.AtLeastEffort(effort, t.minEffort, info))
-		req.Betas = append(slices.Clip(req.Betas), llm.EffortBeta)
-	}
+	info := s.cfg.Models.Info(model)
+	info.ApplyEffort(req, llm.AtLeastEffort(effort, t.minEffort, info))
 	return req
 }
 
