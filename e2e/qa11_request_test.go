@@ -82,3 +82,27 @@ func TestCompactionRequestCarriesTheChosenEffort(t *testing.T) {
 		t.Errorf("anthropic-beta differs: conversation %q, summary %q", a, b)
 	}
 }
+
+// A sub-agent's requests were sent without thinking when the
+// conversation's had it (--max-thinking-tokens, --thinking), so the
+// delegated work ran without the reasoning the user asked for; Claude
+// Code's sub-agents think as the conversation does.
+func TestSubagentRequestsThinkLikeTheConversation(t *testing.T) {
+	srv := server(t,
+		llmtest.Calls(llmtest.ToolUse("toolu_1", "Agent", map[string]any{"description": "look", "prompt": "list the files", "subagent_type": "general-purpose"})),
+		llmtest.Reply("the files"),
+		llmtest.Reply("done"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	if r := sb.Run(t, "", "-p", "delegate", "--model", "claude-sonnet-4-5", "--max-thinking-tokens", "3000"); r.Code != 0 {
+		t.Fatalf("code %d err %q", r.Code, r.Stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	for i, r := range reqs {
+		if th, _ := thinkingOf(t, r); th != `{"type":"enabled","budget_tokens":3000}` {
+			t.Errorf("request %d (%s): thinking %s, want the conversation's budget", i+1, r.LastUserText()[:min(30, len(r.LastUserText()))], th)
+		}
+	}
+}
