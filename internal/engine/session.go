@@ -364,11 +364,14 @@ func (s *Session) Effort() string {
 	return s.cfg.Effort
 }
 
-// SetMaxThinkingTokens changes the thinking budget (0 turns it off).
+// SetMaxThinkingTokens changes the thinking budget (0 turns it off). It
+// replaces a thinking setting given as a type (--thinking adaptive or
+// disabled), which would otherwise win over the budget.
 func (s *Session) SetMaxThinkingTokens(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfg.MaxThinkingTokens = n
+	s.cfg.Thinking = nil
 }
 
 // Totals returns the session's usage and cost so far.
