@@ -96,17 +96,18 @@ func effortOf(r *llmtest.Request) string {
 	return level
 }
 
-// set_max_thinking_tokens after --thinking adaptive changed nothing: the
-// thinking type won over any budget, so 0 did not turn thinking off.
+// set_max_thinking_tokens after --thinking disabled changed nothing: the
+// thinking type won over any budget. A budget now replaces it; 0 keeps
+// the type.
 func TestSetMaxThinkingTokensReplacesAThinkingType(t *testing.T) {
-	h := newHarness(t, engine.Config{Thinking: &llm.Thinking{Type: "adaptive"}}, nil, llmtest.Reply("one"), llmtest.Reply("two"))
+	h := newHarness(t, engine.Config{Thinking: &llm.Thinking{Type: "disabled"}}, nil, llmtest.Reply("one"), llmtest.Reply("two"))
 	h.sess.SetMaxThinkingTokens(0)
 	h.run(t, context.Background(), "hi")
 	h.sess.SetMaxThinkingTokens(2000)
 	h.run(t, context.Background(), "again")
 	reqs := h.srv.Requests()
-	if got := string(reqs[0].Thinking); got != "" {
-		t.Errorf("after 0: thinking %s, want none", got)
+	if got := string(reqs[0].Thinking); got != `{"type":"disabled"}` {
+		t.Errorf("after 0: thinking %s, want the type kept", got)
 	}
 	if got := string(reqs[1].Thinking); got != `{"type":"enabled","budget_tokens":2000}` {
 		t.Errorf("after 2000: thinking %s, want that budget", got)

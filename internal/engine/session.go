@@ -364,14 +364,17 @@ func (s *Session) Effort() string {
 	return s.cfg.Effort
 }
 
-// SetMaxThinkingTokens changes the thinking budget (0 turns it off). It
-// replaces a thinking setting given as a type (--thinking adaptive or
-// disabled), which would otherwise win over the budget.
+// SetMaxThinkingTokens changes the thinking budget (0 drops it). A
+// budget replaces a thinking setting given as a type (--thinking
+// adaptive or disabled), which would otherwise win over it; 0 keeps
+// that setting.
 func (s *Session) SetMaxThinkingTokens(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfg.MaxThinkingTokens = n
-	s.cfg.Thinking = nil
+	if n > 0 {
+		s.cfg.Thinking = nil
+	}
 }
 
 // Totals returns the session's usage and cost so far.
