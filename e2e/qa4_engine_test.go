@@ -180,15 +180,16 @@ func TestContextWindowExceededWithoutRoomIsAnError(t *testing.T) {
 // A thinking budget below the API's minimum (1024) is raised to it; the
 // API refused the request ("budget_tokens: Input should be greater than
 // or equal to 1024"). MAX_THINKING_TOKENS, as Claude Code users set it,
-// turns thinking on like --max-thinking-tokens.
+// turns thinking on like --max-thinking-tokens. (Budgets go to models
+// that take them, such as Sonnet 4.5.)
 func TestThinkingBudgetIsAtLeastTheAPIMinimum(t *testing.T) {
 	srv := server(t, llmtest.Reply("a"), llmtest.Reply("b"))
 	sb := e2etest.NewSandbox(t, srv.URL)
-	if r := sb.Run(t, "", "-p", "hi", "--max-thinking-tokens", "500"); r.Code != 0 {
+	if r := sb.Run(t, "", "-p", "hi", "--model", "claude-sonnet-4-5", "--max-thinking-tokens", "500"); r.Code != 0 {
 		t.Fatalf("code %d err %q", r.Code, r.Stderr)
 	}
 	sb.Env = append(sb.Env, "MAX_THINKING_TOKENS=4000")
-	if r := sb.Run(t, "", "-p", "hi"); r.Code != 0 {
+	if r := sb.Run(t, "", "-p", "hi", "--model", "claude-sonnet-4-5"); r.Code != 0 {
 		t.Fatalf("code %d err %q", r.Code, r.Stderr)
 	}
 	for i, want := range []int{1024, 4000} {

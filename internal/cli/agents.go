@@ -245,8 +245,9 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 	if model == "" {
 		model = a.model
 	}
-	// Request settings follow the session's; thinking, budgets and the
-	// fallback model stay with the main conversation.
+	// Request settings follow the session's, thinking included (as Claude
+	// Code's sub-agents think when the conversation does); budgets and
+	// the fallback model stay with the main conversation.
 	base := a.current().Config()
 	cfg := engine.Config{
 		Provider:           a.provider,
@@ -267,6 +268,9 @@ func (s *agentSpawner) Spawn(ctx context.Context, spec agent.Spec) (conv agent.C
 		MaxTurns:           def.MaxTurns,
 		MaxOutputTokens:    base.MaxOutputTokens,
 		Effort:             a.subagentEffort(spec.Effort),
+		Thinking:           base.Thinking,
+		MaxThinkingTokens:  base.MaxThinkingTokens,
+		ThinkingDisplay:    base.ThinkingDisplay,
 		Betas:              base.Betas,
 		Extra:              base.Extra,
 		CacheTTL:           base.CacheTTL,

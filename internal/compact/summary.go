@@ -71,20 +71,10 @@ func requestFor(ctx context.Context, s *engine.Session, history []*llm.Message, 
 	if info.MaxOutput > 0 && info.MaxOutput < req.MaxTokens {
 		req.MaxTokens = info.MaxOutput
 	}
-	switch {
-	case cfg.Thinking != nil:
-		req.Thinking = cfg.Thinking
-	case cfg.MaxThinkingTokens > 0:
-		budget := max(cfg.MaxThinkingTokens, engine.MinThinkingBudget)
-		req.Thinking = &llm.Thinking{Type: "enabled", BudgetTokens: budget}
-		req.MaxTokens += budget
-		if info.MaxOutput > 0 && req.MaxTokens > info.MaxOutput {
-			req.MaxTokens = info.MaxOutput
-			if req.Thinking.BudgetTokens >= req.MaxTokens {
-				req.Thinking.BudgetTokens = req.MaxTokens / 2
-			}
-		}
-	}
+	req.Thinking, req.MaxTokens = info.ThinkingFor(cfg.Thinking, cfg.MaxThinkingTokens, req.MaxTokens)
+	// The same effort level and beta header as the conversation's
+	// requests: the summary is asked at the level the user chose.
+	info.ApplyEffort(req, cfg.Effort)
 	return req
 }
 

@@ -60,7 +60,7 @@ func TestEffortIsNotSentToModelsThatRefuseIt(t *testing.T) {
 }
 
 func TestThinkingDisplayGoesWithThinkingOnly(t *testing.T) {
-	h := newHarness(t, engine.Config{Thinking: &llm.Thinking{Type: "adaptive"}, ThinkingDisplay: "summarized"}, nil, llmtest.Reply("ok"))
+	h := newHarness(t, engine.Config{Model: "claude-opus-5-5", Thinking: &llm.Thinking{Type: "adaptive"}, ThinkingDisplay: "summarized"}, nil, llmtest.Reply("ok"))
 	h.run(t, context.Background(), "hi")
 	if got := string(h.srv.Requests()[0].Thinking); got != `{"type":"adaptive","display":"summarized"}` {
 		t.Errorf("thinking %s", got)
@@ -94,4 +94,22 @@ func TestUltrathinkRaisesTheEffortForItsTurnOnly(t *testing.T) {
 func effortOf(r *llmtest.Request) string {
 	level, _ := r.Effort()
 	return level
+}
+
+// set_max_thinking_tokens after --thinking disabled changed nothing: the
+// thinking type won over any budget. A budget now replaces it; 0 keeps
+// the type.
+func TestSetMaxThinkingTokensReplacesAThinkingType(t *testing.T) {
+	h := newHarness(t, engine.Config{Thinking: &llm.Thinking{Type: "disabled"}}, nil, llmtest.Reply("one"), llmtest.Reply("two"))
+	h.sess.SetMaxThinkingTokens(0)
+	h.run(t, context.Background(), "hi")
+	h.sess.SetMaxThinkingTokens(2000)
+	h.run(t, context.Background(), "again")
+	reqs := h.srv.Requests()
+	if got := string(reqs[0].Thinking); got != `{"type":"disabled"}` {
+		t.Errorf("after 0: thinking %s, want the type kept", got)
+	}
+	if got := string(reqs[1].Thinking); got != `{"type":"enabled","budget_tokens":2000}` {
+		t.Errorf("after 2000: thinking %s, want that budget", got)
+	}
 }

@@ -817,34 +817,16 @@ func (t *turn) buildRequest(ts ToolSet) *llm.Request {
 		}
 	}
 	req.Messages = msgs
-	req.MaxTokens = t.currentCap()
-	switch {
-	case s.cfg.Thinking != nil:
-		req.Thinking = s.cfg.Thinking
-	case thinkBudget > 0:
-		// The API refuses a budget below its minimum; a smaller one asks
-		// for as little thinking as it allows.
-		thinkBudget = max(thinkBudget, MinThinkingBudget)
-		req.Thinking = &llm.Thinking{Type: "enabled", BudgetTokens: thinkBudget}
-		req.MaxTokens += thinkBudget
-		if info := s.cfg.Models.Info(model); info.MaxOutput > 0 && req.MaxTokens > info.MaxOutput {
-			req.MaxTokens = info.MaxOutput
-			if req.Thinking.BudgetTokens >= req.MaxTokens {
-				req.Thinking.BudgetTokens = req.MaxTokens / 2
-			}
-		}
-	}
+	// The thinking field takes the form the model accepts: newer models
+	// refuse budgets and "disabled", older ones refuse "adaptive".
+	req.Thinking, req.MaxTokens = s.cfg.Models.Info(model).ThinkingFor(s.cfg.Thinking, thinkBudget, t.currentCap())
 	if display != "" && req.Thinking != nil && req.Thinking.Type != "disabled" {
 		th := *req.Thinking
 		th.Display = display
 		req.Thinking = &th
 	}
-	if info := s.cfg.Models.Info(model); info.SupportsEffort() {
-		// The beta goes with every request to such a model, level or not,
-		// so the header stays the same when the level changes.
-		req.Effort = info.EffortFor(llm.AtLeastEffort(effort, t.minEffort, info))
-		req.Betas = append(slices.Clip(req.Betas), llm.EffortBeta)
-	}
+	info := s.cfg.Models.Info(model)
+	info.ApplyEffort(req, llm.AtLeastEffort(effort, t.minEffort, info))
 	return req
 }
 

@@ -192,7 +192,7 @@ const (
 	// back to be continued.
 	MaxPauseResumes = 10
 	// MinThinkingBudget is the smallest thinking budget the API accepts.
-	MinThinkingBudget = 1024
+	MinThinkingBudget = llm.MinThinkingBudget
 )
 
 // node is one history item.
@@ -364,11 +364,17 @@ func (s *Session) Effort() string {
 	return s.cfg.Effort
 }
 
-// SetMaxThinkingTokens changes the thinking budget (0 turns it off).
+// SetMaxThinkingTokens changes the thinking budget (0 drops it). A
+// budget replaces a thinking setting given as a type (--thinking
+// adaptive or disabled), which would otherwise win over it; 0 keeps
+// that setting.
 func (s *Session) SetMaxThinkingTokens(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.cfg.MaxThinkingTokens = n
+	if n > 0 {
+		s.cfg.Thinking = nil
+	}
 }
 
 // Totals returns the session's usage and cost so far.

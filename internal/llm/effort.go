@@ -86,6 +86,8 @@ var effortsByPrefix = []struct {
 	efforts []string
 }{
 	{"claude-opus-5", []string{"low", "medium", "high", "xhigh", "max"}},
+	{"claude-sonnet-5", []string{"low", "medium", "high", "xhigh", "max"}},
+	{"claude-haiku-5", []string{"low", "medium", "high", "xhigh", "max"}},
 	{"claude-opus-4-8", []string{"low", "medium", "high", "xhigh", "max"}},
 	{"claude-opus-4-7", []string{"low", "medium", "high", "xhigh", "max"}},
 	{"claude-opus-4-6", []string{"low", "medium", "high", "max"}},
@@ -121,4 +123,19 @@ func AtLeastEffort(level, min string, m ModelInfo) string {
 		return min
 	}
 	return level
+}
+
+// ApplyEffort sets req's effort for the requested level when the model
+// takes one (its default for "" or "auto"), and adds EffortBeta to its
+// betas: the beta goes with every request to such a model, level or not,
+// so the header stays the same when the level changes. A model that
+// takes no effort level gets neither.
+func (m ModelInfo) ApplyEffort(req *Request, level string) {
+	if !m.SupportsEffort() {
+		return
+	}
+	req.Effort = m.EffortFor(level)
+	if !slices.Contains(req.Betas, EffortBeta) {
+		req.Betas = append(slices.Clip(req.Betas), EffortBeta)
+	}
 }

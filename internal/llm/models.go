@@ -65,6 +65,10 @@ func NewModels(getenv func(string) string) *Models {
 	for _, mi := range []ModelInfo{
 		{ID: "claude-opus-5-5", ContextWindow: 1_000_000, MaxOutput: 128_000, InputPrice: 4, OutputPrice: 20, Family: "opus",
 			Efforts: effortsFor("claude-opus-5-5"), DefaultEffort: "medium"},
+		{ID: "claude-sonnet-5-5", ContextWindow: 1_000_000, MaxOutput: 128_000, InputPrice: 2, OutputPrice: 10, Family: "sonnet",
+			Efforts: effortsFor("claude-sonnet-5-5"), DefaultEffort: "medium"},
+		{ID: "claude-haiku-5-5", ContextWindow: 1_000_000, MaxOutput: 128_000, InputPrice: 0.1, OutputPrice: 0.5, Family: "haiku",
+			Efforts: effortsFor("claude-haiku-5-5"), DefaultEffort: "medium"},
 		{ID: "claude-opus-4-5", ContextWindow: 200_000, MaxOutput: 64_000, InputPrice: 5, OutputPrice: 25, Family: "opus",
 			Efforts: effortsFor("claude-opus-4-5")},
 		{ID: "claude-sonnet-4-5", ContextWindow: 200_000, MaxOutput: 64_000, InputPrice: 3, OutputPrice: 15, Family: "sonnet"},

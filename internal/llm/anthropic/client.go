@@ -24,6 +24,11 @@ import (
 // APIVersion is the anthropic-version header sent.
 const APIVersion = "2023-06-01"
 
+// InterleavedThinkingBeta is the anthropic-beta value sent with budget
+// thinking ({"type":"enabled"}), which lets the model think between tool
+// calls.
+const InterleavedThinkingBeta = "interleaved-thinking-2025-05-14"
+
 // DefaultBaseURL is the API's address.
 const DefaultBaseURL = "https://api.anthropic.com"
 
@@ -317,6 +322,12 @@ func (c *Client) setHeaders(h *http.Request, req *llm.Request, attempt int) {
 		}
 	}
 	betas := append(append([]string(nil), c.cfg.Betas...), req.Betas...)
+	if req.Thinking != nil && req.Thinking.Type == "enabled" {
+		// Without it a budget-thinking model thinks only before its first
+		// tool call of a turn, not between calls (adaptive thinking
+		// interleaves on its own).
+		betas = append(betas, InterleavedThinkingBeta)
+	}
 	if _, b := apiModel(req.Model); b != "" {
 		betas = append(betas, b)
 	}
