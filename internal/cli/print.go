@@ -229,9 +229,20 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if structured != nil {
 		structured.Apply(res)
 	}
+	// A turn that ended on an API error answers with a synthetic
+	// assistant message before the result, as Claude Code's does.
+	var apiErrLine *streamjson.Assistant
+	if end.Reason == engine.ReasonError {
+		apiErrLine = streamjson.APIErrorAssistant(a.sessionID, end.Err)
+	}
 	switch o.OutputFormat {
 	case "stream-json":
 		stopTasks() // the result is the last line
+		if apiErrLine != nil {
+			if err := w.Line(apiErrLine); err != nil {
+				return err
+			}
+		}
 		if err := w.Line(res); err != nil {
 			return err
 		}
@@ -240,6 +251,9 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		res.ResultIndex = &first
 		var out any = res
 		if o.Verbose {
+			if apiErrLine != nil {
+				verbose = append(verbose, apiErrLine)
+			}
 			out = append(verbose, res)
 		}
 		b, err := json.Marshal(out)

@@ -414,9 +414,32 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 		if errors.As(end.Err, &ae) && ae.Status != 0 {
 			status := ae.Status
 			r.APIErrorStatus = &status
+			if end.Reason == engine.ReasonError {
+				apiErrorResult(r, msg, end.Err)
+			}
 		}
 	}
 	return r
+}
+
+// apiErrorResult gives a result that ended on an error answer from the
+// API the shape Claude Code gives it, where the failure is the answer of
+// a synthetic assistant message: subtype success with is_error set, the
+// error's text as result, terminal_reason api_error (prompt_too_long for
+// a prompt over the context window), stop_reason stop_sequence, and one
+// turn. A script reading .result or .terminal_reason then sees what it
+// sees from Claude Code; errors keeps the text for readers of reins's
+// error results.
+func apiErrorResult(r *Result, msg string, err error) {
+	r.Subtype = SubtypeSuccess
+	r.Result = &msg
+	r.TerminalReason = "api_error"
+	if llm.IsPromptTooLong(err) {
+		r.TerminalReason = "prompt_too_long"
+	}
+	stop := "stop_sequence"
+	r.StopReason = &stop
+	r.NumTurns = max(r.NumTurns, 1)
 }
 
 // Turns counts a turn the way Claude Code's num_turns does: one for each

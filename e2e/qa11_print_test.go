@@ -1,0 +1,78 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"reins/internal/e2etest"
+	"reins/internal/llm/llmtest"
+)
+
+// A print run whose request the API refuses ends as Claude Code's does:
+// the result is a success-subtype line with is_error set whose result is
+// the error's text, terminal_reason api_error (prompt_too_long for a
+// prompt over the window), stop_reason stop_sequence and one turn; in
+// stream-json a synthetic assistant message carrying the error comes
+// before it. The run exits 1.
+func TestPrintAPIErrorResultHasClaudeCodesShape(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		turn     llmtest.Turn
+		status   float64
+		terminal string
+		kind     string
+	}{
+		{"invalid request", llmtest.Turn{Fault: &llmtest.Fault{Status: 400, ErrorType: "invalid_request_error", Message: "messages.0: bad thing"}},
+			400, "api_error", "invalid_request"},
+		{"bad key", llmtest.Turn{Fault: &llmtest.Fault{Status: 401, ErrorType: "authentication_error", Message: "invalid x-api-key"}},
+			401, "api_error", "authentication_failed"},
+		{"prompt too long", llmtest.PromptTooLong(), 400, "prompt_too_long", "invalid_request"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := server(t, tc.turn)
+			sb := e2etest.NewSandbox(t, srv.URL)
+			r := sb.Run(t, "", "-p", "go", "--output-format", "json")
+			if r.Code != 1 {
+				t.Fatalf("json: code %d, want 1: %s", r.Code, r.Stderr)
+			}
+			var res map[string]any
+			if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+				t.Fatalf("json result %q: %v", r.Stdout, err)
+			}
+			checkAPIErrorResult(t, res, tc.status, tc.terminal)
+
+			srv2 := server(t, tc.turn)
+			sb2 := e2etest.NewSandbox(t, srv2.URL)
+			r = sb2.Run(t, "", "-p", "go", "--output-format", "stream-json", "--verbose")
+			if r.Code != 1 {
+				t.Fatalf("stream-json: code %d, want 1: %s", r.Code, r.Stderr)
+			}
+			lines := decodeLines(t, r.Stdout)
+			if len(lines) < 2 {
+				t.Fatalf("stream-json: %d lines: %s", len(lines), r.Stdout)
+			}
+			last, before := lines[len(lines)-1], lines[len(lines)-2]
+			checkAPIErrorResult(t, last, tc.status, tc.terminal)
+			msg, _ := before["message"].(map[string]any)
+			if before["type"] != "assistant" || before["error"] != tc.kind || msg["model"] != "<synthetic>" {
+				t.Errorf("line before the result = %v, want the synthetic assistant message with error %q", before, tc.kind)
+			}
+		})
+	}
+}
+
+func checkAPIErrorResult(t *testing.T, res map[string]any, status float64, terminal string) {
+	t.Helper()
+	text, _ := res["result"].(string)
+	if res["type"] != "result" || res["subtype"] != "success" || res["is_error"] != true {
+		t.Errorf("type %v subtype %v is_error %v, want result success true", res["type"], res["subtype"], res["is_error"])
+	}
+	if !strings.Contains(text, "API error") {
+		t.Errorf("result = %q, want the error's text", text)
+	}
+	if res["api_error_status"] != status || res["terminal_reason"] != terminal || res["stop_reason"] != "stop_sequence" || res["num_turns"] != float64(1) {
+		t.Errorf("api_error_status %v terminal_reason %v stop_reason %v num_turns %v, want %v %s stop_sequence 1",
+			res["api_error_status"], res["terminal_reason"], res["stop_reason"], res["num_turns"], status, terminal)
+	}
+}
