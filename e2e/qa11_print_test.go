@@ -1,9 +1,14 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"reins/internal/e2etest"
 	"reins/internal/llm/llmtest"
@@ -74,5 +79,50 @@ func checkAPIErrorResult(t *testing.T, res map[string]any, status float64, termi
 	if res["api_error_status"] != status || res["terminal_reason"] != terminal || res["stop_reason"] != "stop_sequence" || res["num_turns"] != float64(1) {
 		t.Errorf("api_error_status %v terminal_reason %v stop_reason %v num_turns %v, want %v %s stop_sequence 1",
 			res["api_error_status"], res["terminal_reason"], res["stop_reason"], res["num_turns"], status, terminal)
+	}
+}
+
+// A print run stopped by a signal during a turn exits with 128 plus the
+// signal's number, as a process the signal ends does and as Claude Code
+// does for SIGTERM (143); reins gave 130 whatever the signal. SIGINT
+// keeps 130.
+func TestPrintStoppedBySignalExitsWithItsStatus(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			srv := server(t)
+			sb := e2etest.NewSandbox(t, srv.URL)
+			marker := filepath.Join(sb.Dir, "started")
+			srv.Add(llmtest.Calls(llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "touch " + marker + " && sleep 30"})),
+				llmtest.Reply("unused"))
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			cmd := sb.Command(t, ctx, "-p", "sleep", "--output-format", "json", "--allowedTools", "Bash")
+			var out strings.Builder
+			cmd.Stdout = &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for {
+				if _, err := os.Stat(marker); err == nil {
+					break
+				}
+				if ctx.Err() != nil {
+					t.Fatal("the tool never started")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			if got := cmd.ProcessState.ExitCode(); got != tc.code {
+				t.Errorf("exit code %d (err %v), want %d", got, err, tc.code)
+			}
+			var res map[string]any
+			if err := json.Unmarshal([]byte(out.String()), &res); err != nil || res["is_error"] != true {
+				t.Errorf("result %q (%v), want an error result", out.String(), err)
+			}
+		})
 	}
 }

@@ -446,7 +446,7 @@ func notifyContext(parent context.Context, sigs ...os.Signal) (context.Context, 
 		close(registered)
 		select {
 		case s := <-ch:
-			cancel(signalError(s.String() + " signal received"))
+			cancel(signalError{s})
 		case <-ctx.Done():
 		}
 	}()
@@ -459,6 +459,21 @@ func notifyContext(parent context.Context, sigs ...os.Signal) (context.Context, 
 }
 
 // signalError is the cause of a context cancelled by a signal.
-type signalError string
+type signalError struct{ sig os.Signal }
 
-func (e signalError) Error() string { return string(e) }
+func (e signalError) Error() string { return e.sig.String() + " signal received" }
+
+// stoppedExit is the exit status of a run ctx's cancellation stopped:
+// 128 plus the signal's number, as a shell reports a process the signal
+// killed (143 for SIGTERM, 129 for SIGHUP), so a script or supervisor
+// reading it sees what it sees from Claude Code; 130 when the cause is
+// not a signal.
+func stoppedExit(ctx context.Context) exitError {
+	var se signalError
+	if errors.As(context.Cause(ctx), &se) {
+		if n, ok := se.sig.(syscall.Signal); ok {
+			return exitError{128 + int(n)}
+		}
+	}
+	return exitError{130}
+}

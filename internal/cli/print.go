@@ -282,7 +282,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if res.IsError {
 		fmt.Fprintf(env.Stderr, "reins: %s%s\n", oneLine(res.Errors), a.errorHint(end.Err))
 		if ctx.Err() != nil {
-			return exitError{130}
+			return stoppedExit(ctx)
 		}
 		return exitError{1}
 	}
