@@ -126,3 +126,26 @@ func TestPrintStoppedBySignalExitsWithItsStatus(t *testing.T) {
 		})
 	}
 }
+
+// A print run that spends its --max-budget-usd ends with the
+// error_max_budget_usd result whose terminal_reason is budget_exhausted,
+// Claude Code's name for it (reins said max_budget_usd), and exits 1.
+func TestPrintBudgetResultSaysBudgetExhausted(t *testing.T) {
+	big := &llmtest.UsageSpec{InputTokens: 200000, OutputTokens: 100}
+	srv := server(t,
+		llmtest.Turn{Blocks: []llmtest.Block{llmtest.ToolUse("toolu_1", "Bash", map[string]any{"command": "echo 1"})}, Usage: big},
+		llmtest.Reply("unused"))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	r := sb.Run(t, "", "-p", "go", "--output-format", "json", "--max-budget-usd", "0.5", "--allowedTools", "Bash")
+	if r.Code != 1 {
+		t.Fatalf("code %d, want 1: %s", r.Code, r.Stderr)
+	}
+	var res map[string]any
+	if err := json.Unmarshal([]byte(r.Stdout), &res); err != nil {
+		t.Fatalf("result %q: %v", r.Stdout, err)
+	}
+	if res["subtype"] != "error_max_budget_usd" || res["is_error"] != true || res["terminal_reason"] != "budget_exhausted" {
+		t.Errorf("subtype %v is_error %v terminal_reason %v, want error_max_budget_usd true budget_exhausted",
+			res["subtype"], res["is_error"], res["terminal_reason"])
+	}
+}

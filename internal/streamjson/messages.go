@@ -397,6 +397,8 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 		r.Subtype, r.IsError = SubtypeMaxTurns, true
 	case engine.ReasonBudget:
 		r.Subtype, r.IsError = SubtypeMaxBudget, true
+		// Claude Code's name for a run that spent its --max-budget-usd.
+		r.TerminalReason = "budget_exhausted"
 	default:
 		r.Subtype, r.IsError = SubtypeDuringExec, true
 	}
