@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +149,39 @@ func TestPrintBudgetResultSaysBudgetExhausted(t *testing.T) {
 	if res["subtype"] != "error_max_budget_usd" || res["is_error"] != true || res["terminal_reason"] != "budget_exhausted" {
 		t.Errorf("subtype %v is_error %v terminal_reason %v, want error_max_budget_usd true budget_exhausted",
 			res["subtype"], res["is_error"], res["terminal_reason"])
+	}
+}
+
+// A text-mode answer read by a pipe that closes after the first line
+// (reins -p ... | head -1) still ends the run as a success, exit 0, as
+// Claude Code's does; reins was killed by SIGPIPE (141 to a shell), so a
+// pipefail script stopped there.
+func TestPrintTextAnswerToAClosedPipeExitsZero(t *testing.T) {
+	var long strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	srv := server(t, llmtest.Reply(long.String()))
+	sb := e2etest.NewSandbox(t, srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := sb.Command(t, ctx, "-p", "count")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || first != "line 0\n" {
+		t.Fatalf("first line %q (%v)", first, err)
+	}
+	stdout.Close() // the answer is far over a pipe's buffer: the rest of it meets a closed pipe
+	err = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d (%v), want 0; stderr %q", code, err, stderr.String())
 	}
 }

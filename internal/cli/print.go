@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"reins/internal/command"
@@ -265,7 +267,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		}
 	default:
 		if !res.IsError {
-			if _, err := fmt.Fprintln(env.Stdout, end.Result); err != nil {
+			if err := writeAnswer(env.Stdout, end.Result); err != nil {
 				return writeOutError(err)
 			}
 		}
@@ -341,6 +343,20 @@ func (a *app) checkPromptTool() error {
 // ending as a success with the answer lost. The transcript still has it.
 func writeOutError(err error) error {
 	return fmt.Errorf("write the answer to stdout: %w (the session's transcript has it; reins -c -p to go on)", err)
+}
+
+// writeAnswer writes a text-mode answer, once the run is over. A reader
+// that closed the pipe before the end (reins -p ... | head -1) took what
+// it wanted: the run is a success, as Claude Code's is, where the write
+// to the broken pipe would otherwise kill the process with SIGPIPE and a
+// pipefail script would stop.
+func writeAnswer(w io.Writer, text string) error {
+	signal.Ignore(syscall.SIGPIPE)
+	_, err := fmt.Fprintln(w, text)
+	if errors.Is(err, syscall.EPIPE) {
+		return nil
+	}
+	return err
 }
 
 func oneLine(errs []string) string {
