@@ -185,3 +185,28 @@ func TestPrintTextAnswerToAClosedPipeExitsZero(t *testing.T) {
 		t.Errorf("exit code %d (%v), want 0; stderr %q", code, err, stderr.String())
 	}
 }
+
+// A json or stream-json print run with no API key writes the result line
+// Claude Code writes for it (is_error, the reason as result,
+// terminal_reason api_error) instead of no line at all, so a reader
+// parsing stdout gets JSON; the reason is on stderr too and the exit
+// status is 1.
+func TestPrintWithoutAKeyWritesAnErrorResult(t *testing.T) {
+	for _, format := range []string{"json", "stream-json"} {
+		t.Run(format, func(t *testing.T) {
+			sb := e2etest.NewSandbox(t, "http://127.0.0.1:1")
+			sb.Env = append(sb.Env, "ANTHROPIC_API_KEY=")
+			r := sb.Run(t, "", "-p", "hi", "--output-format", format, "--verbose")
+			if r.Code != 1 || !strings.Contains(r.Stderr, "ANTHROPIC_API_KEY") {
+				t.Fatalf("code %d stderr %q, want 1 and the key named", r.Code, r.Stderr)
+			}
+			lines := decodeLines(t, r.Stdout)
+			res := lines[len(lines)-1]
+			text, _ := res["result"].(string)
+			if res["type"] != "result" || res["is_error"] != true || res["terminal_reason"] != "api_error" ||
+				!strings.Contains(text, "ANTHROPIC_API_KEY") {
+				t.Errorf("last line %v, want an api_error result naming the key", res)
+			}
+		})
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/google/uuid"
+
 	"reins/internal/command"
 	"reins/internal/engine"
 	"reins/internal/llm"
@@ -131,6 +133,9 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		h.ExtraTools = func() []tool.Tool { return []tool.Tool{structured.Tool()} }
 	}
 	a, err := newAppFor(ctx, env, o, frontPrint, h)
+	if errors.Is(err, errNoKey) {
+		return noKeyResult(env, o, w, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -343,6 +348,35 @@ func (a *app) checkPromptTool() error {
 // ending as a success with the answer lost. The transcript still has it.
 func writeOutError(err error) error {
 	return fmt.Errorf("write the answer to stdout: %w (the session's transcript has it; reins -c -p to go on)", err)
+}
+
+// noKeyResult ends a run that has no credentials to ask the model with.
+// A json or stream-json reader gets the result Claude Code writes for it
+// (an API-error result saying so) rather than no line at all; every
+// format gets the reason on stderr and exit status 1.
+func noKeyResult(env *Env, o *Options, w *streamjson.Writer, err error) error {
+	if o.OutputFormat == "json" || o.OutputFormat == "stream-json" {
+		res := streamjson.NewResult(uuid.NewString(), &engine.TurnEnd{Reason: engine.ReasonError, Err: err}, nil)
+		res.SetAPIError(err.Error(), false)
+		if o.OutputFormat == "stream-json" {
+			w.SetSessionID(res.SessionID)
+			if werr := w.Line(res); werr != nil {
+				return werr
+			}
+		} else {
+			first := 0
+			res.ResultIndex = &first
+			b, merr := json.Marshal(res)
+			if merr != nil {
+				return fmt.Errorf("encode result: %w", merr)
+			}
+			if _, werr := env.Stdout.Write(append(b, '\n')); werr != nil {
+				return writeOutError(werr)
+			}
+		}
+	}
+	fmt.Fprintf(env.Stderr, "reins: %v\n", err)
+	return exitError{1}
 }
 
 // writeAnswer writes a text-mode answer, once the run is over. A reader

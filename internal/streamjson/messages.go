@@ -417,26 +417,27 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 			status := ae.Status
 			r.APIErrorStatus = &status
 			if end.Reason == engine.ReasonError {
-				apiErrorResult(r, msg, end.Err)
+				r.SetAPIError(msg, llm.IsPromptTooLong(end.Err))
 			}
 		}
 	}
 	return r
 }
 
-// apiErrorResult gives a result that ended on an error answer from the
-// API the shape Claude Code gives it, where the failure is the answer of
-// a synthetic assistant message: subtype success with is_error set, the
-// error's text as result, terminal_reason api_error (prompt_too_long for
-// a prompt over the context window), stop_reason stop_sequence, and one
-// turn. A script reading .result or .terminal_reason then sees what it
-// sees from Claude Code; errors keeps the text for readers of reins's
-// error results.
-func apiErrorResult(r *Result, msg string, err error) {
-	r.Subtype = SubtypeSuccess
+// SetAPIError gives a result that ended on an error answer from the API
+// (or on having no credentials to ask it with) the shape Claude Code
+// gives it, where the failure is the answer of a synthetic assistant
+// message: subtype success with is_error set, msg as result,
+// terminal_reason api_error (prompt_too_long for a prompt over the
+// context window), stop_reason stop_sequence, and one turn. A script
+// reading .result or .terminal_reason then sees what it sees from Claude
+// Code; errors keeps msg for readers of reins's error results.
+func (r *Result) SetAPIError(msg string, promptTooLong bool) {
+	r.Subtype, r.IsError = SubtypeSuccess, true
 	r.Result = &msg
+	r.Errors = []string{msg}
 	r.TerminalReason = "api_error"
-	if llm.IsPromptTooLong(err) {
+	if promptTooLong {
 		r.TerminalReason = "prompt_too_long"
 	}
 	stop := "stop_sequence"
