@@ -210,3 +210,17 @@ func TestPrintWithoutAKeyWritesAnErrorResult(t *testing.T) {
 		})
 	}
 }
+
+// --max-budget-usd 0 or below is refused before the run starts, as
+// Claude Code refuses it; reins took it as no budget at all and ran
+// without a limit.
+func TestPrintRefusesABudgetOfZeroOrLess(t *testing.T) {
+	for _, v := range []string{"0", "-1"} {
+		srv := server(t, llmtest.Reply("Spent."))
+		sb := e2etest.NewSandbox(t, srv.URL)
+		r := sb.Run(t, "", "-p", "hi", "--max-budget-usd="+v)
+		if r.Code == 0 || !strings.Contains(r.Stderr, "--max-budget-usd") {
+			t.Errorf("--max-budget-usd=%s: code %d stderr %q, want a refusal naming the flag", v, r.Code, r.Stderr)
+		}
+	}
+}
