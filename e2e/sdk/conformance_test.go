@@ -515,7 +515,7 @@ func TestMaxBudgetRefusesTurnsOnceSpent(t *testing.T) {
 	c.expect(stateLine("running"))
 	c.expect(initLine(initSpec{cwd: sb.Dir, model: opus, mode: "default"}))
 	c.expect(resultLine(resultSpec{subtype: "error_max_budget_usd", turns: 0, in: 0, out: 0, modelIn: 1000, modelOut: 100,
-		terminal: "max_budget_usd", errors: `["the session already reached its maximum budget ($0.001)"]`}))
+		terminal: "budget_exhausted", errors: `["the session already reached its maximum budget ($0.001)"]`}))
 	c.expect(stateLine("idle"))
 	c.closeInput()
 	if code := c.wait(); code != 0 {

@@ -31,6 +31,9 @@ type Options struct {
 	AllowSkipPerms bool
 	MaxTurns       int
 	MaxBudgetUSD   float64
+	// BudgetSet is whether --max-budget-usd was given (0 is its unset
+	// value, so a given 0 can be refused).
+	BudgetSet      bool
 	AddDirs        []string
 	MCPConfigs     []string
 	StrictMCP      bool

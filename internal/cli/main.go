@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"slices"
@@ -361,6 +362,7 @@ func newRoot(env *Env, withSubs bool) *cobra.Command {
 			opts.ResumeSet = cmd.Flags().Changed("resume")
 			opts.SourcesSet = cmd.Flags().Changed("setting-sources")
 			opts.WorktreeSet = cmd.Flags().Changed("worktree")
+			opts.BudgetSet = cmd.Flags().Changed("max-budget-usd")
 			return run(cmd.Context(), env, opts)
 		},
 	}
@@ -396,6 +398,11 @@ func run(ctx context.Context, env *Env, o *Options) error {
 	case "text", "stream-json":
 	default:
 		return usageError{fmt.Sprintf("--input-format must be text or stream-json, not %q", o.InputFormat)}
+	}
+	if o.BudgetSet && !(o.MaxBudgetUSD > 0 && !math.IsInf(o.MaxBudgetUSD, 1)) {
+		// A budget of 0 or less would otherwise mean no budget at all: the
+		// run a script meant to cap would spend without a limit.
+		return usageError{fmt.Sprintf("--max-budget-usd must be an amount of dollars greater than 0, not %v", o.MaxBudgetUSD)}
 	}
 	if o.TaskBudget < 0 {
 		return usageError{fmt.Sprintf("--task-budget must be a positive number of tokens, not %d", o.TaskBudget)}
@@ -446,7 +453,7 @@ func notifyContext(parent context.Context, sigs ...os.Signal) (context.Context, 
 		close(registered)
 		select {
 		case s := <-ch:
-			cancel(signalError(s.String() + " signal received"))
+			cancel(signalError{s})
 		case <-ctx.Done():
 		}
 	}()
@@ -459,6 +466,21 @@ func notifyContext(parent context.Context, sigs ...os.Signal) (context.Context, 
 }
 
 // signalError is the cause of a context cancelled by a signal.
-type signalError string
+type signalError struct{ sig os.Signal }
 
-func (e signalError) Error() string { return string(e) }
+func (e signalError) Error() string { return e.sig.String() + " signal received" }
+
+// stoppedExit is the exit status of a run ctx's cancellation stopped:
+// 128 plus the signal's number, as a shell reports a process the signal
+// killed (143 for SIGTERM, 129 for SIGHUP), so a script or supervisor
+// reading it sees what it sees from Claude Code; 130 when the cause is
+// not a signal.
+func stoppedExit(ctx context.Context) exitError {
+	var se signalError
+	if errors.As(context.Cause(ctx), &se) {
+		if n, ok := se.sig.(syscall.Signal); ok {
+			return exitError{128 + int(n)}
+		}
+	}
+	return exitError{130}
+}

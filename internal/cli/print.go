@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"github.com/google/uuid"
 
 	"reins/internal/command"
 	"reins/internal/engine"
@@ -129,6 +133,9 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		h.ExtraTools = func() []tool.Tool { return []tool.Tool{structured.Tool()} }
 	}
 	a, err := newAppFor(ctx, env, o, frontPrint, h)
+	if errors.Is(err, errNoKey) {
+		return noKeyResult(env, o, w, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -229,9 +236,20 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if structured != nil {
 		structured.Apply(res)
 	}
+	// A turn that ended on an API error answers with a synthetic
+	// assistant message before the result, as Claude Code's does.
+	var apiErrLine *streamjson.Assistant
+	if end.Reason == engine.ReasonError {
+		apiErrLine = streamjson.APIErrorAssistant(a.sessionID, end.Err)
+	}
 	switch o.OutputFormat {
 	case "stream-json":
 		stopTasks() // the result is the last line
+		if apiErrLine != nil {
+			if err := w.Line(apiErrLine); err != nil {
+				return err
+			}
+		}
 		if err := w.Line(res); err != nil {
 			return err
 		}
@@ -240,6 +258,9 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		res.ResultIndex = &first
 		var out any = res
 		if o.Verbose {
+			if apiErrLine != nil {
+				verbose = append(verbose, apiErrLine)
+			}
 			out = append(verbose, res)
 		}
 		b, err := json.Marshal(out)
@@ -251,7 +272,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 		}
 	default:
 		if !res.IsError {
-			if _, err := fmt.Fprintln(env.Stdout, end.Result); err != nil {
+			if err := writeAnswer(env.Stdout, end.Result); err != nil {
 				return writeOutError(err)
 			}
 		}
@@ -268,7 +289,7 @@ func runPrint(ctx context.Context, env *Env, o *Options) error {
 	if res.IsError {
 		fmt.Fprintf(env.Stderr, "reins: %s%s\n", oneLine(res.Errors), a.errorHint(end.Err))
 		if ctx.Err() != nil {
-			return exitError{130}
+			return stoppedExit(ctx)
 		}
 		return exitError{1}
 	}
@@ -327,6 +348,49 @@ func (a *app) checkPromptTool() error {
 // ending as a success with the answer lost. The transcript still has it.
 func writeOutError(err error) error {
 	return fmt.Errorf("write the answer to stdout: %w (the session's transcript has it; reins -c -p to go on)", err)
+}
+
+// noKeyResult ends a run that has no credentials to ask the model with.
+// A json or stream-json reader gets the result Claude Code writes for it
+// (an API-error result saying so) rather than no line at all; every
+// format gets the reason on stderr and exit status 1.
+func noKeyResult(env *Env, o *Options, w *streamjson.Writer, err error) error {
+	if o.OutputFormat == "json" || o.OutputFormat == "stream-json" {
+		res := streamjson.NewResult(uuid.NewString(), &engine.TurnEnd{Reason: engine.ReasonError, Err: err}, nil)
+		res.SetAPIError(err.Error(), false)
+		if o.OutputFormat == "stream-json" {
+			w.SetSessionID(res.SessionID)
+			if werr := w.Line(res); werr != nil {
+				return werr
+			}
+		} else {
+			first := 0
+			res.ResultIndex = &first
+			b, merr := json.Marshal(res)
+			if merr != nil {
+				return fmt.Errorf("encode result: %w", merr)
+			}
+			if _, werr := env.Stdout.Write(append(b, '\n')); werr != nil {
+				return writeOutError(werr)
+			}
+		}
+	}
+	fmt.Fprintf(env.Stderr, "reins: %v\n", err)
+	return exitError{1}
+}
+
+// writeAnswer writes a text-mode answer, once the run is over. A reader
+// that closed the pipe before the end (reins -p ... | head -1) took what
+// it wanted: the run is a success, as Claude Code's is, where the write
+// to the broken pipe would otherwise kill the process with SIGPIPE and a
+// pipefail script would stop.
+func writeAnswer(w io.Writer, text string) error {
+	signal.Ignore(syscall.SIGPIPE)
+	_, err := fmt.Fprintln(w, text)
+	if errors.Is(err, syscall.EPIPE) {
+		return nil
+	}
+	return err
 }
 
 func oneLine(errs []string) string {

@@ -152,7 +152,7 @@ func runSDK(ctx context.Context, env *Env, o *Options) error {
 
 	err = srv.Run(ctx)
 	if ctx.Err() != nil {
-		return exitError{130}
+		return stoppedExit(ctx)
 	}
 	return err
 }

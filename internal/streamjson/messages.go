@@ -398,6 +398,8 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 		r.Subtype, r.IsError = SubtypeMaxTurns, true
 	case engine.ReasonBudget:
 		r.Subtype, r.IsError = SubtypeMaxBudget, true
+		// Claude Code's name for a run that spent its --max-budget-usd.
+		r.TerminalReason = "budget_exhausted"
 	default:
 		r.Subtype, r.IsError = SubtypeDuringExec, true
 	}
@@ -415,9 +417,33 @@ func NewResult(sessionID string, end *engine.TurnEnd, models *llm.Models) *Resul
 		if errors.As(end.Err, &ae) && ae.Status != 0 {
 			status := ae.Status
 			r.APIErrorStatus = &status
+			if end.Reason == engine.ReasonError {
+				r.SetAPIError(msg, llm.IsPromptTooLong(end.Err))
+			}
 		}
 	}
 	return r
+}
+
+// SetAPIError gives a result that ended on an error answer from the API
+// (or on having no credentials to ask it with) the shape Claude Code
+// gives it, where the failure is the answer of a synthetic assistant
+// message: subtype success with is_error set, msg as result,
+// terminal_reason api_error (prompt_too_long for a prompt over the
+// context window), stop_reason stop_sequence, and one turn. A script
+// reading .result or .terminal_reason then sees what it sees from Claude
+// Code; errors keeps msg for readers of reins's error results.
+func (r *Result) SetAPIError(msg string, promptTooLong bool) {
+	r.Subtype, r.IsError = SubtypeSuccess, true
+	r.Result = &msg
+	r.Errors = []string{msg}
+	r.TerminalReason = "api_error"
+	if promptTooLong {
+		r.TerminalReason = "prompt_too_long"
+	}
+	stop := "stop_sequence"
+	r.StopReason = &stop
+	r.NumTurns = max(r.NumTurns, 1)
 }
 
 // Turns counts a turn the way Claude Code's num_turns does: one for each
