@@ -84,3 +84,22 @@ func cleanSchemaError(msg string) string {
 	msg = strings.ReplaceAll(msg, "validating /properties/", "field ")
 	return msg
 }
+
+// WithoutProperty returns an object schema with the named property left
+// out of its properties (a tool offering less under some setting, such
+// as run_in_background when background tasks are off). A schema that does
+// not decode is returned unchanged.
+func WithoutProperty(schema json.RawMessage, name string) json.RawMessage {
+	var m map[string]any
+	if err := json.Unmarshal(schema, &m); err != nil {
+		return schema
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		delete(props, name)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return schema
+	}
+	return b
+}

@@ -39,3 +39,14 @@ func TestSchemasWarmThenValidateConcurrently(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutPropertyDropsOnlyThatProperty(t *testing.T) {
+	in := json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"},"run_in_background":{"type":"boolean"}},"required":["a"]}`)
+	out := string(WithoutProperty(in, "run_in_background"))
+	if strings.Contains(out, "run_in_background") || !strings.Contains(out, `"a":{"type":"string"}`) || !strings.Contains(out, `"required":["a"]`) {
+		t.Errorf("WithoutProperty = %s", out)
+	}
+	if bad := json.RawMessage(`not json`); string(WithoutProperty(bad, "a")) != "not json" {
+		t.Error("an undecodable schema was changed")
+	}
+}

@@ -144,7 +144,7 @@ func New(cfg Config) *Tool {
 	}
 	if cfg.NoBackground {
 		cfg.Tasks = nil
-		return &Tool{cfg: cfg, foregroundSchema: withoutBackground()}
+		return &Tool{cfg: cfg, foregroundSchema: tool.WithoutProperty(schema, "run_in_background")}
 	}
 	return &Tool{cfg: cfg}
 }
@@ -162,22 +162,6 @@ func (t *Tool) InputSchema() json.RawMessage {
 		return t.foregroundSchema
 	}
 	return schema
-}
-
-// withoutBackground is schema without run_in_background.
-func withoutBackground() json.RawMessage {
-	var m map[string]any
-	if err := json.Unmarshal(schema, &m); err != nil {
-		return schema
-	}
-	if props, ok := m["properties"].(map[string]any); ok {
-		delete(props, "run_in_background")
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return schema
-	}
-	return b
 }
 
 // IsReadOnly reports true: starting an agent changes nothing by itself,

@@ -157,22 +157,6 @@ func EnvNoBackground(getenv func(string) string) bool {
 	return false
 }
 
-// foregroundSchema is schema without run_in_background.
-func foregroundSchema() json.RawMessage {
-	var m map[string]any
-	if err := json.Unmarshal(schema, &m); err != nil {
-		return schema
-	}
-	if props, ok := m["properties"].(map[string]any); ok {
-		delete(props, "run_in_background")
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return schema
-	}
-	return b
-}
-
 // ShellEnv is Claude Code's variable naming the shell for Bash commands.
 const ShellEnv = "CLAUDE_CODE_SHELL"
 
@@ -312,7 +296,7 @@ func New(cfg Config) *Tool {
 	}
 	t := &Tool{cfg: cfg, cwd: cfg.Cwd, env: cfg.Env, schema: schema}
 	if cfg.NoBackground {
-		t.schema = foregroundSchema()
+		t.schema = tool.WithoutProperty(schema, "run_in_background")
 	}
 	return t
 }
